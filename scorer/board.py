@@ -1,0 +1,345 @@
+"""The board model: squares, pieces, parks and the text notation.
+
+A board is an R x C grid (3..12 each way). Squares are named as in the rules: column letter
+from the left, row number from the bottom, so ``A1`` is the bottom-left square.
+
+Text notation: one line per row, top row first; whitespace-separated tokens ``.`` (empty),
+``#`` (park) or a colour letter followed by the pips (``r3``, ``b1``). Lines starting with
+``;`` are comments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator, Union
+
+MIN_SIZE = 3
+MAX_SIZE = 12
+FILES = "ABCDEFGHIJKL"
+
+COLOUR_NAMES = {
+    "r": "red",
+    "y": "yellow",
+    "o": "orange",
+    "g": "green",
+    "c": "cyan",
+    "b": "blue",
+    "p": "purple",
+    "x": "clear",
+    "k": "black",
+    "w": "white",
+}
+COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
+COLOURS = tuple(COLOUR_NAMES.values())
+PIPS = (1, 2, 3)
+
+
+class NotationError(ValueError):
+    """Board text that does not parse; the message is one line naming where."""
+
+
+@dataclass(frozen=True, order=True)
+class Square:
+    """A square by 0-based column (from the left) and row (from the bottom)."""
+
+    col: int
+    row: int
+
+    @classmethod
+    def parse(cls, name: str) -> "Square":
+        """``"B4"`` -> Square(col=1, row=3). Case-insensitive."""
+        text = name.strip().upper()
+        if len(text) < 2 or text[0] not in FILES or not text[1:].isdigit():
+            raise NotationError(f"not a square name: {name!r} (expected a letter and a number, like B4)")
+        row = int(text[1:])
+        if not 1 <= row <= MAX_SIZE:
+            raise NotationError(f"not a square name: {name!r} (rows run 1..{MAX_SIZE})")
+        return cls(FILES.index(text[0]), row - 1)
+
+    @property
+    def name(self) -> str:
+        return f"{FILES[self.col]}{self.row + 1}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, order=True)
+class Piece:
+    """A pyramid: a colour name (``"red"``) and its pips (1 small, 2 medium, 3 large)."""
+
+    colour: str
+    pips: int
+
+    def __post_init__(self) -> None:
+        if self.colour not in COLOUR_LETTERS:
+            raise ValueError(f"unknown colour {self.colour!r}; known: {', '.join(COLOURS)}")
+        if self.pips not in PIPS:
+            raise ValueError(f"pips must be 1, 2 or 3, not {self.pips!r}")
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> "Piece":
+        """``"r3"`` -> Piece("red", 3)."""
+        if len(symbol) != 2 or symbol[0] not in COLOUR_NAMES or symbol[1] not in "123":
+            raise NotationError(f"not a piece: {symbol!r} (expected a colour letter and 1-3, like r3)")
+        return cls(COLOUR_NAMES[symbol[0]], int(symbol[1]))
+
+    @property
+    def symbol(self) -> str:
+        return f"{COLOUR_LETTERS[self.colour]}{self.pips}"
+
+    def __str__(self) -> str:
+        return self.symbol
+
+
+class Park:
+    """A blocked square (coin, glass stone, token). There is one instance, ``PARK``."""
+
+    _instance = None
+
+    def __new__(cls) -> "Park":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    symbol = "#"
+
+    def __repr__(self) -> str:
+        return "PARK"
+
+    def __reduce__(self):
+        return (Park, ())
+
+
+PARK = Park()
+EMPTY_SYMBOL = "."
+Content = Union[Piece, Park, None]
+
+
+def content_from_symbol(token: str) -> Content:
+    """``"."`` -> None, ``"#"`` -> PARK, ``"r3"`` -> Piece("red", 3)."""
+    if token == EMPTY_SYMBOL:
+        return None
+    if token == PARK.symbol:
+        return PARK
+    return Piece.from_symbol(token)
+
+
+def content_symbol(content: Content) -> str:
+    """The notation token of a square's content."""
+    if content is None:
+        return EMPTY_SYMBOL
+    return content.symbol
+
+
+NEAR_STEPS = tuple((dc, dr) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dc, dr) != (0, 0))
+NEIGHBOUR_STEPS = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+class Board:
+    """A rows x cols grid of squares, each empty, a park or a pyramid."""
+
+    def __init__(self, rows: int, cols: int) -> None:
+        for what, n in (("rows", rows), ("cols", cols)):
+            if not MIN_SIZE <= n <= MAX_SIZE:
+                raise NotationError(f"a board has {MIN_SIZE}..{MAX_SIZE} {what}, not {n}")
+        self.rows = rows
+        self.cols = cols
+        self._cells: dict[Square, Piece | Park] = {}
+
+    # --- access -------------------------------------------------------------------------
+    def contains(self, square: Square) -> bool:
+        return 0 <= square.col < self.cols and 0 <= square.row < self.rows
+
+    def _check(self, square: Square) -> None:
+        if not self.contains(square):
+            raise KeyError(f"{square.name} is off this {self.cols}x{self.rows} board")
+
+    def __getitem__(self, square: Square | str) -> Content:
+        if isinstance(square, str):
+            square = Square.parse(square)
+        self._check(square)
+        return self._cells.get(square)
+
+    def __setitem__(self, square: Square | str, content: Content) -> None:
+        if isinstance(square, str):
+            square = Square.parse(square)
+        self._check(square)
+        if content is None:
+            self._cells.pop(square, None)
+        elif isinstance(content, (Piece, Park)):
+            self._cells[square] = content
+        else:
+            raise TypeError(f"a square holds a Piece, PARK or None, not {content!r}")
+
+    def squares(self) -> Iterator[Square]:
+        """Every square, row 1 first, left to right."""
+        for row in range(self.rows):
+            for col in range(self.cols):
+                yield Square(col, row)
+
+    def pieces(self) -> Iterator[tuple[Square, Piece]]:
+        """(square, piece) for every pyramid, in square order."""
+        for square in sorted(self._cells):
+            content = self._cells[square]
+            if isinstance(content, Piece):
+                yield square, content
+
+    def parks(self) -> list[Square]:
+        return sorted(sq for sq, c in self._cells.items() if c is PARK)
+
+    def empty_squares(self) -> list[Square]:
+        return [sq for sq in self.squares() if sq not in self._cells]
+
+    def colours(self) -> list[str]:
+        """Colours on the board, in the order of ``COLOURS``."""
+        present = {piece.colour for _, piece in self.pieces()}
+        return [c for c in COLOURS if c in present]
+
+    def is_full(self) -> bool:
+        return len(self._cells) == self.rows * self.cols
+
+    def _around(self, square: Square, steps) -> list[Square]:
+        around = (Square(square.col + dc, square.row + dr) for dc, dr in steps)
+        return [sq for sq in around if self.contains(sq)]
+
+    def near(self, square: Square) -> list[Square]:
+        """Squares adjacent orthogonally or diagonally (the rules' *Near*)."""
+        return self._around(square, NEAR_STEPS)
+
+    def neighbours(self, square: Square) -> list[Square]:
+        """Squares adjacent orthogonally (the rules' *Neighboring*)."""
+        return self._around(square, NEIGHBOUR_STEPS)
+
+    # --- whole-board operations ----------------------------------------------------------
+    def copy(self) -> "Board":
+        other = Board(self.rows, self.cols)
+        other._cells = dict(self._cells)
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.rows, self.cols, self._cells) == (other.rows, other.cols, other._cells)
+
+    def __hash__(self) -> int:
+        return hash(self.to_text())
+
+    def __repr__(self) -> str:
+        return f"Board.from_text({self.to_text()!r})"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def map_squares(self, rows: int, cols: int, where) -> "Board":
+        """A new rows x cols board whose square ``where(sq)`` holds what ``sq`` holds here."""
+        other = Board(rows, cols)
+        for square, content in self._cells.items():
+            other[where(square)] = content
+        return other
+
+    def rotated(self) -> "Board":
+        """The board turned a quarter turn clockwise."""
+        return self.map_squares(self.cols, self.rows, lambda s: Square(s.row, self.cols - 1 - s.col))
+
+    def mirrored(self) -> "Board":
+        """The board flipped left to right."""
+        return self.map_squares(self.rows, self.cols, lambda s: Square(self.cols - 1 - s.col, s.row))
+
+    def recoloured(self, mapping: dict[str, str]) -> "Board":
+        """The board with colours renamed by ``mapping`` (colours not in it stay)."""
+        other = Board(self.rows, self.cols)
+        for square, content in self._cells.items():
+            if isinstance(content, Piece):
+                content = Piece(mapping.get(content.colour, content.colour), content.pips)
+            other[square] = content
+        return other
+
+    # --- notation ------------------------------------------------------------------------
+    def to_text(self) -> str:
+        """The board in notation: top row first, one line per row, ending in a newline."""
+        lines = []
+        for row in reversed(range(self.rows)):
+            tokens = (content_symbol(self._cells.get(Square(col, row))) for col in range(self.cols))
+            lines.append(" ".join(tokens))
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> "Board":
+        """Parse board notation; raises NotationError with a one-line message naming where."""
+        if not isinstance(text, str):
+            raise NotationError("board text must be a string")
+        lines = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            stripped = line.strip()
+            if stripped and not stripped.startswith(";"):
+                lines.append((number, stripped.split()))
+        if not lines:
+            raise NotationError("the board text has no rows")
+        n_rows = len(lines)
+        if not MIN_SIZE <= n_rows <= MAX_SIZE:
+            raise NotationError(f"a board has {MIN_SIZE}..{MAX_SIZE} rows, this text has {n_rows}")
+        n_cols = len(lines[0][1])
+        if not MIN_SIZE <= n_cols <= MAX_SIZE:
+            raise NotationError(
+                f"a board has {MIN_SIZE}..{MAX_SIZE} columns, the top row (line {lines[0][0]}) has {n_cols}"
+            )
+        board = cls(n_rows, n_cols)
+        for index, (number, tokens) in enumerate(lines):
+            row = n_rows - 1 - index
+            if len(tokens) != n_cols:
+                raise NotationError(
+                    f"row {row + 1} (line {number}) has {len(tokens)} squares, the top row has {n_cols}"
+                )
+            for col, token in enumerate(tokens):
+                try:
+                    board[Square(col, row)] = content_from_symbol(token)
+                except (NotationError, ValueError) as err:
+                    raise NotationError(
+                        f"square {Square(col, row).name} (line {number}, column {col + 1}): "
+                        f"unknown token {token!r}; expected '.', '#' or a colour letter "
+                        f"({''.join(COLOUR_NAMES)}) and pips 1-3, like r3"
+                    ) from err
+        return board
+
+
+def parse_board(text: str) -> Board:
+    """Shorthand for ``Board.from_text``."""
+    return Board.from_text(text)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """One line of the rules' setup table."""
+
+    players: int
+    size: int
+    parks: int
+    trios: int  # trios per player: 5 for a standard stash, 3 for ThreeHouse
+
+    @property
+    def pieces_per_player(self) -> int:
+        return 3 * self.trios
+
+
+SETUPS = {
+    (False, 2): Setup(2, 6, 6, 5),
+    (False, 3): Setup(3, 7, 4, 5),
+    (False, 4): Setup(4, 8, 4, 5),
+    (True, 2): Setup(2, 5, 7, 3),
+    (True, 3): Setup(3, 6, 9, 3),
+    (True, 4): Setup(4, 6, 0, 3),
+}
+
+
+def setup_for(players: int, threehouse: bool = False) -> Setup:
+    """The board size, park count and stash for ``players`` (2-4)."""
+    try:
+        return SETUPS[(bool(threehouse), int(players))]
+    except KeyError:
+        raise ValueError(f"Subdivision is played by 2, 3 or 4 players, not {players}") from None
+
+
+def setups_for_size(rows: int, cols: int) -> list[Setup]:
+    """The setup lines whose board is rows x cols (square boards only)."""
+    return [s for s in SETUPS.values() if s.size == rows == cols]

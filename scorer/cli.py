@@ -1,0 +1,42 @@
+"""The ``subdivision`` command line (also ``python -m scorer``).
+
+Each command lives in its own module, which exposes ``add_parser(subparsers)``: it adds its
+sub-parser and sets ``func`` (``args -> exit status``) as the parser's default.
+Exit status: 0 all well, 1 ``check`` found violations, 2 bad input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from scorer.board import NotationError
+from scorer.errors import UserError
+
+COMMAND_MODULES = (
+    "scorer.commands.rules",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="subdivision",
+        description="Score and check Subdivision boards, from board text or from a photo.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (UserError, NotationError) as err:
+        print(f"subdivision: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,1 @@
+"""One module per ``subdivision`` command; see ``scorer.cli``."""
