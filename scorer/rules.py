@@ -13,10 +13,11 @@ passes in turn. A stash holds 5 trios (5 pyramids of each size) or, for ThreeHou
 from __future__ import annotations
 
 import random
+from itertools import permutations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
-from scorer.board import COLOURS, PARK, PIPS, Board, Piece, Square, setup_for
+from scorer.board import COLOURS, PARK, PIPS, Board, Piece, Square, setup_for, setups_for_size
 
 STANDARD_TRIOS = 5
 THREEHOUSE_TRIOS = 3
@@ -260,3 +261,326 @@ def random_game(
     can legally place, then a square uniformly; a player with no legal move passes.
     """
     return play_random_game(rng, players, threehouse, parks, moves).board
+
+
+# --- checking a position whose order of play is unknown ----------------------------------
+
+RULE_ONE_UNROOTED = "one_unrooted"
+RULE_TOO_MANY_PIECES = "too_many_pieces"
+RULE_TOO_MANY_COLOURS = "too_many_colours"
+RULE_TURN_ORDER = "turn_order"
+
+MAX_PLAYERS_FOR_TURN_ANALYSIS = 6  # seat orders are enumerated: 6! = 720
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A rule that no legal order of play could break. ``cell`` is None for whole-board rules;
+    ``cells`` lists every square involved."""
+
+    cell: str | None
+    rule: str
+    message: str
+    cells: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"cell": self.cell, "rule": self.rule, "message": self.message, "cells": list(self.cells)}
+
+
+@dataclass
+class CheckReport:
+    """What ``check_position`` found. See ``to_dict`` for the JSON shape."""
+
+    violations: list[Violation]
+    players: int
+    players_source: str  # "given", "board size" or "colours on board"
+    colours: list[str]
+    unseen_players: int  # players with no piece on the board yet (their colour is unknown)
+    trios: int
+    stash: dict[str, Stash]
+    legal_moves: dict[str, dict[int, list[Square]]]
+    must_pass: list[str]
+    to_move: str | None
+    to_move_candidates: list[str]
+    unseen_player_may_move: bool
+    game_over: bool
+    notes: list[str]
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    def to_dict(self) -> dict:
+        return {
+            "violations": [v.to_dict() for v in self.violations],
+            "to_move": self.to_move,
+            "to_move_candidates": self.to_move_candidates,
+            "unseen_player_may_move": self.unseen_player_may_move,
+            "stash": {c: {str(p): n for p, n in s.items()} for c, s in self.stash.items()},
+            "legal_moves": {
+                c: {str(p): [sq.name for sq in sqs] for p, sqs in moves.items()}
+                for c, moves in self.legal_moves.items()
+            },
+            "must_pass": self.must_pass,
+            "game_over": self.game_over,
+            "players": self.players,
+            "players_source": self.players_source,
+            "unseen_players": self.unseen_players,
+            "trios": self.trios,
+            "notes": self.notes,
+        }
+
+
+def placeable_one_pips(board: Board) -> set[Square]:
+    """The 1-pips some order of play could have placed, found as a fixpoint.
+
+    3-pips can always go first (pieces never move), so a set of 1-pips is producible exactly
+    when its members can be ordered so that each, when placed, is Near an other-colour 3-pip
+    or an other-colour 1-pip placed before it. Start from the 1-pips Near an other-colour
+    3-pip and repeatedly add 1-pips Near an other-colour 1-pip already in the set.
+    """
+    ones = {sq: p.colour for sq, p in board.pieces() if p.pips == 1}
+    placeable: set[Square] = set()
+    frontier = []
+    for sq, colour in ones.items():
+        for other in board.near(sq):
+            near = board[other]
+            if isinstance(near, Piece) and near.pips == 3 and near.colour != colour:
+                placeable.add(sq)
+                frontier.append(sq)
+                break
+    while frontier:
+        sq = frontier.pop()
+        for other in board.near(sq):
+            if other in ones and other not in placeable and ones[other] != ones[sq]:
+                placeable.add(other)
+                frontier.append(other)
+    return placeable
+
+
+def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Violation]:
+    """Cells no legal order of play could have produced, and over-full stashes."""
+    violations = []
+    for sq, piece in board.pieces():
+        if piece.pips != 3:
+            continue
+        twins = [o for o in board.near(sq) if board[o] == piece]
+        if twins:
+            names = ", ".join(o.name for o in twins)
+            violations.append(Violation(
+                sq.name, RULE_THREE_NEAR_THREE,
+                f"the {piece.colour} 3-pip on {sq.name} is Near the {piece.colour} 3-pip on {names}",
+                (sq.name, *(o.name for o in twins)),
+            ))
+    placeable = placeable_one_pips(board)
+    for sq, piece in board.pieces():
+        if piece.pips != 1 or sq in placeable:
+            continue
+        supports = [
+            o for o in board.near(sq)
+            if isinstance(board[o], Piece) and board[o].pips != 2 and board[o].colour != piece.colour
+        ]
+        if not supports:
+            violations.append(Violation(
+                sq.name, RULE_ONE_UNSUPPORTED,
+                f"the {piece.colour} 1-pip on {sq.name} has no 1-pip or 3-pip of another colour Near it",
+                (sq.name,),
+            ))
+        else:
+            cluster = _unrooted_cluster(board, sq)
+            names = ", ".join(c.name for c in cluster if c != sq)
+            violations.append(Violation(
+                sq.name, RULE_ONE_UNROOTED,
+                f"the {piece.colour} 1-pip on {sq.name} leans only on 1-pips ({names}) that no other-colour "
+                "3-pip anchors: whichever of them was placed first had no support",
+                tuple(c.name for c in cluster),
+            ))
+    for colour in board.colours():
+        counts = placed_counts(board, colour)
+        for pips in PIPS:
+            if counts[pips] > trios:
+                cells = tuple(sq.name for sq, p in board.pieces() if p == Piece(colour, pips))
+                violations.append(Violation(
+                    None, RULE_TOO_MANY_PIECES,
+                    f"{colour} has {counts[pips]} {pips}-pips on the board; a stash holds {trios}",
+                    cells,
+                ))
+    return violations
+
+
+def _unrooted_cluster(board: Board, start: Square) -> list[Square]:
+    """The 1-pips linked to ``start`` through other-colour Near steps (all unplaceable)."""
+    seen = {start}
+    frontier = [start]
+    while frontier:
+        sq = frontier.pop()
+        colour = board[sq].colour
+        for other in board.near(sq):
+            near = board[other]
+            if isinstance(near, Piece) and near.pips == 1 and near.colour != colour and other not in seen:
+                seen.add(other)
+                frontier.append(other)
+    return sorted(seen)
+
+
+def never_passed(board: Board, colour: str, stash: Stash) -> bool:
+    """Whether ``colour`` surely never passed before the latest placement (see ``turn_analysis``).
+
+    A player passes only with no legal move. Every turn before the latest placement had at
+    least one empty non-park square (the one that placement filled), and squares only fill up.
+    So a player who still holds a 2-pip could always move; so could one who still holds a
+    3-pip and has no 3-pip on the board, or one who holds a 3-pip while an empty non-park
+    square is not Near any of its 3-pips (that square was empty, and not Near any of its
+    3-pips, at every earlier turn too). Nothing is concluded from 1-pips: their support may
+    have arrived later.
+    """
+    if stash[2] > 0:
+        return True
+    if stash[3] > 0:
+        own_threes = [sq for sq, p in board.pieces() if p == Piece(colour, 3)]
+        if not own_threes:
+            return True
+        for sq in board.empty_squares():
+            if not any(board[o] == Piece(colour, 3) for o in board.near(sq)):
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class TurnAnalysis:
+    feasible: bool
+    candidates: frozenset[str]  # who may place next (players with no legal move skipped)
+    analysed: bool  # False when there were too many players to enumerate seat orders
+
+
+def turn_analysis(counts: Mapping[str, int], steady: set[str], can_move: set[str]) -> TurnAnalysis:
+    """Whether per-player placement counts can come from play in turn order, and who is next.
+
+    The model: players sit in an unknown order and take turns; a turn is a placement or,
+    only for a player with no legal move, a pass. Consider the turns up to and including the
+    latest placement: being round robin, some first ``r`` seats have had ``k + 1`` turns and
+    the rest ``k``, and the latest turn (seat ``r - 1``, or the last seat when ``r = 0``) was
+    a placement, so that player has at least one piece down. A player's placements never
+    exceed its turns, and equal them for a ``steady`` player (one that surely never passed,
+    see ``never_passed``). That is the whole model: whether the passes it allows the other
+    players were truly forced is a question of the board's history that counts cannot
+    settle, so it is never used to call a position impossible (no reachable position is
+    flagged; some unreachable ones pass).
+
+    Next to place: the board has not changed since the latest placement, so any player who
+    passed since then has no legal move now; hence the next player is the first one from
+    seat ``r`` onwards who has a legal move now (``can_move``). With every count 0, anyone
+    may start. Candidates are collected over every seat order and ``k`` the counts allow.
+    """
+    players = sorted(counts)
+    if not any(counts.values()):
+        return TurnAnalysis(True, frozenset(p for p in players if p in can_move), True)
+    if len(players) > MAX_PLAYERS_FOR_TURN_ANALYSIS:
+        return TurnAnalysis(True, frozenset(p for p in players if p in can_move), False)
+    n_players = len(players)
+    ks = {k for n in counts.values() for k in (n - 1, n)} | {max(counts.values())}
+    feasible = False
+    candidates: set[str] = set()
+    for k in sorted(k for k in ks if k >= 0):
+        for r in range(n_players):
+            # which players could have k + 1 turns (seats 0..r-1) and which k
+            for order in permutations(players):
+                ok = True
+                for i, p in enumerate(order):
+                    turns = k + 1 if i < r else k
+                    n = counts[p]
+                    if n > turns or (p in steady and n != turns):
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                last = order[r - 1] if r else order[-1]
+                if counts[last] == 0:
+                    continue
+                feasible = True
+                for step in range(n_players):
+                    p = order[(r + step) % n_players]
+                    if p in can_move:
+                        candidates.add(p)
+                        break
+    return TurnAnalysis(feasible, frozenset(candidates), True)
+
+
+def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple[int, str]:
+    seen = len(board.colours())
+    if players is not None:
+        return players, "given"
+    sizes = {s.players for s in setups_for_size(board.rows, board.cols) if (s.trios == THREEHOUSE_TRIOS) == threehouse}
+    if len(sizes) == 1 and next(iter(sizes)) >= seen:
+        return next(iter(sizes)), "board size"
+    return max(seen, min(sizes) if sizes else seen), "colours on board"
+
+
+def check_position(board: Board, *, players: int | None = None, threehouse: bool = False) -> CheckReport:
+    """Check a board whose order of play is unknown (a photo): violations, stashes, turn.
+
+    ``players``: the number of players (None: from the board size when the setup table
+    says, else the colours on the board). ``threehouse``: 3-trio stashes instead of 5.
+    """
+    trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
+    colours = board.colours()
+    n_players, source = _infer_players(board, players, threehouse)
+    violations = placement_violations(board, trios)
+    notes: list[str] = []
+    if len(colours) > n_players:
+        violations.append(Violation(
+            None, RULE_TOO_MANY_COLOURS,
+            f"{len(colours)} colours on the board ({', '.join(colours)}) for {n_players} players",
+            tuple(sq.name for sq, _ in board.pieces()),
+        ))
+    unseen = max(0, n_players - len(colours))
+    stash = {c: remaining_stash(board, c, trios) for c in colours}
+    moves = {c: all_legal_moves(board, c, stash[c]) for c in colours}
+    can_move = {c for c in colours if any(moves[c].values())}
+    unseen_names = [f"?{i + 1}" for i in range(unseen)]
+    unseen_can_move = bool(board.empty_squares())  # a full stash: any empty square takes a 2-pip
+    if unseen_can_move:
+        can_move |= set(unseen_names)
+    counts = {c: sum(placed_counts(board, c).values()) for c in colours}
+    counts.update({name: 0 for name in unseen_names})
+    steady = {c for c in colours if never_passed(board, c, stash[c])} | set(unseen_names)
+    analysis = turn_analysis(counts, steady, can_move)
+    if not analysis.feasible:
+        shown = ", ".join(f"{c} {n}" for c, n in counts.items() if not c.startswith("?"))
+        if unseen:
+            shown += f", {unseen} player(s) with none"
+        violations.append(Violation(
+            None, RULE_TURN_ORDER,
+            f"piece counts ({shown}) cannot come from play in turn order: players who never had to "
+            "pass are at most one placement apart and nobody is more than one placement ahead of them",
+            (),
+        ))
+    if not analysis.analysed:
+        notes.append(f"more than {MAX_PLAYERS_FOR_TURN_ANALYSIS} players: turn order not analysed")
+    candidates = sorted((c for c in analysis.candidates if not c.startswith("?")), key=COLOURS.index)
+    unseen_may_move = any(c.startswith("?") for c in analysis.candidates)
+    to_move = candidates[0] if len(candidates) == 1 and not unseen_may_move and analysis.feasible else None
+    if unseen:
+        notes.append(f"{unseen} player(s) have no piece on the board yet")
+    setup = [s for s in setups_for_size(board.rows, board.cols) if s.players == n_players and (s.trios == trios)]
+    if setup and len(board.parks()) != setup[0].parks:
+        notes.append(
+            f"the setup table has {setup[0].parks} parks for {n_players} players on "
+            f"{board.rows}x{board.cols}; this board has {len(board.parks())}"
+        )
+    return CheckReport(
+        violations=violations,
+        players=n_players,
+        players_source=source,
+        colours=colours,
+        unseen_players=unseen,
+        trios=trios,
+        stash=stash,
+        legal_moves=moves,
+        must_pass=[c for c in colours if c not in can_move],
+        to_move=to_move,
+        to_move_candidates=candidates,
+        unseen_player_may_move=unseen_may_move,
+        game_over=not can_move,
+        notes=notes,
+    )
