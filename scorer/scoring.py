@@ -74,14 +74,14 @@ class ParkResult:
 @dataclass
 class PlayerScore:
     colour: str
-    pips_by_size: dict[int, int]
+    pips_by_size: dict[int, int]  # pips contributed by each size (five 3-pips: {3: 15})
     groups: list[Group]
     deductions: list[Deduction]  # one per 3-pip of the player, in square order
     parks: list[ParkResult] = field(default_factory=list)  # the parks this player holds
 
     @property
     def pips(self) -> int:
-        return sum(pips * n for pips, n in self.pips_by_size.items())
+        return sum(self.pips_by_size.values())
 
     @property
     def park_bonus(self) -> int:
