@@ -1,0 +1,241 @@
+"""``subdivision score`` and ``subdivision check``: score or check boards from text or photos.
+
+A FILE is board text (see ``scorer.board``), a photo (JPEG, PNG, WebP, HEIC; recognised by its
+first bytes and read with ``scorer.reader.read_photo``), or ``-`` for standard input.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from scorer.board import NotationError, Board
+from scorer.errors import UserError
+from scorer.rules import CheckReport, check_position
+from scorer.scoring import ScoreReport, score_board
+
+MAX_TEXT_BYTES = 1_000_000
+MAX_INPUT_BYTES = 60_000_000
+
+
+def add_parser(subparsers) -> None:
+    score = subparsers.add_parser(
+        "score",
+        help="score finished boards, itemized",
+        description="Score boards (board text or photos): pips, groups, 3-pip deductions, parks, winners.",
+    )
+    _add_common(score)
+    score.add_argument("--private-parks", action="store_true", help="the Private Parks variant: +3 per park held")
+    score.add_argument(
+        "--loose-parks",
+        action="store_true",
+        help="with --private-parks: Abstract Play's reading (the player's pieces in any groups hold the park)",
+    )
+    score.set_defaults(func=run_score)
+
+    check = subparsers.add_parser(
+        "check",
+        help="check positions: rule violations, whose turn, stashes, legal moves",
+        description="Check boards whose order of play is unknown: cells no legal play could produce, "
+        "whose turn it is, what each player still holds and where it may go.",
+    )
+    _add_common(check)
+    check.set_defaults(func=run_check)
+
+
+def _add_common(parser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="board text or photo; - reads standard input")
+    parser.add_argument("--json", action="store_true", help="one JSON object per file per line")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
+    parser.add_argument("--threehouse", action="store_true", help="ThreeHouse stashes (3 trios a player)")
+
+
+# --- input ---------------------------------------------------------------------------------
+
+@dataclass
+class Loaded:
+    board: Board
+    from_photo: bool = False
+    reading: dict | None = None
+
+
+def is_image(data: bytes) -> bool:
+    """JPEG, PNG, WebP or HEIC/HEIF (ISO-BMFF ``ftyp``), by magic bytes."""
+    return (
+        data.startswith(b"\xff\xd8\xff")
+        or data.startswith(b"\x89PNG\r\n\x1a\n")
+        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+        or data[4:8] == b"ftyp"
+    )
+
+
+def read_input(name: str, args) -> Loaded:
+    """Load a FILE argument as a board; raises UserError with a one-line message."""
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    else:
+        path = Path(name)
+        try:
+            if path.is_dir():
+                raise UserError(f"{name}: is a directory")
+            size = path.stat().st_size
+            if size > MAX_INPUT_BYTES:
+                raise UserError(f"{name}: too large ({size} bytes)")
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise UserError(f"{name}: no such file") from None
+        except OSError as err:
+            raise UserError(f"{name}: cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise UserError(f"{name}: too large (over {MAX_INPUT_BYTES} bytes)")
+    if is_image(data):
+        return _read_photo(name, data, args)
+    if len(data) > MAX_TEXT_BYTES:
+        raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
+    if b"\x00" in data:
+        raise UserError(f"{name}: neither board text nor a photo (JPEG, PNG, WebP, HEIC)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UserError(f"{name}: neither board text (not UTF-8) nor a photo (JPEG, PNG, WebP, HEIC)") from None
+    try:
+        return Loaded(Board.from_text(text))
+    except NotationError as err:
+        raise UserError(f"{name}: {err}") from None
+
+
+def _read_photo(name: str, data: bytes, args) -> Loaded:
+    try:
+        from scorer.reader import read_photo
+    except ImportError as err:
+        raise UserError(f"{name}: is a photo, but the photo reader is not available ({err})") from None
+    try:
+        reading = read_photo(data, players=args.players, threehouse=args.threehouse)
+    except UserError as err:
+        raise UserError(f"{name}: {err}") from None
+    return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
+
+
+# --- output --------------------------------------------------------------------------------
+
+def _each_file(args, handle) -> int:
+    """Run ``handle(name, loaded) -> status`` per file; bad files are reported and skipped."""
+    status = 0
+    for name in args.files:
+        try:
+            loaded = read_input(name, args)
+        except (UserError, NotationError) as err:
+            print(f"subdivision: error: {err}", file=sys.stderr)
+            status = 2
+            continue
+        status = max(status, handle(name, loaded))
+        sys.stdout.flush()
+    return status
+
+
+def _json_line(name: str, loaded: Loaded, report: dict) -> str:
+    out = {"file": name, **report, "board": loaded.board.to_text()}
+    if loaded.from_photo:
+        out["from_photo"] = True
+        out["reading_warnings"] = (loaded.reading or {}).get("warnings", [])
+    return json.dumps(out)
+
+
+def run_score(args) -> int:
+    if args.loose_parks and not args.private_parks:
+        raise UserError("--loose-parks only applies with --private-parks")
+
+    def handle(name: str, loaded: Loaded) -> int:
+        report = score_board(loaded.board, private_parks=args.private_parks, loose_parks=args.loose_parks)
+        if args.json:
+            print(_json_line(name, loaded, report.to_dict()))
+        else:
+            print(format_score(name, report))
+        return 0
+
+    return _each_file(args, handle)
+
+
+def run_check(args) -> int:
+    def handle(name: str, loaded: Loaded) -> int:
+        report = check_position(loaded.board, players=args.players, threehouse=args.threehouse)
+        if args.json:
+            print(_json_line(name, loaded, report.to_dict()))
+        else:
+            print(format_check(name, report))
+        return 1 if report.violations else 0
+
+    return _each_file(args, handle)
+
+
+def _size_name(pips: int | str) -> str:
+    return f"{pips}-pip"
+
+
+def format_score(name: str, report: ScoreReport) -> str:
+    """The readable breakdown: one block per player, then the winners."""
+    lines = [name]
+    if not report.players:
+        lines.append("  no pyramids on the board")
+        return "\n".join(lines)
+    width = max(len(c) for c in report.players)
+    for colour, total, rank in report.ranking():
+        s = report.players[colour]
+        group_points = sum(g.points for g in s.groups)
+        three_points = sum(d.points for d in s.deductions)
+        summary = f"{s.pips} pips - {-group_points} ({len(s.groups)} group{'s' * (len(s.groups) != 1)})"
+        summary += f" - {-three_points} (3-pips)"
+        if report.private_parks:
+            summary += f" + {s.park_bonus} (parks)"
+        lines.append(f"  {rank}. {colour:<{width}} {total:>3} = {summary}")
+        sizes = ", ".join(f"{_size_name(p)}s {n}" for p, n in s.pips_by_size.items())
+        lines.append(f"       pips: {sizes}")
+        for group in s.groups:
+            lines.append(f"       group {group.points}: {' '.join(sq.name for sq in group.cells)}")
+        for d in s.deductions:
+            if d.one_pips:
+                ones = " ".join(sq.name for sq in d.one_pips)
+                lines.append(f"       3-pip {d.cell.name} {d.points}: {len(d.one_pips)} 1-pip(s) Near it ({ones})")
+        for park in s.parks:
+            lines.append(f"       park {park.park.name} +{park.points}: {' '.join(sq.name for sq in park.cells)}")
+    if report.private_parks:
+        for park in report.park_results:
+            if not park.owner:
+                lines.append(f"  park {park.park.name}: nobody ({park.reason})")
+    winners = report.winners
+    top = report.players[winners[0]].total
+    if len(winners) == 1:
+        lines.append(f"  winner: {winners[0]} ({top})")
+    else:
+        lines.append(f"  tie: {', '.join(winners)} ({top} each)")
+    return "\n".join(lines)
+
+
+def format_check(name: str, report: CheckReport) -> str:
+    """The readable check: violations, whose turn, stashes, legal moves."""
+    n = len(report.violations)
+    lines = [f"{name}: {'OK, no violations' if not n else f'{n} violation' + 's' * (n != 1)}"]
+    for v in report.violations:
+        where = v.cell or "board"
+        lines.append(f"  {where} [{v.rule}]: {v.message}")
+    for note in report.notes:
+        lines.append(f"  note: {note}")
+    if report.game_over:
+        lines.append("  game over: no player can place anything")
+    elif report.to_move:
+        lines.append(f"  to move: {report.to_move}")
+    else:
+        options = list(report.to_move_candidates) + (["a player with no piece yet"] if report.unseen_player_may_move else [])
+        lines.append(f"  to move: {' or '.join(options) or 'unknown'} (the counts cannot tell)")
+    if report.must_pass and not report.game_over:
+        lines.append(f"  must pass: {', '.join(report.must_pass)}")
+    for colour, stash in report.stash.items():
+        held = ", ".join(f"{_size_name(p)} {k}" for p, k in stash.items())
+        lines.append(f"  {colour} holds {held}")
+        for pips, squares in report.legal_moves[colour].items():
+            if stash[pips]:
+                where = " ".join(sq.name for sq in squares) or "nowhere"
+                lines.append(f"    {_size_name(pips)} may go: {where}")
+    return "\n".join(lines)
