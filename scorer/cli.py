@@ -16,6 +16,7 @@ from scorer.errors import UserError
 
 COMMAND_MODULES = (
     "scorer.commands.rules",
+    "scorer.commands.serve",
 )
 
 

@@ -1,0 +1,41 @@
+"""``subdivision serve``: run the web app (``webui``) on waitress, a production WSGI server."""
+
+from __future__ import annotations
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def add_parser(subparsers) -> None:
+    serve = subparsers.add_parser(
+        "serve",
+        help="run the web app (photo in, score breakdown out)",
+        description="Run the web app on waitress. To reach it from phones at the table, "
+        "serve on every interface with --host 0.0.0.0 and open http://<this computer's address>:PORT/.",
+    )
+    serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for the local network)")
+    serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    serve.add_argument("--threads", type=int, default=4, help="worker threads (default 4)")
+    serve.set_defaults(func=run_serve)
+
+
+def run_serve(args) -> int:
+    # Imported here: the library never needs the web layer, and the CLI's other commands
+    # should not pay for loading Flask.
+    import waitress
+
+    from scorer.errors import UserError
+    from webui import create_app
+
+    if not 0 < args.port < 65536:
+        raise UserError(f"--port must be 1..65535, not {args.port}")
+    if args.threads < 1:
+        raise UserError(f"--threads must be at least 1, not {args.threads}")
+    app = create_app()
+    shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
+    print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
+    try:
+        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="subdivision")
+    except OSError as err:
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+    return 0
