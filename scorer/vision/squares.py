@@ -1,0 +1,412 @@
+"""Stage 3-4: what stands on each square (empty, park marker, 1-, 2- or 3-pip pyramid).
+
+The board is a known plane (the grid's homography) seen by a camera recovered from it
+(``camera.py``), so every hypothesis about a square has a predicted outline in the photo: a
+flat disc for a park marker, or for a pyramid the hull of its base (0.32 / 0.45 / 0.57 of a
+square) and its apex (0.57 / 0.78 / 1.0 squares up). Tall pieces lean over the squares
+behind them; their outline still starts at their own base, so a pyramid belongs to the
+square its base stands on.
+
+Each pixel gets foreground evidence (log-odds that it is not bare cloth) from its colour
+against the expected checker colour there, estimated from the board itself (square corners,
+which a centred piece leaves visible, and the empty squares outside the play area). The
+labels of all squares are then fitted together: the union of the chosen outlines should
+cover the foreground and nothing else (coordinate ascent, nearest squares first, since
+nothing hides them). Each square's scores over its labels become a probability table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scorer.vision.camera import BoardCamera
+
+LABELS = ("empty", "park", "1", "2", "3")
+PIECE_BASE = {1: 0.32, 2: 0.45, 3: 0.57}  # base side / square side (bandanna: 44.5 mm squares)
+PIECE_HEIGHT = {1: 0.571, 2: 0.784, 3: 1.0}  # apex height / square side
+PARK_RADIUS = 0.30
+PARK_HEIGHT = 0.04
+OFFSETS = ((0.0, 0.0), (0.09, 0.0), (-0.09, 0.0), (0.0, 0.09), (0.0, -0.09))
+TEXTURE_PX = 16  # pixels per square in the rectified board texture
+
+
+# --- the board's own appearance -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class CheckerAppearance:
+    """Expected Lab colour of bare cloth anywhere on the board, from a smooth fit per parity."""
+
+    light_coef: np.ndarray  # (6, 3) quadratic surface in (x, y) per Lab channel
+    dark_coef: np.ndarray
+    dark_parity: int  # (col + row) % 2 of the dark squares
+    noise: float  # robust spread (Lab units) of bare-cloth pixels around the fit
+    square_lab: np.ndarray  # (rows, cols, 3) corner-patch medians per square
+    square_bare: np.ndarray  # (rows, cols) bool: square's corners look like bare cloth
+    rows: int
+    cols: int
+
+    def expected(self, x: np.ndarray, y: np.ndarray, parity: np.ndarray) -> np.ndarray:
+        """Expected Lab at board points (x, y) in squares on squares of the given parity."""
+        feats = _quad_features(x, y, self.rows, self.cols)
+        light = feats @ self.light_coef
+        dark = feats @ self.dark_coef
+        return np.where((parity == self.dark_parity)[..., None], dark, light)
+
+    def square_colour(self, col: int, row: int) -> np.ndarray:
+        parity = np.array([(col + row) % 2])
+        return self.expected(np.array([col + 0.5]), np.array([row + 0.5]), parity)[0]
+
+    @property
+    def light_lab(self) -> np.ndarray:
+        """Mean fitted Lab of the light squares."""
+        return self._mean(self.light_coef)
+
+    @property
+    def dark_lab(self) -> np.ndarray:
+        return self._mean(self.dark_coef)
+
+    def _mean(self, coef):
+        ys, xs = np.mgrid[0:self.rows, 0:self.cols]
+        feats = _quad_features(xs.ravel() + 0.5, ys.ravel() + 0.5, self.rows, self.cols)
+        return (feats @ coef).mean(axis=0)
+
+
+def _quad_features(x, y, rows, cols):
+    u = np.asarray(x, float) / cols - 0.5
+    v = np.asarray(y, float) / rows - 0.5
+    return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+
+
+def to_lab(image_bgr: np.ndarray) -> np.ndarray:
+    """Float Lab (L 0..100) of a BGR uint8 image."""
+    return cv2.cvtColor(image_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+
+
+def rectify(image: np.ndarray, homography: np.ndarray, rows: int, cols: int,
+            px: int = TEXTURE_PX, flags=cv2.INTER_AREA) -> np.ndarray:
+    """Top-down view of the checkerboard: ``px`` pixels per square, row 0 at the bottom."""
+    return cv2.warpPerspective(image, homography @ _texture_to_board(rows, px), (cols * px, rows * px),
+                               flags=flags | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _texture_to_board(rows: int, px: int) -> np.ndarray:
+    """Texture pixel (u, v) -> board point (u / px, rows - v / px)."""
+    return np.array([[1.0 / px, 0, 0], [0, -1.0 / px, rows], [0, 0, 1]])
+
+
+def _robust_fit(x, y, values, rows, cols, iters=3):
+    feats = _quad_features(x, y, rows, cols)
+    weights = np.ones(len(values))
+    coef = np.zeros((6, 3))
+    for _ in range(iters):
+        w = np.sqrt(weights)[:, None]
+        # Few samples: fall back to a plane or a constant.
+        n_terms = 6 if weights.sum() >= 14 else (3 if weights.sum() >= 5 else 1)
+        sol, *_ = np.linalg.lstsq(feats[:, :n_terms] * w, values * w, rcond=None)
+        coef = np.zeros((6, 3))
+        coef[:n_terms] = sol
+        resid = np.linalg.norm(values - feats @ coef, axis=1)
+        scale = 1.4826 * np.median(resid[weights > 0.5]) + 1.0
+        weights = (resid < 2.5 * scale).astype(float)
+        if weights.sum() < 3:
+            weights = np.ones(len(values))
+    return coef, weights > 0.5
+
+
+def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int, cols: int) -> CheckerAppearance:
+    """Fit the light and dark squares' colour over the board from their visible corners."""
+    px = TEXTURE_PX
+    top = rectify(image_lab, homography, rows, cols, px, cv2.INTER_LINEAR)
+    m = max(1, round(0.06 * px))  # stay off the printed lines
+    k = max(2, round(0.22 * px))  # corner patch size
+    square_lab = np.zeros((rows, cols, 3))
+    spread = np.zeros((rows, cols))
+    for row in range(rows):
+        v0 = (rows - 1 - row) * px
+        for col in range(cols):
+            u0 = col * px
+            cell = top[v0:v0 + px, u0:u0 + px]
+            patches = [cell[m:m + k, m:m + k], cell[m:m + k, px - m - k:px - m],
+                       cell[px - m - k:px - m, m:m + k], cell[px - m - k:px - m, px - m - k:px - m]]
+            pix = np.concatenate([p.reshape(-1, 3) for p in patches])
+            med = np.median(pix, axis=0)
+            square_lab[row, col] = med
+            spread[row, col] = np.median(np.linalg.norm(pix - med, axis=1))
+    ys, xs = np.mgrid[0:rows, 0:cols]
+    parity = (xs + ys) % 2
+    lum = square_lab[..., 0]
+    dark_parity = int(np.median(lum[parity == 1]) < np.median(lum[parity == 0]))
+    coefs = {}
+    bare = np.zeros((rows, cols), bool)
+    for p in (0, 1):
+        sel = parity == p
+        coef, inliers = _robust_fit(xs[sel] + 0.5, ys[sel] + 0.5, square_lab[sel], rows, cols)
+        coefs[p] = coef
+        bare[sel] = inliers
+    noise = float(np.median(spread[bare])) * 1.4826 + 0.5 if bare.any() else 3.0
+    return CheckerAppearance(
+        light_coef=coefs[1 - dark_parity], dark_coef=coefs[dark_parity], dark_parity=dark_parity,
+        noise=noise, square_lab=square_lab, square_bare=bare, rows=rows, cols=cols,
+    )
+
+
+# --- per-pixel evidence -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Evidence:
+    """Foreground log-odds over a region of the working image (``origin`` = its top-left)."""
+
+    logodds: np.ndarray  # float32 (h, w); 0 where unknown (off the board)
+    origin: tuple[int, int]
+    on_board: np.ndarray  # bool (h, w)
+    lab: np.ndarray  # the region's Lab pixels
+    expected: np.ndarray  # expected bare-cloth Lab there
+
+
+def evidence_map(image_lab: np.ndarray, homography: np.ndarray, appearance: CheckerAppearance,
+                 region: tuple[int, int, int, int], *, luminance_weight: float = 0.6,
+                 shadow_weight: float = 0.35, threshold_sigmas: float = 3.0) -> Evidence:
+    """Log-odds that each pixel of ``region`` (x0, y0, x1, y1) shows something on the cloth."""
+    x0, y0, x1, y1 = region
+    rows, cols = appearance.rows, appearance.cols
+    lab = image_lab[y0:y1, x0:x1]
+    h, w = lab.shape[:2]
+    inv = np.linalg.inv(homography)
+    gx, gy = np.meshgrid(np.arange(x0, x1, dtype=np.float64), np.arange(y0, y1, dtype=np.float64))
+    den = inv[2, 0] * gx + inv[2, 1] * gy + inv[2, 2]
+    bx = (inv[0, 0] * gx + inv[0, 1] * gy + inv[0, 2]) / den
+    by = (inv[1, 0] * gx + inv[1, 1] * gy + inv[1, 2]) / den
+    on_board = (bx >= 0) & (bx < cols) & (by >= 0) & (by < rows) & (den > 0)
+    parity = (np.floor(bx).astype(np.int64) + np.floor(by).astype(np.int64)) % 2
+    expected = appearance.expected(np.clip(bx, 0, cols), np.clip(by, 0, rows), parity).astype(np.float32)
+    diff = lab - expected
+    d_l = diff[..., 0]
+    l_w = np.where(d_l < 0, shadow_weight, luminance_weight)
+    dist = np.sqrt((l_w * d_l) ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    sigma = max(appearance.noise, 1.5)
+    # A blurred edge mixes piece and cloth: count a pixel as the piece's only when it is
+    # at least half as far from the cloth as the strongest pixel around it.
+    dist = dist.astype(np.float32)
+    local_max = cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    threshold = np.maximum(threshold_sigmas * sigma, 0.5 * local_max)
+    logodds = np.clip((dist - threshold) / sigma, -3.0, 3.0).astype(np.float32)
+    # Near the printed lines a slightly-off grid mixes both colours: trust less.
+    fx, fy = bx - np.floor(bx), by - np.floor(by)
+    edge = np.minimum(np.minimum(fx, 1 - fx), np.minimum(fy, 1 - fy))
+    logodds = np.where(edge < 0.06, logodds * 0.3, logodds)
+    logodds[~on_board] = 0.0
+    return Evidence(logodds=logodds, origin=(x0, y0), on_board=on_board, lab=lab, expected=expected)
+
+
+# --- outlines of hypotheses ---------------------------------------------------------------
+
+def _disc(cx, cy, radius, height, n=20):
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    return np.column_stack([cx + radius * np.cos(ang), cy + radius * np.sin(ang), np.full(n, height)])
+
+
+def outline(camera: BoardCamera, label: str, cx: float, cy: float, scale: float = 1.0) -> np.ndarray:
+    """Image polygon (N, 2) of a hypothesis centred at board point (cx, cy)."""
+    if label == "park":
+        pts = _disc(cx, cy, PARK_RADIUS, 0.0, 16)
+        top = _disc(cx, cy, PARK_RADIUS, PARK_HEIGHT, 16)
+        pts = np.vstack([pts, top])
+    else:
+        pips = int(label)
+        half = PIECE_BASE[pips] * scale / 2 * 1.06  # between side and diagonal: any turn
+        base = _disc(cx, cy, half, 0.0, 8)
+        apex = np.array([[cx, cy, PIECE_HEIGHT[pips] * scale]])
+        pts = np.vstack([base, apex])
+    img = camera.project(pts).astype(np.float32)
+    return cv2.convexHull(img).reshape(-1, 2)
+
+
+@dataclass
+class _Mask:
+    x0: int
+    y0: int
+    mask: np.ndarray  # bool
+
+    @property
+    def area(self) -> int:
+        return int(self.mask.sum())
+
+
+def _rasterise(poly: np.ndarray, shape: tuple[int, int], origin: tuple[int, int]) -> _Mask | None:
+    h, w = shape
+    pts = poly - np.array(origin, dtype=np.float32)
+    x0 = int(np.floor(pts[:, 0].min()))
+    y0 = int(np.floor(pts[:, 1].min()))
+    x1 = int(np.ceil(pts[:, 0].max())) + 1
+    y1 = int(np.ceil(pts[:, 1].max())) + 1
+    cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if cx1 <= cx0 or cy1 <= cy0:
+        return None
+    buf = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
+    shifted = np.round((pts - [cx0, cy0]) * 4).astype(np.int32)
+    cv2.fillPoly(buf, [shifted], 1, lineType=cv2.LINE_8, shift=2)
+    return _Mask(cx0, cy0, buf.astype(bool))
+
+
+# --- fitting all squares together ---------------------------------------------------------
+
+@dataclass
+class SquareReading:
+    """One checkerboard square's evidence: probabilities over LABELS and its piece's pixels."""
+
+    col: int
+    row: int
+    probs: np.ndarray  # over LABELS
+    scores: np.ndarray  # raw log-likelihood gains over LABELS
+    offset: tuple[float, float] = (0.0, 0.0)
+    outline: np.ndarray | None = None  # image polygon of the chosen label (working image)
+    colour_lab: np.ndarray | None = None  # robust colour of the visible piece pixels
+    colour_pixels: int = 0
+    colour_on_dark: float = 0.5  # share of those pixels over dark squares
+
+    @property
+    def label(self) -> str:
+        return LABELS[int(np.argmax(self.probs))]
+
+
+@dataclass
+class SquaresResult:
+    readings: dict[tuple[int, int], SquareReading]
+    appearance: CheckerAppearance
+    evidence: Evidence
+    camera: BoardCamera
+    coverage: np.ndarray = field(repr=False, default=None)  # owner index map (-1 none)
+
+    def label_grid(self) -> np.ndarray:
+        grid = np.empty((self.appearance.rows, self.appearance.cols), dtype=object)
+        for (c, r), reading in self.readings.items():
+            grid[r, c] = reading.label
+        return grid
+
+
+def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tuple[int, int, int, int]:
+    """Pixel box holding the board and everything up to a large pyramid's height above it."""
+    pts = []
+    for z in (0.0, 1.05):
+        pts.append(camera.project(np.array([[0, 0, z], [cols, 0, z], [cols, rows, z], [0, rows, z]], float)))
+    pts = np.vstack(pts)
+    h, w = image_shape[:2]
+    x0 = int(max(0, np.floor(pts[:, 0].min()) - 2))
+    y0 = int(max(0, np.floor(pts[:, 1].min()) - 2))
+    x1 = int(min(w, np.ceil(pts[:, 0].max()) + 2))
+    y1 = int(min(h, np.ceil(pts[:, 1].max()) + 2))
+    return x0, y0, x1, y1
+
+
+def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
+                 camera: BoardCamera, *, centre_shifts: dict | None = None,
+                 temperature: float = 0.08, iterations: int = 3,
+                 piece_prior: float = 0.02) -> SquaresResult:
+    """Read every square of the checkerboard in ``image_bgr`` (the working image).
+
+    ``centre_shifts`` maps (col, row) to a pixel offset of that square from the homography
+    (a wrinkled cloth); ``temperature`` turns score per square-area into probabilities.
+    """
+    lab = to_lab(image_bgr)
+    appearance = checker_appearance(lab, homography, rows, cols)
+    region = board_region(camera, rows, cols, image_bgr.shape)
+    ev = evidence_map(lab, homography, appearance, region)
+    E = ev.logodds
+    shape = E.shape
+    origin = ev.origin
+    centre_shifts = centre_shifts or {}
+
+    squares = [(c, r) for r in range(rows) for c in range(cols)]
+    # Hypothesis masks per square: label -> list of (offset, mask).
+    hyps: dict[tuple[int, int], dict[str, list]] = {}
+    square_area = {}
+    for (c, r) in squares:
+        shift = np.asarray(centre_shifts.get((c, r), (0.0, 0.0)), dtype=np.float32)
+        quad = camera.project(np.array([[c, r, 0], [c + 1, r, 0], [c + 1, r + 1, 0], [c, r + 1, 0]], float))
+        square_area[(c, r)] = max(1.0, abs(cv2.contourArea(quad.astype(np.float32))))
+        per = {}
+        for label in LABELS[1:]:
+            options = []
+            for dx, dy in OFFSETS:
+                poly = outline(camera, label, c + 0.5 + dx, r + 0.5 + dy) + shift
+                m = _rasterise(poly, shape, origin)
+                if m is not None:
+                    options.append(((dx, dy), poly, m))
+            per[label] = options
+        hyps[(c, r)] = per
+
+    cover = np.zeros(shape, np.int16)
+    chosen: dict[tuple[int, int], tuple] = {sq: ("empty", None) for sq in squares}
+    # Nearest squares first: nothing stands in front of them.
+    cam = camera.camera_centre
+    order = sorted(squares, key=lambda s: (s[0] + 0.5 - cam[0]) ** 2 + (s[1] + 0.5 - cam[1]) ** 2)
+    scores = {sq: np.zeros(len(LABELS)) for sq in squares}
+    best_opt: dict[tuple[int, int], dict] = {sq: {} for sq in squares}
+    for _ in range(iterations):
+        changed = 0
+        for sq in order:
+            label, opt = chosen[sq]
+            if opt is not None:
+                m = opt[2]
+                cover[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]] -= m.mask
+            area = square_area[sq]
+            sc = np.zeros(len(LABELS))
+            for li, lab_name in enumerate(LABELS[1:], start=1):
+                best = -np.inf
+                for option in hyps[sq][lab_name]:
+                    m = option[2]
+                    sub_e = E[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]]
+                    sub_c = cover[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]]
+                    free = m.mask & (sub_c == 0)
+                    gain = float(sub_e[free].sum()) / area - piece_prior
+                    if gain > best:
+                        best = gain
+                        best_opt[sq][lab_name] = option
+                sc[li] = best
+            scores[sq] = sc
+            k = int(np.argmax(sc))
+            new = ("empty", None) if k == 0 else (LABELS[k], best_opt[sq][LABELS[k]])
+            if new[0] != label:
+                changed += 1
+            chosen[sq] = new
+            if new[1] is not None:
+                m = new[1][2]
+                cover[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]] += m.mask
+        if changed == 0:
+            break
+
+    readings = {}
+    for sq in squares:
+        sc = scores[sq]
+        z = (sc - sc.max()) / temperature
+        probs = np.exp(z)
+        probs /= probs.sum()
+        label, opt = chosen[sq]
+        reading = SquareReading(col=sq[0], row=sq[1], probs=probs, scores=sc)
+        if opt is not None:
+            reading.offset = opt[0]
+            reading.outline = opt[1]
+        readings[sq] = reading
+    _sample_colours(readings, chosen, ev, cover, homography)
+    return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=camera, coverage=cover)
+
+
+def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray, homography) -> None:
+    """Robust colour of each chosen pyramid from the pixels only it explains."""
+    E = ev.logodds
+    for sq, (label, opt) in chosen.items():
+        if opt is None or label == "empty":
+            continue
+        m = opt[2]
+        sl = (slice(m.y0, m.y0 + m.mask.shape[0]), slice(m.x0, m.x0 + m.mask.shape[1]))
+        own = m.mask & (cover[sl] == 1)
+        strong = own & (E[sl] > 0.5)
+        use = strong if strong.sum() >= 12 else own
+        if use.sum() < 4:
+            continue
+        pix = ev.lab[sl][use]
+        readings[sq].colour_lab = np.median(pix, axis=0)
+        readings[sq].colour_pixels = int(use.sum())
