@@ -1,0 +1,45 @@
+"""The web app: a phone photo of a Subdivision board in, the score breakdown and legality out.
+
+Flask tutorial layout: ``create_app`` builds the app from two blueprints, ``pages`` (the one
+HTML page) and ``api`` (the JSON API the page uses, documented in the README). The web layer
+calls the ``scorer`` library; the library never imports this package.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Mapping
+
+from flask import Flask
+
+from webui.errors import register_error_handlers
+
+MAX_PHOTO_BYTES = 25_000_000
+MAX_PHOTO_PIXELS = 80_000_000
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the Flask app; ``config`` overrides the defaults (e.g. ``{"TESTING": True}``)."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        MAX_PHOTO_BYTES=MAX_PHOTO_BYTES,
+        MAX_PHOTO_PIXELS=MAX_PHOTO_PIXELS,
+        # The whole request: the photo plus a little room for the multipart envelope and options.
+        MAX_CONTENT_LENGTH=MAX_PHOTO_BYTES + 64_000,
+        # Uploaded files above this size are spooled to an anonymous temporary file that
+        # werkzeug deletes when the request ends; nothing is kept after a request.
+        MAX_FORM_MEMORY_SIZE=500_000,
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.from_mapping(config)
+    app.json.sort_keys = False
+    if not app.logger.handlers and not app.debug:
+        logging.basicConfig(level=logging.INFO)
+
+    from webui import api, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    register_error_handlers(app)
+    return app

@@ -1,0 +1,229 @@
+"""The JSON API behind the page (documented in the README's "The web app" section).
+
+- ``POST /api/read``: a photo (multipart field ``photo``) and options in; the reading out.
+- ``POST /api/score``: ``{"board": notation, "private_parks": bool, "loose_parks": bool}`` in;
+  the itemized score out.
+- ``POST /api/check``: ``{"board": notation, "players": 2-4 or "auto", "threehouse": bool}``
+  in; violations, whose turn, stashes and legal moves out.
+
+Errors are ``{"error": one line, "status": code}`` with a 4xx status (see ``webui.errors``).
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any, Mapping
+
+from flask import Blueprint, current_app, jsonify, request
+
+from scorer.board import Board, NotationError
+from scorer.errors import UserError
+from webui.errors import ApiError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_BOARD_TEXT = 10_000
+OVERLAY_MAX_SIDE = 1600
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"", "0", "false", "no", "off"}
+
+
+# --- options ------------------------------------------------------------------------------
+def flag(options: Mapping[str, Any], name: str) -> bool:
+    """A boolean option from JSON (true/false) or a form field ("on", "1", "true", ...)."""
+    value = options.get(name, False)
+    if isinstance(value, bool):
+        return value
+    if value is None:
+        return False
+    text = str(value).strip().lower()
+    if text in TRUE_WORDS:
+        return True
+    if text in FALSE_WORDS:
+        return False
+    raise ApiError(400, f"option {name!r} must be true or false, not {value!r}")
+
+
+def players_option(options: Mapping[str, Any]) -> int | None:
+    """``players``: 2, 3 or 4, or ``"auto"``/missing for None (worked out from the board)."""
+    value = options.get("players")
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+        return None
+    if isinstance(value, bool):
+        raise ApiError(400, f"option 'players' must be 2, 3, 4 or \"auto\", not {value!r}")
+    try:
+        players = int(value)
+    except (TypeError, ValueError):
+        players = 0
+    if players not in (2, 3, 4):
+        raise ApiError(400, f"option 'players' must be 2, 3, 4 or \"auto\", not {value!r}")
+    return players
+
+
+def json_body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ApiError(400, 'send a JSON object such as {"board": "<board notation>"}')
+    return body
+
+
+def board_from(body: Mapping[str, Any]) -> Board:
+    """The board in the request's ``board`` field; bad notation is a 400 naming where."""
+    text = body.get("board")
+    if not isinstance(text, str) or not text.strip():
+        raise ApiError(400, "the 'board' field is missing: send the board in text notation")
+    if len(text) > MAX_BOARD_TEXT:
+        raise ApiError(400, f"the board text is too long ({len(text)} characters)")
+    try:
+        return Board.from_text(text)
+    except NotationError as err:
+        raise ApiError(400, f"board text: {err}") from None
+
+
+def board_fields(board: Board) -> dict[str, Any]:
+    return {"board": board.to_text(), "rows": board.rows, "cols": board.cols}
+
+
+# --- routes -------------------------------------------------------------------------------
+@bp.post("/score")
+def score():
+    """The itemized score of a board."""
+    from scorer.scoring import score_board
+
+    body = json_body()
+    board = board_from(body)
+    private_parks = flag(body, "private_parks")
+    loose_parks = flag(body, "loose_parks")
+    report = score_board(board, private_parks=private_parks or loose_parks, loose_parks=loose_parks)
+    return jsonify({**board_fields(board), **report.to_dict()})
+
+
+@bp.post("/check")
+def check():
+    """Violations, whose turn, stashes and legal moves of a board."""
+    from scorer.rules import check_position
+
+    body = json_body()
+    board = board_from(body)
+    threehouse = flag(body, "threehouse")
+    try:
+        report = check_position(board, players=players_option(body), threehouse=threehouse)
+    except (UserError, ValueError) as err:
+        raise ApiError(422, str(err)) from None
+    result = {**board_fields(board), **report.to_dict()}
+    result["unseen_legal_moves"] = unseen_player_moves(board, report) if report.unseen_players else None
+    return jsonify(result)
+
+
+def unseen_player_moves(board: Board, report) -> dict[str, list[str]]:
+    """Legal squares per size for a player with no piece on the board yet (a full stash).
+
+    Their colour is unknown, but every piece on the board is of another colour, so any colour
+    not on the board gives the same squares.
+    """
+    from scorer.board import COLOURS
+    from scorer.rules import all_legal_moves, full_stash
+
+    stranger = next(c for c in COLOURS if c not in report.colours)
+    moves = all_legal_moves(board, stranger, full_stash(report.trios))
+    return {str(pips): [sq.name for sq in squares] for pips, squares in moves.items()}
+
+
+@bp.post("/read")
+def read():
+    """Read a photo: the board, each square's value and confidence, and an overlay image."""
+    try:
+        from scorer.reader import read_photo
+    except ImportError as err:
+        if err.name == "scorer.reader":
+            current_app.logger.warning("POST /api/read: scorer.reader is not installed")
+        else:
+            current_app.logger.exception("the photo reader could not be imported")
+        raise ApiError(503, "photo reading not available on this server; enter the board by hand") from None
+
+    upload = request.files.get("photo")
+    if upload is None:
+        raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
+    data = upload.read()
+    if not data:
+        raise ApiError(400, "the photo is empty (0 bytes)")
+    check_photo_size(data)
+    options = request.form
+    try:
+        reading = read_photo(data, players=players_option(options), threehouse=flag(options, "threehouse"))
+    except UserError as err:
+        raise ApiError(photo_error_status(err), str(err)) from None
+
+    result: dict[str, Any] = {"reading": reading.to_dict()}
+    board = getattr(reading, "board", None)
+    result["board"] = board.to_text() if board is not None else None
+    result["overlay"] = overlay_data_url(reading)
+    return jsonify(result)
+
+
+# --- photo helpers --------------------------------------------------------------------------
+def check_photo_size(data: bytes) -> None:
+    """413 for a photo over the byte or pixel limit (the pixel count read from its header)."""
+    max_bytes = current_app.config["MAX_PHOTO_BYTES"]
+    if len(data) > max_bytes:
+        raise ApiError(413, f"the photo is {len(data) / 1e6:.1f} MB; photos up to {max_bytes / 1e6:.0f} MB are accepted")
+    pixels = header_pixels(data)
+    max_pixels = current_app.config["MAX_PHOTO_PIXELS"]
+    if pixels is not None and pixels > max_pixels:
+        raise ApiError(
+            413, f"the photo has {pixels / 1e6:.0f} megapixels; up to {max_pixels / 1e6:.0f} are accepted"
+        )
+
+
+def header_pixels(data: bytes) -> int | None:
+    """Width x height from the image header alone (nothing decoded); None if unknown."""
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(data)) as image:
+                width, height = image.size
+    except Image.DecompressionBombError:
+        return 2**62
+    except Exception:  # not an image PIL knows: the reader's loader gives the message
+        return None
+    return width * height
+
+
+def photo_error_status(err: UserError) -> int:
+    """400 for a file that is not a readable photo, 413 for one too large, 422 otherwise."""
+    names = {cls.__name__ for cls in type(err).__mro__}
+    message = str(err).lower()
+    if "PhotoError" in names:
+        return 413 if ("too large" in message or "megapixel" in message or "too big" in message) else 400
+    return 422
+
+
+def overlay_data_url(reading) -> str | None:
+    """The reader's overlay as a JPEG data URL, no larger than OVERLAY_MAX_SIDE pixels."""
+    import cv2
+
+    png = reading.overlay_png()
+    if not png:
+        return None
+    image = cv2.imdecode(_frombuffer(png), cv2.IMREAD_COLOR)
+    if image is None:
+        return None
+    height, width = image.shape[:2]
+    scale = OVERLAY_MAX_SIDE / max(height, width)
+    if scale < 1:
+        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        return None
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii")
+
+
+def _frombuffer(data: bytes):
+    import numpy as np
+
+    return np.frombuffer(data, dtype=np.uint8)

@@ -1,0 +1,57 @@
+"""Errors the web layer answers: JSON under ``/api``, a short HTML page elsewhere.
+
+Every error a user can cause gets a one-line message and a 4xx status; anything unexpected is
+logged on the server and answered with a generic 500 message, never a traceback.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+MESSAGES = {
+    400: "The request could not be understood.",
+    404: "There is nothing at this address.",
+    405: "This address does not accept that method.",
+    413: "The upload is too large: photos up to 25 MB and 80 megapixels are accepted.",
+    500: "Something went wrong on the server; what you entered is kept, please try again.",
+}
+
+
+class ApiError(Exception):
+    """A user-caused error with an HTTP status and a one-line message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def wants_json() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def error_response(status: int, message: str):
+    """A JSON ``{"error": ..., "status": ...}`` under /api, a small HTML page elsewhere."""
+    if wants_json():
+        response = jsonify(error=message, status=status)
+    else:
+        response = render_template("error.html", status=status, message=message)
+    return response, status
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ApiError)
+    def handle_api_error(err: ApiError):
+        return error_response(err.status, err.message)
+
+    @app.errorhandler(HTTPException)
+    def handle_http_error(err: HTTPException):
+        status = err.code or 500
+        message = MESSAGES.get(status) or err.description or err.name
+        return error_response(status, message)
+
+    @app.errorhandler(Exception)
+    def handle_unexpected(err: Exception):
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return error_response(500, MESSAGES[500])

@@ -1,0 +1,709 @@
+/* Subdivision scorer page: photo upload, board diagram with one-tap corrections, score
+ * breakdown, legality and legal moves. Plain JavaScript; talks only to the JSON API:
+ * POST /api/read (photo), /api/score and /api/check (board text). */
+(function () {
+  "use strict";
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const FILES = "ABCDEFGHIJKL";
+  const COLOURS = JSON.parse($("#colour-letters").textContent); // [{name, letter}]
+  const NAME_OF = Object.fromEntries(COLOURS.map((c) => [c.letter, c.name]));
+  const FILL = {
+    red: "#d7263d", yellow: "#f4c20d", orange: "#f57c00", green: "#2e9d44", cyan: "#17b3c8",
+    blue: "#2a5fd6", purple: "#7c3fb8", clear: "#dfe8ef", black: "#262626", white: "#fbfbfb",
+  };
+  const LIGHT_COLOURS = new Set(["yellow", "clear", "white", "cyan"]);
+  const SIZE_NAME = { 1: "small", 2: "medium", 3: "large" };
+  const MAX_PHOTO_BYTES = 25000000;
+  const UNSURE_BELOW = 0.8; // a square read with less confidence is flagged for checking
+  const STORAGE_KEY = "subdivision-scorer.v1";
+  const UNSEEN = "(unseen)"; // the move chooser's entry for a player with no piece on the board
+
+  const state = {
+    rows: 0, cols: 0, cells: null,   // cells[row][col] = token; row 0 is the bottom row
+    reading: null,                   // {byCell: {A1: {...}}, warnings: [...]} of the last photo
+    readTokens: null,                // what the reader said, to mark corrections
+    score: null, check: null,
+    highlight: new Set(), pinned: null,
+    moveColour: null, movePips: null,
+    textDirty: false,
+    seq: 0,
+  };
+
+  // --- small helpers --------------------------------------------------------------------
+  const cellName = (col, row) => FILES[col] + (row + 1);
+  const parseCell = (name) => ({ col: FILES.indexOf(name[0]), row: parseInt(name.slice(1), 10) - 1 });
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0");
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function svg(tag, attrs) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    return node;
+  }
+
+  function describe(token) {
+    if (!token || token === ".") return "empty";
+    if (token === "#") return "park";
+    return `${NAME_OF[token[0]] || token[0]} ${token[1]}-pip`;
+  }
+
+  function swatch(colour) {
+    return el("span", { class: `swatch colour-${colour}`, "aria-hidden": "true" });
+  }
+
+  // --- board text -------------------------------------------------------------------------
+  function tokensFromText(text) {
+    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith(";"));
+    const top = lines.map((l) => l.split(/\s+/));
+    return top.reverse(); // row 0 = bottom
+  }
+
+  function boardText() {
+    const lines = [];
+    for (let row = state.rows - 1; row >= 0; row--) lines.push(state.cells[row].join(" "));
+    return lines.join("\n") + "\n";
+  }
+
+  function setBoardFromText(text) {
+    const cells = tokensFromText(text);
+    state.cells = cells;
+    state.rows = cells.length;
+    state.cols = cells.length ? cells[0].length : 0;
+  }
+
+  function tokenAt(name) {
+    const { col, row } = parseCell(name);
+    return state.cells && state.cells[row] ? state.cells[row][col] : undefined;
+  }
+
+  // --- options and persistence ------------------------------------------------------------
+  function options() {
+    return {
+      players: $("#opt-players").value,
+      threehouse: $("#opt-threehouse").checked,
+      private_parks: $("#opt-private-parks").checked,
+      loose_parks: $("#opt-private-parks").checked && $("#opt-loose-parks").checked,
+    };
+  }
+
+  function setOptions(opts) {
+    if (!opts) return;
+    if (opts.players) $("#opt-players").value = String(opts.players);
+    $("#opt-threehouse").checked = !!opts.threehouse;
+    $("#opt-standard").checked = !opts.threehouse;
+    $("#opt-private-parks").checked = !!opts.private_parks;
+    $("#opt-loose-parks").checked = !!opts.loose_parks;
+    syncLooseParks();
+  }
+
+  function syncLooseParks() {
+    $("#opt-loose-parks").disabled = !$("#opt-private-parks").checked;
+  }
+
+  function save() {
+    try {
+      localStorage.setItem(STORAGE_KEY, JSON.stringify({
+        options: options(),
+        text: $("#board-text").value,
+        textDirty: state.textDirty,
+        board: state.cells ? boardText() : null,
+        readTokens: state.readTokens,
+        reading: state.reading,
+      }));
+    } catch (err) { /* private mode or full storage: the page still works */ }
+  }
+
+  function restore() {
+    let saved = null;
+    try { saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null"); } catch (err) { saved = null; }
+    if (!saved) return;
+    setOptions(saved.options);
+    if (typeof saved.text === "string") $("#board-text").value = saved.text;
+    state.textDirty = !!saved.textDirty;
+    state.readTokens = saved.readTokens || null;
+    state.reading = saved.reading || null;
+    if (saved.board) analyse(saved.board, { quiet: true });
+  }
+
+  // --- messages and progress --------------------------------------------------------------
+  function showMessage(text, kind) {
+    const box = $("#message");
+    box.textContent = text;
+    box.className = "message" + (kind ? " " + kind : "");
+    box.hidden = false;
+  }
+
+  function clearMessage() { $("#message").hidden = true; }
+
+  function progress(text, percent) {
+    const wrap = $("#progress");
+    const bar = $("#progress-bar");
+    if (text === null) { wrap.hidden = true; return; }
+    wrap.hidden = false;
+    $("#progress-text").textContent = text;
+    if (percent === undefined) bar.removeAttribute("value");
+    else bar.value = percent;
+  }
+
+  // --- API --------------------------------------------------------------------------------
+  async function postJSON(url, body) {
+    let response;
+    try {
+      response = await fetch(url, {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new Error("Could not reach the scorer: check the connection and try again.");
+    }
+    let data = null;
+    try { data = await response.json(); } catch (err) { data = null; }
+    if (!response.ok) {
+      throw new Error((data && data.error) || `The server answered ${response.status}.`);
+    }
+    return data;
+  }
+
+  async function analyse(text, opts = {}) {
+    const seq = ++state.seq;
+    const o = options();
+    $("#text-status").textContent = "Scoring\u2026";
+    try {
+      const [score, check] = await Promise.all([
+        postJSON("/api/score", { board: text, private_parks: o.private_parks, loose_parks: o.loose_parks }),
+        postJSON("/api/check", { board: text, players: o.players, threehouse: o.threehouse }),
+      ]);
+      if (seq !== state.seq) return;
+      state.score = score;
+      state.check = check;
+      setBoardFromText(score.board);
+      if (!state.textDirty || opts.fromText) {
+        if (!opts.fromText) $("#board-text").value = score.board;
+        state.textDirty = false;
+      }
+      $("#text-status").textContent = state.textDirty ? "The text above has edits not applied yet." : "";
+      if (!opts.quiet) clearMessage();
+      renderAll();
+      save();
+      if (opts.scroll) $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
+    } catch (err) {
+      if (seq !== state.seq) return;
+      $("#text-status").textContent = "";
+      showMessage(err.message);
+    }
+  }
+
+  function uploadPhoto(file) {
+    if (!file) return;
+    clearMessage();
+    if (file.size > MAX_PHOTO_BYTES) {
+      showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
+      return;
+    }
+    const o = options();
+    const form = new FormData();
+    form.append("photo", file, file.name || "photo.jpg");
+    form.append("players", o.players);
+    form.append("threehouse", o.threehouse ? "true" : "false");
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", "/api/read");
+    xhr.responseType = "json";
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) progress(`Uploading\u2026 ${Math.round((100 * e.loaded) / e.total)}%`, (100 * e.loaded) / e.total);
+    };
+    xhr.upload.onload = () => progress("Reading the board\u2026");
+    xhr.onerror = () => { progress(null); showMessage("Could not reach the scorer: check the connection and try again."); };
+    xhr.onload = () => {
+      progress(null);
+      const data = xhr.response;
+      if (xhr.status !== 200 || !data) {
+        showMessage((data && data.error) ? data.error : `The photo could not be read (the server answered ${xhr.status}).`);
+        return;
+      }
+      showReading(data);
+    };
+    progress("Uploading\u2026", 0);
+    xhr.send(form);
+  }
+
+  function showReading(data) {
+    const reading = data.reading || {};
+    const byCell = {};
+    for (const c of reading.cells || []) byCell[c.cell] = c;
+    const unsure = new Set(Array.isArray(reading.uncertain) ? reading.uncertain : []);
+    for (const c of reading.cells || []) {
+      if (c.uncertain || (typeof c.confidence === "number" && c.confidence < UNSURE_BELOW)) unsure.add(c.cell);
+    }
+    state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [] };
+    $("#overlay").src = data.overlay || "";
+    showPhotoPane(!!data.overlay);
+    renderWarnings();
+    if (!data.board) {
+      state.readTokens = null;
+      $("#results").hidden = false;
+      showMessage("The board was found but its squares could not be read. Enter the board by hand below, or try another photo.");
+      return;
+    }
+    setBoardFromText(data.board);
+    state.readTokens = state.cells.map((r) => r.slice());
+    state.textDirty = false;
+    const n = state.reading.unsure.length;
+    analyse(data.board, { scroll: true }).then(() => {
+      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`, "info");
+    });
+  }
+
+  function showPhotoPane(shown) {
+    $("#photo-pane").hidden = !shown;
+    $("#results").classList.toggle("has-photo", shown);
+  }
+
+  function renderWarnings() {
+    const list = $("#reading-warnings");
+    list.replaceChildren(...((state.reading && state.reading.warnings) || []).map((w) => el("li", { text: typeof w === "string" ? w : (w.message || JSON.stringify(w)) })));
+  }
+
+  // --- the diagram ------------------------------------------------------------------------
+  const S = 60, LEFT = 26, BOTTOM = 26, TOP = 4, RIGHT = 4;
+
+  function renderDiagram() {
+    const wrap = $("#diagram");
+    const width = LEFT + state.cols * S + RIGHT;
+    const height = TOP + state.rows * S + BOTTOM;
+    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "grid", "aria-label": "The board" });
+    const violations = violationCells();
+    const unsure = new Set((state.reading && state.reading.unsure) || []);
+    const legal = new Set(legalSquares() || []);
+    for (let row = state.rows - 1; row >= 0; row--) {
+      for (let col = 0; col < state.cols; col++) {
+        const name = cellName(col, row);
+        const token = state.cells[row][col];
+        const x = LEFT + col * S, y = TOP + (state.rows - 1 - row) * S;
+        const g = svg("g", {
+          class: "sq", "data-cell": name, "data-value": token, tabindex: "0", role: "button",
+          "aria-label": `${name}: ${describe(token)}`, transform: `translate(${x},${y})`,
+        });
+        g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
+        drawContent(g, token);
+        const read = readTokenAt(name);
+        const corrected = read !== undefined && read !== token;
+        if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
+        if (unsure.has(name) && !corrected) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
+        if (corrected) g.append(svg("rect", { class: "mark corrected", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
+        if (violations.has(name)) {
+          g.append(svg("rect", { class: "mark violation", x: 2.5, y: 2.5, width: S - 5, height: S - 5, rx: 3 }));
+          const t = svg("text", { class: "badge bad", x: S - 12, y: 16 }); t.textContent = "!"; g.append(t);
+        }
+        if (unsure.has(name) && !corrected) {
+          const t = svg("text", { class: "badge unsure", x: 7, y: 17 }); t.textContent = "?"; g.append(t);
+        }
+        if (state.highlight.has(name)) g.classList.add("hl");
+        root.append(g);
+      }
+    }
+    for (let col = 0; col < state.cols; col++) {
+      const t = svg("text", { class: "axis", x: LEFT + col * S + S / 2, y: TOP + state.rows * S + BOTTOM / 2 + 1 });
+      t.textContent = FILES[col];
+      root.append(t);
+    }
+    for (let row = 0; row < state.rows; row++) {
+      const t = svg("text", { class: "axis", x: LEFT / 2, y: TOP + (state.rows - 1 - row) * S + S / 2 });
+      t.textContent = String(row + 1);
+      root.append(t);
+    }
+    wrap.replaceChildren(root);
+  }
+
+  function drawContent(g, token) {
+    if (!token || token === ".") return;
+    if (token === "#") {
+      g.append(svg("circle", { class: "park-stone", cx: S / 2, cy: S / 2, r: S * 0.3 }));
+      g.append(svg("circle", { class: "park-ring", cx: S / 2, cy: S / 2, r: S * 0.2 }));
+      return;
+    }
+    const colour = NAME_OF[token[0]];
+    const pips = parseInt(token[1], 10);
+    const base = S * [0, 0.4, 0.56, 0.72][pips];
+    const tall = S * [0, 0.42, 0.58, 0.74][pips];
+    const cx = S / 2, by = S * 0.5 + tall / 2 + 2;
+    const apex = `${cx},${by - tall}`;
+    g.append(svg("polygon", { class: "pyramid", points: `${cx - base / 2},${by} ${cx + base / 2},${by} ${apex}`, fill: FILL[colour] || "#888" }));
+    g.append(svg("polygon", { class: "pyramid-shade", points: `${cx},${by} ${cx + base / 2},${by} ${apex}` }));
+    const dot = LIGHT_COLOURS.has(colour) ? "#333" : "#fff";
+    for (let i = 0; i < pips; i++) {
+      const px = cx + (i - (pips - 1) / 2) * 7;
+      g.append(svg("circle", { class: "pip", cx: px, cy: by - 6, r: 2.4, fill: dot }));
+    }
+  }
+
+  function readTokenAt(name) {
+    if (!state.readTokens) return undefined;
+    const { col, row } = parseCell(name);
+    return state.readTokens[row] ? state.readTokens[row][col] : undefined;
+  }
+
+  function setHighlight(cells) {
+    state.highlight = new Set(cells || []);
+    for (const g of $$("#diagram .sq")) g.classList.toggle("hl", state.highlight.has(g.dataset.cell));
+  }
+
+  // Items in the breakdown light up their squares on hover; a tap pins them.
+  function hoverable(node, cells) {
+    node.classList.add("hoverable");
+    node.tabIndex = 0;
+    node.addEventListener("mouseenter", () => { if (!state.pinned) setHighlight(cells); });
+    node.addEventListener("mouseleave", () => { if (!state.pinned) setHighlight([]); });
+    node.addEventListener("click", () => {
+      const again = state.pinned === node;
+      if (state.pinned) state.pinned.classList.remove("active");
+      state.pinned = again ? null : node;
+      node.classList.toggle("active", !again);
+      setHighlight(again ? [] : cells);
+    });
+    return node;
+  }
+
+  // --- score breakdown --------------------------------------------------------------------
+  function renderScore() {
+    const score = state.score;
+    const players = score.players || {};
+    const ranking = score.ranking && score.ranking.length
+      ? score.ranking
+      : Object.keys(players).map((colour) => ({ colour, total: players[colour].total, rank: null }));
+    const winners = score.winners || [];
+    const outcome = $("#outcome");
+    if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
+    else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} wins with ${players[winners[0]].total} points.`;
+    else if (winners.length > 1) outcome.textContent = `Tie: ${winners.map(cap).join(" and ")} with ${players[winners[0]].total} points each.`;
+    else outcome.textContent = "";
+    $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
+    const parks = score.private_parks ? score.park_results || [] : [];
+    $("#park-results").replaceChildren(...(parks.length ? [
+      el("h3", { text: "Private Parks" }),
+      el("ul", { class: "park-list" }, parks.map((p) => hoverable(el("li", {},
+        el("strong", { text: `${p.park}: ` }), p.owner ? `${cap(p.owner)} +${p.points}` : "nobody", ` (${p.reason})`),
+        [p.park, ...p.cells]))),
+    ] : []));
+  }
+
+  function playerCard(rank, p, winner) {
+    const rows = [];
+    const line = (label, points, cls, cells) => {
+      const tr = el("tr", { class: cls || null }, el("td", {}, label), el("td", { class: "pts" }, points));
+      if (cells) hoverable(tr, cells);
+      rows.push(tr);
+    };
+    const bySize = p.pips_by_size || {};
+    for (const size of ["3", "2", "1"]) {
+      const pips = bySize[size] || 0;
+      const count = pips / Number(size);
+      line(`${count} ${SIZE_NAME[size]} \u00d7 ${size} pip${size === "1" ? "" : "s"}`, signed(pips), null, colourCells(rank.colour, Number(size)));
+    }
+    const groups = p.groups || [];
+    const groupPoints = groups.reduce((s, g) => s + (g.points || 0), 0);
+    line(`${groups.length} group${groups.length === 1 ? "" : "s"}`, signed(groupPoints), "group-head", groups.flatMap((g) => g.cells));
+    groups.forEach((g, i) => line(`group ${i + 1}: ${g.cells.join(" ")}`, signed(g.points), "sub group", g.cells));
+    const deductions = p.deductions || [];
+    if (deductions.length) {
+      const total = deductions.reduce((s, d) => s + (d.points || 0), 0);
+      line("3-pips next to 1-pips", signed(total), "deduction-head", null);
+      for (const d of deductions) {
+        const ones = d.one_pips || [];
+        const note = ones.length ? `${ones.length} near: ${ones.join(" ")}${ones.length === 1 ? " (first is free)" : ""}` : "no 1-pips near";
+        line(`${d.cell}: ${note}`, signed(d.points), "sub deduction", [d.cell, ...ones]);
+      }
+    }
+    const parks = p.parks || [];
+    if (parks.length || p.park_bonus) {
+      line("Private Parks", signed(p.park_bonus || 0), "park-head", null);
+      for (const park of parks) line(`park ${park.park}: ${park.cells.join(" ")}`, signed(park.points), "sub park", [park.park, ...park.cells]);
+    }
+    line("Total", String(p.total), "total-row", null);
+    return el("article", { class: "player" + (winner ? " winner" : ""), "data-colour": rank.colour },
+      el("header", {}, swatch(rank.colour), el("span", { class: "name", text: rank.colour }),
+        rank.rank ? el("span", { class: "rank", text: `#${rank.rank}` }) : null,
+        el("span", { class: "total", text: String(p.total) })),
+      el("table", {}, el("tbody", {}, rows)));
+  }
+
+  function colourCells(colour, pips) {
+    const letter = COLOURS.find((c) => c.name === colour);
+    if (!letter) return [];
+    const token = letter.letter + pips;
+    const out = [];
+    for (let row = 0; row < state.rows; row++)
+      for (let col = 0; col < state.cols; col++) if (state.cells[row][col] === token) out.push(cellName(col, row));
+    return out;
+  }
+
+  // --- legality and mid-game ----------------------------------------------------------------
+  function violationCells() {
+    const out = new Set();
+    for (const v of (state.check && state.check.violations) || []) {
+      if (v.cell) out.add(v.cell);
+      for (const c of v.cells || []) out.add(c);
+    }
+    return out;
+  }
+
+  function renderLegality() {
+    const box = $("#violations");
+    const list = (state.check && state.check.violations) || [];
+    if (!list.length) {
+      box.replaceChildren(el("p", { class: "ok", text: "No violations: legal play can reach this position." }));
+      return;
+    }
+    box.replaceChildren(
+      el("p", { text: `${list.length} problem${list.length === 1 ? "" : "s"}, marked in red on the board:` }),
+      el("ul", { class: "violations" }, list.map((v) => {
+        const cells = [v.cell, ...(v.cells || [])].filter(Boolean);
+        return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule), cells);
+      })));
+  }
+
+  function stashColours() {
+    const check = state.check || {};
+    const names = new Set([...Object.keys(check.stash || {}), ...Object.keys(check.legal_moves || {})]);
+    return COLOURS.map((c) => c.name).filter((n) => names.has(n));
+  }
+
+  function renderMidgame() {
+    const check = state.check || {};
+    const toMove = $("#to-move");
+    const candidates = check.to_move_candidates || [];
+    if (check.game_over) toMove.replaceChildren(el("strong", { text: "Game over: " }), "no player has a legal move left.");
+    else if (check.to_move) toMove.replaceChildren(swatch(check.to_move), " ", el("strong", { text: cap(check.to_move) }), " to move.");
+    else if (candidates.length || check.unseen_player_may_move) {
+      const who = candidates.map(cap);
+      if (check.unseen_player_may_move) who.push("a player with no piece yet");
+      toMove.textContent = `To move: ${who.join(" or ")} (the piece counts allow either).`;
+    } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
+    const notes = check.notes || [];
+    $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
+
+    const colours = stashColours();
+    const stash = check.stash || {};
+    if (colours.length && Object.keys(stash).length) {
+      $("#stash").replaceChildren(el("table", { class: "stash" },
+        el("thead", {}, el("tr", {}, el("th", { text: "Left in stash" }), el("th", { text: "1-pip" }), el("th", { text: "2-pip" }), el("th", { text: "3-pip" }))),
+        el("tbody", {}, colours.filter((c) => stash[c]).map((c) => el("tr", {},
+          el("td", {}, swatch(c), " ", c), ...["1", "2", "3"].map((s) => el("td", { text: String(stash[c][s] ?? "") })))))));
+    } else {
+      $("#stash").replaceChildren(el("p", { class: "hint", text: "Put pyramids on the board to see each player's stash." }));
+    }
+
+    const select = $("#move-colour");
+    const choices = colours.slice();
+    if (check.unseen_legal_moves) choices.push(UNSEEN);
+    if (!choices.includes(state.moveColour)) state.moveColour = check.to_move && choices.includes(check.to_move) ? check.to_move : choices[0] || null;
+    select.replaceChildren(...choices.map((c) => el("option", {
+      value: c, text: c === UNSEEN ? "a player with no piece yet" : cap(c), selected: c === state.moveColour,
+    })));
+    select.disabled = !choices.length;
+    for (const b of $$(".size-buttons .size")) b.setAttribute("aria-pressed", String(Number(b.dataset.pips) === state.movePips));
+    renderMoves();
+  }
+
+  function legalSquares() {
+    const check = state.check;
+    if (!check || !state.moveColour || !state.movePips) return null;
+    const moves = state.moveColour === UNSEEN ? check.unseen_legal_moves : (check.legal_moves || {})[state.moveColour];
+    if (!moves) return [];
+    return moves[String(state.movePips)] || [];
+  }
+
+  function renderMoves() {
+    const out = $("#moves");
+    const check = state.check || {};
+    const pips = state.movePips;
+    if (!state.moveColour) { out.textContent = ""; return; }
+    const colour = state.moveColour === UNSEEN ? "new player" : state.moveColour;
+    if ((check.must_pass || []).includes(colour)) {
+      out.replaceChildren(el("span", { class: "notice" }, el("strong", { text: cap(colour) }), " has no legal move and must pass."));
+      return;
+    }
+    if (!pips) { out.textContent = "Choose a piece size to see where it may go."; return; }
+    const left = state.moveColour === UNSEEN ? undefined : ((check.stash || {})[colour] || {})[String(pips)];
+    const squares = legalSquares() || [];
+    if (left === 0) {
+      out.replaceChildren(el("span", { class: "notice", text: `${cap(colour)} has no ${pips}-pips left in the stash.` }));
+    } else if (!squares.length) {
+      out.replaceChildren(el("span", { class: "notice", text: `No square is legal for a ${colour} ${pips}-pip now; another size may still fit.` }));
+    } else {
+      out.replaceChildren(el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
+        ` for a ${colour} ${pips}-pip (green dots): ${squares.join(" ")}`);
+    }
+  }
+
+  function renderAll() {
+    $("#results").hidden = false;
+    renderDiagram();
+    renderScore();
+    renderLegality();
+    renderMidgame();
+  }
+
+  // --- the square picker ------------------------------------------------------------------
+  let pickerCell = null;
+
+  function openPicker(name) {
+    pickerCell = name;
+    const current = tokenAt(name);
+    $("#picker-title").textContent = `${name}: ${describe(current)}`;
+    const info = state.reading && state.reading.byCell[name];
+    const suggestions = new Set();
+    if (info) {
+      const alts = (info.alternatives || []).map((a) => (typeof a === "string" ? { value: a } : a));
+      alts.forEach((a) => suggestions.add(a.value));
+      const conf = typeof info.confidence === "number" ? ` (${Math.round(info.confidence * 100)}% sure)` : "";
+      const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
+      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.`;
+    } else {
+      $("#picker-reading").textContent = "";
+    }
+    const onBoard = new Set();
+    for (const row of state.cells) for (const t of row) if (t.length === 2 && NAME_OF[t[0]]) onBoard.add(NAME_OF[t[0]]);
+    for (const v of suggestions) if (v && v.length === 2 && NAME_OF[v[0]]) onBoard.add(NAME_OF[v[0]]);
+    const showAll = onBoard.size === 0;
+    $("#picker-colours").classList.toggle("all", showAll);
+    $("#picker-more").hidden = showAll;
+    for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !onBoard.has(row.dataset.colour));
+    for (const b of $$("#picker .choice")) {
+      b.classList.toggle("current", b.dataset.value === current);
+      b.classList.toggle("suggested", suggestions.has(b.dataset.value) && b.dataset.value !== current);
+    }
+    const dialog = $("#picker");
+    if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
+  }
+
+  function closePicker() {
+    const dialog = $("#picker");
+    if (typeof dialog.close === "function") dialog.close(); else dialog.removeAttribute("open");
+  }
+
+  function choose(value) {
+    const name = pickerCell;
+    closePicker();
+    if (!name) return;
+    const { col, row } = parseCell(name);
+    if (state.cells[row][col] === value) return;
+    state.cells[row][col] = value;
+    if (state.textDirty) {
+      $("#text-status").textContent = "The text above has edits not applied yet.";
+    }
+    renderDiagram();
+    analyse(boardText());
+  }
+
+  // --- wiring -----------------------------------------------------------------------------
+  function newBoard() {
+    const choice = $("#new-size").value;
+    let rows, cols;
+    if (choice === "custom") {
+      rows = parseInt($("#new-rows").value, 10);
+      cols = parseInt($("#new-cols").value, 10);
+      if (!(rows >= 3 && rows <= 12 && cols >= 3 && cols <= 12)) {
+        showMessage("A board has 3 to 12 rows and 3 to 12 columns.");
+        return;
+      }
+    } else {
+      [rows, cols] = choice.split("x").map(Number);
+      const opt = $("#new-size").selectedOptions[0];
+      $("#opt-players").value = opt.dataset.players;
+      $("#opt-threehouse").checked = opt.dataset.threehouse === "1";
+      $("#opt-standard").checked = opt.dataset.threehouse !== "1";
+    }
+    const line = Array(cols).fill(".").join(" ");
+    const text = Array(rows).fill(line).join("\n") + "\n";
+    state.reading = null;
+    state.readTokens = null;
+    state.textDirty = false;
+    showPhotoPane(false);
+    $("#board-text").value = text;
+    analyse(text, { scroll: true });
+  }
+
+  function wire() {
+    for (const id of ["#camera-input", "#file-input"]) {
+      $(id).addEventListener("change", (e) => {
+        const file = e.target.files && e.target.files[0];
+        e.target.value = "";
+        uploadPhoto(file);
+      });
+    }
+    const zone = $("#dropzone");
+    ["dragenter", "dragover"].forEach((t) => zone.addEventListener(t, (e) => { e.preventDefault(); zone.classList.add("dragging"); }));
+    ["dragleave", "drop"].forEach((t) => zone.addEventListener(t, (e) => { e.preventDefault(); zone.classList.remove("dragging"); }));
+    zone.addEventListener("drop", (e) => uploadPhoto(e.dataTransfer.files && e.dataTransfer.files[0]));
+    // A photo dropped anywhere else must not make the browser leave the page.
+    window.addEventListener("dragover", (e) => e.preventDefault());
+    window.addEventListener("drop", (e) => e.preventDefault());
+
+    $("#options").addEventListener("change", () => {
+      syncLooseParks();
+      save();
+      if (state.cells) analyse(boardText(), { quiet: true });
+    });
+    $("#new-size").addEventListener("change", () => { $("#custom-size").hidden = $("#new-size").value !== "custom"; });
+    $("#new-board").addEventListener("click", newBoard);
+    $("#board-text").addEventListener("input", () => { state.textDirty = true; save(); });
+    $("#apply-text").addEventListener("click", () => {
+      const text = $("#board-text").value;
+      if (!text.trim()) { showMessage("Type or paste a board first, or make a new empty board."); return; }
+      state.reading = null;
+      state.readTokens = null;
+      showPhotoPane(false);
+      analyse(text, { fromText: true, scroll: true });
+    });
+
+    $("#diagram").addEventListener("click", (e) => {
+      const g = e.target.closest(".sq");
+      if (g) openPicker(g.dataset.cell);
+    });
+    $("#diagram").addEventListener("keydown", (e) => {
+      const g = e.target.closest(".sq");
+      if (g && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); openPicker(g.dataset.cell); }
+    });
+    $("#picker").addEventListener("click", (e) => {
+      const b = e.target.closest(".choice");
+      if (b) choose(b.dataset.value);
+      else if (e.target === $("#picker")) closePicker(); // a tap on the backdrop
+    });
+    $("#picker-more").addEventListener("click", () => {
+      $("#picker-colours").classList.add("all");
+      $("#picker-more").hidden = true;
+    });
+
+    $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); });
+    for (const b of $$(".size-buttons .size")) {
+      b.addEventListener("click", () => {
+        const pips = Number(b.dataset.pips);
+        state.movePips = state.movePips === pips ? null : pips;
+        renderMidgame();
+        renderDiagram();
+      });
+    }
+  }
+
+  syncLooseParks();
+  wire();
+  restore();
+})();
