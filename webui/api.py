@@ -132,6 +132,31 @@ def unseen_player_moves(board: Board, report) -> dict[str, list[str]]:
 @bp.post("/read")
 def read():
     """Read a photo: the board, each square's value and confidence, and an overlay image."""
+    upload = request.files.get("photo")
+    if upload is None:
+        raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
+    data = upload.read()
+    if not data:
+        raise ApiError(400, "the photo is empty (0 bytes)")
+    check_photo_size(data)
+    players = players_option(request.form)
+    threehouse = flag(request.form, "threehouse")
+    read_photo = photo_reader()
+    try:
+        reading = read_photo(data, players=players, threehouse=threehouse)
+    except UserError as err:
+        raise ApiError(photo_error_status(err), str(err)) from None
+
+    board = getattr(reading, "board", None)
+    return jsonify({
+        "reading": reading.to_dict(),
+        "board": board.to_text() if board is not None else None,
+        "overlay": overlay_data_url(reading),
+    })
+
+
+def photo_reader():
+    """``scorer.reader.read_photo``, or a 503 when this installation has no photo reader."""
     try:
         from scorer.reader import read_photo
     except ImportError as err:
@@ -140,25 +165,7 @@ def read():
         else:
             current_app.logger.exception("the photo reader could not be imported")
         raise ApiError(503, "photo reading not available on this server; enter the board by hand") from None
-
-    upload = request.files.get("photo")
-    if upload is None:
-        raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
-    data = upload.read()
-    if not data:
-        raise ApiError(400, "the photo is empty (0 bytes)")
-    check_photo_size(data)
-    options = request.form
-    try:
-        reading = read_photo(data, players=players_option(options), threehouse=flag(options, "threehouse"))
-    except UserError as err:
-        raise ApiError(photo_error_status(err), str(err)) from None
-
-    result: dict[str, Any] = {"reading": reading.to_dict()}
-    board = getattr(reading, "board", None)
-    result["board"] = board.to_text() if board is not None else None
-    result["overlay"] = overlay_data_url(reading)
-    return jsonify(result)
+    return read_photo
 
 
 # --- photo helpers --------------------------------------------------------------------------
@@ -195,12 +202,13 @@ def header_pixels(data: bytes) -> int | None:
 
 
 def photo_error_status(err: UserError) -> int:
-    """400 for a file that is not a readable photo, 413 for one too large, 422 otherwise."""
+    """400 for a file that is not a readable photo, 413 for one too large, 422 otherwise
+    (a readable photo in which no board was found)."""
     names = {cls.__name__ for cls in type(err).__mro__}
+    if "PhotoError" not in names:
+        return 422
     message = str(err).lower()
-    if "PhotoError" in names:
-        return 413 if ("too large" in message or "megapixel" in message or "too big" in message) else 400
-    return 422
+    return 413 if ("too many pixels" in message or "more than the" in message) else 400
 
 
 def overlay_data_url(reading) -> str | None:

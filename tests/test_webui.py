@@ -1,0 +1,386 @@
+"""The web app through Flask's test client: every route, every option, every error.
+
+The photo route is tested here against a stand-in reader (the web layer's own behaviour:
+limits, options, statuses, the overlay); tests/test_webui_photos.py runs the real reader.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import re
+import sys
+import types
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.board import Board
+from scorer.errors import UserError
+from scorer.rules import check_position, legal_moves
+from scorer.scoring import score_board
+from webui import create_app
+
+WEBUI = Path(__file__).resolve().parents[1] / "webui"
+
+MIDGAME = """\
+# r3 r2 . . #
+. r1 b1 . . .
+. . b3 . . .
+. . . . . .
+. . . . . .
+# . . . . #
+"""
+
+
+@pytest.fixture
+def app():
+    return create_app({"TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def assert_json_error(response, status):
+    assert response.status_code == status, response.data
+    assert response.is_json
+    body = response.get_json()
+    assert body["status"] == status
+    assert isinstance(body["error"], str) and body["error"]
+    assert "\n" not in body["error"]
+    assert "Traceback" not in response.get_data(as_text=True)
+    return body["error"]
+
+
+# --- the page and its static files ----------------------------------------------------------
+def test_index_serves_the_page_with_camera_upload_and_options(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert 'accept="image/*"' in html and 'capture="environment"' in html
+    for needle in ('id="opt-players"', 'value="auto"', 'id="opt-threehouse"', 'id="opt-private-parks"',
+                   'id="board-text"', 'id="new-board"', 'id="diagram"', 'id="picker"'):
+        assert needle in html, needle
+    assert "/static/app.js" in html and "/static/style.css" in html
+
+
+@pytest.mark.parametrize("name", ["app.js", "style.css", "favicon.svg"])
+def test_static_files_are_served(client, name):
+    response = client.get(f"/static/{name}")
+    assert response.status_code == 200
+    assert len(response.data) > 100
+
+
+def test_nothing_is_loaded_from_another_site():
+    """No CDN: every script, stylesheet and font comes from static/."""
+    for path in [*WEBUI.glob("templates/*.html"), *WEBUI.glob("static/*")]:
+        text = path.read_text(encoding="utf-8")
+        urls = re.findall(r"(?:https?:)?//[A-Za-z0-9.-]+\.[a-z]{2,}[^\s\"')]*", text)
+        urls = [u for u in urls if "www.w3.org/2000/svg" not in u]
+        assert not urls, f"{path.name} refers to {urls}"
+
+
+# --- /api/score -----------------------------------------------------------------------------
+def test_score_itemizes_every_player(client):
+    response = client.post("/api/score", json={"board": MIDGAME})
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["board"] == MIDGAME and body["rows"] == 6 and body["cols"] == 6
+    red, blue = body["players"]["red"], body["players"]["blue"]
+    # red: 3 + 2 + 1 pips, one group (B5 B6 C6) -1, B6's 1-pips B5 and C5: first free, -1
+    assert red["pips_by_size"] == {"1": 1, "2": 2, "3": 3}
+    assert red["groups"] == [{"cells": ["B5", "B6", "C6"], "points": -1}]
+    assert red["deductions"] == [{"cell": "B6", "one_pips": ["B5", "C5"], "points": -1}]
+    assert red["total"] == 4 and blue["total"] == 2
+    assert body["winners"] == ["red"]
+    assert [r["colour"] for r in body["ranking"]] == ["red", "blue"]
+    expected = score_board(Board.from_text(MIDGAME)).to_dict()
+    assert {k: body[k] for k in expected} == expected
+
+
+PARK_BOARD = """\
+# r2 .
+r2 # .
+. . b2
+"""
+
+
+@pytest.mark.parametrize(
+    "options, red_bonus",
+    [({}, 0), ({"private_parks": True}, 0), ({"private_parks": True, "loose_parks": True}, 3),
+     ({"private_parks": "on", "loose_parks": "1"}, 3), ({"private_parks": False, "loose_parks": True}, 3)],
+)
+def test_score_private_parks_options(client, options, red_bonus):
+    # A3's non-park Near squares, A2 and B3, are both red but two groups: only the loose
+    # reading gives the park (loose_parks alone implies the variant).
+    body = client.post("/api/score", json={"board": PARK_BOARD, **options}).get_json()
+    assert body["players"]["red"]["park_bonus"] == red_bonus
+
+
+def test_score_of_an_empty_board_has_no_players(client):
+    body = client.post("/api/score", json={"board": ". . .\n. . .\n. . .\n"}).get_json()
+    assert body["players"] == {} and body["winners"] == []
+
+
+# --- /api/check -----------------------------------------------------------------------------
+def test_check_reports_turn_stash_and_legal_moves(client):
+    response = client.post("/api/check", json={"board": MIDGAME, "players": "auto", "threehouse": False})
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["violations"] == []
+    assert body["to_move"] == "blue"
+    assert body["stash"]["red"] == {"1": 4, "2": 4, "3": 4}
+    board = Board.from_text(MIDGAME)
+    for colour in ("red", "blue"):
+        for pips in (1, 2, 3):
+            assert body["legal_moves"][colour][str(pips)] == [sq.name for sq in legal_moves(board, colour, pips)]
+    assert body["unseen_legal_moves"] is None
+
+
+def test_check_lists_violations_with_their_cells(client):
+    board = "r3 r3 .\n. . .\n. . b1\n"
+    body = client.post("/api/check", json={"board": board}).get_json()
+    rules = {v["rule"] for v in body["violations"]}
+    assert "three_near_three" in rules
+    cells = {c for v in body["violations"] for c in [v["cell"], *v.get("cells", [])] if c}
+    assert {"A3", "B3"} <= cells
+
+
+@pytest.mark.parametrize("players, threehouse", [(2, False), ("3", False), (4, True), ("auto", True), (None, False)])
+def test_check_passes_players_and_threehouse(client, players, threehouse):
+    body = client.post("/api/check", json={"board": MIDGAME, "players": players, "threehouse": threehouse}).get_json()
+    expected = check_position(
+        Board.from_text(MIDGAME), players=None if players in (None, "auto") else int(players), threehouse=threehouse
+    ).to_dict()
+    assert {k: body[k] for k in expected} == expected
+
+
+def test_check_gives_moves_for_a_player_with_no_piece_yet(client):
+    body = client.post("/api/check", json={"board": MIDGAME, "players": 3}).get_json()
+    assert body["unseen_players"] == 1
+    moves = body["unseen_legal_moves"]
+    board = Board.from_text(MIDGAME)
+    assert moves["2"] == [sq.name for sq in legal_moves(board, "green", 2, {1: 5, 2: 5, 3: 5})]
+    # a newcomer's 1-pip needs a 1-pip or 3-pip Near it: of any colour on the board
+    assert moves["1"] == [sq.name for sq in legal_moves(board, "green", 1, {1: 5, 2: 5, 3: 5})]
+    assert "A4" in moves["1"] and "F1" not in moves["1"]
+
+
+# --- errors of the JSON routes ------------------------------------------------------------
+@pytest.mark.parametrize("route", ["/api/score", "/api/check"])
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"data": "board=. . .", "content_type": "application/x-www-form-urlencoded"}, "JSON"),
+        ({"data": "{not json", "content_type": "application/json"}, "JSON"),
+        ({"json": ["# . ."]}, "JSON"),
+        ({"json": {}}, "board"),
+        ({"json": {"board": "   "}}, "board"),
+        ({"json": {"board": 42}}, "board"),
+        ({"json": {"board": ". . .\n. z9 .\n. . .\n"}}, "B2"),
+        ({"json": {"board": ". . .\n. .\n. . .\n"}}, "row 2"),
+        ({"json": {"board": ". .\n. .\n"}}, "3..12"),
+        ({"json": {"board": ". " * 6000}}, "too long"),
+    ],
+)
+def test_bad_board_requests_get_400(client, route, kwargs, needle):
+    message = assert_json_error(client.post(route, **kwargs), 400)
+    assert needle in message
+
+
+@pytest.mark.parametrize("options", [{"players": 5}, {"players": "two"}, {"players": True}, {"threehouse": "maybe"}])
+def test_bad_check_options_get_400(client, options):
+    assert_json_error(client.post("/api/check", json={"board": MIDGAME, **options}), 400)
+
+
+def test_bad_score_option_gets_400(client):
+    assert_json_error(client.post("/api/score", json={"board": MIDGAME, "private_parks": [1]}), 400)
+
+
+@pytest.mark.parametrize("route", ["/api/score", "/api/check", "/api/read"])
+def test_wrong_method_gets_405_json(client, route):
+    assert_json_error(client.get(route), 405)
+
+
+def test_unknown_api_route_gets_404_json(client):
+    assert_json_error(client.get("/api/nothing-here"), 404)
+    assert_json_error(client.post("/api"), 404)
+
+
+def test_unknown_page_gets_an_html_404(client):
+    response = client.get("/no-such-page")
+    assert response.status_code == 404
+    assert response.mimetype == "text/html"
+    assert "Back to the scorer" in response.get_data(as_text=True)
+
+
+def test_unexpected_failure_is_a_json_500_without_traceback(monkeypatch):
+    import scorer.scoring
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(scorer.scoring, "score_board", broken)
+    client = create_app().test_client()  # not TESTING: errors are handled, not propagated
+    response = client.post("/api/score", json={"board": MIDGAME})
+    message = assert_json_error(response, 500)
+    assert "secret" not in response.get_data(as_text=True)
+    assert "kept" in message
+
+
+def test_unexpected_page_failure_is_an_html_500():
+    app = create_app()
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret internals")
+
+    response = app.test_client().get("/boom")
+    assert response.status_code == 500 and response.mimetype == "text/html"
+    assert "secret" not in response.get_data(as_text=True)
+
+
+# --- /api/read: the web layer around the reader (a stand-in reader) ------------------------
+def png_bytes(width=64, height=48, colour=(40, 120, 200)):
+    image = np.full((height, width, 3), colour, np.uint8)
+    ok, data = cv2.imencode(".png", image)
+    assert ok
+    return data.tobytes()
+
+
+class StandInReading:
+    """Shaped like scorer.reader.Reading: board, to_dict(), overlay_png()."""
+
+    def __init__(self, board_text, overlay_shape=(2000, 3000)):
+        self.board = Board.from_text(board_text) if board_text else None
+        self.overlay_shape = overlay_shape
+
+    def to_dict(self):
+        return {
+            "board": self.board.to_text() if self.board else None,
+            "cells": [{"cell": "A1", "value": "#", "confidence": 0.55, "alternatives": [{"value": ".", "confidence": 0.4}]}],
+            "warnings": ["stand-in"],
+        }
+
+    def overlay_png(self):
+        return png_bytes(self.overlay_shape[1], self.overlay_shape[0])
+
+
+@pytest.fixture
+def stand_in_reader(monkeypatch):
+    """Install a stand-in ``scorer.reader``; returns the list of calls it received."""
+    calls = []
+    module = types.ModuleType("scorer.reader")
+
+    def read_photo(source, *, players=None, threehouse=False, area=None):
+        calls.append({"source": source, "players": players, "threehouse": threehouse})
+        if source.startswith(b"NOBOARD"):
+            raise NoBoardFound("photo: no board found")
+        return StandInReading(MIDGAME)
+
+    class NoBoardFound(UserError):
+        pass
+
+    module.read_photo = read_photo
+    monkeypatch.setitem(sys.modules, "scorer.reader", module)
+    return calls
+
+
+def upload(client, data, **form):
+    payload = {"photo": (io.BytesIO(data), "photo.jpg"), **form}
+    return client.post("/api/read", data=payload, content_type="multipart/form-data")
+
+
+def test_read_returns_reading_board_and_a_small_overlay(client, stand_in_reader):
+    response = upload(client, png_bytes(), players="3", threehouse="true")
+    assert response.status_code == 200, response.data
+    body = response.get_json()
+    assert body["board"] == MIDGAME
+    assert body["reading"]["cells"][0]["cell"] == "A1"
+    assert stand_in_reader == [{"source": png_bytes(), "players": 3, "threehouse": True}]
+    assert body["overlay"].startswith("data:image/jpeg;base64,")
+    jpeg = base64.b64decode(body["overlay"].split(",", 1)[1])
+    overlay = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert max(overlay.shape[:2]) == 1600  # 3000x2000 scaled down to the page's size
+
+
+def test_read_options_default_to_auto(client, stand_in_reader):
+    assert upload(client, png_bytes(), players="auto").status_code == 200
+    assert upload(client, png_bytes()).status_code == 200
+    assert [c["players"] for c in stand_in_reader] == [None, None]
+    assert [c["threehouse"] for c in stand_in_reader] == [False, False]
+
+
+def test_read_with_no_board_in_the_photo_is_422(client, stand_in_reader):
+    message = assert_json_error(upload(client, b"NOBOARD" + png_bytes()), 422)
+    assert "no board" in message
+
+
+def test_read_without_a_photo_is_400(client, stand_in_reader):
+    assert "photo" in assert_json_error(client.post("/api/read", data={"players": "2"}), 400)
+    assert "empty" in assert_json_error(upload(client, b""), 400)
+
+
+def test_read_bad_options_are_400(client, stand_in_reader):
+    assert_json_error(upload(client, png_bytes(), players="7"), 400)
+    assert_json_error(upload(client, png_bytes(), threehouse="perhaps"), 400)
+    assert stand_in_reader == []
+
+
+def test_read_over_25_mb_is_413(client, stand_in_reader):
+    # Over the request limit (MAX_CONTENT_LENGTH): werkzeug stops reading.
+    assert "25 MB" in assert_json_error(upload(client, b"\xff" * 26_000_000), 413)
+    # Just over 25 MB of photo but under the request limit: the app's own check.
+    assert_json_error(upload(client, png_bytes() + b"\0" * (25_000_001 - len(png_bytes()))), 413)
+    assert stand_in_reader == []
+
+
+def test_read_over_80_megapixels_is_413(client, stand_in_reader):
+    # A PNG header claiming 10000 x 9000 = 90 MP: refused from the header, nothing decoded.
+    import struct
+    import zlib
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 10000, 9000, 8, 2, 0, 0, 0))
+    bomb = header + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
+    assert "megapixels" in assert_json_error(upload(client, bomb), 413)
+    assert stand_in_reader == []
+
+
+def test_read_without_a_reader_is_503(client, monkeypatch):
+    monkeypatch.setitem(sys.modules, "scorer.reader", None)  # import fails as if not installed
+    message = assert_json_error(upload(client, png_bytes()), 503)
+    assert "photo reading not available" in message
+
+
+def test_read_errors_from_the_reader_become_4xx(client, monkeypatch):
+    module = types.ModuleType("scorer.reader")
+
+    class PhotoError(UserError):
+        pass
+
+    messages = iter(["photo: not an image (expected JPEG, PNG, WebP or HEIC)",
+                     "photo: image is truncated or corrupt (broken data stream)",
+                     "photo: image is 12000x8000 = 96,000,000 pixels, more than the 80,000,000 allowed"])
+
+    def read_photo(source, **options):
+        raise PhotoError(next(messages))
+
+    module.read_photo = read_photo
+    monkeypatch.setitem(sys.modules, "scorer.reader", module)
+    assert "not an image" in assert_json_error(upload(client, b"hello, not a photo"), 400)
+    assert "truncated" in assert_json_error(upload(client, png_bytes()[:40]), 400)
+    assert_json_error(upload(client, png_bytes()), 413)
+
+
+def test_read_limits_follow_the_config(stand_in_reader):
+    client = create_app({"TESTING": True, "MAX_PHOTO_BYTES": 1000, "MAX_PHOTO_PIXELS": 100}).test_client()
+    assert_json_error(upload(client, png_bytes() + b"\0" * 1000), 413)
+    assert_json_error(upload(client, png_bytes(20, 20)), 413)
+    assert upload(client, png_bytes(10, 10)).status_code == 200
