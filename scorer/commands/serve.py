@@ -34,6 +34,9 @@ def run_serve(args) -> int:
     app = create_app()
     shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
     print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
+    if args.host in ("0.0.0.0", "::"):
+        print(f"subdivision: from a phone on the same network open http://<this computer's address>:{args.port}/",
+              flush=True)
     try:
         waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="subdivision")
     except OSError as err:

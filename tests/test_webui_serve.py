@@ -1,0 +1,101 @@
+"""``subdivision serve``: options, and a real server process answering over HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from scorer.cli import build_parser, main
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_serve_defaults_to_localhost_8000():
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port) == ("127.0.0.1", 8000)
+    args = build_parser().parse_args(["serve", "--host", "0.0.0.0", "--port", "8080"])
+    assert (args.host, args.port) == ("0.0.0.0", 8080)
+
+
+def test_serve_runs_the_app_on_waitress(monkeypatch, capsys):
+    import waitress
+
+    seen = {}
+
+    def fake_serve(app, **kwargs):
+        seen["app"] = app
+        seen.update(kwargs)
+
+    monkeypatch.setattr(waitress, "serve", fake_serve)
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert (seen["host"], seen["port"]) == ("0.0.0.0", 8123)
+    assert seen["app"].name == "webui"
+    assert "http://0.0.0.0:8123/" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["serve", "--threads", "0"]])
+def test_serve_bad_options_are_one_line_errors(argv, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("subdivision: error: ") and err.count("\n") == 1
+
+
+def test_serve_port_in_use_is_a_one_line_error(capsys):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("subdivision: error: cannot listen") and err.count("\n") == 1
+
+
+def test_serve_process_answers_pages_and_api():
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "scorer", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/", timeout=2) as response:
+                    page = response.read().decode()
+                break
+            except (urllib.error.URLError, ConnectionError):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"server did not start: {proc.stdout.read().decode()}") from None
+                time.sleep(0.2)
+        assert 'capture="environment"' in page
+        request = urllib.request.Request(
+            base + "/api/score", data=json.dumps({"board": ". . .\n. r2 .\n. . .\n"}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert json.load(response)["players"]["red"]["total"] == 1
+        bad = urllib.request.Request(base + "/api/score", data=b"{}", headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(bad, timeout=10)
+        assert err.value.code == 400 and "board" in json.load(err.value)["error"]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
