@@ -1,0 +1,380 @@
+"""Stage 2 of the photo reader: find the checkerboard and fit every square.
+
+``find_grid(image_bgr) -> GridFit`` (or raises :class:`NoBoardFound`):
+
+1. x-corners (where four squares meet) are detected at a working resolution
+   (:mod:`scorer.vision.xcorners`);
+2. an integer lattice is fitted to them (:mod:`scorer.vision.lattice`): seeds of four corners
+   whose sides are checker edges, grown ring by ring, so pieces hiding corners only thin it out;
+3. the board's extent comes from the checker itself: every lattice square's colour is compared
+   with its neighbours' (a board square alternates, the table and the border do not) and the
+   window of squares (3..8 each way) that best explains the alternation and the corners wins;
+4. each intersection is then corrected by its own x-corner (a wrinkled cloth is not one
+   plane): a smooth per-intersection correction field, extrapolated to the outer border.
+
+Board coordinates (the convention shared with the square reader and the studio's sidecars):
+a point (x, y) on the board plane is in square units, 0 <= x <= cols, 0 <= y <= rows; x runs
+along the columns and y along the rows. Row 0 is the board edge nearest the bottom of the
+image (the edge whose midpoint is lowest in the image) and column 0 is at the left as seen
+from that edge, looking into the picture. Square (col, row) spans (col..col+1, row..row+1),
+so square (0, 0) is ``A1``. ``corners`` lists the 4 outer corners in image px, clockwise on
+screen starting from the one nearest the image's top-left (the sidecar convention).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from scorer.errors import UserError
+from scorer.vision.lattice import Lattice, fit_lattice, local_scale, project
+from scorer.vision.load import downscale
+from scorer.vision.xcorners import detect_xcorners
+
+WORKING_LONG_SIDE = 1280
+MIN_SQUARES = 3
+MAX_SQUARES = 8  # chessboards and the bandanna are 8x8; the studio renders 5x5..8x8
+CHECKER_THRESHOLD = 0.5  # neighbouring board squares must step by this (of the contrast)
+CORNER_WEIGHT = 0.5
+SAMPLE_PX = 16  # rectified px per square when reading square colours
+
+
+class NoBoardFound(UserError):
+    """No checkerboard could be found in the photo."""
+
+
+@dataclass(frozen=True)
+class GridFit:
+    """A checkerboard found in a photo (image px of the image given to :func:`find_grid`).
+
+    ``intersections[r, c]`` is the refined image position of board point (c, r), shape
+    (rows + 1, cols + 1, 2). ``homography`` maps board (x, y) to image px (one plane, least
+    squares over all intersections); the refined intersections follow a wrinkled cloth.
+    ``confidence`` in [0, 1]; ``support`` the number of intersections seen as x-corners.
+    """
+
+    rows: int
+    cols: int
+    corners: np.ndarray
+    homography: np.ndarray
+    intersections: np.ndarray
+    confidence: float
+    support: int = 0
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def square_quad(self, col: int, row: int) -> np.ndarray:
+        """Image px of square (col, row)'s corners: (col,row), (col+1,row), (col+1,row+1), (col,row+1)."""
+        if not (0 <= col < self.cols and 0 <= row < self.rows):
+            raise IndexError(f"square ({col}, {row}) is off a {self.cols}x{self.rows} board")
+        grid = self.intersections
+        return np.array([grid[row, col], grid[row, col + 1], grid[row + 1, col + 1], grid[row + 1, col]])
+
+    def square_centre(self, col: int, row: int) -> np.ndarray:
+        """Image px of square (col, row)'s centre (where its diagonals cross)."""
+        return _diagonal_crossing(self.square_quad(col, row))
+
+    def square_centres(self) -> np.ndarray:
+        """(rows, cols, 2) image px of every square's centre."""
+        return np.array([[self.square_centre(c, r) for c in range(self.cols)] for r in range(self.rows)])
+
+    def board_to_image(self, points: np.ndarray) -> np.ndarray:
+        """Map board-plane points (N, 2) to image px through the refined (per-square) fit."""
+        points = np.asarray(points, np.float64).reshape(-1, 2)
+        out = np.empty_like(points)
+        for k, (x, y) in enumerate(points):
+            col = int(np.clip(np.floor(x), 0, self.cols - 1))
+            row = int(np.clip(np.floor(y), 0, self.rows - 1))
+            quad = self.square_quad(col, row).astype(np.float32)
+            local = cv2.getPerspectiveTransform(_UNIT_SQUARE, quad)
+            out[k] = project(local, np.array([[x - col, y - row]]))[0]
+        return out
+
+    def scaled(self, factor: float) -> "GridFit":
+        """The same fit for the image resized by ``factor``."""
+        scale = np.diag([factor, factor, 1.0])
+        return GridFit(
+            rows=self.rows,
+            cols=self.cols,
+            corners=self.corners * factor,
+            homography=scale @ self.homography,
+            intersections=self.intersections * factor,
+            confidence=self.confidence,
+            support=self.support,
+            notes=self.notes,
+        )
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary: rows, cols, corners (px), confidence."""
+        return {
+            "rows": self.rows,
+            "cols": self.cols,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
+            "confidence": round(float(self.confidence), 3),
+        }
+
+
+_UNIT_SQUARE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+
+
+def _diagonal_crossing(quad: np.ndarray) -> np.ndarray:
+    p0, p1, p2, p3 = np.asarray(quad, np.float64)
+    d1 = p2 - p0
+    d2 = p3 - p1
+    denom = d1[0] * d2[1] - d1[1] * d2[0]
+    if abs(denom) < 1e-9:
+        return quad.mean(axis=0)
+    t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
+    return p0 + t * d1
+
+
+# --- stage entry point -------------------------------------------------------------------
+
+
+def find_grid(image_bgr: np.ndarray) -> GridFit:
+    """Find the checkerboard in a BGR (or grey) photo; raise :class:`NoBoardFound` if none."""
+    if image_bgr is None or image_bgr.size == 0:
+        raise NoBoardFound("empty image: no board to find")
+    work, scale = downscale(image_bgr, WORKING_LONG_SIDE)
+    gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    fit = find_grid_gray(gray)
+    return fit.scaled(1.0 / scale) if scale != 1.0 else fit
+
+
+def find_grid_gray(gray: np.ndarray) -> GridFit:
+    """:func:`find_grid` on a grey image already at working resolution."""
+    corners = detect_xcorners(gray)
+    lattice = fit_lattice(corners.points, gray)
+    if lattice is None:
+        raise NoBoardFound("no checkerboard found in the photo (no grid of square corners)")
+    window = choose_extent(gray, lattice)
+    if window is None:
+        raise NoBoardFound("no checkerboard found in the photo (no alternating squares)")
+    return _fit_window(gray, lattice, window)
+
+
+# --- extent ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Extent:
+    """A window of lattice squares: columns i0..i0+width-1, rows j0..j0+height-1."""
+
+    i0: int
+    j0: int
+    width: int
+    height: int
+    score: float
+    margin: float
+
+
+def square_colours(gray: np.ndarray, lattice: Lattice, i_range: tuple[int, int], j_range: tuple[int, int]) -> np.ndarray:
+    """(ni, nj) grey level of lattice squares i0..i1-1, j0..j1-1 (nan: not visible).
+
+    The median over the square's four corner patches: a piece stands in the middle of its
+    square, so the corners are what stays visible.
+    """
+    i0, i1 = i_range
+    j0, j1 = j_range
+    ni, nj = i1 - i0, j1 - j0
+    to_lattice = np.array([[1.0 / SAMPLE_PX, 0, i0], [0, 1.0 / SAMPLE_PX, j0], [0, 0, 1]])
+    warp = lattice.homography @ to_lattice
+    rectified = cv2.warpPerspective(
+        gray.astype(np.float32), warp, (ni * SAMPLE_PX, nj * SAMPLE_PX),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0,
+    )
+    blocks = rectified.reshape(nj, SAMPLE_PX, ni, SAMPLE_PX).transpose(2, 0, 1, 3)  # (ni, nj, py, px)
+    centre = (SAMPLE_PX - 1) / 2.0
+    yy, xx = np.mgrid[0:SAMPLE_PX, 0:SAMPLE_PX]
+    near = np.minimum(np.abs(yy - centre), np.abs(xx - centre)) / SAMPLE_PX
+    far = np.maximum(np.abs(yy - centre), np.abs(xx - centre)) / SAMPLE_PX
+    patches = (near >= 0.17) & (far <= 0.38)
+    samples = blocks[:, :, patches]
+    valid = (samples >= 0).mean(axis=2) > 0.9
+    colour = np.where(valid, np.median(samples, axis=2), np.nan)
+    # Squares that project beyond the horizon or shrink to nothing are not visible.
+    ii, jj = np.meshgrid(np.arange(i0, i1), np.arange(j0, j1), indexing="ij")
+    coords = np.stack([ii.ravel() + 0.5, jj.ravel() + 0.5], axis=1)
+    scale = local_scale(lattice.homography, coords).reshape(ni, nj)
+    core_scale = np.median(local_scale(lattice.homography, lattice.indices.astype(np.float64)))
+    colour[~(scale > 0.25 * core_scale)] = np.nan
+    return colour
+
+
+def alternation(colour: np.ndarray, i0: int, j0: int, polarity: int, contrast: float) -> tuple[np.ndarray, np.ndarray]:
+    """Signed checker steps between neighbouring squares, in units of the board's contrast.
+
+    ``along_i[a, b]`` compares square (a, b) with (a + 1, b), ``along_j[a, b]`` with (a, b + 1);
+    about +1 between two squares of a board, about 0 on a plain table; nan where not visible.
+    """
+    ni, nj = colour.shape
+    ii, jj = np.meshgrid(np.arange(i0, i0 + ni), np.arange(j0, j0 + nj), indexing="ij")
+    sign = np.where(((ii + jj) % 2) == 0, 1.0, -1.0) * polarity
+    unit = max(contrast, 4.0)
+    along_i = sign[:-1, :] * (colour[:-1, :] - colour[1:, :]) / unit
+    along_j = sign[:, :-1] * (colour[:, :-1] - colour[:, 1:]) / unit
+    return along_i, along_j
+
+
+def _integral(values: np.ndarray) -> np.ndarray:
+    table = np.zeros((values.shape[0] + 1, values.shape[1] + 1))
+    table[1:, 1:] = values.cumsum(0).cumsum(1)
+    return table
+
+
+def _box(table: np.ndarray, a0: int, b0: int, a1: int, b1: int) -> float:
+    """Sum of values[a0:a1, b0:b1] from an integral table (empty ranges give 0)."""
+    if a1 <= a0 or b1 <= b0:
+        return 0.0
+    return table[a1, b1] - table[a0, b1] - table[a1, b0] + table[a0, b0]
+
+
+def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
+    """The window of lattice squares that is the board (3..8 squares each way), or None.
+
+    Score of a window: over neighbouring square pairs inside it, the checker step minus a
+    threshold (a board's pairs step by about 1, a table's by about 0), plus a bonus for
+    x-corners strictly inside and a penalty for x-corners outside it.
+    """
+    lo = lattice.indices.min(axis=0)
+    hi = lattice.indices.max(axis=0)
+    i_range = (int(lo[0]) - MAX_SQUARES + 1, int(hi[0]) + MAX_SQUARES)
+    j_range = (int(lo[1]) - MAX_SQUARES + 1, int(hi[1]) + MAX_SQUARES)
+    colour = square_colours(gray, lattice, i_range, j_range)
+    along_i, along_j = alternation(colour, i_range[0], j_range[0], lattice.polarity, lattice.contrast)
+    gain_i = _integral(np.where(np.isfinite(along_i), np.clip(along_i, -1.0, 1.2), 0.0) - CHECKER_THRESHOLD)
+    gain_j = _integral(np.where(np.isfinite(along_j), np.clip(along_j, -1.0, 1.2), 0.0) - CHECKER_THRESHOLD)
+    ni, nj = colour.shape
+    corner_grid = np.zeros((ni + 1, nj + 1))
+    for i, j in lattice.indices:
+        a, b = i - i_range[0], j - j_range[0]
+        if 0 <= a <= ni and 0 <= b <= nj:
+            corner_grid[a, b] += 1
+    corners = _integral(corner_grid)
+    total = float(corner_grid.sum())
+    candidates = []
+    for width in range(MIN_SQUARES, MAX_SQUARES + 1):
+        for height in range(MIN_SQUARES, MAX_SQUARES + 1):
+            for a in range(0, ni - width + 1):
+                for b in range(0, nj - height + 1):
+                    steps = _box(gain_i, a, b, a + width - 1, b + height) + _box(gain_j, a, b, a + width, b + height - 1)
+                    inside = _box(corners, a + 1, b + 1, a + width, b + height)
+                    on_or_inside = _box(corners, a, b, a + width + 1, b + height + 1)
+                    outside = total - on_or_inside
+                    score = steps + CORNER_WEIGHT * (inside - outside)
+                    candidates.append((score, a, b, width, height))
+    if not candidates:
+        return None
+    candidates.sort(key=lambda c: -c[0])
+    best = candidates[0]
+    if best[0] <= 0:
+        return None
+    rival = next((c for c in candidates[1:] if c[1:] != best[1:]), None)
+    margin = best[0] - rival[0] if rival else best[0]
+    return Extent(best[1] + i_range[0], best[2] + j_range[0], best[3], best[4], float(best[0]), float(margin))
+
+
+# --- per-intersection refinement and orientation ------------------------------------------
+
+
+def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
+    i0, j0, width, height = window.i0, window.j0, window.width, window.height
+    inside = (
+        (lattice.indices[:, 0] >= i0) & (lattice.indices[:, 0] <= i0 + width)
+        & (lattice.indices[:, 1] >= j0) & (lattice.indices[:, 1] <= j0 + height)
+    )
+    src = lattice.indices[inside].astype(np.float64)
+    dst = lattice.points[inside]
+    homography = lattice.homography
+    if len(src) >= 6:
+        refit, _ = cv2.findHomography(src, dst, 0)
+        if refit is not None:
+            homography = refit
+    ii, jj = np.meshgrid(np.arange(i0, i0 + width + 1), np.arange(j0, j0 + height + 1), indexing="ij")
+    coords = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float64)
+    predicted = project(homography, coords)
+    scale = local_scale(homography, coords)
+    field_ = correction_field(coords, src, dst - project(homography, src), scale)
+    refined = (predicted + field_).reshape(width + 1, height + 1, 2)  # [i - i0, j - j0]
+    support = int(len(src))
+    return _orient(refined, homography, (i0, j0), window, support)
+
+
+def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray, sigma: float = 1.5) -> np.ndarray:
+    """Per-intersection correction (px) at ``coords``: measured offsets from the plane fit at
+    ``known`` lattice points, smoothed with a Gaussian over lattice distance and fading to 0
+    away from any measurement. Offsets that disagree with their neighbours are dropped."""
+    if not len(known):
+        return np.zeros_like(coords)
+    known = np.asarray(known, np.float64)
+    offsets = np.asarray(offsets, np.float64)
+    keep = np.ones(len(known), bool)
+    if len(known) >= 5:
+        d = np.hypot(*(known[:, None, :] - known[None, :, :]).transpose(2, 0, 1))
+        w = np.exp(-(d**2) / (2 * sigma**2))
+        np.fill_diagonal(w, 0)
+        norm = w.sum(axis=1)
+        neighbour_mean = (w @ offsets) / np.maximum(norm, 1e-9)[:, None]
+        typical = float(np.median(scale)) if len(scale) else 1.0
+        disagree = np.hypot(*(offsets - neighbour_mean).T) > 0.15 * typical
+        keep = ~(disagree & (norm > 0.5))
+    known, offsets = known[keep], offsets[keep]
+    d = np.hypot(*(coords[:, None, :] - known[None, :, :]).transpose(2, 0, 1))
+    w = np.exp(-(d**2) / (2 * sigma**2))
+    prior = 0.05  # weight of "no correction" where measurements are far
+    return (w @ offsets) / (w.sum(axis=1) + prior)[:, None]
+
+
+def _orient(refined: np.ndarray, lattice_h: np.ndarray, origin: tuple[int, int], window: Extent, support: int) -> GridFit:
+    """Relabel the window's intersections in board coordinates (row 0 at the image bottom)."""
+    width, height = window.width, window.height
+    corner_idx = [(0, 0), (width, 0), (width, height), (0, height)]
+    pts = np.array([refined[a, b] for a, b in corner_idx])
+    edges = [(k, (k + 1) % 4) for k in range(4)]
+    mids = [(pts[a] + pts[b]) / 2 for a, b in edges]
+    bottom = int(np.argmax([m[1] for m in mids]))
+    a, b = edges[bottom]
+    centre = pts.mean(axis=0)
+    facing = centre - mids[bottom]
+    left = np.array([facing[1], -facing[0]])
+    if np.dot(pts[a] - mids[bottom], left) >= np.dot(pts[b] - mids[bottom], left):
+        start, end = a, b
+    else:
+        start, end = b, a
+    # Lattice-index corners of the window for start/end; x axis from start to end.
+    ca, cb = np.array(corner_idx[start]), np.array(corner_idx[end])
+    x_axis = (cb - ca) // max(1, np.abs(cb - ca).max())
+    # y axis: perpendicular lattice direction pointing into the window.
+    y_axis = np.array([x_axis[1], x_axis[0]])
+    if not (0 <= (ca + y_axis)[0] <= width and 0 <= (ca + y_axis)[1] <= height):
+        y_axis = -y_axis
+    cols = int(abs(np.dot(cb - ca, x_axis)))
+    rows = height if x_axis[0] != 0 else width
+    grid = np.empty((rows + 1, cols + 1, 2))
+    for r in range(rows + 1):
+        for c in range(cols + 1):
+            a_i, b_i = ca + c * x_axis + r * y_axis
+            grid[r, c] = refined[a_i, b_i]
+    board_pts = np.array([[c, r] for r in range(rows + 1) for c in range(cols + 1)], np.float64)
+    homography, _ = cv2.findHomography(board_pts, grid.reshape(-1, 2), 0)
+    if homography is None:
+        raise NoBoardFound("no checkerboard found in the photo (degenerate grid)")
+    homography = homography / homography[2, 2]
+    outer = np.array([grid[0, 0], grid[0, cols], grid[rows, cols], grid[rows, 0]])
+    corners = clockwise_from_top_left(outer)
+    inner = max(1, (rows - 1) * (cols - 1))
+    coverage = min(1.0, support / min(inner, 16))
+    certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
+    confidence = round(0.5 * coverage + 0.5 * certainty, 3)
+    return GridFit(rows, cols, corners, homography, grid, confidence, support)
+
+
+def clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
+    """Order 4 points clockwise on screen (y down), starting from the one nearest (0, 0)."""
+    points = np.asarray(points, np.float64)
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]  # increasing angle with y down = clockwise on screen
+    start = int(np.argmin(np.hypot(ordered[:, 0], ordered[:, 1])))
+    return np.roll(ordered, -start, axis=0)

@@ -1,0 +1,338 @@
+"""Fit an integer lattice to detected x-corners: which corners are one checkerboard's.
+
+Seeds are parallelograms of four x-corners (a corner, two neighbours and the fourth point)
+whose sides are checker edges with the right light/dark polarity. Each seed's homography
+predicts the rest of the lattice, which is grown ring by ring and refitted as it goes, so a
+gently curved (wrinkled) board is followed. A corner joins only if the lattice segments around
+it are edges whose dark side alternates as a checkerboard's does, which keeps clutter out.
+The seed whose lattice collects the most corners wins. Lattice coordinates are integers
+(i, j) of inner corners; square (i, j) spans corners (i, j)..(i+1, j+1); orientation and
+origin stay arbitrary until the board's extent is decided.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+MATCH_TOLERANCE = 0.25  # of the local square size
+MAX_SPAN = 12  # lattice lines each way; a board has at most 9
+MIN_CORNERS = 6
+MIN_SQUARE_PX = 7.0  # smaller squares cannot be read anyway; fabric and wallpaper live there
+EDGE_OFFSET = 0.22  # how far either side of a lattice segment to sample, in squares
+MIN_EDGE_CONTRAST = 6.0  # grey levels
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """Inner corners of a checkerboard in lattice coordinates.
+
+    ``homography`` maps lattice (i, j) to image px; ``indices`` (M, 2) int lattice coordinates
+    and ``points`` (M, 2) the matched x-corners in px; ``polarity`` is +1 when square (0, 0)
+    is the lighter colour, else -1; ``contrast`` the median light-dark difference of its edges.
+    """
+
+    homography: np.ndarray
+    indices: np.ndarray
+    points: np.ndarray
+    polarity: int
+    contrast: float
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+def project(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """Apply a 3x3 homography to (..., 2) points; nan where a point falls behind the camera."""
+    coords = np.asarray(coords, dtype=np.float64)
+    shape = coords.shape
+    flat = coords.reshape(-1, 2)
+    mapped = flat @ homography[:, :2].T + homography[:, 2]
+    w = mapped[:, 2:3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = mapped[:, :2] / np.where(w > 1e-9, w, np.nan)
+    return out.reshape(shape)
+
+
+def local_scale(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """Shorter side (px) of the lattice cell at each lattice coordinate (N, 2)."""
+    coords = np.asarray(coords, np.float64)
+    base = project(homography, coords)
+    dx = project(homography, coords + [1.0, 0.0]) - base
+    dy = project(homography, coords + [0.0, 1.0]) - base
+    return np.minimum(np.hypot(dx[:, 0], dx[:, 1]), np.hypot(dy[:, 0], dy[:, 1]))
+
+
+class NearestPoint:
+    """O(1) nearest-detected-point lookups through a Voronoi label image."""
+
+    def __init__(self, points: np.ndarray, shape: tuple[int, int]):
+        self.points = np.asarray(points, np.float64)
+        height, width = shape
+        seeds = np.full((height, width), 255, np.uint8)
+        xi = np.clip(np.round(self.points[:, 0]).astype(int), 0, width - 1)
+        yi = np.clip(np.round(self.points[:, 1]).astype(int), 0, height - 1)
+        seeds[yi, xi] = 0
+        _, labels = cv2.distanceTransformWithLabels(seeds, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
+        # Label k (1-based) is the k-th zero pixel in row-major order; map it to our index.
+        order = np.full(labels.max() + 1, -1, np.int64)
+        flat = yi * width + xi
+        ranks = np.searchsorted(np.unique(flat), flat)
+        order[ranks + 1] = np.arange(len(flat))
+        self.labels = order[labels]
+        self.shape = shape
+
+    def query(self, xy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Index of the nearest point to each (N, 2) position and its distance (inf off-image)."""
+        xy = np.asarray(xy, np.float64).reshape(-1, 2)
+        height, width = self.shape
+        finite = np.isfinite(xy).all(axis=1)
+        xi = np.round(np.nan_to_num(xy[:, 0], nan=-1)).astype(np.int64)
+        yi = np.round(np.nan_to_num(xy[:, 1], nan=-1)).astype(np.int64)
+        inside = finite & (xi >= 0) & (yi >= 0) & (xi < width) & (yi < height)
+        index = np.full(len(xy), -1, np.int64)
+        index[inside] = self.labels[yi[inside], xi[inside]]
+        gap = np.full(len(xy), np.inf)
+        ok = index >= 0
+        gap[ok] = np.hypot(*(self.points[index[ok]] - xy[ok]).T)
+        return index, gap
+
+
+def _sample(gray: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Bilinear-ish (nearest) grey values at (..., 2) positions; nan off-image."""
+    height, width = gray.shape
+    flat = xy.reshape(-1, 2)
+    finite = np.isfinite(flat).all(axis=1)
+    xi = np.round(np.nan_to_num(flat[:, 0], nan=-1)).astype(np.int64)
+    yi = np.round(np.nan_to_num(flat[:, 1], nan=-1)).astype(np.int64)
+    inside = finite & (xi >= 0) & (yi >= 0) & (xi < width) & (yi < height)
+    values = np.full(len(flat), np.nan)
+    values[inside] = gray[yi[inside], xi[inside]]
+    return values.reshape(xy.shape[:-1])
+
+
+_TS = np.linspace(0.3, 0.7, 5)
+
+
+def segment_contrast(gray: np.ndarray, start: np.ndarray, end: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """Signed edge contrast of segments start->end: grey(start + side) - grey(start - side)
+    sampled along the middle of the segment; nan where the sign is not the same all along
+    (no clean edge). All arguments (N, 2); ``side`` is the offset vector to the '+' side."""
+    along = start[:, None, :] + _TS[None, :, None] * (end - start)[:, None, :]
+    plus = _sample(gray, along + side[:, None, :])
+    minus = _sample(gray, along - side[:, None, :])
+    diff = plus - minus
+    clean = (np.all(diff > 0, axis=1) | np.all(diff < 0, axis=1))
+    out = np.where(clean, np.nan_to_num(diff).mean(axis=1), np.nan)
+    return out
+
+
+def corner_edges(gray: np.ndarray, homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """(N, 4) contrasts of the four lattice segments at each corner, sign-normalised so that a
+    checkerboard whose square (0, 0) is light gives positive values (nan: no clean edge)."""
+    coords = np.asarray(coords, np.float64)
+    parity = np.where((coords.sum(axis=1).astype(int) % 2) == 0, 1.0, -1.0)
+    out = np.empty((len(coords), 4))
+    for k, (start_off, axis) in enumerate((((0, 0), 0), ((-1, 0), 0), ((0, 0), 1), ((0, -1), 1))):
+        start = coords + start_off
+        step = np.array([1.0, 0.0]) if axis == 0 else np.array([0.0, 1.0])
+        normal = step[::-1]
+        p0 = project(homography, start)
+        p1 = project(homography, start + step)
+        mid = project(homography, start + step / 2)
+        side = project(homography, start + step / 2 + normal * EDGE_OFFSET) - mid
+        # The '+' side of the segment starting at (a, b) is square (a, b): sign (-1)^(a+b).
+        start_parity = parity * (1.0 if start_off == (0, 0) else -1.0)
+        out[:, k] = segment_contrast(gray, p0, p1, side) * start_parity
+    return out
+
+
+def _seed_cells(points: np.ndarray, gray: np.ndarray, max_seed_corners: int, neighbours: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Candidate cells (S, 4, 2) [lattice (0,0), (1,0), (0,1), (1,1)], their polarity and contrast."""
+    n = len(points)
+    lookup_pts = points
+    head = points[:max_seed_corners]
+    dist = np.hypot(*(head[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    dist[np.arange(len(head)), np.arange(len(head))] = np.inf
+    k = min(neighbours, n - 1)
+    near = np.argsort(dist, axis=1)[:, :k]
+    ia, ib = np.triu_indices(k, 1)
+    origin = np.repeat(head[:, None, :], len(ia), axis=1).reshape(-1, 2)
+    a_idx = near[:, ia].reshape(-1)
+    b_idx = near[:, ib].reshape(-1)
+    u = lookup_pts[a_idx] - origin
+    v = lookup_pts[b_idx] - origin
+    lu = np.hypot(u[:, 0], u[:, 1])
+    lv = np.hypot(v[:, 0], v[:, 1])
+    sine = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]) / np.maximum(lu * lv, 1e-9)
+    ok = (lu >= MIN_SQUARE_PX) & (lv >= MIN_SQUARE_PX) & (lu / np.maximum(lv, 1e-9) > 0.3) & (lu / np.maximum(lv, 1e-9) < 3.3) & (sine > 0.35)
+    return origin[ok], lookup_pts[a_idx[ok]], lookup_pts[b_idx[ok]]
+
+
+def _cell_contrast(gray: np.ndarray, p00: np.ndarray, p10: np.ndarray, p01: np.ndarray, p11: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Polarity (+1 light square (0,0), -1 dark, 0 not a checker cell) and weakest edge."""
+    u = p10 - p00
+    v = p01 - p00
+    values = np.stack(
+        [
+            segment_contrast(gray, p00, p10, v * EDGE_OFFSET),
+            segment_contrast(gray, p00, p01, u * EDGE_OFFSET),
+            -segment_contrast(gray, p01, p11, v * EDGE_OFFSET),
+            -segment_contrast(gray, p10, p11, u * EDGE_OFFSET),
+        ],
+        axis=1,
+    )
+    finite = np.isfinite(values).all(axis=1)
+    values = np.nan_to_num(values)
+    positive = finite & (values > MIN_EDGE_CONTRAST).all(axis=1)
+    negative = finite & (values < -MIN_EDGE_CONTRAST).all(axis=1)
+    polarity = np.where(positive, 1, np.where(negative, -1, 0))
+    weakest = np.abs(values).min(axis=1)
+    return polarity, weakest
+
+
+_UNIT_CELL = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], np.float64)
+
+
+def _cell_homography(cell: np.ndarray) -> np.ndarray:
+    return cv2.getPerspectiveTransform(_UNIT_CELL.astype(np.float32), cell.astype(np.float32)).astype(np.float64)
+
+
+def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.ndarray, cell_idx: np.ndarray, polarity: int) -> Lattice | None:
+    """Grow a lattice from a 4-point seed cell by ring-wise prediction and refitting."""
+    homography = _cell_homography(cell)
+    assigned: dict[tuple[int, int], int] = {
+        (int(c[0]), int(c[1])): int(i) for c, i in zip(_UNIT_CELL, cell_idx)
+    }
+    for _ in range(24):
+        keys = np.array(list(assigned.keys()))
+        lo = np.maximum(keys.min(axis=0) - 2, keys.max(axis=0) - MAX_SPAN)
+        hi = np.minimum(keys.max(axis=0) + 2, keys.min(axis=0) + MAX_SPAN)
+        ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
+        coords = np.stack([ii.ravel(), jj.ravel()], axis=1)
+        fresh = np.array([(int(i), int(j)) not in assigned for i, j in coords], bool)
+        coords = coords[fresh]
+        if not len(coords):
+            break
+        predicted = project(homography, coords)
+        scale = local_scale(homography, coords)
+        index, gap = nearest.query(predicted)
+        hit = (index >= 0) & (gap <= MATCH_TOLERANCE * scale)
+        taken = set(assigned.values())
+        hit &= np.array([int(i) not in taken for i in index], bool)
+        if hit.any():
+            edges = corner_edges(gray, homography, coords[hit]) * polarity
+            good = (edges > MIN_EDGE_CONTRAST).sum(axis=1)
+            bad = (edges < -MIN_EDGE_CONTRAST).sum(axis=1)
+            keep = (good >= 2) & (good > bad)
+            chosen = np.flatnonzero(hit)[keep]
+        else:
+            chosen = np.zeros(0, int)
+        added = 0
+        for k in chosen:
+            m = int(index[k])
+            if m in taken:
+                continue
+            taken.add(m)
+            assigned[(int(coords[k][0]), int(coords[k][1]))] = m
+            added += 1
+        src = np.array(list(assigned.keys()), np.float64)
+        dst = points[list(assigned.values())]
+        refit, _ = cv2.findHomography(src, dst, 0)
+        if refit is None:
+            return None
+        residual = np.hypot(*(project(refit, src) - dst).T)
+        bad = ~(residual <= MATCH_TOLERANCE * 1.4 * local_scale(refit, src))
+        if bad.any() and (~bad).sum() >= 4:
+            for s in src[bad]:
+                assigned.pop((int(s[0]), int(s[1])), None)
+            src, dst = src[~bad], dst[~bad]
+            refit, _ = cv2.findHomography(src, dst, 0)
+            if refit is None:
+                return None
+        homography = refit
+        if added == 0:
+            break
+    keys = np.array(list(assigned.keys()), int)
+    edges = corner_edges(gray, homography, keys.astype(np.float64)) * polarity
+    contrast = float(np.nanmedian(np.where(edges > 0, edges, np.nan))) if np.isfinite(edges).any() else 0.0
+    return Lattice(homography, keys, points[list(assigned.values())], polarity, contrast)
+
+
+def side_px(cells: np.ndarray) -> np.ndarray:
+    """Shorter side (px) of each seed cell (S, 4, 2)."""
+    u = cells[:, 1] - cells[:, 0]
+    v = cells[:, 2] - cells[:, 0]
+    return np.minimum(np.hypot(u[:, 0], u[:, 1]), np.hypot(v[:, 0], v[:, 1]))
+
+
+def lattice_score(lattice: Lattice) -> float:
+    """Corners found, weighted towards bigger squares (a fine fabric weave is no board)."""
+    scale = float(np.median(local_scale(lattice.homography, lattice.indices.astype(np.float64))))
+    return len(lattice) * np.sqrt(min(scale, 40.0))
+
+
+def fit_lattice(
+    points: np.ndarray,
+    gray: np.ndarray,
+    *,
+    max_seed_corners: int = 150,
+    neighbours: int = 8,
+    grow_seeds: int = 8,
+) -> Lattice | None:
+    """The largest lattice of x-corners consistent with one checkerboard, or None.
+
+    ``points`` (N, 2) x-corners strongest first; ``gray`` the image they came from.
+    """
+    points = np.asarray(points, np.float64)
+    if len(points) < MIN_CORNERS:
+        return None
+    gray = gray.astype(np.float32)
+    nearest = NearestPoint(points, gray.shape)
+    origin, pa, pb = _seed_cells(points, gray, max_seed_corners, neighbours)
+    if not len(origin):
+        return None
+    guess = pa + pb - origin
+    d_idx, d_gap = nearest.query(guess)
+    side = np.minimum(np.hypot(*(pa - origin).T), np.hypot(*(pb - origin).T))
+    ok = (d_idx >= 0) & (d_gap <= 0.2 * side)
+    origin, pa, pb, d_idx = origin[ok], pa[ok], pb[ok], d_idx[ok]
+    if not len(origin):
+        return None
+    p11 = points[d_idx]
+    polarity, contrast = _cell_contrast(gray, origin, pa, pb, p11)
+    ok = polarity != 0
+    if not ok.any():
+        return None
+    cells = np.stack([origin, pa, pb, p11], axis=1)[ok]
+    polarity, contrast = polarity[ok], contrast[ok]
+    # Quick score: how many of the 7x7 lattice points around each seed were detected.
+    offsets = np.stack(np.meshgrid(np.arange(-3, 5), np.arange(-3, 5), indexing="ij"), axis=-1).reshape(-1, 2).astype(np.float64)
+    hits = np.empty(len(cells))
+    for s, cell in enumerate(cells):
+        homography = _cell_homography(cell)
+        predicted = project(homography, offsets)
+        _, gap = nearest.query(predicted)
+        hits[s] = np.sum(gap <= MATCH_TOLERANCE * local_scale(homography, offsets))
+    order = np.argsort(-(hits * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0))
+    cell_index = nearest.query(cells.reshape(-1, 2))[0].reshape(-1, 4)
+    best: Lattice | None = None
+    grown = 0
+    claimed: set[int] = set()
+    for s in order:
+        if grown >= grow_seeds:
+            break
+        if set(cell_index[s].tolist()) <= claimed:
+            continue
+        grown += 1
+        lattice = _grow(points, nearest, gray, cells[s], cell_index[s], int(polarity[s]))
+        if lattice is None:
+            continue
+        claimed |= set(nearest.query(lattice.points)[0].tolist())
+        if best is None or lattice_score(lattice) > lattice_score(best):
+            best = lattice
+    if best is None or len(best) < MIN_CORNERS:
+        return None
+    return best

@@ -1,0 +1,140 @@
+"""Stage 1 of the photo reader: decode a photo into a BGR array, upright, with size limits.
+
+Reads JPEG, PNG, WebP and HEIC (iPhone photos, via pillow-heif), applies the EXIF orientation
+tag, and rejects non-images, truncated files, decompression bombs and oversized files with a
+one-line :class:`PhotoError` before decoding more than the header where it can.
+"""
+
+from __future__ import annotations
+
+import io
+import warnings
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from scorer.errors import UserError
+
+try:  # HEIC/HEIF support is optional at import time, required by pyproject.
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    HEIC_SUPPORTED = True
+except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
+    HEIC_SUPPORTED = False
+
+MAX_BYTES = 25_000_000
+MAX_PIXELS = 80_000_000
+WORKING_LONG_SIDE = 1280
+ACCEPTED_FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP", "TIFF"}
+
+
+class PhotoError(UserError):
+    """The file is not a photo we can read (not an image, truncated, too large)."""
+
+
+def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        name = "photo"
+        if len(data) > max_bytes:
+            raise PhotoError(f"{name}: file is {len(data):,} bytes, more than the {max_bytes:,} allowed")
+        return data, name
+    path = Path(source)
+    name = str(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise PhotoError(f"{name}: no such file") from None
+    except OSError as err:
+        raise PhotoError(f"{name}: cannot read ({err.strerror or err})") from None
+    if path.is_dir():
+        raise PhotoError(f"{name}: is a directory, not a photo")
+    if size > max_bytes:
+        raise PhotoError(f"{name}: file is {size:,} bytes, more than the {max_bytes:,} allowed")
+    try:
+        return path.read_bytes(), name
+    except OSError as err:
+        raise PhotoError(f"{name}: cannot read ({err.strerror or err})") from None
+
+
+def load_photo(
+    source: str | Path | bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_pixels: int = MAX_PIXELS,
+) -> np.ndarray:
+    """Decode a photo (path or bytes) to an upright BGR uint8 array.
+
+    EXIF orientation is applied. Raises :class:`PhotoError` with a one-line message for a
+    missing or empty file, a file over ``max_bytes``, a non-image, an image over ``max_pixels``
+    (checked from the header, before decoding) and a truncated or corrupt image.
+    """
+    data, name = _read_bytes(source, max_bytes)
+    if not data:
+        raise PhotoError(f"{name}: file is empty")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            image = Image.open(io.BytesIO(data))
+        except UnidentifiedImageError:
+            raise PhotoError(f"{name}: not an image (expected JPEG, PNG, WebP or HEIC)") from None
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise PhotoError(f"{name}: image has too many pixels (decompression bomb?)") from None
+        except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
+            raise PhotoError(f"{name}: cannot read image header ({_short(err)})") from None
+        if image.format not in ACCEPTED_FORMATS:
+            raise PhotoError(f"{name}: unsupported image format {image.format}")
+        width, height = image.size
+        if width <= 0 or height <= 0:
+            raise PhotoError(f"{name}: image has no pixels")
+        if width * height > max_pixels:
+            raise PhotoError(
+                f"{name}: image is {width}x{height} = {width * height:,} pixels, "
+                f"more than the {max_pixels:,} allowed"
+            )
+        try:
+            image.load()
+            image = ImageOps.exif_transpose(image)
+            image = _to_rgb(image)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            raise PhotoError(f"{name}: image has too many pixels (decompression bomb?)") from None
+        except OSError as err:
+            raise PhotoError(f"{name}: image is truncated or corrupt ({_short(err)})") from None
+        except Exception as err:  # noqa: BLE001
+            raise PhotoError(f"{name}: cannot decode image ({_short(err)})") from None
+    rgb = np.asarray(image, dtype=np.uint8)
+    return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
+def _to_rgb(image: Image.Image) -> Image.Image:
+    """Flatten alpha onto white, widen 16-bit and palette images, and return RGB."""
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        image = image.convert("RGBA")
+        background = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        return Image.alpha_composite(background, image).convert("RGB")
+    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
+        array = np.asarray(image, dtype=np.float64)
+        top = 65535.0 if array.max() > 255 else 255.0
+        return Image.fromarray((array * (255.0 / top)).clip(0, 255).astype(np.uint8)).convert("RGB")
+    return image.convert("RGB")
+
+
+def _short(err: Exception) -> str:
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text[:120]
+
+
+def downscale(image: np.ndarray, long_side: int = WORKING_LONG_SIDE) -> tuple[np.ndarray, float]:
+    """Shrink ``image`` so its longer side is at most ``long_side`` px (never enlarges).
+
+    Returns the working image and the scale factor (working px per original px).
+    """
+    height, width = image.shape[:2]
+    scale = min(1.0, long_side / max(height, width))
+    if scale >= 1.0:
+        return image, 1.0
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), scale
