@@ -1,0 +1,98 @@
+"""The board model and its text notation."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from scorer.board import (
+    COLOUR_NAMES,
+    PARK,
+    Board,
+    NotationError,
+    Piece,
+    Square,
+    setup_for,
+)
+
+TOKENS = [".", "#"] + [f"{letter}{pips}" for letter in COLOUR_NAMES for pips in "123"]
+
+
+@st.composite
+def boards(draw, min_size=3, max_size=12):
+    rows = draw(st.integers(min_size, max_size))
+    cols = draw(st.integers(min_size, max_size))
+    lines = [" ".join(draw(st.lists(st.sampled_from(TOKENS), min_size=cols, max_size=cols))) for _ in range(rows)]
+    return Board.from_text("\n".join(lines))
+
+
+def test_square_names_follow_the_rules():
+    assert Square.parse("A1") == Square(0, 0)
+    assert Square.parse("b4") == Square(1, 3)
+    assert Square(11, 11).name == "L12"
+    with pytest.raises(NotationError):
+        Square.parse("Z1")
+    with pytest.raises(NotationError):
+        Square.parse("A13")
+
+
+def test_text_rows_run_top_first_and_a1_is_bottom_left():
+    board = Board.from_text("; comment\nr3 . .\n. # .\nb1 . g2\n")
+    assert board["A1"] == Piece("blue", 1)
+    assert board["A3"] == Piece("red", 3)
+    assert board["B2"] is PARK
+    assert board["C1"] == Piece("green", 2)
+    assert board["C3"] is None
+    assert board.to_text() == "r3 . .\n. # .\nb1 . g2\n"
+
+
+@given(boards())
+def test_notation_round_trips(board):
+    assert Board.from_text(board.to_text()) == board
+
+
+@given(boards())
+def test_rotating_four_times_and_mirroring_twice_give_the_board_back(board):
+    assert board.rotated().rotated().rotated().rotated() == board
+    assert board.mirrored().mirrored() == board
+    assert sorted(p for _, p in board.rotated().pieces()) == sorted(p for _, p in board.pieces())
+
+
+def test_near_and_neighbours():
+    board = Board(3, 3)
+    assert len(board.near(Square.parse("B2"))) == 8
+    assert sorted(sq.name for sq in board.near(Square.parse("A1"))) == ["A2", "B1", "B2"]
+    assert sorted(sq.name for sq in board.neighbours(Square.parse("A1"))) == ["A2", "B1"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("r3 . .\n. z2 .\n. . .", ["B2", "line 2", "column 2", "'z2'"]),
+        ("r3 . .\n. r4 .\n. . .", ["B2", "'r4'"]),
+        ("r3 . .\n. .\n. . .", ["row 2", "line 2", "2 squares"]),
+        (". .\n. .", ["3..12 rows"]),
+        ("\n".join([". " * 13] * 3), ["columns", "13"]),
+        ("; only a comment\n", ["no rows"]),
+    ],
+)
+def test_bad_text_gets_one_line_naming_where(text, expected):
+    with pytest.raises(NotationError) as info:
+        Board.from_text(text)
+    message = str(info.value)
+    assert "\n" not in message
+    for part in expected:
+        assert part in message
+
+
+def test_setup_table():
+    assert (setup_for(2).size, setup_for(2).parks, setup_for(2).trios) == (6, 6, 5)
+    assert (setup_for(3).size, setup_for(3).parks) == (7, 4)
+    assert (setup_for(4).size, setup_for(4).parks) == (8, 4)
+    assert (setup_for(2, True).size, setup_for(2, True).parks, setup_for(2, True).trios) == (5, 7, 3)
+    assert (setup_for(3, True).size, setup_for(3, True).parks) == (6, 9)
+    assert (setup_for(4, True).size, setup_for(4, True).parks) == (6, 0)
+    for threehouse in (False, True):
+        for players in (2, 3, 4):
+            s = setup_for(players, threehouse)
+            assert s.size**2 - s.parks == players * s.pieces_per_player
+    with pytest.raises(ValueError):
+        setup_for(5)
