@@ -1,0 +1,194 @@
+"""Read a Subdivision board from a photo: the stages of ``scorer.vision`` put together.
+
+``read_photo(source) -> Reading``: load (EXIF-rotated), find the checkerboard and fit each
+square, read each square (empty / park / pyramid size), group the pyramids by colour, find
+the play area, and decode the board under the game's constraints. A photo without a board
+raises ``NoBoardFound`` (a ``UserError``); when a later stage fails the reading still carries
+the grid and a warning naming the stage.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.board import COLOUR_LETTERS, Board, Square, setup_for, setups_for_size
+from scorer.errors import UserError
+from scorer.vision.camera import camera_from_homography
+from scorer.vision.colours import group_colours, white_balance
+from scorer.vision.decode import UNSURE, CellReading, Decoded, decode
+from scorer.vision.grid import GridFit, find_grid
+from scorer.vision.load import downscale, load_photo
+from scorer.vision.playarea import PlayArea, find_play_area
+from scorer.vision.squares import LABELS, SquaresResult, read_squares
+
+WORK_LONG_SIDE = 1280  # px: the grid finder's working size
+SQUARE_PX = 64  # px per square (across) the square reader works at
+STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
+
+
+@dataclass
+class Reading:
+    """What was read from one photo. Pixel coordinates refer to the loaded (EXIF-rotated) photo."""
+
+    file: str | None
+    grid: GridFit | None
+    play_area: PlayArea | None
+    board: Board | None
+    cells: list[CellReading] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    failed_stage: str | None = None
+    squares: SquaresResult | None = field(default=None, repr=False)
+    square_scale: float = 1.0  # squares-stage px per photo px
+    image: np.ndarray | None = field(default=None, repr=False)
+    colour_names: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """The JSON object of ``subdivision read --json``."""
+        grid = None
+        if self.grid is not None:
+            grid = {"rows": self.grid.rows, "cols": self.grid.cols,
+                    "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.grid.corners]}
+        return {
+            "file": self.file,
+            "board": self.board.to_text() if self.board is not None else None,
+            "grid": grid,
+            "play_area": self.play_area.to_dict() if self.play_area is not None else None,
+            "cells": [c.to_dict() for c in self.cells],
+            "warnings": list(self.warnings),
+            "seconds": round(self.seconds, 3),
+        }
+
+    @property
+    def uncertain(self) -> list[str]:
+        return [c.cell for c in self.cells if c.confidence < UNSURE]
+
+    def overlay(self, image: np.ndarray | None = None) -> np.ndarray:
+        """The photo with the grid, the play area and each square's reading drawn on it."""
+        from scorer.vision.overlay import draw_reading
+
+        base = image if image is not None else self.image
+        if base is None:
+            raise ValueError("no image to draw on")
+        return draw_reading(base, self)
+
+    def overlay_png(self, image: np.ndarray | None = None, max_side: int = 1600) -> bytes:
+        """The overlay as PNG bytes (shrunk to ``max_side`` px at most)."""
+        drawn = self.overlay(image)
+        drawn, _ = downscale(drawn, max_side)
+        ok, buf = cv2.imencode(".png", drawn)
+        if not ok:
+            raise RuntimeError("PNG encoding failed")
+        return buf.tobytes()
+
+
+def _centre_shifts(grid: GridFit) -> dict:
+    """Per-square pixel offsets of the refined square centres from the single homography."""
+    shifts = {}
+    H = grid.homography
+    for r in range(grid.rows):
+        for c in range(grid.cols):
+            p = H @ np.array([c + 0.5, r + 0.5, 1.0])
+            shifts[(c, r)] = tuple(grid.square_centre(c, r) - p[:2] / p[2])
+    return shifts
+
+
+def _square_size_px(grid: GridFit) -> float:
+    quads = [grid.square_quad(c, r) for r in range(grid.rows) for c in range(grid.cols)]
+    sides = [np.linalg.norm(q[1] - q[0]) for q in quads] + [np.linalg.norm(q[3] - q[0]) for q in quads]
+    return float(np.median(sides))
+
+
+def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool = False,
+               area: PlayArea | dict | None = None, grid: GridFit | None = None,
+               file: str | None = None) -> Reading:
+    """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth)."""
+    start = time.perf_counter()
+    if grid is None:
+        work, scale = downscale(image, WORK_LONG_SIDE)
+        grid = find_grid(work).scaled(1.0 / scale) if scale != 1.0 else find_grid(work)
+    reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
+    stage = "squares"
+    try:
+        factor = min(1.0, SQUARE_PX / max(_square_size_px(grid), 1.0))
+        small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1.0 else image
+        g = grid.scaled(factor) if factor != 1.0 else grid
+        camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
+        squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g))
+        reading.squares, reading.square_scale = squares, factor
+        stage = "play area"
+        probs = np.zeros((g.rows, g.cols, len(LABELS)))
+        for (c, r), sq in squares.readings.items():
+            probs[r, c] = sq.probs
+        play = find_play_area(1.0 - probs[..., 0], probs[..., 1], players=players,
+                              threehouse=threehouse, area=area)
+        reading.play_area = play
+        if play.ambiguous:
+            reading.warnings.append("the play area is ambiguous; give --players or the area")
+        stage = "colours"
+        trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
+        inside = [(c, r) for r in range(play.row, play.row + play.rows) for c in range(play.col, play.col + play.cols)
+                  if 0 <= c < g.cols and 0 <= r < g.rows]
+        pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
+                    and squares.readings[sq].colour_lab is not None]
+        full = all(squares.readings[sq].label != "empty" for sq in inside)
+        n_players = players
+        if n_players is None:
+            fitting = [s.players for s in setups_for_size(play.rows, play.cols)
+                       if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
+            if full and len(fitting) == 1:
+                n_players = fitting[0]
+        wb = white_balance(squares.appearance.light_lab, squares.appearance.dark_lab)
+        samples = np.array([squares.readings[sq].colour_lab for sq in pyramids]).reshape(-1, 3)
+        groups = group_colours(samples, wb, players=n_players, per_player=3 * trios if full else None)
+        reading.colour_names = groups.names
+        colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
+        stage = "decode"
+        table = {}
+        letters = [COLOUR_LETTERS[name] for name in groups.names]
+        for (c, r) in inside:
+            sq = squares.readings[(c, r)]
+            name = Square(c - play.col, r - play.row).name
+            cell = {".": sq.probs[0], "#": sq.probs[1]}
+            cp = colour_probs.get((c, r))
+            if cp is None:
+                cp = np.full(len(letters), 1.0 / max(1, len(letters)))
+            for size_i, pips in ((2, 1), (3, 2), (4, 3)):
+                for k, letter in enumerate(letters):
+                    cell[f"{letter}{pips}"] = sq.probs[size_i] * cp[k]
+            table[name] = cell
+        decoded = decode(table, play.rows, play.cols, trios=trios)
+        reading.board = decoded.board
+        reading.cells = decoded.cells
+        reading.warnings += decoded.warnings
+        outside = [(c, r) for (c, r), sq in squares.readings.items()
+                   if not play.contains(c, r) and sq.label != "empty"]
+        if outside:
+            reading.warnings.append(f"{len(outside)} square(s) outside the play area look occupied")
+        unsure = decoded.uncertain
+        if unsure:
+            reading.warnings.append(f"unsure about {len(unsure)} square(s): {', '.join(unsure)}")
+    except UserError:
+        raise
+    except Exception as err:  # a later stage failed: keep the grid, say what failed
+        reading.failed_stage = stage
+        reading.warnings.append(f"reading failed at the {stage} stage: {type(err).__name__}: {err}")
+    reading.seconds = time.perf_counter() - start
+    return reading
+
+
+def read_photo(source: str | Path | bytes, *, players: int | None = None, threehouse: bool = False,
+               area: PlayArea | dict | None = None) -> Reading:
+    """Read a board from a photo (path or bytes): see :class:`Reading`."""
+    start = time.perf_counter()
+    image = load_photo(source)
+    file = str(source) if isinstance(source, (str, Path)) else None
+    reading = read_image(image, players=players, threehouse=threehouse, area=area, file=file)
+    reading.seconds = time.perf_counter() - start
+    return reading

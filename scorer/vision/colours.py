@@ -1,0 +1,158 @@
+"""Stage 5: group the pyramids into players by colour and name each group.
+
+Colours are compared under the photo's own light: the board's light squares are taken as
+neutral (white balance), and lightness is measured relative to them. Pyramids are clustered
+in that space (2 to 4 groups unless the number of players is given), then each group gets
+the standard colour name (red, yellow, orange, green, cyan, blue, purple, clear, black,
+white) that fits it best, no two groups sharing a name.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Hue angles (degrees in the Lab a-b plane) of the translucent colours, as seen on a white
+# cloth. Achromatic names are decided by lightness instead.
+HUES = {"red": 35.0, "orange": 60.0, "yellow": 92.0, "green": 145.0, "cyan": 215.0,
+        "blue": 285.0, "purple": 325.0}
+ACHROMATIC = ("black", "white", "clear")
+CHROMA_NEUTRAL = 14.0  # below this a colour reads as achromatic
+
+
+@dataclass(frozen=True)
+class WhiteBalance:
+    """Per-channel BGR gains making the board's light squares neutral, and their lightness."""
+
+    gains: np.ndarray
+    light_l: float
+    dark_l: float
+
+    def apply_lab(self, lab: np.ndarray) -> np.ndarray:
+        """Lab colours (N, 3) as they would look under neutral light."""
+        lab = np.asarray(lab, np.float32).reshape(-1, 1, 3)
+        bgr = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).reshape(-1, 3)
+        bgr = np.clip(bgr * self.gains, 0, 1).astype(np.float32).reshape(-1, 1, 3)
+        return cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+
+def white_balance(light_lab: np.ndarray, dark_lab: np.ndarray) -> WhiteBalance:
+    """Gains that turn the light squares' colour grey (von Kries in BGR)."""
+    light = np.asarray(light_lab, np.float32).reshape(1, 1, 3)
+    bgr = cv2.cvtColor(light, cv2.COLOR_Lab2BGR).reshape(3).astype(np.float64)
+    bgr = np.maximum(bgr, 1e-3)
+    gains = bgr.mean() / bgr
+    gains = np.clip(gains, 0.5, 2.0)
+    return WhiteBalance(gains=gains, light_l=float(light_lab[0]), dark_l=float(dark_lab[0]))
+
+
+def describe(lab_balanced: np.ndarray, wb: WhiteBalance) -> np.ndarray:
+    """Feature vectors (N, 3) for clustering: a, b and lightness scaled to the light squares."""
+    lab = np.asarray(lab_balanced, np.float64).reshape(-1, 3)
+    rel_l = lab[:, 0] / max(wb.light_l, 1.0) * 100.0
+    return np.column_stack([lab[:, 1], lab[:, 2], 0.6 * rel_l])
+
+
+@dataclass
+class ColourGroups:
+    """Pyramids grouped by colour: ``names[k]`` is group k's colour name."""
+
+    labels: np.ndarray  # (N,) group index per pyramid
+    centres: np.ndarray  # (K, 3) in feature space
+    names: list[str]
+    probs: np.ndarray  # (N, K) probability of each group per pyramid
+    spread: float
+
+
+def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
+    data = features.astype(np.float32)
+    cv2.setRNGSeed(seed)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.05)
+    compact, labels, centres = cv2.kmeans(data, k, None, criteria, 6, cv2.KMEANS_PP_CENTERS)
+    return labels.ravel(), centres.astype(np.float64), float(compact)
+
+
+def choose_groups(features: np.ndarray, players: int | None = None, *, min_separation: float = 22.0,
+                  per_player: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Cluster pyramid features into player groups; returns (labels, centres).
+
+    With ``players`` the group count is fixed. Otherwise the largest count from 4 down to 2
+    whose groups are all well apart (``min_separation`` in feature units) wins; a finished
+    board's piece count (``per_player`` pieces each) breaks ties.
+    """
+    n = len(features)
+    if n == 0:
+        return np.zeros(0, int), np.zeros((0, 3))
+    if players is not None:
+        k = max(1, min(players, n))
+        labels, centres, _ = _kmeans(features, k)
+        return labels, centres
+    candidates = []
+    for k in range(min(4, n), 1, -1):
+        labels, centres, compact = _kmeans(features, k)
+        sizes = np.bincount(labels, minlength=k)
+        seps = [np.linalg.norm(centres[i] - centres[j]) for i, j in itertools.combinations(range(k), 2)]
+        candidates.append((k, labels, centres, compact, min(seps), sizes))
+    if per_player:
+        for k, labels, centres, compact, sep, sizes in candidates:
+            if n == k * per_player and sep >= 0.6 * min_separation:
+                return labels, centres
+    for k, labels, centres, compact, sep, sizes in candidates:
+        if sep >= min_separation and sizes.min() >= 1:
+            return labels, centres
+    if candidates:
+        k, labels, centres, *_ = candidates[-1]
+        return labels, centres
+    return np.zeros(n, int), features[:1].astype(np.float64).copy()
+
+
+def name_cost(centre: np.ndarray) -> dict[str, float]:
+    """How badly each colour name fits a group centre (feature space); lower is better."""
+    a, b, l_scaled = centre
+    rel_l = l_scaled / 0.6
+    chroma = float(np.hypot(a, b))
+    hue = float(np.degrees(np.arctan2(b, a)) % 360)
+    costs = {}
+    for name, h in HUES.items():
+        dh = abs((hue - h + 180) % 360 - 180)
+        costs[name] = dh / 25.0 + max(0.0, CHROMA_NEUTRAL - chroma) / 4.0
+    neutral = chroma / 6.0
+    costs["black"] = neutral + max(0.0, rel_l - 35.0) / 8.0
+    costs["white"] = neutral + max(0.0, 75.0 - rel_l) / 8.0
+    costs["clear"] = neutral + max(0.0, abs(rel_l - 60.0) - 15.0) / 8.0 + 0.5
+    return costs
+
+
+def name_groups(centres: np.ndarray) -> list[str]:
+    """Distinct colour names for the group centres (the cheapest joint assignment)."""
+    k = len(centres)
+    costs = [name_cost(c) for c in centres]
+    names = list(costs[0].keys()) if k else []
+    best, best_cost = None, np.inf
+    for combo in itertools.permutations(names, k):
+        total = sum(costs[i][combo[i]] for i in range(k))
+        if total < best_cost:
+            best, best_cost = combo, total
+    return list(best) if best else []
+
+
+def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
+                  per_player: int | None = None) -> ColourGroups:
+    """Group pyramid colour samples (Lab, as photographed) into named player colours."""
+    samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
+    if len(samples_lab) == 0:
+        return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
+    feats = describe(wb.apply_lab(samples_lab), wb)
+    labels, centres = choose_groups(feats, players, per_player=per_player)
+    names = name_groups(centres)
+    d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    within = d2[np.arange(len(feats)), labels]
+    spread = float(np.sqrt(np.median(within))) + 4.0
+    z = -d2 / (2 * spread ** 2)
+    z -= z.max(axis=1, keepdims=True)
+    probs = np.exp(z)
+    probs /= probs.sum(axis=1, keepdims=True)
+    return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread)

@@ -1,0 +1,216 @@
+"""Stage 7: turn per-square probability tables into a board, using the game's constraints.
+
+Each square has a probability for every value (``.`` empty, ``#`` park, ``r3``...). The most
+likely board under the stash limits (at most ``trios`` pyramids of each size per colour) is
+an assignment problem: squares to slots, each colour-size value having ``trios`` slots. A
+value may still go over its limit through "overflow" slots that cost a large penalty, so a
+real extra piece that the photo shows clearly is kept (and reported), not hidden. Then
+squares in rule violations whose reading is unsure try their alternatives; a change is kept
+only if it removes violations at a small cost in likelihood.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorer.board import Board, Square, content_from_symbol
+from scorer.rules import placement_violations
+
+EMPTY, PARK_TOKEN = ".", "#"
+OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
+LEGALITY_MAX_COST = 1.5  # nats a rule-fixing change may cost (the alternative within e^1.5)
+UNSURE = 0.9  # below this confidence a square is flagged
+
+
+def assignment(cost: np.ndarray) -> np.ndarray:
+    """Minimum-cost assignment of each row to a distinct column (rows <= columns).
+
+    Returns the column per row. Shortest augmenting paths with potentials (Jonker-Volgenant
+    style), O(rows^2 * columns).
+    """
+    cost = np.asarray(cost, dtype=np.float64)
+    n, m = cost.shape
+    if n > m:
+        raise ValueError("more rows than columns")
+    INF = np.inf
+    u = np.zeros(n + 1)
+    v = np.zeros(m + 1)
+    p = np.zeros(m + 1, dtype=np.int64)  # p[j]: row (1-based) assigned to column j
+    way = np.zeros(m + 1, dtype=np.int64)
+    c = np.zeros((n + 1, m + 1))
+    c[1:, 1:] = cost
+    for i in range(1, n + 1):
+        p[0] = i
+        j0 = 0
+        minv = np.full(m + 1, INF)
+        used = np.zeros(m + 1, dtype=bool)
+        while True:
+            used[j0] = True
+            i0 = p[j0]
+            cur = c[i0, 1:] - u[i0] - v[1:]
+            free = ~used[1:]
+            better = free & (cur < minv[1:])
+            minv[1:][better] = cur[better]
+            way[1:][better] = j0
+            masked = np.where(free, minv[1:], INF)
+            j1 = int(np.argmin(masked)) + 1
+            delta = masked[j1 - 1]
+            used_idx = np.nonzero(used)[0]
+            u[p[used_idx]] += delta
+            v[used_idx] -= delta
+            minv[1:][free] -= delta
+            j0 = j1
+            if p[j0] == 0:
+                break
+        while True:
+            j1 = way[j0]
+            p[j0] = p[j1]
+            j0 = j1
+            if j0 == 0:
+                break
+    result = np.zeros(n, dtype=np.int64)
+    for j in range(1, m + 1):
+        if p[j]:
+            result[p[j] - 1] = j - 1
+    return result
+
+
+@dataclass
+class CellReading:
+    cell: str
+    value: str
+    confidence: float
+    alternatives: list[tuple[str, float]]
+    changed_by: str | None = None  # "counts" or "rules" when the constraints moved it
+
+    def to_dict(self) -> dict:
+        out = {"cell": self.cell, "value": self.value, "confidence": round(self.confidence, 3),
+               "alternatives": [{"value": v, "confidence": round(p, 3)} for v, p in self.alternatives]}
+        if self.changed_by:
+            out["settled_by"] = self.changed_by
+        return out
+
+
+@dataclass
+class Decoded:
+    board: Board
+    cells: list[CellReading]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def uncertain(self) -> list[str]:
+        return [c.cell for c in self.cells if c.confidence < UNSURE]
+
+
+def _normalise(table: dict[str, dict[str, float]]) -> tuple[list[str], list[str], np.ndarray]:
+    cells = list(table)
+    values = sorted({v for probs in table.values() for v in probs}, key=lambda t: (len(t), t))
+    P = np.full((len(cells), len(values)), 1e-9)
+    for i, cell in enumerate(cells):
+        for v, p in table[cell].items():
+            P[i, values.index(v)] = max(float(p), 1e-9)
+    P /= P.sum(axis=1, keepdims=True)
+    return cells, values, P
+
+
+def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: int = 5,
+           use_rules: bool = True) -> Decoded:
+    """The likeliest board given per-cell value probabilities and the stash limits."""
+    cells, values, P = _normalise(table)
+    n = len(cells)
+    logp = np.log(P)
+    columns: list[tuple[int, bool]] = []  # (value index, overflow?)
+    for vi, v in enumerate(values):
+        if v in (EMPTY, PARK_TOKEN):
+            columns += [(vi, False)] * n
+        else:
+            columns += [(vi, False)] * min(trios, n) + [(vi, True)] * n
+    col_value = np.array([c[0] for c in columns])
+    col_over = np.array([c[1] for c in columns])
+    cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :]
+    chosen_cols = assignment(cost)
+    chosen = [int(col_value[j]) for j in chosen_cols]
+    warnings: list[str] = []
+    changed: dict[int, str] = {}
+    for i in range(n):
+        if chosen[i] != int(np.argmax(P[i])):
+            changed[i] = "counts"
+
+    board = Board(rows, cols)
+    for i, cell in enumerate(cells):
+        board[cell] = content_from_symbol(values[chosen[i]])
+
+    if use_rules:
+        _settle_by_rules(board, cells, values, P, chosen, changed, trios)
+
+    over = {}
+    for i in range(n):
+        v = values[chosen[i]]
+        if v not in (EMPTY, PARK_TOKEN):
+            over[v] = over.get(v, 0) + 1
+    for v, count in sorted(over.items()):
+        if count > trios:
+            piece = content_from_symbol(v)
+            warnings.append(f"{count} {piece.colour} {piece.pips}-pips read, but a stash holds {trios}")
+
+    readings = []
+    for i, cell in enumerate(cells):
+        order = np.argsort(-P[i])
+        alts = [(values[j], float(P[i, j])) for j in order if j != chosen[i]][:3]
+        alts = [(v, p) for v, p in alts if p >= 0.005]
+        readings.append(CellReading(cell=cell, value=values[chosen[i]], confidence=float(P[i, chosen[i]]),
+                                    alternatives=alts, changed_by=changed.get(i)))
+    for r in readings:
+        if r.changed_by:
+            warnings.append(f"{r.cell}: read as {r.value} (settled by the {'stash counts' if r.changed_by == 'counts' else 'placement rules'})")
+    return Decoded(board=board, cells=readings, warnings=warnings)
+
+
+def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios) -> None:
+    """Let unsure squares in rule violations take an alternative that removes violations."""
+    logp = np.log(P)
+    index = {cell: i for i, cell in enumerate(cells)}
+    counts: dict[str, int] = {}
+    for i in range(len(cells)):
+        counts[values[chosen[i]]] = counts.get(values[chosen[i]], 0) + 1
+    for _ in range(4):
+        violations = placement_violations(board, trios)
+        if not violations:
+            return
+        involved = []
+        for violation in violations:
+            involved += [c for c in violation.cells if c in index]
+        involved = sorted(set(involved), key=lambda c: P[index[c], chosen[index[c]]])
+        base = len(violations)
+        best = None
+        for cell in involved:
+            i = index[cell]
+            if P[i, chosen[i]] >= 0.97:
+                continue
+            for j in np.argsort(-P[i]):
+                if j == chosen[i] or logp[i, chosen[i]] - logp[i, j] > LEGALITY_MAX_COST:
+                    continue
+                v = values[j]
+                if v not in (EMPTY, PARK_TOKEN) and counts.get(v, 0) >= trios:
+                    continue
+                old = board[cell]
+                board[cell] = content_from_symbol(v)
+                after = len(placement_violations(board, trios))
+                board[cell] = old
+                loss = logp[i, chosen[i]] - logp[i, j]
+                if after < base and (best is None or (after, loss) < (best[0], best[1])):
+                    best = (after, loss, i, int(j))
+        if best is None:
+            return
+        _, _, i, j = best
+        counts[values[chosen[i]]] -= 1
+        counts[values[j]] = counts.get(values[j], 0) + 1
+        chosen[i] = j
+        board[cells[i]] = content_from_symbol(values[j])
+        changed[i] = "rules"
+
+
+def square_name(col: int, row: int) -> str:
+    return Square(col, row).name

@@ -1,0 +1,66 @@
+"""Draw a reading over its photo: grid, play area, each square's value, unsure squares."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scorer.board import Square
+
+# BGR used to draw each colour's readings.
+DRAW_BGR = {
+    "r": (40, 40, 230), "y": (0, 220, 255), "o": (0, 140, 255), "g": (40, 200, 40),
+    "c": (230, 220, 0), "b": (230, 90, 20), "p": (200, 60, 160), "x": (200, 200, 200),
+    "k": (30, 30, 30), "w": (255, 255, 255),
+}
+UNSURE_BGR = (0, 0, 255)
+GRID_BGR = (0, 255, 255)
+AREA_BGR = (255, 0, 255)
+
+
+def draw_reading(image: np.ndarray, reading) -> np.ndarray:
+    """A copy of ``image`` (BGR) with ``reading`` drawn on it."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    grid = reading.grid
+    if grid is None:
+        return out
+    scale = max(out.shape[:2]) / 1000.0
+    thick = max(1, int(round(1.5 * scale)))
+    pts = grid.intersections
+    for r in range(grid.rows + 1):
+        cv2.polylines(out, [np.round(pts[r, :]).astype(np.int32)], False, GRID_BGR, thick, cv2.LINE_AA)
+    for c in range(grid.cols + 1):
+        cv2.polylines(out, [np.round(pts[:, c]).astype(np.int32)], False, GRID_BGR, thick, cv2.LINE_AA)
+    area = reading.play_area
+    if area is not None:
+        r0, c0 = area.row, area.col
+        r1, c1 = min(grid.rows, r0 + area.rows), min(grid.cols, c0 + area.cols)
+        outline = np.array([pts[r0, c0], pts[r0, c1], pts[r1, c1], pts[r1, c0]])
+        cv2.polylines(out, [np.round(outline).astype(np.int32)], True, AREA_BGR, 2 * thick, cv2.LINE_AA)
+    squares = reading.squares
+    for cell in reading.cells:
+        sq = Square.parse(cell.cell)
+        col, row = sq.col + area.col, sq.row + area.row
+        if not (0 <= col < grid.cols and 0 <= row < grid.rows):
+            continue
+        centre = grid.square_centre(col, row)
+        quad = grid.square_quad(col, row)
+        value = cell.value
+        if squares is not None and value not in (".",):
+            poly = squares.readings[(col, row)].outline
+            if poly is not None:
+                colour = DRAW_BGR.get(value[0], (255, 255, 255)) if value != "#" else (160, 160, 160)
+                cv2.polylines(out, [np.round(poly / reading.square_scale).astype(np.int32)], True,
+                              colour, thick, cv2.LINE_AA)
+        if cell.confidence < 0.9:
+            inner = centre + 0.85 * (quad - centre)
+            cv2.polylines(out, [np.round(inner).astype(np.int32)], True, UNSURE_BGR, 2 * thick, cv2.LINE_AA)
+        if value != ".":
+            text = value
+            font_scale = 0.5 * scale
+            (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thick)
+            org = (int(centre[0] - w / 2), int(centre[1] + h / 2))
+            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
+            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale,
+                        DRAW_BGR.get(value[0], (255, 255, 255)), thick, cv2.LINE_AA)
+    return out

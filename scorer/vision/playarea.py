@@ -1,0 +1,78 @@
+"""Stage 6: which part of the checkerboard is in play.
+
+The play area is a square block of the checkerboard whose size comes from the setup table
+(6x6, 7x7, 8x8; ThreeHouse 5x5, 6x6). Everything outside it is empty; on a finished board
+everything inside holds a pyramid or a park; the default parks sit in its corners. Each
+candidate block is scored by how well the squares' occupancy probabilities fit that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from scorer.board import SETUPS, setup_for
+
+
+@dataclass(frozen=True)
+class PlayArea:
+    """A block of the checkerboard: offset (``col``, ``row``, 0-based, row 0 nearest the
+    image's bottom) and size."""
+
+    col: int
+    row: int
+    cols: int
+    rows: int
+    ambiguous: bool = False
+
+    def to_dict(self) -> dict:
+        return {"row": self.row, "col": self.col, "rows": self.rows, "cols": self.cols}
+
+    def contains(self, col: int, row: int) -> bool:
+        return self.col <= col < self.col + self.cols and self.row <= row < self.row + self.rows
+
+
+def candidate_sizes(players: int | None, threehouse: bool) -> list[int]:
+    if players is not None:
+        return [setup_for(players, threehouse).size]
+    return sorted({s.size for (th, _), s in SETUPS.items() if th == bool(threehouse)})
+
+
+def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | None = None,
+                   threehouse: bool = False, area: PlayArea | dict | None = None) -> PlayArea:
+    """Pick the play area from per-square probabilities (arrays indexed [row, col]):
+    ``occupied`` (a piece or a park is there) and ``park`` (a park marker is there)."""
+    rows, cols = occupied.shape
+    if area is not None:
+        if isinstance(area, dict):
+            area = PlayArea(col=int(area["col"]), row=int(area["row"]),
+                            cols=int(area["cols"]), rows=int(area["rows"]))
+        return area
+    p_occ = np.clip(occupied, 1e-3, 1 - 1e-3)
+    log_empty = np.log(1 - p_occ)
+    log_occ = np.log(p_occ)
+    sizes = [s for s in candidate_sizes(players, threehouse) if s <= min(rows, cols)]
+    if not sizes:
+        size = min(rows, cols)
+        return PlayArea(0, 0, size, size, ambiguous=True)
+    total_empty = log_empty.sum()
+    scored = []
+    n_occupied = float((occupied > 0.5).sum())
+    for size in sizes:
+        for r0 in range(rows - size + 1):
+            for c0 in range(cols - size + 1):
+                inside = (slice(r0, r0 + size), slice(c0, c0 + size))
+                outside = total_empty - log_empty[inside].sum()
+                corners = park[r0, c0] + park[r0, c0 + size - 1] + park[r0 + size - 1, c0] + park[r0 + size - 1, c0 + size - 1]
+                fill = occupied[inside].mean()
+                # Fuller blocks are likelier (a finished board fills its block); parks in
+                # the corners are the default setup.
+                score = outside + 1.5 * corners + 2.0 * fill * min(1.0, n_occupied / (size * size))
+                if fill > 0.9:
+                    score += float(log_occ[inside].sum()) * 0.1
+                scored.append((score, size, r0, c0))
+    scored.sort(reverse=True)
+    best = scored[0]
+    ambiguous = len(scored) > 1 and scored[1][0] > best[0] - 0.5 and scored[1][1:] != best[1:]
+    return PlayArea(col=best[3], row=best[2], cols=best[1], rows=best[1], ambiguous=ambiguous)
