@@ -1,0 +1,117 @@
+"""``subdivision read PHOTO...`` (read boards from photos) and ``subdivision eval DIR``
+(measure the reader on photos with ground-truth sidecars)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from scorer.errors import UserError
+
+
+def add_parser(subparsers) -> None:
+    read = subparsers.add_parser(
+        "read",
+        help="read boards from photos",
+        description="Read a Subdivision board from each photo: grid, parks, pyramids' colours and sizes, "
+        "with each square's confidence and alternatives.",
+    )
+    read.add_argument("photos", nargs="+", metavar="PHOTO", help="a photo (JPEG, PNG, WebP, HEIC)")
+    read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
+    read.add_argument("--overlay", metavar="OUT.png",
+                      help="write the photo with the reading drawn on it (several photos: OUT-1.png, ...)")
+    read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
+    read.add_argument("--threehouse", action="store_true", help="ThreeHouse stashes (3 trios a player)")
+    read.set_defaults(func=run_read)
+
+    ev = subparsers.add_parser(
+        "eval",
+        help="measure the photo reader on photos with ground-truth sidecars",
+        description="Run the reader over DIR's photos (each with a .json sidecar) and print stage-by-stage "
+        "numbers: grid found, corner error, per-square accuracy by class, boards exactly right, "
+        "failures by stage, seconds per photo.",
+    )
+    ev.add_argument("directory", metavar="DIR", help="folder of photos with sidecars (or their parent, with --split)")
+    ev.add_argument("--split", help="read DIR/SPLIT (e.g. dev or test)")
+    ev.add_argument("--true-grid", action="store_true",
+                    help="use the sidecar's grid instead of finding it (measures the later stages alone)")
+    ev.add_argument("--hints", action="store_true", help="tell the reader the number of players (as --players)")
+    ev.add_argument("--limit", type=int, help="only the first N photos")
+    ev.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ev.add_argument("--verbose", "-v", action="store_true", help="one line per photo")
+    ev.set_defaults(func=run_eval)
+
+
+def _overlay_path(base: str, index: int, total: int) -> Path:
+    path = Path(base)
+    if total == 1:
+        return path
+    return path.with_name(f"{path.stem}-{index + 1}{path.suffix or '.png'}")
+
+
+def run_read(args) -> int:
+    from scorer.reader import read_photo
+
+    status = 0
+    for index, name in enumerate(args.photos):
+        try:
+            reading = read_photo(name, players=args.players, threehouse=args.threehouse)
+        except UserError as err:
+            print(f"subdivision: error: {name}: {err}", file=sys.stderr)
+            status = 2
+            continue
+        if args.overlay:
+            out = _overlay_path(args.overlay, index, len(args.photos))
+            try:
+                out.write_bytes(reading.overlay_png())
+            except OSError as err:
+                raise UserError(f"cannot write {out}: {err.strerror}") from None
+        if args.json:
+            print(json.dumps(reading.to_dict()))
+        else:
+            _print_reading(name, reading)
+        sys.stdout.flush()
+    return status
+
+
+def _print_reading(name: str, reading) -> None:
+    d = reading.to_dict()
+    print(f"{name}: {d['grid']['rows']}x{d['grid']['cols']} checkerboard, play area "
+          + (f"{d['play_area']['rows']}x{d['play_area']['cols']} at row {d['play_area']['row']}, col {d['play_area']['col']}"
+             if d["play_area"] else "unknown")
+          + f" ({d['seconds']:.2f} s)")
+    if d["board"]:
+        print(d["board"], end="")
+    for warning in d["warnings"]:
+        print(f"  warning: {warning}")
+
+
+def run_eval(args) -> int:
+    from scorer.vision.evaluate import evaluate_photo, format_summary, photos_in, summarise
+
+    directory = Path(args.directory)
+    if args.split:
+        directory = directory / args.split
+    if not directory.is_dir():
+        raise UserError(f"{directory}: not a folder")
+    photos = photos_in(directory)
+    if args.limit:
+        photos = photos[: args.limit]
+    if not photos:
+        raise UserError(f"{directory}: no photos with .json sidecars")
+    results = []
+    for photo in photos:
+        result = evaluate_photo(photo, use_true_grid=args.true_grid, hints=args.hints)
+        results.append(result)
+        if args.verbose:
+            print(f"{photo.name}: {result.failure or 'exact'}, wrong {result.wrong_in_play} in play "
+                  f"({result.wrong} all), grid error {result.grid['max_error']}, {result.seconds:.2f} s",
+                  file=sys.stderr)
+    summary = summarise(results)
+    title = f"{directory}" + (" (true grid)" if args.true_grid else "") + (" (players given)" if args.hints else "")
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(format_summary(summary, title))
+    return 0

@@ -1,0 +1,224 @@
+"""Measure the whole photo reader against the studio's ground-truth sidecars, stage by stage.
+
+For each photo with a ``<photo>.json`` sidecar (``board``, ``play_area``, ``checkerboard``):
+the grid (found, corner error in squares, via ``grid_eval``), then every square of the
+checkerboard compared through the image (a true square's centre is projected into the photo
+and looked up on the read board, so a grid found from another side still compares), split by
+the true class (empty, park, each size) plus colour on pyramids; whole boards exactly right or
+within one mistake, the first failing stage per board, and seconds per photo.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.board import PARK, Board, Piece, Square
+from scorer.errors import UserError
+from scorer.vision.grid import GridFit
+from scorer.vision.grid_eval import CORRECT_MAX_ERROR, PHOTO_SUFFIXES, evaluate_grid
+from scorer.vision.load import load_photo
+
+CLASSES = ("empty", "park", "1", "2", "3")
+
+
+def truth_grid(rows: int, cols: int, corners) -> GridFit:
+    """A GridFit from a sidecar's outer corners, oriented like ``find_grid``: row 0 along the
+    edge whose midpoint is lowest in the image, column 0 at its left seen from that edge."""
+    pts = np.asarray(corners, np.float64).reshape(4, 2)  # clockwise on screen
+    mids = [(pts[k] + pts[(k + 1) % 4]) / 2 for k in range(4)]
+    k = int(np.argmax([m[1] for m in mids]))
+    # Walking clockwise on screen along the bottom edge goes right to left seen from it.
+    origin, along, far, up = pts[(k + 1) % 4], pts[k], pts[(k - 1) % 4], pts[(k + 2) % 4]
+    if k % 2 == 1:  # the bottom edge is a "rows" edge of the sidecar's board: a quarter turn
+        rows, cols = cols, rows
+    board = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float64)
+    H, _ = cv2.findHomography(board, np.array([origin, along, far, up]), 0)
+    H = H / H[2, 2]
+    grid = np.empty((rows + 1, cols + 1, 2))
+    for r in range(rows + 1):
+        for c in range(cols + 1):
+            p = H @ np.array([c, r, 1.0])
+            grid[r, c] = p[:2] / p[2]
+    return GridFit(rows=rows, cols=cols, corners=pts, homography=H, intersections=grid, confidence=1.0)
+
+
+def _class_of(content) -> str:
+    if content is None:
+        return "empty"
+    if content is PARK:
+        return "park"
+    return str(content.pips)
+
+
+def _board_point(H: np.ndarray, xy) -> np.ndarray:
+    p = np.linalg.inv(H) @ np.array([xy[0], xy[1], 1.0])
+    return p[:2] / p[2]
+
+
+@dataclass
+class PhotoResult:
+    file: str
+    seconds: float
+    grid: dict
+    squares: list[tuple[str, str, bool, bool | None]] = field(default_factory=list)  # class, in play, right, colour right
+    wrong: int = 0
+    wrong_in_play: int = 0
+    failure: str | None = None  # first failing stage, None when the board is exactly right
+    warnings: list[str] = field(default_factory=list)
+
+
+def sidecar_for(photo: Path) -> Path | None:
+    side = photo.with_suffix(".json")
+    return side if side.exists() else None
+
+
+def photos_in(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES and sidecar_for(p))
+
+
+def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = False) -> PhotoResult:
+    """Read one photo and compare it with its sidecar."""
+    from scorer.reader import read_image
+
+    truth = json.loads(sidecar_for(photo).read_text())
+    checker = truth["checkerboard"]
+    t_rows, t_cols = int(checker["rows"]), int(checker["cols"])
+    t_grid = truth_grid(t_rows, t_cols, checker["corners"])
+    t_board = Board.from_text(truth["board"])
+    area = truth["play_area"]
+    start = time.perf_counter()
+    image = load_photo(photo)
+    kwargs = {}
+    if hints:
+        kwargs = {"players": truth.get("players"), "threehouse": bool(truth.get("threehouse", False))}
+    else:
+        kwargs = {"threehouse": bool(truth.get("threehouse", False))}
+    try:
+        reading = read_image(image, grid=t_grid if use_true_grid else None, file=str(photo), **kwargs)
+    except UserError as err:
+        seconds = time.perf_counter() - start
+        return PhotoResult(str(photo), seconds, evaluate_grid(None, checker["corners"], t_rows, t_cols),
+                           failure="grid", warnings=[str(err)])
+    seconds = time.perf_counter() - start
+    result = PhotoResult(str(photo), seconds, evaluate_grid(reading.grid, checker["corners"], t_rows, t_cols),
+                         warnings=list(reading.warnings))
+    # Truth squares in the sidecar's orientation (row 0 nearest the image bottom), compared
+    # through the image so that a grid read from another side still lines up.
+    t_area_rows, t_area_cols = int(area["rows"]), int(area["cols"])
+    read_board, play, grid = reading.board, reading.play_area, reading.grid
+    stages = []  # first failing stage of each wrong square
+    for r in range(t_grid.rows):
+        for c in range(t_grid.cols):
+            in_play = area["row"] <= r < area["row"] + t_area_rows and area["col"] <= c < area["col"] + t_area_cols
+            content = t_board[Square(c - area["col"], r - area["row"])] if in_play else None
+            p = t_grid.homography @ np.array([c + 0.5, r + 0.5, 1.0])
+            xy = p[:2] / p[2]
+            got, got_in_play = None, False
+            if read_board is not None and play is not None:
+                bx, by = _board_point(grid.homography, xy)
+                gc, gr = int(np.floor(bx)) - play.col, int(np.floor(by)) - play.row
+                if 0 <= gc < read_board.cols and 0 <= gr < read_board.rows:
+                    got, got_in_play = read_board[Square(gc, gr)], True
+            cls, got_cls = _class_of(content), _class_of(got)
+            right = got == content
+            colour_right = None
+            if isinstance(content, Piece):
+                colour_right = isinstance(got, Piece) and got.colour == content.colour
+            result.squares.append((cls, in_play, right, colour_right))
+            if right:
+                continue
+            result.wrong += 1
+            result.wrong_in_play += in_play
+            if in_play != got_in_play:
+                stages.append(0)
+            elif cls in ("empty", "park") or got_cls in ("empty", "park"):
+                stages.append(1)
+            elif cls != got_cls:
+                stages.append(2)
+            else:
+                stages.append(3)
+    if not result.grid["correct"]:
+        result.failure = "grid"
+    elif reading.failed_stage:
+        result.failure = reading.failed_stage
+    elif stages:
+        result.failure = ("play area", "squares", "size", "colour")[min(stages)]
+    return result
+
+
+def summarise(results: list[PhotoResult]) -> dict:
+    """The numbers ``subdivision eval`` prints."""
+    n = len(results)
+    if n == 0:
+        return {"photos": 0}
+    found = [r for r in results if r.grid["found"]]
+    errors = [r.grid["max_error"] for r in found if r.grid["max_error"] is not None]
+    out = {
+        "photos": n,
+        "grid_found": len(found) / n,
+        "grid_correct": sum(r.grid["correct"] for r in results) / n,
+        "corner_error_squares": {
+            "median": statistics.median(errors) if errors else None,
+            "mean": statistics.fmean(errors) if errors else None,
+            "max": max(errors) if errors else None,
+        },
+    }
+    squares = [s for r in results for s in r.squares]
+    play = [s for s in squares if s[1]]
+
+    def acc(items):
+        return (sum(s[2] for s in items) / len(items)) if items else None
+
+    out["square_accuracy_all"] = acc(squares)
+    out["square_accuracy_play_area"] = acc(play)
+    out["squares_in_play"] = len(play)
+    out["by_class"] = {}
+    for cls in CLASSES:
+        items = [s for s in play if s[0] == cls]
+        out["by_class"][cls] = {"n": len(items), "accuracy": acc(items)}
+    colour = [s for s in play if s[3] is not None]
+    out["colour_accuracy"] = (sum(bool(s[3]) for s in colour) / len(colour)) if colour else None
+    out["boards_exact"] = sum(r.failure is None for r in results) / n
+    out["boards_within_one"] = sum(r.failure is None or (r.grid["correct"] and r.wrong <= 1) for r in results) / n
+    failures: dict[str, int] = {}
+    for r in results:
+        if r.failure:
+            failures[r.failure] = failures.get(r.failure, 0) + 1
+    out["failures_by_stage"] = failures
+    secs = [r.seconds for r in results]
+    out["seconds"] = {"median": statistics.median(secs), "mean": statistics.fmean(secs), "max": max(secs)}
+    return out
+
+
+def format_summary(summary: dict, title: str) -> str:
+    """A readable report of :func:`summarise`'s numbers."""
+    if summary.get("photos", 0) == 0:
+        return f"{title}: no photos with sidecars"
+
+    def pct(x):
+        return "n/a" if x is None else f"{100 * x:.2f}%"
+
+    ce = summary["corner_error_squares"]
+    lines = [
+        f"{title}: {summary['photos']} photos",
+        f"  grid found            {pct(summary['grid_found'])} (correct within {CORRECT_MAX_ERROR} sq: {pct(summary['grid_correct'])})",
+        "  corner error (squares) " + (f"median {ce['median']:.3f}, mean {ce['mean']:.3f}, max {ce['max']:.3f}" if ce["median"] is not None else "n/a"),
+        f"  per-square accuracy   play area {pct(summary['square_accuracy_play_area'])} of {summary['squares_in_play']}, whole checkerboard {pct(summary['square_accuracy_all'])}",
+    ]
+    for cls, v in summary["by_class"].items():
+        lines.append(f"    {cls:<6} {pct(v['accuracy']):>8}  (n={v['n']})")
+    lines.append(f"    colour {pct(summary['colour_accuracy']):>8}  (pyramids whose colour was read right)")
+    lines.append(f"  boards exactly right  {pct(summary['boards_exact'])}")
+    lines.append(f"  within one mistake    {pct(summary['boards_within_one'])}")
+    fails = ", ".join(f"{k} {v}" for k, v in sorted(summary["failures_by_stage"].items())) or "none"
+    lines.append(f"  failures by stage     {fails}")
+    s = summary["seconds"]
+    lines.append(f"  seconds per photo     median {s['median']:.2f}, mean {s['mean']:.2f}, max {s['max']:.2f}")
+    return "\n".join(lines)
