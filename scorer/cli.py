@@ -17,6 +17,7 @@ from scorer.errors import UserError
 COMMAND_MODULES = (
     "scorer.commands.rules",
     "scorer.commands.serve",
+    "scorer.commands.read",
 )
 
 
