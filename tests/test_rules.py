@@ -1,0 +1,336 @@
+"""Placement legality, stashes, whose turn, passes, game end and the position check."""
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from scorer.board import PARK, Board, Piece, Square, setup_for
+from scorer.rules import (
+    RULE_NOT_IN_STASH,
+    RULE_OCCUPIED,
+    RULE_ONE_UNROOTED,
+    RULE_ONE_UNSUPPORTED,
+    RULE_PARK,
+    RULE_THREE_NEAR_THREE,
+    RULE_TOO_MANY_COLOURS,
+    RULE_TOO_MANY_PIECES,
+    RULE_TURN_ORDER,
+    check_position,
+    default_parks,
+    legal_moves,
+    move_violation,
+    placeable_one_pips,
+    placement_problem,
+    play_random_game,
+    random_game,
+    remaining_stash,
+)
+
+
+def board(text: str) -> Board:
+    return Board.from_text(text)
+
+
+def rules_broken(b: Board, **kwargs) -> dict[str, set[str | None]]:
+    """rule -> the cells flagged for it."""
+    found: dict[str, set] = {}
+    for v in check_position(b, **kwargs).violations:
+        found.setdefault(v.rule, set()).add(v.cell)
+    return found
+
+
+# --- single placements --------------------------------------------------------------------
+
+SMALL = board("""
+. . . .
+. r3 . #
+. . b2 .
+r1 . . .
+""")
+
+
+@pytest.mark.parametrize(
+    "piece, square, rule",
+    [
+        ("b2", "B3", RULE_OCCUPIED),
+        ("b2", "D3", RULE_PARK),
+        ("r3", "C4", RULE_THREE_NEAR_THREE),  # Near the red 3-pip on B3
+        ("r3", "A2", RULE_THREE_NEAR_THREE),
+        ("b1", "D1", RULE_ONE_UNSUPPORTED),  # nothing Near
+        ("r1", "A4", RULE_ONE_UNSUPPORTED),  # Near only its own colour's 3-pip
+        ("r1", "D2", RULE_ONE_UNSUPPORTED),  # Near a blue 2-pip only: 2-pips give no support
+    ],
+)
+def test_illegal_placements_name_their_rule(piece, square, rule):
+    problem = placement_problem(SMALL, Piece.from_symbol(piece), square)
+    assert problem is not None and problem[0] == rule
+    assert square in move_violation(SMALL, Piece.from_symbol(piece), square)
+
+
+@pytest.mark.parametrize(
+    "piece, square",
+    [
+        ("b3", "C4"),  # another colour's 3-pip may sit Near it
+        ("r3", "D1"),  # two squares away from the red 3-pip
+        ("b1", "A4"),  # Near the red 3-pip
+        ("b1", "B2"),  # Near the red 1-pip on A1 (and the red 3-pip)
+        ("r2", "D4"),  # 2-pips go anywhere empty
+        ("b2", "A2"),
+    ],
+)
+def test_legal_placements(piece, square):
+    assert move_violation(SMALL, Piece.from_symbol(piece), square) is None
+
+
+def test_a_player_cannot_place_what_it_no_longer_holds():
+    b = board("r2 r2 r2 . .\nr2 r2 . . .\n. . . . .")
+    assert placement_problem(b, Piece("red", 2), "E1")[0] == RULE_NOT_IN_STASH
+    assert legal_moves(b, "red", 2) == []
+    assert legal_moves(b, "red", 2, stash={2: 1}) != []  # a stash given explicitly wins
+    assert legal_moves(b, "red", 2, stash={"2": 0}) == []  # JSON-style keys work too
+    assert remaining_stash(b, "red") == {1: 5, 2: 0, 3: 5}
+    assert remaining_stash(b, "red", trios=3) == {1: 3, 2: 0, 3: 3}
+
+
+def test_legal_moves_agree_with_move_violation():
+    rng = random.Random(7)
+    for _ in range(5):
+        b = random_game(rng, 3, moves=rng.randrange(5, 30))
+        for colour in ("red", "blue", "green"):
+            for pips in (1, 2, 3):
+                piece = Piece(colour, pips)
+                expected = [sq for sq in b.empty_squares() if move_violation(b, piece, sq) is None]
+                assert legal_moves(b, colour, pips) == expected
+
+
+# --- the position check: 1-pips -----------------------------------------------------------
+
+def test_a_chain_of_one_pips_rooted_at_an_other_colour_three_pip_is_fine():
+    b = board("""
+. . . . .
+. . . . b1
+. . . r1 .
+. . b1 . .
+. r3 . . .
+""")
+    assert placeable_one_pips(b) == {Square.parse(n) for n in ("C2", "D3", "E4")}
+    assert rules_broken(b, players=2) == {}
+
+
+def test_a_chain_of_one_pips_with_no_three_pip_at_its_root_is_flagged():
+    b = board("""
+. . . . .
+. . . . b1
+. . . r1 .
+. . b1 . .
+. b2 r2 . r3
+""")
+    broken = rules_broken(b, players=2)
+    assert broken == {RULE_ONE_UNROOTED: {"C2", "D3", "E4"}}
+
+
+def test_a_ring_of_one_pips_supporting_only_each_other_is_flagged():
+    b = board("""
+. . . . .
+. r1 b1 . .
+. b1 r1 . .
+. . . . .
+. . . . b3
+""")
+    assert rules_broken(b, players=2) == {RULE_ONE_UNROOTED: {"B3", "C3", "B4", "C4"}}
+    # an other-colour 3-pip Near one member roots the whole ring
+    b["A2"] = Piece("red", 3)
+    assert rules_broken(b, players=2) == {}
+
+
+def test_a_three_pip_of_the_same_colour_does_not_root_a_chain():
+    b = board("""
+. . . .
+. . b1 .
+. r1 . .
+r3 . b3 .
+""")
+    # B2 red is Near red A1 (own colour: no support) and blue C3 1-pip; C3 leans only on B2.
+    # But the blue 3-pip on C1 is Near B2, so B2 is rooted after all.
+    assert rules_broken(b, players=2) == {}
+    b["C1"] = Piece("blue", 2)
+    assert rules_broken(b, players=2) == {RULE_ONE_UNROOTED: {"B2", "C3"}}
+
+
+def test_a_lone_one_pip_and_same_colour_three_pips_are_flagged():
+    b = board("""
+r1 . . .
+. . . .
+. b3 . .
+b3 . . r2
+""")
+    broken = rules_broken(b, players=2)
+    assert broken == {RULE_ONE_UNSUPPORTED: {"A4"}, RULE_THREE_NEAR_THREE: {"A1", "B2"}}
+
+
+def test_too_many_pieces_of_one_size():
+    b = board("""
+b2 b2 b2 . . .
+b2 b2 . . . .
+r3 . r3 . r3 .
+. . . . . .
+r3 . r3 . r3 .
+. . . . . .
+""")
+    flagged = [v for v in check_position(b, players=2).violations if v.rule == RULE_TOO_MANY_PIECES]
+    assert [v.message for v in flagged] == ["red has 6 3-pips on the board; a stash holds 5"]
+    assert flagged[0].cell is None and len(flagged[0].cells) == 6
+    # ThreeHouse stashes hold 3 of each size: the five blue 2-pips are then too many as well
+    messages = [v.message for v in check_position(b, players=2, threehouse=True).violations]
+    assert "blue has 5 2-pips on the board; a stash holds 3" in messages
+
+
+def test_more_colours_than_players():
+    b = board("r2 . .\n. b2 .\n. . g2")
+    assert RULE_TOO_MANY_COLOURS in rules_broken(b, players=2)
+    assert RULE_TOO_MANY_COLOURS not in rules_broken(b, players=3)
+
+
+# --- whose turn and turn order ------------------------------------------------------------
+
+EMPTY_2P = "# . . . . #\n. . . . . .\n. . # . . .\n. . . # . .\n. . . . . .\n# . . . . #\n"
+
+
+def test_whose_turn_from_the_counts():
+    b = board(EMPTY_2P)
+    report = check_position(b)
+    assert report.players == 2 and report.players_source == "board size"
+    assert report.unseen_players == 2 and report.unseen_player_may_move and report.to_move is None
+    b["B2"] = Piece("red", 2)
+    report = check_position(b)
+    assert report.unseen_players == 1 and report.to_move is None and report.unseen_player_may_move
+    b["E5"] = Piece("blue", 3)
+    report = check_position(b)
+    # equal counts: whoever went first moves, and the board cannot say who that was
+    assert report.to_move is None and report.to_move_candidates == ["red", "blue"]
+    b["E2"] = Piece("blue", 2)
+    report = check_position(b)
+    assert report.to_move == "red" and report.to_move_candidates == ["red"]
+    assert report.stash["blue"] == {1: 5, 2: 4, 3: 4}
+    assert not report.violations and not report.game_over
+
+
+def test_counts_two_apart_are_impossible_while_both_players_hold_two_pips():
+    b = board(EMPTY_2P)
+    for name in ("B2", "B3", "E2"):
+        b[name] = Piece("red", 2)
+    b["E5"] = Piece("blue", 2)
+    assert RULE_TURN_ORDER in rules_broken(b)
+    assert check_position(b).to_move is None
+
+
+def test_nobody_is_far_ahead_of_a_player_who_still_holds_a_two_pip():
+    # blue still holds a 2-pip so it never passed; red is 2 placements ahead of it
+    b = board("""
+r3 r2 r3 r2 r3
+r2 . . . .
+r3 . r3 . r2
+r1 b1 r1 b2 .
+. . . . .
+""")
+    assert RULE_TURN_ORDER in rules_broken(b, players=2)
+
+
+def test_a_player_out_of_options_may_fall_behind():
+    # Blue holds only 1-pips and no square they could go on is free (F6 is Near no red
+    # 1-pip or 3-pip): blue had to pass while red kept placing, so red may be 2 ahead.
+    b = board("""
+b3 r1 b3 r1 b3 .
+b2 b2 b2 b2 b2 #
+r3 b3 # r3 b3 #
+# # # # # #
+r3 r2 r3 r2 r3 #
+r2 # r2 # r2 #
+""")
+    report = check_position(b, players=2)
+    assert report.violations == []
+    assert report.must_pass == ["blue"]
+    assert report.to_move == "red"
+    assert [sq.name for sq in report.legal_moves["red"][1]] == ["F6"]
+    assert not report.game_over
+    # the same counts while blue still holds a 2-pip are impossible: blue never passed
+    b["E5"] = Piece("blue", 1)
+    assert RULE_TURN_ORDER in rules_broken(b, players=2)
+
+
+def test_the_game_ends_when_nobody_can_place():
+    full = random_game(random.Random(3), 2)
+    assert full.empty_squares() == []
+    report = check_position(full)
+    assert report.game_over and report.to_move is None
+    assert set(report.must_pass) == {"red", "blue"}
+    # a game can end with empty squares: here nobody's remaining pieces may go on them
+    ended = random_game(random.Random(5), 2)
+    assert [sq.name for sq in ended.empty_squares()] == ["B1", "E5"]
+    report = check_position(ended)
+    assert report.game_over and not report.violations
+    assert sum(sum(s.values()) for s in report.stash.values()) == 2
+
+
+# --- random play --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players, threehouse", [(2, False), (3, False), (4, False), (2, True), (3, True), (4, True)])
+def test_default_parks_fill_the_board_to_the_stash(players, threehouse):
+    setup = setup_for(players, threehouse)
+    parks = default_parks(players, threehouse)
+    assert len(parks) == setup.parks
+    b = random_game(random.Random(players), players, threehouse)
+    assert b.rows == b.cols == setup.size and b.parks() == parks
+
+
+def test_default_parks_for_two_players_are_abstract_plays():
+    assert [sq.name for sq in default_parks(2)] == ["A1", "A6", "C3", "D4", "F1", "F6"]
+    assert [sq.name for sq in default_parks(4)] == ["A1", "A8", "H1", "H8"]
+
+
+def test_random_game_options():
+    b = random_game(random.Random(1), ["cyan", "white"], parks=["A1", "B2"], moves=6)
+    assert b.colours() == ["cyan", "white"] and b.parks() == [Square.parse("A1"), Square.parse("B2")]
+    assert len(list(b.pieces())) == 6
+    with pytest.raises(ValueError):
+        random_game(random.Random(1), ["red", "red"])
+
+
+def replay(record):
+    """Replay a random game's turns, checking each against the rules and the position check."""
+    b = Board(record.board.rows, record.board.cols)
+    for park in record.board.parks():
+        b[park] = PARK
+    stashes = {c: remaining_stash(b, c, record.trios) for c in record.colours}
+    turns = record.turns
+    for i, (colour, piece, square) in enumerate(turns):
+        if piece is None:
+            assert not any(legal_moves(b, colour, p, stashes[colour]) for p in (1, 2, 3)), "passed with a move"
+            continue
+        assert move_violation(b, piece, square, stashes[colour]) is None
+        b[square] = piece
+        stashes[colour][piece.pips] -= 1
+        yield i, b
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]), threehouse=st.booleans())
+def test_positions_from_legal_play_are_never_flagged_and_the_next_player_is_a_candidate(seed, players, threehouse):
+    record = play_random_game(random.Random(seed), players, threehouse)
+    assert record.finished
+    turns = record.turns
+    for i, b in replay(record):
+        report = check_position(b, players=players, threehouse=threehouse)
+        assert report.violations == [], (b.to_text(), report.violations)
+        later = [t for t in turns[i + 1:] if t[1] is not None]
+        if later:
+            actual = later[0][0]
+            assert actual in report.to_move_candidates or report.unseen_player_may_move
+            assert report.to_move in (None, actual)
+            assert not report.game_over
+        else:
+            assert report.game_over
+        for colour, stash in report.stash.items():
+            placed = sum(1 for _, p in b.pieces() if p.colour == colour)
+            assert sum(stash.values()) == 3 * record.trios - placed
