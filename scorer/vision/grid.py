@@ -38,6 +38,7 @@ MIN_SQUARES = 3
 MAX_SQUARES = 8  # chessboards and the bandanna are 8x8; the studio renders 5x5..8x8
 CHECKER_THRESHOLD = 0.5  # neighbouring board squares must step by this (of the contrast)
 CORNER_WEIGHT = 0.5
+FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
 SAMPLE_PX = 16  # rectified px per square when reading square colours
 
 
@@ -223,11 +224,15 @@ def _integral(values: np.ndarray) -> np.ndarray:
     return table
 
 
-def _box(table: np.ndarray, a0: int, b0: int, a1: int, b1: int) -> float:
-    """Sum of values[a0:a1, b0:b1] from an integral table (empty ranges give 0)."""
-    if a1 <= a0 or b1 <= b0:
-        return 0.0
-    return table[a1, b1] - table[a0, b1] - table[a1, b0] + table[a0, b0]
+def _boxes(table: np.ndarray, width: int, height: int, na: int, nb: int) -> np.ndarray:
+    """(na, nb) sums of values[a:a+width, b:b+height] for every a < na, b < nb, read from
+    the integral table of values."""
+    return (
+        table[width : width + na, height : height + nb]
+        - table[:na, height : height + nb]
+        - table[width : width + na, :nb]
+        + table[:na, :nb]
+    )
 
 
 def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
@@ -254,16 +259,16 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     corners = _integral(corner_grid)
     total = float(corner_grid.sum())
     candidates = []
-    for width in range(MIN_SQUARES, MAX_SQUARES + 1):
-        for height in range(MIN_SQUARES, MAX_SQUARES + 1):
-            for a in range(0, ni - width + 1):
-                for b in range(0, nj - height + 1):
-                    steps = _box(gain_i, a, b, a + width - 1, b + height) + _box(gain_j, a, b, a + width, b + height - 1)
-                    inside = _box(corners, a + 1, b + 1, a + width, b + height)
-                    on_or_inside = _box(corners, a, b, a + width + 1, b + height + 1)
-                    outside = total - on_or_inside
-                    score = steps + CORNER_WEIGHT * (inside - outside)
-                    candidates.append((score, a, b, width, height))
+    for width in range(MIN_SQUARES, min(MAX_SQUARES, ni) + 1):
+        for height in range(MIN_SQUARES, min(MAX_SQUARES, nj) + 1):
+            na, nb = ni - width + 1, nj - height + 1
+            steps = _boxes(gain_i, width - 1, height, na, nb) + _boxes(gain_j, width, height - 1, na, nb)
+            inside = _boxes(corners[1:, 1:], width - 1, height - 1, na, nb)
+            on_or_inside = _boxes(corners, width + 1, height + 1, na, nb)
+            score = steps + CORNER_WEIGHT * (inside - (total - on_or_inside))
+            score += FULL_SIZE_PRIOR * ((width == MAX_SQUARES) + (height == MAX_SQUARES))
+            for a, b in zip(*np.unravel_index(np.argsort(-score, axis=None)[:3], score.shape)):
+                candidates.append((float(score[a, b]), int(a), int(b), width, height))
     if not candidates:
         return None
     candidates.sort(key=lambda c: -c[0])

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 MATCH_TOLERANCE = 0.25  # of the local square size
+OUTLIER_TOLERANCE = 0.2  # a corner further than this from the refitted lattice is dropped
 MAX_SPAN = 12  # lattice lines each way; a board has at most 9
 MIN_CORNERS = 6
 MIN_SQUARE_PX = 7.0  # smaller squares cannot be read anyway; fabric and wallpaper live there
@@ -206,54 +207,45 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
     assigned: dict[tuple[int, int], int] = {
         (int(c[0]), int(c[1])): int(i) for c, i in zip(_UNIT_CELL, cell_idx)
     }
-    for _ in range(24):
+    ring = 2
+    for _ in range(30):
         keys = np.array(list(assigned.keys()))
-        lo = np.maximum(keys.min(axis=0) - 2, keys.max(axis=0) - MAX_SPAN)
-        hi = np.minimum(keys.max(axis=0) + 2, keys.min(axis=0) + MAX_SPAN)
+        lo = np.maximum(keys.min(axis=0) - ring, keys.max(axis=0) - MAX_SPAN)
+        hi = np.minimum(keys.max(axis=0) + ring, keys.min(axis=0) + MAX_SPAN)
         ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
         coords = np.stack([ii.ravel(), jj.ravel()], axis=1)
         fresh = np.array([(int(i), int(j)) not in assigned for i, j in coords], bool)
         coords = coords[fresh]
-        if not len(coords):
-            break
-        predicted = project(homography, coords)
-        scale = local_scale(homography, coords)
-        index, gap = nearest.query(predicted)
-        hit = (index >= 0) & (gap <= MATCH_TOLERANCE * scale)
-        taken = set(assigned.values())
-        hit &= np.array([int(i) not in taken for i in index], bool)
-        if hit.any():
-            edges = corner_edges(gray, homography, coords[hit]) * polarity
-            good = (edges > MIN_EDGE_CONTRAST).sum(axis=1)
-            bad = (edges < -MIN_EDGE_CONTRAST).sum(axis=1)
-            keep = (good >= 2) & (good > bad)
-            chosen = np.flatnonzero(hit)[keep]
-        else:
-            chosen = np.zeros(0, int)
         added = 0
-        for k in chosen:
-            m = int(index[k])
-            if m in taken:
-                continue
-            taken.add(m)
-            assigned[(int(coords[k][0]), int(coords[k][1]))] = m
-            added += 1
-        src = np.array(list(assigned.keys()), np.float64)
-        dst = points[list(assigned.values())]
-        refit, _ = cv2.findHomography(src, dst, 0)
-        if refit is None:
-            return None
-        residual = np.hypot(*(project(refit, src) - dst).T)
-        bad = ~(residual <= MATCH_TOLERANCE * 1.4 * local_scale(refit, src))
-        if bad.any() and (~bad).sum() >= 4:
-            for s in src[bad]:
-                assigned.pop((int(s[0]), int(s[1])), None)
-            src, dst = src[~bad], dst[~bad]
-            refit, _ = cv2.findHomography(src, dst, 0)
-            if refit is None:
+        if len(coords):
+            predicted = project(homography, coords)
+            scale = local_scale(homography, coords)
+            index, gap = nearest.query(predicted)
+            hit = (index >= 0) & (gap <= MATCH_TOLERANCE * scale)
+            taken = set(assigned.values())
+            hit &= np.array([int(i) not in taken for i in index], bool)
+            chosen = np.zeros(0, int)
+            if hit.any():
+                edges = corner_edges(gray, homography, coords[hit]) * polarity
+                good = (edges > MIN_EDGE_CONTRAST).sum(axis=1)
+                bad = (edges < -MIN_EDGE_CONTRAST).sum(axis=1)
+                keep = (good >= 2) & (good > bad)
+                chosen = np.flatnonzero(hit)[keep]
+                chosen = chosen[np.argsort(gap[chosen] / scale[chosen])]
+            for k in chosen:
+                m = int(index[k])
+                if m in taken:
+                    continue
+                taken.add(m)
+                assigned[(int(coords[k][0]), int(coords[k][1]))] = m
+                added += 1
+        if added:
+            homography = _refit(assigned, points, homography)
+            if homography is None:
                 return None
-        homography = refit
-        if added == 0:
+        elif ring == 2:
+            ring = 3
+        else:
             break
     keys = np.array(list(assigned.keys()), int)
     edges = corner_edges(gray, homography, keys.astype(np.float64)) * polarity
@@ -272,6 +264,28 @@ def lattice_score(lattice: Lattice) -> float:
     """Corners found, weighted towards bigger squares (a fine fabric weave is no board)."""
     scale = float(np.median(local_scale(lattice.homography, lattice.indices.astype(np.float64))))
     return len(lattice) * np.sqrt(min(scale, 40.0))
+
+
+def _refit(assigned: dict[tuple[int, int], int], points: np.ndarray, previous: np.ndarray) -> np.ndarray | None:
+    """Refit the lattice homography robustly and drop the corners it disowns (in place)."""
+    src = np.array(list(assigned.keys()), np.float64)
+    dst = points[list(assigned.values())]
+    if len(src) < 8:
+        refit, _ = cv2.findHomography(src, dst, 0)
+        return refit if refit is not None else previous
+    typical = float(np.median(local_scale(previous, src)))
+    refit, _ = cv2.findHomography(src, dst, cv2.RANSAC, max(1.0, 0.12 * typical))
+    if refit is None:
+        return None
+    residual = np.hypot(*(project(refit, src) - dst).T)
+    bad = ~(residual <= OUTLIER_TOLERANCE * local_scale(refit, src))
+    if bad.any() and (~bad).sum() >= 6:
+        for key in src[bad]:
+            assigned.pop((int(key[0]), int(key[1])), None)
+        refit2, _ = cv2.findHomography(src[~bad], dst[~bad], 0)
+        if refit2 is not None:
+            refit = refit2
+    return refit
 
 
 def fit_lattice(
