@@ -253,11 +253,12 @@ def png_bytes(width=64, height=48, colour=(40, 120, 200)):
 
 
 class StandInReading:
-    """Shaped like scorer.reader.Reading: board, to_dict(), overlay_png()."""
+    """Shaped like scorer.reader.Reading: board, uncertain, to_dict(), overlay()."""
 
     def __init__(self, board_text, overlay_shape=(2000, 3000)):
         self.board = Board.from_text(board_text) if board_text else None
         self.overlay_shape = overlay_shape
+        self.uncertain = ["A1"]
 
     def to_dict(self):
         return {
@@ -266,8 +267,8 @@ class StandInReading:
             "warnings": ["stand-in"],
         }
 
-    def overlay_png(self):
-        return png_bytes(self.overlay_shape[1], self.overlay_shape[0])
+    def overlay(self):
+        return np.full((*self.overlay_shape, 3), 128, np.uint8)
 
 
 @pytest.fixture
@@ -301,6 +302,7 @@ def test_read_returns_reading_board_and_a_small_overlay(client, stand_in_reader)
     body = response.get_json()
     assert body["board"] == MIDGAME
     assert body["reading"]["cells"][0]["cell"] == "A1"
+    assert body["uncertain"] == ["A1"]
     assert stand_in_reader == [{"source": png_bytes(), "players": 3, "threehouse": True}]
     assert body["overlay"].startswith("data:image/jpeg;base64,")
     jpeg = base64.b64decode(body["overlay"].split(",", 1)[1])

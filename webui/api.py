@@ -147,10 +147,10 @@ def read():
     except UserError as err:
         raise ApiError(photo_error_status(err), str(err)) from None
 
-    board = getattr(reading, "board", None)
     return jsonify({
         "reading": reading.to_dict(),
-        "board": board.to_text() if board is not None else None,
+        "board": reading.board.to_text() if reading.board is not None else None,
+        "uncertain": list(reading.uncertain),
         "overlay": overlay_data_url(reading),
     })
 
@@ -212,26 +212,18 @@ def photo_error_status(err: UserError) -> int:
 
 
 def overlay_data_url(reading) -> str | None:
-    """The reader's overlay as a JPEG data URL, no larger than OVERLAY_MAX_SIDE pixels."""
+    """The reader's overlay (grid and each square's reading on the photo) as a JPEG data URL,
+    at most OVERLAY_MAX_SIDE pixels across; None when there is nothing to draw on."""
     import cv2
 
-    png = reading.overlay_png()
-    if not png:
+    from scorer.vision.load import downscale
+
+    try:
+        drawn = reading.overlay()
+    except ValueError:  # the reading kept no image
         return None
-    image = cv2.imdecode(_frombuffer(png), cv2.IMREAD_COLOR)
-    if image is None:
-        return None
-    height, width = image.shape[:2]
-    scale = OVERLAY_MAX_SIDE / max(height, width)
-    if scale < 1:
-        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    drawn, _ = downscale(drawn, OVERLAY_MAX_SIDE)
+    ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         return None
     return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii")
-
-
-def _frombuffer(data: bytes):
-    import numpy as np
-
-    return np.frombuffer(data, dtype=np.uint8)

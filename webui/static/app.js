@@ -17,7 +17,6 @@
   const LIGHT_COLOURS = new Set(["yellow", "clear", "white", "cyan"]);
   const SIZE_NAME = { 1: "small", 2: "medium", 3: "large" };
   const MAX_PHOTO_BYTES = 25000000;
-  const UNSURE_BELOW = 0.8; // a square read with less confidence is flagged for checking
   const STORAGE_KEY = "subdivision-scorer.v1";
   const UNSEEN = "(unseen)"; // the move chooser's entry for a player with no piece on the board
 
@@ -248,10 +247,7 @@
     const reading = data.reading || {};
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
-    const unsure = new Set(Array.isArray(reading.uncertain) ? reading.uncertain : []);
-    for (const c of reading.cells || []) {
-      if (c.uncertain || (typeof c.confidence === "number" && c.confidence < UNSURE_BELOW)) unsure.add(c.cell);
-    }
+    const unsure = new Set(data.uncertain || []);
     state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [] };
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);

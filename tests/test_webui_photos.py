@@ -1,0 +1,77 @@
+"""POST /api/read with the real photo reader: a drawn board in, a reading out; bad photos in,
+4xx JSON out. (How well the reader reads is measured by ``subdivision eval``, not here.)"""
+
+from __future__ import annotations
+
+import base64
+import io
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.board import Board
+from scorer.rules import random_game
+from synthetic_scene import draw_scene
+from webui import create_app
+
+
+@pytest.fixture(scope="module")
+def client():
+    return create_app({"TESTING": True}).test_client()
+
+
+@pytest.fixture(scope="module")
+def scene_jpeg():
+    board = random_game(random.Random(3), 2)
+    image, _, _ = draw_scene(board, origin=(1, 1), size=(8, 8))
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return data.tobytes()
+
+
+def upload(client, data, name="photo.jpg", **form):
+    return client.post("/api/read", data={"photo": (io.BytesIO(data), name), **form},
+                       content_type="multipart/form-data")
+
+
+def error_of(response, status):
+    assert response.status_code == status, response.data
+    body = response.get_json()
+    assert body["status"] == status and "\n" not in body["error"]
+    return body["error"]
+
+
+def test_read_a_photo_of_a_board(client, scene_jpeg):
+    response = upload(client, scene_jpeg, players="2", threehouse="false")
+    assert response.status_code == 200, response.data
+    body = response.get_json()
+    board = Board.from_text(body["board"])
+    assert (board.rows, board.cols) == (6, 6)
+    reading = body["reading"]
+    assert reading["board"] == body["board"]
+    assert reading["grid"]["rows"] == 8 and len(reading["grid"]["corners"]) == 4
+    assert sorted(c["cell"] for c in reading["cells"]) == sorted(sq.name for sq in board.squares())
+    assert set(body["uncertain"]) <= {c["cell"] for c in reading["cells"]}
+    assert body["overlay"].startswith("data:image/jpeg;base64,")
+    overlay = cv2.imdecode(np.frombuffer(base64.b64decode(body["overlay"].split(",", 1)[1]), np.uint8), cv2.IMREAD_COLOR)
+    assert overlay is not None and overlay.shape[:2] == (900, 1200)
+    # the reading scores and checks like any board
+    assert client.post("/api/score", json={"board": body["board"]}).status_code == 200
+    assert client.post("/api/check", json={"board": body["board"], "players": 2}).status_code == 200
+
+
+def test_a_file_that_is_not_an_image_is_400(client):
+    assert "not an image" in error_of(upload(client, b"%PDF-1.4 this is not a photo\n" * 20, "board.pdf"), 400)
+
+
+def test_a_truncated_photo_is_400(client, scene_jpeg):
+    assert "truncated" in error_of(upload(client, scene_jpeg[: len(scene_jpeg) // 2]), 400)
+
+
+def test_a_photo_without_a_board_is_422(client):
+    rng = np.random.default_rng(0)
+    image = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
+    ok, data = cv2.imencode(".jpg", image)
+    assert error_of(upload(client, data.tobytes()), 422)
