@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e .
-exec .venv/bin/subdivision score sample_boards/rules_game_2p.txt "$@"
+exec .venv/bin/subdivision serve "$@"
