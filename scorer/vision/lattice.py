@@ -22,7 +22,7 @@ OUTLIER_TOLERANCE = 0.2  # a corner further than this from the refitted lattice 
 MAX_SPAN = 12  # lattice lines each way; a board has at most 9
 MIN_CORNERS = 6
 MIN_SQUARE_PX = 7.0  # smaller squares cannot be read anyway; fabric and wallpaper live there
-EDGE_OFFSET = 0.22  # how far either side of a lattice segment to sample, in squares
+EDGE_OFFSET = 0.14  # how far either side of a lattice segment to sample, in squares
 MIN_EDGE_CONTRAST = 6.0  # grey levels
 
 
@@ -114,20 +114,20 @@ def _sample(gray: np.ndarray, xy: np.ndarray) -> np.ndarray:
     return values.reshape(xy.shape[:-1])
 
 
-_TS = np.linspace(0.3, 0.7, 5)
+_TS = np.array([0.15, 0.3, 0.7, 0.85])  # near the ends: a piece stands mid-square
 
 
 def segment_contrast(gray: np.ndarray, start: np.ndarray, end: np.ndarray, side: np.ndarray) -> np.ndarray:
     """Signed edge contrast of segments start->end: grey(start + side) - grey(start - side)
-    sampled along the middle of the segment; nan where the sign is not the same all along
-    (no clean edge). All arguments (N, 2); ``side`` is the offset vector to the '+' side."""
+    sampled at four points along the segment (median); nan where fewer than three of them
+    agree in sign (no clean edge). All arguments (N, 2); ``side`` is the offset to the '+' side."""
     along = start[:, None, :] + _TS[None, :, None] * (end - start)[:, None, :]
     plus = _sample(gray, along + side[:, None, :])
     minus = _sample(gray, along - side[:, None, :])
     diff = plus - minus
-    clean = (np.all(diff > 0, axis=1) | np.all(diff < 0, axis=1))
-    out = np.where(clean, np.nan_to_num(diff).mean(axis=1), np.nan)
-    return out
+    middle = np.median(diff, axis=1)
+    agree = (np.sign(diff) == np.sign(middle)[:, None]).sum(axis=1)
+    return np.where(np.isfinite(middle) & (agree >= 3), middle, np.nan)
 
 
 def corner_edges(gray: np.ndarray, homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
