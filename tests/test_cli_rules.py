@@ -1,0 +1,195 @@
+"""``subdivision score`` and ``subdivision check``: output, JSON shape, exit status, bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorer.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_2P = str(ROOT / "sample_boards" / "rules_game_2p.txt")
+BAD_CHAIN = """
+. . . . .
+. . . . b1
+. . . r1 .
+. . b1 . .
+. b2 r2 . r3
+"""
+
+
+@pytest.fixture
+def bad_board(tmp_path):
+    path = tmp_path / "chain.txt"
+    path.write_text(BAD_CHAIN)
+    return str(path)
+
+
+def run(argv, capsys):
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_is_readable_by_default(capsys):
+    status, out, err = run(["score", GAME_2P], capsys)
+    assert status == 0 and err == ""
+    assert "red" in out and "24" in out and "winner: red (24)" in out
+    assert "3-pip C2 -3: 5 1-pip(s) Near it" in out
+
+
+def test_score_json_lines(capsys, bad_board):
+    status, out, err = run(["score", "--json", GAME_2P, bad_board], capsys)
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    assert first["file"] == GAME_2P
+    assert first["winners"] == ["red"]
+    red = first["players"]["red"]
+    assert (red["total"], red["pips"], red["park_bonus"]) == (24, 30, 0)
+    assert all({"cells", "points"} <= set(g) for g in red["groups"])
+    assert all({"cell", "one_pips", "points"} <= set(d) for d in red["deductions"])
+    assert first["players"]["blue"]["total"] == 23
+    assert json.loads(lines[1])["file"] == bad_board
+
+
+def test_score_private_parks(capsys):
+    _, out, _ = run(["score", "--json", "--private-parks", GAME_2P], capsys)
+    assert json.loads(out)["players"]["red"]["park_bonus"] == 3
+    _, out, _ = run(["score", "--private-parks", GAME_2P], capsys)
+    assert "park F1 +3" in out
+    status, _, err = run(["score", "--loose-parks", GAME_2P], capsys)
+    assert status == 2 and err.count("\n") == 1 and "--private-parks" in err
+
+
+def test_check_finds_violations_and_exits_1(capsys, bad_board):
+    status, out, err = run(["check", bad_board], capsys)
+    assert status == 1 and err == ""
+    assert "one_unrooted" in out
+    status, out, _ = run(["check", "--json", bad_board], capsys)
+    data = json.loads(out)
+    assert status == 1
+    assert {v["cell"] for v in data["violations"]} == {"C2", "D3", "E4"}
+    assert all(set(v) >= {"cell", "rule", "message"} for v in data["violations"])
+    for key in ("to_move", "stash", "legal_moves", "must_pass", "game_over"):
+        assert key in data
+    assert data["stash"]["red"] == {"1": 4, "2": 4, "3": 4}
+    assert set(data["legal_moves"]["red"]) == {"1", "2", "3"}
+
+
+def test_check_clean_board_exits_0(capsys):
+    status, out, _ = run(["check", GAME_2P], capsys)
+    assert status == 0 and "OK, no violations" in out and "game over" in out
+
+
+def test_check_mid_game_says_whose_turn(capsys, tmp_path):
+    path = tmp_path / "mid.txt"
+    path.write_text("# . . . . #\n. . . . . .\n. . # . . .\n. . . # . .\n. r3 . . b2 .\n# . r2 . . #\n")
+    status, out, _ = run(["check", "--json", str(path)], capsys)
+    data = json.loads(out)
+    assert status == 0 and data["to_move"] == "blue"
+    assert "A3" not in data["legal_moves"]["red"]["3"]  # Near the red 3-pip on B2
+    assert "A5" in data["legal_moves"]["red"]["3"] and "C4" not in data["legal_moves"]["red"]["2"]  # C4: park
+
+
+def test_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(GAME_2P).read_bytes())))
+    status, out, _ = run(["score", "--json", "-"], capsys)
+    assert status == 0 and json.loads(out)["file"] == "-"
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"r3 . .\n. q1 .\n. . .\n", "B2"),
+        (b"r3 . .\n. .\n. . .\n", "row 2"),
+        (b"\x00\x01\x02binary", "neither board text nor a photo"),
+        (b"\xff\xfe\xfa not utf-8", "not UTF-8"),
+        (b"", "no rows"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, content, expected):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content)
+    for command in ("score", "check"):
+        status, out, err = run([command, str(path)], capsys)
+        assert status == 2
+        assert err.count("\n") == 1 and err.startswith("subdivision: error: ") and expected in err
+        assert "Traceback" not in err
+
+
+def test_missing_file_and_directory(capsys, tmp_path):
+    status, _, err = run(["score", str(tmp_path / "nope.txt")], capsys)
+    assert status == 2 and "no such file" in err
+    status, _, err = run(["check", str(tmp_path)], capsys)
+    assert status == 2 and "is a directory" in err
+
+
+def test_a_bad_file_does_not_stop_the_others(capsys, tmp_path, bad_board):
+    status, out, err = run(["check", "--json", str(tmp_path / "nope.txt"), bad_board, GAME_2P], capsys)
+    assert status == 2  # bad input outranks violations
+    assert len(out.splitlines()) == 2 and err.count("\n") == 1
+
+
+def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
+    """A file starting with image magic bytes is handed to scorer.reader.read_photo."""
+    import types
+
+    calls = []
+
+    class FakeReading:
+        board = __import__("scorer.board", fromlist=["Board"]).Board.from_text(Path(GAME_2P).read_text())
+
+        def to_dict(self):
+            return {"warnings": ["fake"]}
+
+    def read_photo(source, *, players=None, threehouse=False, area=None):
+        calls.append((type(source), players, threehouse))
+        return FakeReading()
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=read_photo))
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    status, out, _ = run(["score", "--json", "--players", "2", str(path)], capsys)
+    data = json.loads(out)
+    assert status == 0 and data["players"]["red"]["total"] == 24
+    assert data["from_photo"] and data["reading_warnings"] == ["fake"]
+    assert calls == [(bytes, 2, False)]
+
+
+def test_photo_without_a_reader_is_one_clear_line(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "scorer.reader", None)  # makes the import fail
+    path = tmp_path / "photo.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
+    status, out, err = run(["check", str(path)], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1 and "photo reader is not available" in err
+
+
+@pytest.mark.parametrize(
+    "magic",
+    [b"\xff\xd8\xff\xe0", b"\x89PNG\r\n\x1a\n", b"RIFF\x00\x00\x00\x00WEBPVP8 ", b"\x00\x00\x00\x18ftypheic"],
+)
+def test_image_magic_bytes(magic):
+    from scorer.commands.rules import is_image
+
+    assert is_image(magic + b"\x00" * 32)
+    assert not is_image(b"r3 . .\n" + magic)
+
+
+def test_real_process_exit_codes_and_no_traceback(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("r3 r3\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "scorer", "check", str(bad)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    result = subprocess.run(
+        [sys.executable, "-m", "scorer", "score", GAME_2P], capture_output=True, text=True, cwd=ROOT
+    )
+    assert result.returncode == 0 and "winner: red" in result.stdout
