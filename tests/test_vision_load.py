@@ -1,0 +1,147 @@
+"""Stage 1 of the photo reader: decoding photos of every accepted format, and refusing bad files."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import numpy as np
+import pillow_heif
+import pytest
+from PIL import Image
+
+from scorer.errors import UserError
+from scorer.vision.load import PhotoError, downscale, load_photo
+
+
+def _test_image(width: int = 64, height: int = 48) -> Image.Image:
+    """Left half red, right half blue, a white top-left quarter: asymmetric, so a rotation shows."""
+    array = np.zeros((height, width, 3), np.uint8)
+    array[:, : width // 2] = (220, 30, 30)
+    array[:, width // 2 :] = (30, 30, 220)
+    array[: height // 2, : width // 4] = (255, 255, 255)
+    return Image.fromarray(array)
+
+
+def _encode(image: Image.Image, fmt: str, **options) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format=fmt, **options)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("fmt, options", [("JPEG", {"quality": 95}), ("PNG", {}), ("WEBP", {"lossless": True})])
+def test_common_formats_decode_to_bgr(fmt, options):
+    data = _encode(_test_image(), fmt, **options)
+    image = load_photo(data)
+    assert image.shape == (48, 64, 3) and image.dtype == np.uint8
+    # BGR: the left half is red, so its last channel is high and its first low.
+    b, g, r = image[30, 20].astype(int)
+    assert r > 180 and b < 80
+    b, g, r = image[30, 50].astype(int)
+    assert b > 180 and r < 80
+
+
+def test_heic_written_by_pillow_heif_decodes():
+    heif = pillow_heif.from_pillow(_test_image())
+    buffer = io.BytesIO()
+    heif.save(buffer, quality=95)
+    image = load_photo(buffer.getvalue())
+    assert image.shape == (48, 64, 3)
+    b, g, r = image[30, 20].astype(int)
+    assert r > 150 and b < 100
+
+
+def test_reads_from_path(tmp_path):
+    path = tmp_path / "board.png"
+    _test_image().save(path)
+    assert load_photo(path).shape == (48, 64, 3)
+    assert load_photo(str(path)).shape == (48, 64, 3)
+
+
+@pytest.mark.parametrize("orientation, shape", [(1, (48, 64)), (3, (48, 64)), (6, (64, 48)), (8, (64, 48))])
+def test_exif_orientation_is_applied(orientation, shape):
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    data = _encode(_test_image(), "JPEG", quality=95, exif=exif.tobytes())
+    image = load_photo(data)
+    assert image.shape[:2] == shape
+    # Find where the white quarter went: it starts top-left and rotates with the tag.
+    white = image.min(axis=2) > 200
+    ys, xs = np.nonzero(white)
+    centre = (xs.mean() / image.shape[1], ys.mean() / image.shape[0])
+    expected = {1: (0.125, 0.25), 3: (0.875, 0.75), 6: (0.75, 0.125), 8: (0.25, 0.875)}[orientation]
+    assert centre == pytest.approx(expected, abs=0.05)
+
+
+def test_alpha_is_flattened_on_white():
+    rgba = Image.new("RGBA", (10, 10), (0, 0, 0, 0))
+    image = load_photo(_encode(rgba, "PNG"))
+    assert image.shape == (10, 10, 3) and image.min() == 255
+
+
+def test_sixteen_bit_greyscale_png():
+    array = (np.arange(100, dtype=np.uint16).reshape(10, 10) * 600).astype(np.uint16)
+    image = load_photo(_encode(Image.fromarray(array), "PNG"))
+    assert image.shape == (10, 10, 3) and image.dtype == np.uint8 and image.max() > 200
+
+
+@pytest.mark.parametrize("data", [b"", b"hello, this is not a photo", b"%PDF-1.4\n" + b"0" * 200])
+def test_non_images_are_refused_with_one_line(data):
+    with pytest.raises(PhotoError) as caught:
+        load_photo(data)
+    assert isinstance(caught.value, UserError)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG", "WEBP"])
+def test_truncated_files_are_refused(fmt):
+    noisy = Image.fromarray(np.random.default_rng(0).integers(0, 255, (200, 300, 3), dtype=np.uint8))
+    data = _encode(noisy, fmt)
+    with pytest.raises(PhotoError, match="truncated|corrupt|cannot"):
+        load_photo(data[: len(data) // 2])
+
+
+def _png_header_only(width: int, height: int) -> bytes:
+    """A PNG whose header claims a huge size, with a tiny (invalid) body: a decompression bomb."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b"")
+
+
+def test_decompression_bomb_is_refused_before_decoding():
+    with pytest.raises(PhotoError, match="pixels"):
+        load_photo(_png_header_only(30000, 30000))
+
+
+def test_pixel_limit_is_configurable():
+    data = _encode(_test_image(), "PNG")
+    with pytest.raises(PhotoError, match="pixels"):
+        load_photo(data, max_pixels=1000)
+
+
+def test_file_size_limit_is_checked(tmp_path):
+    data = _encode(_test_image(), "PNG")
+    with pytest.raises(PhotoError, match="bytes"):
+        load_photo(data, max_bytes=100)
+    path = tmp_path / "big.png"
+    path.write_bytes(data)
+    with pytest.raises(PhotoError, match="bytes"):
+        load_photo(path, max_bytes=100)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(PhotoError, match="no such file"):
+        load_photo(tmp_path / "nope.jpg")
+    with pytest.raises(PhotoError, match="directory"):
+        load_photo(tmp_path)
+
+
+def test_downscale_keeps_aspect_and_never_enlarges():
+    image = np.zeros((3000, 4000, 3), np.uint8)
+    small, scale = downscale(image, 1000)
+    assert small.shape == (750, 1000, 3) and scale == pytest.approx(0.25)
+    same, scale = downscale(small, 2000)
+    assert same is small and scale == 1.0
