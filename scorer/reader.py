@@ -22,7 +22,7 @@ from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import group_colours, white_balance
 from scorer.vision.decode import UNSURE, CellReading, Decoded, decode
-from scorer.vision.grid import GridFit, find_grid
+from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.squares import LABELS, SquaresResult, read_squares
@@ -30,6 +30,7 @@ from scorer.vision.squares import LABELS, SquaresResult, read_squares
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 SQUARE_PX = 64  # px per square (across) the square reader works at
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
+MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 
 
 @dataclass
@@ -113,6 +114,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     if grid is None:
         work, scale = downscale(image, WORK_LONG_SIDE)
         grid = find_grid(work).scaled(1.0 / scale) if scale != 1.0 else find_grid(work)
+    if min(grid.rows, grid.cols) < MIN_PLAY_SIZE:
+        raise NoBoardFound(f"the checkerboard found is only {grid.cols}x{grid.rows} squares; "
+                           f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
     stage = "squares"
     try:

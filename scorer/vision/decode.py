@@ -20,7 +20,7 @@ from scorer.rules import placement_violations
 
 EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
-LEGALITY_MAX_COST = 1.5  # nats a rule-fixing change may cost (the alternative within e^1.5)
+LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
 UNSURE = 0.9  # below this confidence a square is flagged
 
 

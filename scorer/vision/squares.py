@@ -29,7 +29,6 @@ PIECE_BASE = {1: 0.32, 2: 0.45, 3: 0.57}  # base side / square side (bandanna: 4
 PIECE_HEIGHT = {1: 0.571, 2: 0.784, 3: 1.0}  # apex height / square side
 PARK_RADIUS = 0.30
 PARK_HEIGHT = 0.04
-OFFSETS = ((0.0, 0.0), (0.09, 0.0), (-0.09, 0.0), (0.0, 0.09), (0.0, -0.09))
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
 
 
@@ -303,78 +302,106 @@ def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tupl
 
 def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                  camera: BoardCamera, *, centre_shifts: dict | None = None,
-                 temperature: float = 0.08, iterations: int = 3,
-                 piece_prior: float = 0.02) -> SquaresResult:
+                 piece_scale: float = 1.0, temperature: float = 0.08, iterations: int = 3,
+                 piece_prior: float = 0.02, max_offset: float = 0.3, offset_cost: float = 0.3,
+                 evidence: Evidence | None = None, appearance: CheckerAppearance | None = None) -> SquaresResult:
     """Read every square of the checkerboard in ``image_bgr`` (the working image).
 
     ``centre_shifts`` maps (col, row) to a pixel offset of that square from the homography
-    (a wrinkled cloth); ``temperature`` turns score per square-area into probabilities.
+    (a wrinkled cloth). ``piece_scale`` is the pyramids' size relative to a 44.5 mm square.
+    Each outline slides up to ``max_offset`` squares off the centre (pieces are seldom
+    centred), at ``offset_cost`` per squared square of offset. ``temperature`` turns score per
+    square-area into probabilities.
     """
-    lab = to_lab(image_bgr)
-    appearance = checker_appearance(lab, homography, rows, cols)
-    region = board_region(camera, rows, cols, image_bgr.shape)
-    ev = evidence_map(lab, homography, appearance, region)
+    if appearance is None or evidence is None:
+        lab = to_lab(image_bgr)
+        appearance = checker_appearance(lab, homography, rows, cols)
+        region = board_region(camera, rows, cols, image_bgr.shape)
+        evidence = evidence_map(lab, homography, appearance, region)
+    ev = evidence
     E = ev.logodds
     shape = E.shape
     origin = ev.origin
     centre_shifts = centre_shifts or {}
 
     squares = [(c, r) for r in range(rows) for c in range(cols)]
-    # Hypothesis masks per square: label -> list of (offset, mask).
-    hyps: dict[tuple[int, int], dict[str, list]] = {}
-    square_area = {}
+    hyps: dict[tuple[int, int], dict[str, tuple]] = {}
+    square_area, reach = {}, {}
     for (c, r) in squares:
         shift = np.asarray(centre_shifts.get((c, r), (0.0, 0.0)), dtype=np.float32)
         quad = camera.project(np.array([[c, r, 0], [c + 1, r, 0], [c + 1, r + 1, 0], [c, r + 1, 0]], float))
         square_area[(c, r)] = max(1.0, abs(cv2.contourArea(quad.astype(np.float32))))
+        side = np.sqrt(square_area[(c, r)])
+        reach[(c, r)] = max(1, int(round(max_offset * side)))
         per = {}
         for label in LABELS[1:]:
-            options = []
-            for dx, dy in OFFSETS:
-                poly = outline(camera, label, c + 0.5 + dx, r + 0.5 + dy) + shift
-                m = _rasterise(poly, shape, origin)
-                if m is not None:
-                    options.append(((dx, dy), poly, m))
-            per[label] = options
+            poly = outline(camera, label, c + 0.5, r + 0.5, piece_scale) + shift
+            m = _rasterise(poly, (shape[0] + 4000, shape[1] + 4000), (origin[0] - 2000, origin[1] - 2000))
+            if m is None:
+                continue
+            m.x0 -= 2000
+            m.y0 -= 2000
+            per[label] = (poly, m, m.mask.astype(np.float32))
         hyps[(c, r)] = per
 
-    cover = np.zeros(shape, np.int16)
-    chosen: dict[tuple[int, int], tuple] = {sq: ("empty", None) for sq in squares}
-    # Nearest squares first: nothing stands in front of them.
+    pad = max(reach.values()) + 2
+    E_pad = cv2.copyMakeBorder(E, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    cover = np.zeros(E_pad.shape, np.int16)
+
+    def window(m: _Mask, R: int):
+        return (slice(m.y0 + pad - R, m.y0 + pad + m.mask.shape[0] + R),
+                slice(m.x0 + pad - R, m.x0 + pad + m.mask.shape[1] + R))
+
+    def place(m: _Mask, dx: int, dy: int, sign: int):
+        y, x = m.y0 + pad + dy, m.x0 + pad + dx
+        cover[y:y + m.mask.shape[0], x:x + m.mask.shape[1]] += sign * m.mask
+
+    chosen: dict[tuple[int, int], tuple] = {sq: ("empty", None, 0, 0) for sq in squares}
     cam = camera.camera_centre
     order = sorted(squares, key=lambda s: (s[0] + 0.5 - cam[0]) ** 2 + (s[1] + 0.5 - cam[1]) ** 2)
     scores = {sq: np.zeros(len(LABELS)) for sq in squares}
-    best_opt: dict[tuple[int, int], dict] = {sq: {} for sq in squares}
+    best_shift: dict[tuple[int, int], dict] = {sq: {} for sq in squares}
+    free_E = E_pad.copy()
     for _ in range(iterations):
         changed = 0
         for sq in order:
-            label, opt = chosen[sq]
-            if opt is not None:
-                m = opt[2]
-                cover[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]] -= m.mask
+            label, m0, dx0, dy0 = chosen[sq]
+            if m0 is not None:
+                place(m0, dx0, dy0, -1)
             area = square_area[sq]
+            R = reach[sq]
+            side = np.sqrt(area)
             sc = np.zeros(len(LABELS))
             for li, lab_name in enumerate(LABELS[1:], start=1):
-                best = -np.inf
-                for option in hyps[sq][lab_name]:
-                    m = option[2]
-                    sub_e = E[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]]
-                    sub_c = cover[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]]
-                    free = m.mask & (sub_c == 0)
-                    gain = float(sub_e[free].sum()) / area - piece_prior
-                    if gain > best:
-                        best = gain
-                        best_opt[sq][lab_name] = option
-                sc[li] = best
+                if lab_name not in hyps[sq]:
+                    sc[li] = -np.inf
+                    continue
+                poly, m, tmpl = hyps[sq][lab_name]
+                ys, xs = window(m, R)
+                win = np.where(cover[ys, xs] == 0, E_pad[ys, xs], 0.0).astype(np.float32)
+                if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
+                    sc[li] = -np.inf
+                    continue
+                corr = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR)
+                gy, gx = np.mgrid[-R:corr.shape[0] - R, -R:corr.shape[1] - R]
+                penalty = offset_cost * ((gx ** 2 + gy ** 2) / (side * side)) * area
+                total = corr - penalty
+                k = int(np.argmax(total))
+                ky, kx = divmod(k, total.shape[1])
+                sc[li] = float(total[ky, kx]) / area - piece_prior
+                best_shift[sq][lab_name] = (kx - R, ky - R)
             scores[sq] = sc
             k = int(np.argmax(sc))
-            new = ("empty", None) if k == 0 else (LABELS[k], best_opt[sq][LABELS[k]])
+            if k == 0:
+                new = ("empty", None, 0, 0)
+            else:
+                dx, dy = best_shift[sq][LABELS[k]]
+                new = (LABELS[k], hyps[sq][LABELS[k]][1], dx, dy)
             if new[0] != label:
                 changed += 1
             chosen[sq] = new
             if new[1] is not None:
-                m = new[1][2]
-                cover[m.y0:m.y0 + m.mask.shape[0], m.x0:m.x0 + m.mask.shape[1]] += m.mask
+                place(new[1], new[2], new[3], +1)
         if changed == 0:
             break
 
@@ -384,25 +411,34 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
         z = (sc - sc.max()) / temperature
         probs = np.exp(z)
         probs /= probs.sum()
-        label, opt = chosen[sq]
+        label, m, dx, dy = chosen[sq]
         reading = SquareReading(col=sq[0], row=sq[1], probs=probs, scores=sc)
-        if opt is not None:
-            reading.offset = opt[0]
-            reading.outline = opt[1]
+        if m is not None:
+            side = np.sqrt(square_area[sq])
+            reading.offset = (dx / side, dy / side)
+            reading.outline = hyps[sq][label][0] + np.array([dx, dy], np.float32)
         readings[sq] = reading
-    _sample_colours(readings, chosen, ev, cover, homography)
-    return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=camera, coverage=cover)
+    cover_core = cover[pad:-pad, pad:-pad]
+    _sample_colours(readings, chosen, ev, cover_core)
+    return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=camera, coverage=cover_core)
 
 
-def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray, homography) -> None:
+def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
     """Robust colour of each chosen pyramid from the pixels only it explains."""
     E = ev.logodds
-    for sq, (label, opt) in chosen.items():
-        if opt is None or label == "empty":
+    h, w = E.shape
+    for sq, (label, m, dx, dy) in chosen.items():
+        if m is None or label == "empty":
             continue
-        m = opt[2]
-        sl = (slice(m.y0, m.y0 + m.mask.shape[0]), slice(m.x0, m.x0 + m.mask.shape[1]))
-        own = m.mask & (cover[sl] == 1)
+        y0, x0 = m.y0 + dy, m.x0 + dx
+        mask = m.mask
+        ys0, xs0 = max(0, y0), max(0, x0)
+        ys1, xs1 = min(h, y0 + mask.shape[0]), min(w, x0 + mask.shape[1])
+        if ys1 <= ys0 or xs1 <= xs0:
+            continue
+        sub_mask = mask[ys0 - y0:ys1 - y0, xs0 - x0:xs1 - x0]
+        sl = (slice(ys0, ys1), slice(xs0, xs1))
+        own = sub_mask & (cover[sl] == 1)
         strong = own & (E[sl] > 0.5)
         use = strong if strong.sum() >= 12 else own
         if use.sum() < 4:

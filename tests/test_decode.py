@@ -1,0 +1,101 @@
+"""Decoding per-square probability tables under the stash limits and the placement rules."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from scorer.board import Board, Square
+from scorer.vision.decode import assignment, decode
+
+
+def test_assignment_matches_brute_force():
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(1, 6))
+        m = int(rng.integers(n, 8))
+        cost = rng.random((n, m))
+        got = assignment(cost)
+        assert len(set(got.tolist())) == n
+        best = min(sum(cost[i, p[i]] for i in range(n)) for p in itertools.permutations(range(m), n))
+        assert cost[np.arange(n), got].sum() == pytest.approx(best)
+
+
+def test_assignment_rejects_more_rows_than_columns():
+    with pytest.raises(ValueError):
+        assignment(np.zeros((3, 2)))
+
+
+def _table(board: Board, sure=0.97, others=("r1", "r2", "r3", "b1", "b2", "b3", ".", "#")):
+    """A confident table that reads ``board`` exactly."""
+    table = {}
+    for sq in board.squares():
+        content = board[sq]
+        token = "." if content is None else content.symbol
+        rest = [v for v in others if v != token]
+        table[sq.name] = {token: sure, **{v: (1 - sure) / len(rest) for v in rest}}
+    return table
+
+
+LEGAL = """\
+# r3 b3 r1
+b1 r2 b2 #
+r3 b1 r1 b3
+# b2 r2 #
+"""
+
+
+def test_confident_table_decodes_to_itself():
+    board = Board.from_text(LEGAL)
+    decoded = decode(_table(board), 4, 4)
+    assert decoded.board == board
+    assert not decoded.uncertain
+    assert all(c.changed_by is None for c in decoded.cells)
+
+
+def test_stash_limit_settles_an_unsure_square():
+    # Six red 3-pips read; the sixth is unsure between r3 and r2: the limit of 5 settles it.
+    text = "r3 . r3 . r3 .\n. . . . . .\nr3 . r3 . r2 .\n" + ". . . . . .\n" * 3
+    board = Board.from_text(text)
+    table = _table(board)
+    table["E4"] = {"r3": 0.55, "r2": 0.40, ".": 0.05}
+    decoded = decode(table, 6, 6, use_rules=False)
+    assert decoded.board["E4"].symbol == "r2"
+    cell = next(c for c in decoded.cells if c.cell == "E4")
+    assert cell.changed_by == "counts"
+    assert any("E4" in w for w in decoded.warnings)
+
+
+def test_clear_extra_piece_is_kept_and_reported():
+    # Six red 3-pips, all read with near certainty: a real over-full stash, not hidden.
+    text = "r3 . r3 . r3 .\n. . . . . .\nr3 . r3 . r3 .\n" + ". . . . . .\n" * 3
+    board = Board.from_text(text)
+    decoded = decode(_table(board, sure=0.995), 6, 6, use_rules=False)
+    assert decoded.board == board
+    assert any("6 red 3-pips" in w for w in decoded.warnings)
+
+
+def test_rules_fix_an_unsure_square_but_not_a_sure_one():
+    # b3 on B2 next to b3 on C3 breaks "3-pip not Near own 3-pip"; unsure B2 -> b2 fixes it.
+    board = Board.from_text("r1 . .\n. . b3\n. b3 .\n")
+    table = _table(board)
+    table["B1"] = {"b3": 0.5, "b2": 0.4, ".": 0.1}
+    decoded = decode(table, 3, 3)
+    assert decoded.board["B1"].symbol == "b2"
+    # The same illegal placement read with confidence stays and is not hidden.
+    decoded = decode(_table(board, sure=0.99), 3, 3)
+    assert decoded.board["B1"].symbol == "b3"
+
+
+def test_alternatives_are_next_best_values():
+    board = Board.from_text(LEGAL)
+    table = _table(board)
+    table["A1"] = {"#": 0.6, "r1": 0.3, ".": 0.1}
+    decoded = decode(table, 4, 4)
+    cell = next(c for c in decoded.cells if c.cell == "A1")
+    assert cell.value == "#"
+    assert cell.confidence == pytest.approx(0.6)
+    assert [v for v, _ in cell.alternatives][:2] == ["r1", "."]
+    assert "A1" in decoded.uncertain
+    d = cell.to_dict()
+    assert set(d) >= {"cell", "value", "confidence", "alternatives"}
