@@ -25,7 +25,7 @@ from scorer.vision.decode import UNSURE, CellReading, Decoded, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo
 from scorer.vision.playarea import PlayArea, find_play_area
-from scorer.vision.squares import LABELS, SquaresResult, read_squares
+from scorer.vision.squares import LABELS, SquaresResult, read_squares_any_scale as read_squares
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 SQUARE_PX = 64  # px per square (across) the square reader works at

@@ -80,8 +80,19 @@ def _quad_features(x, y, rows, cols):
 
 
 def to_lab(image_bgr: np.ndarray) -> np.ndarray:
-    """Float Lab (L 0..100) of a BGR uint8 image."""
-    return cv2.cvtColor(image_bgr.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    """Float Lab (L 0..100, a and b around 0) of a BGR uint8 image (8-bit conversion: fast)."""
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab[..., 0] *= 100.0 / 255.0
+    lab[..., 1:] -= 128.0
+    return lab
+
+
+def board_lab(image_bgr: np.ndarray, region: tuple[int, int, int, int]) -> np.ndarray:
+    """Lab of the image inside ``region`` (x0, y0, x1, y1); zero elsewhere (never looked at)."""
+    x0, y0, x1, y1 = region
+    lab = np.zeros(image_bgr.shape[:2] + (3,), np.float32)
+    lab[y0:y1, x0:x1] = to_lab(image_bgr[y0:y1, x0:x1])
+    return lab
 
 
 def rectify(image: np.ndarray, homography: np.ndarray, rows: int, cols: int,
@@ -133,7 +144,7 @@ def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int,
             pix = np.concatenate([p.reshape(-1, 3) for p in patches])
             med = np.median(pix, axis=0)
             square_lab[row, col] = med
-            spread[row, col] = np.median(np.linalg.norm(pix - med, axis=1))
+            spread[row, col] = np.median(colour_distance(pix, med))
     ys, xs = np.mgrid[0:rows, 0:cols]
     parity = (xs + ys) % 2
     lum = square_lab[..., 0]
@@ -165,37 +176,58 @@ class Evidence:
     expected: np.ndarray  # expected bare-cloth Lab there
 
 
+def expected_texture(appearance: CheckerAppearance, px: int = TEXTURE_PX) -> np.ndarray:
+    """Rectified (row 0 at the bottom) float image of the bare board: Lab and a trust weight
+    (1 inside squares, lower beside the printed lines where a slightly-off grid mixes both)."""
+    rows, cols = appearance.rows, appearance.cols
+    v, u = np.mgrid[0:rows * px, 0:cols * px].astype(np.float64)
+    bx = (u + 0.5) / px
+    by = rows - (v + 0.5) / px
+    parity = (np.floor(bx).astype(np.int64) + np.floor(by).astype(np.int64)) % 2
+    lab = appearance.expected(bx, by, parity)
+    fx, fy = bx - np.floor(bx), by - np.floor(by)
+    edge = np.minimum(np.minimum(fx, 1 - fx), np.minimum(fy, 1 - fy))
+    trust = np.where(edge < 0.06, 0.3, 1.0)
+    return np.dstack([lab, trust]).astype(np.float32)
+
+
+def colour_distance(lab: np.ndarray, reference: np.ndarray, *, brighter_weight: float = 30.0,
+                    darker_weight: float = 22.0) -> np.ndarray:
+    """How far Lab colours are from the reference cloth colour: chroma difference plus the
+    lightness as a log ratio (a shadow, a moderate darkening, counts less than a dark piece)."""
+    d_ab = lab[..., 1:] - reference[..., 1:]
+    ratio = np.log((lab[..., 0] + 4.0) / (reference[..., 0] + 4.0))
+    l_term = np.where(ratio > 0, brighter_weight * ratio, darker_weight * ratio)
+    return np.sqrt(l_term ** 2 + d_ab[..., 0] ** 2 + d_ab[..., 1] ** 2)
+
+
 def evidence_map(image_lab: np.ndarray, homography: np.ndarray, appearance: CheckerAppearance,
-                 region: tuple[int, int, int, int], *, luminance_weight: float = 0.6,
-                 shadow_weight: float = 0.35, threshold_sigmas: float = 3.0) -> Evidence:
-    """Log-odds that each pixel of ``region`` (x0, y0, x1, y1) shows something on the cloth."""
+                 region: tuple[int, int, int, int], *, threshold_sigmas: float = 3.0) -> Evidence:
+    """Log-odds that each pixel of ``region`` (x0, y0, x1, y1) shows something on the cloth.
+
+    Colour difference from the expected cloth: chroma (a, b) directly, lightness as a log
+    ratio, so that a shadow (a moderate darkening of the same colour) counts less than a dark
+    piece. A pixel counts as the piece's only when it is at least half as different as the
+    strongest pixel around it (a blurred edge mixes piece and cloth).
+    """
     x0, y0, x1, y1 = region
     rows, cols = appearance.rows, appearance.cols
     lab = image_lab[y0:y1, x0:x1]
     h, w = lab.shape[:2]
-    inv = np.linalg.inv(homography)
-    gx, gy = np.meshgrid(np.arange(x0, x1, dtype=np.float64), np.arange(y0, y1, dtype=np.float64))
-    den = inv[2, 0] * gx + inv[2, 1] * gy + inv[2, 2]
-    bx = (inv[0, 0] * gx + inv[0, 1] * gy + inv[0, 2]) / den
-    by = (inv[1, 0] * gx + inv[1, 1] * gy + inv[1, 2]) / den
-    on_board = (bx >= 0) & (bx < cols) & (by >= 0) & (by < rows) & (den > 0)
-    parity = (np.floor(bx).astype(np.int64) + np.floor(by).astype(np.int64)) % 2
-    expected = appearance.expected(np.clip(bx, 0, cols), np.clip(by, 0, rows), parity).astype(np.float32)
-    diff = lab - expected
-    d_l = diff[..., 0]
-    l_w = np.where(d_l < 0, shadow_weight, luminance_weight)
-    dist = np.sqrt((l_w * d_l) ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    px = TEXTURE_PX
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    to_region = shift @ homography @ _texture_to_board(rows, px)
+    tex = expected_texture(appearance, px)
+    warped = cv2.warpPerspective(tex, to_region, (w, h), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+    expected, trust = warped[..., :3], warped[..., 3]
+    on_board = trust > 0.05
+    dist = colour_distance(lab, expected).astype(np.float32)
     sigma = max(appearance.noise, 1.5)
-    # A blurred edge mixes piece and cloth: count a pixel as the piece's only when it is
-    # at least half as far from the cloth as the strongest pixel around it.
-    dist = dist.astype(np.float32)
     local_max = cv2.dilate(dist, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
     threshold = np.maximum(threshold_sigmas * sigma, 0.5 * local_max)
     logodds = np.clip((dist - threshold) / sigma, -3.0, 3.0).astype(np.float32)
-    # Near the printed lines a slightly-off grid mixes both colours: trust less.
-    fx, fy = bx - np.floor(bx), by - np.floor(by)
-    edge = np.minimum(np.minimum(fx, 1 - fx), np.minimum(fy, 1 - fy))
-    logodds = np.where(edge < 0.06, logodds * 0.3, logodds)
+    logodds *= np.clip(trust, 0.0, 1.0)
     logodds[~on_board] = 0.0
     return Evidence(logodds=logodds, origin=(x0, y0), on_board=on_board, lab=lab, expected=expected)
 
@@ -277,7 +309,10 @@ class SquaresResult:
     appearance: CheckerAppearance
     evidence: Evidence
     camera: BoardCamera
-    coverage: np.ndarray = field(repr=False, default=None)  # owner index map (-1 none)
+    coverage: np.ndarray = field(repr=False, default=None)  # how many outlines cover each pixel
+    piece_scale: float = 1.0
+    objective: float = 0.0  # evidence explained by the chosen outlines, per square area
+
 
     def label_grid(self) -> np.ndarray:
         grid = np.empty((self.appearance.rows, self.appearance.cols), dtype=object)
@@ -314,9 +349,9 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
     square-area into probabilities.
     """
     if appearance is None or evidence is None:
-        lab = to_lab(image_bgr)
-        appearance = checker_appearance(lab, homography, rows, cols)
         region = board_region(camera, rows, cols, image_bgr.shape)
+        lab = board_lab(image_bgr, region)
+        appearance = checker_appearance(lab, homography, rows, cols)
         evidence = evidence_map(lab, homography, appearance, region)
     ev = evidence
     E = ev.logodds
@@ -361,7 +396,23 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
     order = sorted(squares, key=lambda s: (s[0] + 0.5 - cam[0]) ** 2 + (s[1] + 0.5 - cam[1]) ** 2)
     scores = {sq: np.zeros(len(LABELS)) for sq in squares}
     best_shift: dict[tuple[int, int], dict] = {sq: {} for sq in squares}
-    free_E = E_pad.copy()
+    # Squares with no foreground anywhere a piece of theirs could reach stay empty.
+    positive = cv2.integral(np.maximum(E_pad, 0).astype(np.float64))
+    quiet = set()
+    for sq in squares:
+        if "3" not in hyps[sq]:
+            continue
+        m = hyps[sq]["3"][1]
+        R = reach[sq]
+        ya, xa = m.y0 + pad - R, m.x0 + pad - R
+        yb, xb = ya + m.mask.shape[0] + 2 * R, xa + m.mask.shape[1] + 2 * R
+        ya, xa = max(ya, 0), max(xa, 0)
+        yb, xb = min(yb, E_pad.shape[0]), min(xb, E_pad.shape[1])
+        total = positive[yb, xb] - positive[ya, xb] - positive[yb, xa] + positive[ya, xa]
+        if total < 0.02 * square_area[sq]:
+            quiet.add(sq)
+            scores[sq] = np.array([0.0] + [-1.0] * (len(LABELS) - 1))
+    order = [sq for sq in order if sq not in quiet]
     for _ in range(iterations):
         changed = 0
         for sq in order:
@@ -420,7 +471,27 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
         readings[sq] = reading
     cover_core = cover[pad:-pad, pad:-pad]
     _sample_colours(readings, chosen, ev, cover_core)
-    return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=camera, coverage=cover_core)
+    mean_area = float(np.mean(list(square_area.values())))
+    n_pieces = sum(1 for v in chosen.values() if v[1] is not None)
+    objective = float(E[cover_core > 0].sum()) / mean_area - piece_prior * n_pieces
+    return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=camera,
+                         coverage=cover_core, piece_scale=piece_scale, objective=objective)
+
+
+def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
+                           camera: BoardCamera, *, scales=(0.8, 0.9, 1.0, 1.1), **kwargs) -> SquaresResult:
+    """:func:`read_squares` at the pyramid scale that explains the photo best.
+
+    Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
+    be smaller or larger than on the 44.5 mm bandanna.
+    """
+    region = board_region(camera, rows, cols, image_bgr.shape)
+    lab = board_lab(image_bgr, region)
+    appearance = checker_appearance(lab, homography, rows, cols)
+    evidence = evidence_map(lab, homography, appearance, region)
+    results = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
+                            evidence=evidence, appearance=appearance, **kwargs) for s in scales]
+    return max(results, key=lambda r: r.objective)
 
 
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
