@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "scorer.commands.rules",
     "scorer.commands.serve",
     "scorer.commands.read",
+    "scorer.commands.studio",
 )
 
 
