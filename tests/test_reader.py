@@ -155,3 +155,25 @@ def test_read_command_json_and_overlay(tmp_path, capsys):
     assert d["grid"]["rows"] == 8
     assert Board.from_text(d["board"]).rows == 8
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_eval_command_scores_a_folder_with_sidecars(tmp_path, capsys):
+    board, img, grid = _scene(elevation=50)
+    _, corners = None, grid.corners
+    cv2.imwrite(str(tmp_path / "a.png"), img)
+    sidecar = {
+        "board": board.to_text(),
+        "checkerboard": {"rows": 8, "cols": 8, "corners": np.asarray(corners).tolist()},
+        "play_area": {"row": 1, "col": 1, "rows": 6, "cols": 6},
+        "players": 4, "threehouse": False,
+    }
+    (tmp_path / "a.json").write_text(json.dumps(sidecar))
+    assert main(["eval", str(tmp_path), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["photos"] == 1
+    assert summary["grid_found"] == 1.0
+    assert summary["corner_error_squares"]["max"] < 0.1
+    assert summary["squares_in_play"] == 36
+    assert 0.0 <= summary["square_accuracy_play_area"] <= 1.0
+    assert set(summary["by_class"]) == {"empty", "park", "1", "2", "3"}
+    assert main(["eval", str(tmp_path / "missing")]) == 2

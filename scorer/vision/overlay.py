@@ -60,7 +60,8 @@ def draw_reading(image: np.ndarray, reading) -> np.ndarray:
             font_scale = 0.5 * scale
             (w, h), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, thick)
             org = (int(centre[0] - w / 2), int(centre[1] + h / 2))
-            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), thick + 2, cv2.LINE_AA)
-            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale,
-                        DRAW_BGR.get(value[0], (255, 255, 255)), thick, cv2.LINE_AA)
+            ink = DRAW_BGR.get(value[0], (255, 255, 255))
+            halo = (255, 255, 255) if sum(ink) < 200 else (0, 0, 0)
+            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, halo, thick + 2, cv2.LINE_AA)
+            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, ink, thick, cv2.LINE_AA)
     return out
