@@ -145,43 +145,49 @@ class ScoreReport:
         return out
 
 
-def groups_of(board: Board, colour: str) -> list[tuple[Square, ...]]:
-    """The groups of ``colour``: orthogonally connected components, each in square order."""
-    cells = {sq for sq, piece in board.pieces() if piece.colour == colour}
+def _components(cells: set[Square], neighbours: dict[Square, tuple[Square, ...]]) -> list[tuple[Square, ...]]:
+    """Orthogonally connected components of ``cells``, each sorted, in square order."""
+    left = set(cells)
     groups = []
-    while cells:
-        start = min(cells)
-        cells.discard(start)
+    while left:
+        start = left.pop()
         component = [start]
         frontier = [start]
         while frontier:
-            sq = frontier.pop()
-            for other in board.neighbours(sq):
-                if other in cells:
-                    cells.discard(other)
+            for other in neighbours[frontier.pop()]:
+                if other in left:
+                    left.discard(other)
                     component.append(other)
                     frontier.append(other)
         groups.append(tuple(sorted(component)))
     return sorted(groups)
 
 
+def groups_of(board: Board, colour: str) -> list[tuple[Square, ...]]:
+    """The groups of ``colour``: orthogonally connected components, each in square order."""
+    cells = {sq for sq, piece in board.contents().items() if piece is not PARK and piece.colour == colour}
+    return _components(cells, board.geometry.neighbours)
+
+
+def _deductions(threes: list[Square], ones: set[Square], near: dict[Square, tuple[Square, ...]]) -> list[Deduction]:
+    return [Deduction(sq, tuple(sorted(o for o in near[sq] if o in ones))) for sq in sorted(threes)]
+
+
 def three_pip_deductions(board: Board, colour: str) -> list[Deduction]:
     """For each of ``colour``'s 3-pips, the 1-pips of any colour Near it."""
-    deductions = []
-    for sq, piece in board.pieces():
-        if piece.colour == colour and piece.pips == 3:
-            ones = tuple(
-                sorted(o for o in board.near(sq) if isinstance(board[o], Piece) and board[o].pips == 1)
-            )
-            deductions.append(Deduction(sq, ones))
-    return deductions
+    cells = board.contents()
+    ones = {sq for sq, c in cells.items() if c is not PARK and c.pips == 1}
+    threes = [sq for sq, c in cells.items() if c == Piece(colour, 3)]
+    return _deductions(threes, ones, board.geometry.near)
 
 
-def park_results(board: Board, *, loose: bool = False) -> list[ParkResult]:
+def park_results(board: Board, *, loose: bool = False, groups: dict[str, list] | None = None) -> list[ParkResult]:
     """Private Parks: for every park, the player (if any) who holds all its non-park Near squares."""
+    if groups is None:
+        groups = {colour: groups_of(board, colour) for colour in board.colours()}
     group_of: dict[Square, int] = {}
-    for colour in board.colours():
-        for group in groups_of(board, colour):
+    for colour_groups in groups.values():
+        for group in colour_groups:
             for sq in group:
                 group_of[sq] = id(group)
     results = []
@@ -209,22 +215,40 @@ def park_results(board: Board, *, loose: bool = False) -> list[ParkResult]:
     return results
 
 
-def score_player(board: Board, colour: str) -> PlayerScore:
-    """The base score of one colour (no park bonus)."""
-    pips_by_size = {pips: 0 for pips in PIPS}
-    for _, piece in board.pieces():
-        if piece.colour == colour:
-            pips_by_size[piece.pips] += piece.pips
-    groups = [Group(cells) for cells in groups_of(board, colour)]
-    return PlayerScore(colour, pips_by_size, groups, three_pip_deductions(board, colour))
-
-
 def score_board(board: Board, *, private_parks: bool = False, loose_parks: bool = False) -> ScoreReport:
     """Score every colour on the board. ``loose_parks`` only matters with ``private_parks``."""
-    players = {colour: score_player(board, colour) for colour in board.colours()}
+    geo = board.geometry
+    squares_of: dict[str, set[Square]] = {}
+    pips_of: dict[str, dict[int, int]] = {}
+    threes_of: dict[str, list[Square]] = {}
+    ones: set[Square] = set()
+    for sq, content in board.contents().items():
+        if content is PARK:
+            continue
+        colour, pips = content.colour, content.pips
+        if colour not in squares_of:
+            squares_of[colour] = set()
+            pips_of[colour] = {p: 0 for p in PIPS}
+            threes_of[colour] = []
+        squares_of[colour].add(sq)
+        pips_of[colour][pips] += pips
+        if pips == 1:
+            ones.add(sq)
+        elif pips == 3:
+            threes_of[colour].append(sq)
+    groups = {colour: _components(squares_of[colour], geo.neighbours) for colour in COLOURS if colour in squares_of}
+    players = {
+        colour: PlayerScore(
+            colour,
+            pips_of[colour],
+            [Group(cells) for cells in colour_groups],
+            _deductions(threes_of[colour], ones, geo.near),
+        )
+        for colour, colour_groups in groups.items()
+    }
     results: list[ParkResult] = []
     if private_parks:
-        results = park_results(board, loose=loose_parks)
+        results = park_results(board, loose=loose_parks, groups=groups)
         for result in results:
             if result.owner:
                 players[result.owner].parks.append(result)

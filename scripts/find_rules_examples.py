@@ -40,8 +40,8 @@ TARGETS = {
         "groups": {"red": 6, "blue": 7, "green": 6},
     },
     "best_29": {
-        "colours": ["red", "blue"],
-        "parks": default_parks(2),
+        "colours": ["red", "blue", "green"],
+        "parks": default_parks(3),
         "threes": {},
         "groups": {"red": 1},
     },
