@@ -8,6 +8,7 @@ The photo flow needs the photo reader (scorer.reader) and sample photos (sample_
 
 from __future__ import annotations
 
+import base64
 import importlib.util
 import os
 import threading
@@ -301,3 +302,45 @@ def test_upload_a_photo_see_the_breakdown_and_correct_a_square(page, tmp_path):
     else:
         assert box(page, "#board-pane")["y"] > box(page, "#photo-pane")["y"] + 100
     shot(page, "photo")
+
+
+def test_progress_shows_while_the_photo_is_read_and_a_dropped_photo_works(page, tmp_path):
+    require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
+    photo = sample_photo(tmp_path)
+    held = []
+    page.route("**/api/read", lambda route: held.append(route))  # hold the answer back
+    data = base64.b64encode(photo.read_bytes()).decode()
+    page.evaluate(
+        """([data, name]) => {
+            const bytes = Uint8Array.from(atob(data), c => c.charCodeAt(0));
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([bytes], name, {type: "image/jpeg"}));
+            document.querySelector("#dropzone").dispatchEvent(
+                new DragEvent("drop", {dataTransfer: transfer, bubbles: true, cancelable: true}));
+        }""",
+        [data, photo.name],
+    )
+    expect(page.locator("#progress")).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#progress-text').textContent.length > 0")
+    shot(page, "progress", full_page=False)
+    page.wait_for_timeout(200)
+    assert held, "the page sent no request to /api/read"
+    held[0].continue_()
+    page.unroute("**/api/read")
+    expect(page.locator("#players .player").first).to_be_visible(timeout=60_000)
+    expect(page.locator("#progress")).to_be_hidden()
+    expect(page.locator("#photo-pane")).to_be_visible()
+
+
+def test_a_photo_over_25_mb_is_refused_with_a_message(page):
+    page.select_option("#opt-players", "4")
+    page.evaluate(
+        """() => {
+            const transfer = new DataTransfer();
+            transfer.items.add(new File([new Uint8Array(25000001)], "huge.jpg", {type: "image/jpeg"}));
+            document.querySelector("#dropzone").dispatchEvent(
+                new DragEvent("drop", {dataTransfer: transfer, bubbles: true, cancelable: true}));
+        }"""
+    )
+    expect(page.locator("#message")).to_contain_text("25 MB")
+    assert page.input_value("#opt-players") == "4"

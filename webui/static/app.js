@@ -28,6 +28,8 @@
     highlight: new Set(), pinned: null,
     moveColour: null, movePips: null,
     textDirty: false,
+    upload: null,                    // the XMLHttpRequest of a photo being read
+    lastPhoto: null,                 // the last photo sent, for "read again" (kept in memory only)
     seq: 0,
   };
 
@@ -217,12 +219,16 @@
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
       return;
     }
+    state.lastPhoto = file;
     const o = options();
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
     form.append("players", o.players);
     form.append("threehouse", o.threehouse ? "true" : "false");
+    if (state.upload) state.upload.abort(); // a newer photo replaces one still being read
     const xhr = new XMLHttpRequest();
+    state.upload = xhr;
+    xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
     xhr.open("POST", "/api/read");
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => {
@@ -251,6 +257,7 @@
     state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [] };
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
+    $("#read-again").hidden = !state.lastPhoto;
     renderWarnings();
     if (!data.board) {
       state.readTokens = null;
@@ -284,7 +291,7 @@
     const wrap = $("#diagram");
     const width = LEFT + state.cols * S + RIGHT;
     const height = TOP + state.rows * S + BOTTOM;
-    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "grid", "aria-label": "The board" });
+    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": "The board" });
     const violations = violationCells();
     const unsure = new Set((state.reading && state.reading.unsure) || []);
     const legal = new Set(legalSquares() || []);
@@ -653,6 +660,7 @@
     window.addEventListener("dragover", (e) => e.preventDefault());
     window.addEventListener("drop", (e) => e.preventDefault());
 
+    $("#read-again").addEventListener("click", () => uploadPhoto(state.lastPhoto));
     $("#options").addEventListener("change", () => {
       syncLooseParks();
       save();
