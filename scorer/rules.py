@@ -13,7 +13,7 @@ passes in turn. A stash holds 5 trios (5 pyramids of each size) or, for ThreeHou
 from __future__ import annotations
 
 import random
-from itertools import permutations
+from itertools import combinations
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping, Sequence
 
@@ -270,7 +270,7 @@ RULE_TOO_MANY_PIECES = "too_many_pieces"
 RULE_TOO_MANY_COLOURS = "too_many_colours"
 RULE_TURN_ORDER = "turn_order"
 
-MAX_PLAYERS_FOR_TURN_ANALYSIS = 6  # seat orders are enumerated: 6! = 720
+MAX_PLAYERS_FOR_TURN_ANALYSIS = 8  # sets of players ahead are enumerated: 2**8
 
 
 @dataclass(frozen=True)
@@ -450,7 +450,7 @@ def never_passed(board: Board, colour: str, stash: Stash) -> bool:
 class TurnAnalysis:
     feasible: bool
     candidates: frozenset[str]  # who may place next (players with no legal move skipped)
-    analysed: bool  # False when there were too many players to enumerate seat orders
+    analysed: bool  # False when there were too many players to enumerate
 
 
 def turn_analysis(counts: Mapping[str, int], steady: set[str], can_move: set[str]) -> TurnAnalysis:
@@ -458,51 +458,50 @@ def turn_analysis(counts: Mapping[str, int], steady: set[str], can_move: set[str
 
     The model: players sit in an unknown order and take turns; a turn is a placement or,
     only for a player with no legal move, a pass. Consider the turns up to and including the
-    latest placement: being round robin, some first ``r`` seats have had ``k + 1`` turns and
-    the rest ``k``, and the latest turn (seat ``r - 1``, or the last seat when ``r = 0``) was
-    a placement, so that player has at least one piece down. A player's placements never
-    exceed its turns, and equal them for a ``steady`` player (one that surely never passed,
-    see ``never_passed``). That is the whole model: whether the passes it allows the other
-    players were truly forced is a question of the board's history that counts cannot
-    settle, so it is never used to call a position impossible (no reachable position is
-    flagged; some unreachable ones pass).
+    latest placement: being round robin, the first seats (a set ``ahead``, never everyone)
+    have had ``k + 1`` turns and the rest ``k``, and the latest turn, a placement, was taken
+    by the last seat of ``ahead`` (or by the last seat of all when ``ahead`` is empty), so
+    that player has a piece down. A player's placements never exceed its turns, and equal
+    them for a ``steady`` player (one that surely never passed, see ``never_passed``).
+    That is the whole model: whether the passes it allows the other players were truly
+    forced is a question of the board's history that counts cannot settle, so it is never
+    used to call a position impossible (no reachable position is flagged; some unreachable
+    ones pass).
 
     Next to place: the board has not changed since the latest placement, so any player who
-    passed since then has no legal move now; hence the next player is the first one from
-    seat ``r`` onwards who has a legal move now (``can_move``). With every count 0, anyone
-    may start. Candidates are collected over every seat order and ``k`` the counts allow.
+    passed since then has no legal move now. Seats after the latest placer come in the
+    order: players not ``ahead``, then the other ``ahead`` players, then the latest placer,
+    each batch in any order; the next to place is a player with a legal move now
+    (``can_move``) from the first batch that has one. With every count 0, anyone may start.
+    Candidates are collected over every ``k``, ``ahead`` set and latest placer allowed.
     """
     players = sorted(counts)
     if not any(counts.values()):
         return TurnAnalysis(True, frozenset(p for p in players if p in can_move), True)
     if len(players) > MAX_PLAYERS_FOR_TURN_ANALYSIS:
         return TurnAnalysis(True, frozenset(p for p in players if p in can_move), False)
-    n_players = len(players)
-    ks = {k for n in counts.values() for k in (n - 1, n)} | {max(counts.values())}
+    everyone = frozenset(players)
+    ks = {k for n in counts.values() for k in (n - 1, n) if k >= 0}
     feasible = False
     candidates: set[str] = set()
-    for k in sorted(k for k in ks if k >= 0):
-        for r in range(n_players):
-            # which players could have k + 1 turns (seats 0..r-1) and which k
-            for order in permutations(players):
-                ok = True
-                for i, p in enumerate(order):
-                    turns = k + 1 if i < r else k
-                    n = counts[p]
-                    if n > turns or (p in steady and n != turns):
-                        ok = False
-                        break
-                if not ok:
+    for size in range(len(players)):
+        for ahead in map(frozenset, combinations(players, size)):
+            for k in ks:
+                if any(
+                    counts[p] > turns or (p in steady and counts[p] != turns)
+                    for p in players
+                    for turns in ((k + 1) if p in ahead else k,)
+                ):
                     continue
-                last = order[r - 1] if r else order[-1]
-                if counts[last] == 0:
-                    continue
-                feasible = True
-                for step in range(n_players):
-                    p = order[(r + step) % n_players]
-                    if p in can_move:
-                        candidates.add(p)
-                        break
+                for latest in ahead or everyone:
+                    if counts[latest] == 0:
+                        continue
+                    feasible = True
+                    for batch in (everyone - ahead - {latest}, ahead - {latest}, {latest}):
+                        movers = batch & can_move
+                        if movers:
+                            candidates |= movers
+                            break
     return TurnAnalysis(feasible, frozenset(candidates), True)
 
 

@@ -334,3 +334,42 @@ def test_positions_from_legal_play_are_never_flagged_and_the_next_player_is_a_ca
         for colour, stash in report.stash.items():
             placed = sum(1 for _, p in b.pieces() if p.colour == colour)
             assert sum(stash.values()) == 3 * record.trios - placed
+
+
+def turn_analysis_by_seat_orders(counts, steady, can_move):
+    """Reference for ``turn_analysis``: every seat order, turn count and seat, spelled out."""
+    from itertools import permutations
+
+    players = sorted(counts)
+    if not any(counts.values()):
+        return True, {p for p in players if p in can_move}
+    feasible, candidates = False, set()
+    for order in permutations(players):
+        for r in range(len(players)):
+            for k in range(0, max(counts.values()) + 2):
+                turns = {p: k + 1 if i < r else k for i, p in enumerate(order)}
+                if any(counts[p] > turns[p] or (p in steady and counts[p] != turns[p]) for p in players):
+                    continue
+                if counts[order[r - 1] if r else order[-1]] == 0:
+                    continue
+                feasible = True
+                for step in range(len(players)):
+                    p = order[(r + step) % len(players)]
+                    if p in can_move:
+                        candidates.add(p)
+                        break
+    return feasible, candidates
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(["red", "blue", "green", "yellow"]), st.integers(0, 6), min_size=1, max_size=4),
+    st.data(),
+)
+def test_turn_analysis_matches_the_seat_order_reference(counts, data):
+    from scorer.rules import turn_analysis
+
+    steady = data.draw(st.sets(st.sampled_from(sorted(counts))))
+    can_move = data.draw(st.sets(st.sampled_from(sorted(counts))))
+    result = turn_analysis(counts, steady, can_move)
+    assert (result.feasible, set(result.candidates)) == turn_analysis_by_seat_orders(counts, steady, can_move)
