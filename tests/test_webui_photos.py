@@ -75,3 +75,15 @@ def test_a_photo_without_a_board_is_422(client):
     image = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
     ok, data = cv2.imencode(".jpg", image)
     assert error_of(upload(client, data.tobytes()), 422)
+
+
+def test_an_iphone_heic_photo_is_read(client, scene_jpeg):
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    heic = io.BytesIO()
+    Image.open(io.BytesIO(scene_jpeg)).save(heic, format="HEIF", quality=85)
+    response = upload(client, heic.getvalue(), "IMG_0001.HEIC")
+    assert response.status_code == 200, response.data
+    assert Board.from_text(response.get_json()["board"]).rows == 6
