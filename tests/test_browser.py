@@ -196,6 +196,12 @@ def test_new_empty_board_then_place_pieces(page):
     expect(page.locator("#diagram .sq")).to_have_count(36)
     expect(page.locator("#outcome")).to_have_text("No pyramids on the board yet.")
     assert page.input_value("#opt-players") == "2"
+    # before anyone has played: where may a player put a first piece?
+    page.select_option("#move-colour", label="a player with no piece yet")
+    page.click('#midgame .size[data-pips="2"]')
+    expect(page.locator("#moves")).to_contain_text("36 legal squares")
+    page.click('#midgame .size[data-pips="1"]')
+    expect(page.locator("#moves")).to_contain_text("No square is legal for a new player's 1-pip")
     pick(page, "C3", "green 2-pip")
     expect(total_of(page, "green")).to_have_text("1")  # 2 pips, one group -1
     pick(page, "D4", "purple 3-pip")

@@ -539,6 +539,7 @@
     const pips = state.movePips;
     if (!state.moveColour) { out.textContent = ""; return; }
     const colour = state.moveColour === UNSEEN ? "new player" : state.moveColour;
+    const piece = `${state.moveColour === UNSEEN ? "a new player's" : "a " + colour} ${pips}-pip`;
     if ((check.must_pass || []).includes(colour)) {
       out.replaceChildren(el("span", { class: "notice" }, el("strong", { text: cap(colour) }), " has no legal move and must pass."));
       return;
@@ -549,10 +550,10 @@
     if (left === 0) {
       out.replaceChildren(el("span", { class: "notice", text: `${cap(colour)} has no ${pips}-pips left in the stash.` }));
     } else if (!squares.length) {
-      out.replaceChildren(el("span", { class: "notice", text: `No square is legal for a ${colour} ${pips}-pip now; another size may still fit.` }));
+      out.replaceChildren(el("span", { class: "notice", text: `No square is legal for ${piece} now; another size may still fit.` }));
     } else {
       out.replaceChildren(el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
-        ` for a ${colour} ${pips}-pip (green dots): ${squares.join(" ")}`);
+        ` for ${piece} (green dots): ${squares.join(" ")}`);
     }
   }
 
@@ -699,8 +700,7 @@
     $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); });
     for (const b of $$(".size-buttons .size")) {
       b.addEventListener("click", () => {
-        const pips = Number(b.dataset.pips);
-        state.movePips = state.movePips === pips ? null : pips;
+        state.movePips = Number(b.dataset.pips);
         renderMidgame();
         renderDiagram();
       });
