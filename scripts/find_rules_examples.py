@@ -40,8 +40,8 @@ TARGETS = {
         "groups": {"red": 6, "blue": 7, "green": 6},
     },
     "best_29": {
-        "colours": ["red", "blue", "green"],
-        "parks": default_parks(3),
+        "colours": ["red", "blue"],
+        "parks": default_parks(2),
         "threes": {},
         "groups": {"red": 1},
     },
@@ -80,7 +80,17 @@ def anneal(target: dict, rng: random.Random, steps: int = 200_000) -> Board | No
     free = board.empty_squares()
     assert len(pool) == len(free), (len(pool), len(free))
     rng.shuffle(pool)
-    for sq, piece in zip(free, pool):
+    if not target["threes"]:
+        # nothing pinned (the 29-point board): start red as one connected region
+        red = [p for p in pool if p.colour == "red"]
+        region = [rng.choice(free)]
+        while len(region) < len(red):
+            region.append(rng.choice([q for sq in region for q in board.neighbours(sq)
+                                      if board[q] is None and q not in region]))
+        for sq, piece in zip(region, red):
+            board[sq] = piece
+        pool = [p for p in pool if p.colour != "red"]
+    for sq, piece in zip(board.empty_squares(), pool):
         board[sq] = piece
     current = cost(board, target)
     temperature = 2.0

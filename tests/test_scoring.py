@@ -70,12 +70,17 @@ def check_complete_game(name, colours, totals, groups, named_threes):
     assert check.players == len(colours) and check.players_source == "board size"
     assert all(sum(s.values()) == 0 for s in check.stash.values())
     assert board.parks() == default_parks(len(colours))
-    # and the order of play written in the file replays legally, in turn, from an empty board
+    assert_order_of_play_reaches(board, text)
+
+
+def assert_order_of_play_reaches(board: Board, text: str) -> None:
+    """The order of play written in the file replays legally, in turn, from an empty board."""
+    seats = colours_in_seat_order(text)
     replay = Board(board.rows, board.cols)
     for park in board.parks():
         replay[park] = PARK
     for i, (piece, square) in enumerate(order_of_play(text)):
-        assert piece.colour == colours_in_seat_order(text)[i % len(colours)]
+        assert piece.colour == seats[i % len(seats)]
         assert move_violation(replay, piece, square) is None, (piece, square)
         replay[square] = piece
     assert replay == board
@@ -125,6 +130,8 @@ def test_the_best_possible_score_is_29():
     assert len(report.players["red"].groups) == 1
     check = check_position(board)
     assert check.violations == [] and check.game_over
+    assert board.parks() == default_parks(2)
+    assert_order_of_play_reaches(board, text)
 
 
 def test_deduction_is_capped_at_three_and_counts_one_pips_of_every_colour():
