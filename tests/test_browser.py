@@ -134,7 +134,7 @@ def box(page, selector: str):
 # --- a board entered by hand ------------------------------------------------------------------
 def test_enter_a_board_by_hand_and_ask_for_legal_moves(page):
     enter_board(page, MIDGAME)
-    expect(page.locator("#outcome")).to_have_text("Red wins with 4 points.")
+    expect(page.locator("#outcome")).to_have_text("Red leads with 4 points.")  # mid-game
     expect(total_of(page, "red")).to_have_text("4")
     expect(total_of(page, "blue")).to_have_text("2")
     expect(page.locator("#violations")).to_contain_text("No violations")
@@ -163,6 +163,17 @@ def test_enter_a_board_by_hand_and_ask_for_legal_moves(page):
     else:  # stacked
         assert box(page, "#legality")["y"] > box(page, "#board-pane")["y"] + 100
     shot(page, "board-entry")
+
+
+def test_the_rules_worked_example_game(page):
+    enter_board(page, (ROOT / "sample_boards" / "rules_game_2p.txt").read_text())
+    expect(page.locator("#outcome")).to_have_text("Red wins with 24 points.")
+    expect(total_of(page, "blue")).to_have_text("23")
+    expect(page.locator("#to-move")).to_contain_text("Game over")
+    blue = page.locator('#players .player[data-colour="blue"]')
+    expect(blue.locator("tr.sub.deduction", has_text="C2")).to_contain_text("5 near")
+    expect(blue.locator("tr.sub.deduction", has_text="C2").locator(".pts")).to_have_text("\u22123")
+    shot(page, "finished-game")
 
 
 def test_correct_a_square_and_the_totals_change(page):

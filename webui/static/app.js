@@ -392,10 +392,11 @@
       ? score.ranking
       : Object.keys(players).map((colour) => ({ colour, total: players[colour].total, rank: null }));
     const winners = score.winners || [];
+    const over = !state.check || state.check.game_over; // mid-game the leader has not won yet
     const outcome = $("#outcome");
     if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
-    else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} wins with ${players[winners[0]].total} points.`;
-    else if (winners.length > 1) outcome.textContent = `Tie: ${winners.map(cap).join(" and ")} with ${players[winners[0]].total} points each.`;
+    else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${players[winners[0]].total} points.`;
+    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Level"}: ${winners.map(cap).join(" and ")} with ${players[winners[0]].total} points each.`;
     else outcome.textContent = "";
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
     const parks = score.private_parks ? score.park_results || [] : [];
@@ -540,6 +541,10 @@
     if (!state.moveColour) { out.textContent = ""; return; }
     const colour = state.moveColour === UNSEEN ? "new player" : state.moveColour;
     const piece = `${state.moveColour === UNSEEN ? "a new player's" : "a " + colour} ${pips}-pip`;
+    if (check.game_over) {
+      out.replaceChildren(el("span", { class: "notice", text: "The game is over: no piece can be placed anywhere." }));
+      return;
+    }
     if ((check.must_pass || []).includes(colour)) {
       out.replaceChildren(el("span", { class: "notice" }, el("strong", { text: cap(colour) }), " has no legal move and must pass."));
       return;
