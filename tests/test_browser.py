@@ -176,6 +176,30 @@ def test_the_rules_worked_example_game(page):
     shot(page, "finished-game")
 
 
+MUST_PASS = """\
+# r3 . r1 b3 #
+r2 b3 b2 r1 r3 r2
+b1 b2 r3 # r1 b2
+r3 b1 # b3 b2 b1
+r1 r2 b1 r1 r3 b3
+# r2 b2 b3 r2 #
+"""
+
+
+def test_a_player_who_must_pass_is_told_so(page):
+    enter_board(page, MUST_PASS)
+    expect(page.locator("#to-move")).to_contain_text("Blue to move")
+    page.select_option("#move-colour", "red")
+    expect(page.locator("#moves")).to_contain_text("Red has no legal move and must pass.")
+    page.select_option("#move-colour", "blue")
+    page.click('#midgame .size[data-pips="2"]')
+    expect(page.locator("#moves")).to_contain_text("Blue has no 2-pips left in the stash.")
+    page.click('#midgame .size[data-pips="1"]')
+    expect(page.locator("#moves")).to_contain_text("1 legal square for a blue 1-pip (green dots): C6")
+    expect(page.locator('#diagram .sq[data-cell="C6"] .legal-dot')).to_have_count(1)
+    expect(page.locator("#diagram .legal-dot")).to_have_count(1)
+
+
 def test_correct_a_square_and_the_totals_change(page):
     enter_board(page, MIDGAME)
     expect(total_of(page, "red")).to_have_text("4")
