@@ -376,11 +376,7 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
     for sq, piece in board.pieces():
         if piece.pips != 1 or sq in placeable:
             continue
-        supports = [
-            o for o in board.near(sq)
-            if isinstance(board[o], Piece) and board[o].pips != 2 and board[o].colour != piece.colour
-        ]
-        if not supports:
+        if not _has_support(board, sq, piece.colour):
             violations.append(Violation(
                 sq.name, RULE_ONE_UNSUPPORTED,
                 f"the {piece.colour} 1-pip on {sq.name} has no 1-pip or 3-pip of another colour Near it",

@@ -120,8 +120,12 @@ def _read_photo(name: str, data: bytes, args) -> Loaded:
 
 # --- output --------------------------------------------------------------------------------
 
-def _each_file(args, handle) -> int:
-    """Run ``handle(name, loaded) -> status`` per file; bad files are reported and skipped."""
+def _each_file(args, analyse, format_text, status_of) -> int:
+    """For each FILE: load it, ``analyse(board)``, print the report (JSON line or text).
+
+    Returns the worst status: ``status_of(report)`` per file, 2 for a file that cannot be
+    read (reported on stderr in one line, and the other files still go through).
+    """
     status = 0
     for name in args.files:
         try:
@@ -130,8 +134,10 @@ def _each_file(args, handle) -> int:
             print(f"subdivision: error: {err}", file=sys.stderr)
             status = 2
             continue
-        status = max(status, handle(name, loaded))
+        report = analyse(loaded.board)
+        print(_json_line(name, loaded, report.to_dict()) if args.json else format_text(name, report))
         sys.stdout.flush()
+        status = max(status, status_of(report))
     return status
 
 
@@ -147,27 +153,17 @@ def run_score(args) -> int:
     if args.loose_parks and not args.private_parks:
         raise UserError("--loose-parks only applies with --private-parks")
 
-    def handle(name: str, loaded: Loaded) -> int:
-        report = score_board(loaded.board, private_parks=args.private_parks, loose_parks=args.loose_parks)
-        if args.json:
-            print(_json_line(name, loaded, report.to_dict()))
-        else:
-            print(format_score(name, report))
-        return 0
+    def analyse(board: Board) -> ScoreReport:
+        return score_board(board, private_parks=args.private_parks, loose_parks=args.loose_parks)
 
-    return _each_file(args, handle)
+    return _each_file(args, analyse, format_score, lambda report: 0)
 
 
 def run_check(args) -> int:
-    def handle(name: str, loaded: Loaded) -> int:
-        report = check_position(loaded.board, players=args.players, threehouse=args.threehouse)
-        if args.json:
-            print(_json_line(name, loaded, report.to_dict()))
-        else:
-            print(format_check(name, report))
-        return 1 if report.violations else 0
+    def analyse(board: Board) -> CheckReport:
+        return check_position(board, players=args.players, threehouse=args.threehouse)
 
-    return _each_file(args, handle)
+    return _each_file(args, analyse, format_check, lambda report: 1 if report.violations else 0)
 
 
 def _size_name(pips: int | str) -> str:
