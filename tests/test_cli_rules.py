@@ -159,7 +159,7 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
     data = json.loads(out)
     assert status == 0 and data["players"]["red"]["total"] == 24
     assert data["from_photo"] and data["reading_warnings"] == ["fake"]
-    assert calls == [(bytes, 2, False)]
+    assert calls == [(str, 2, False)]  # a path, so the reading can name its file
 
 
 def test_photo_without_a_reader_is_one_clear_line(capsys, tmp_path, monkeypatch):

@@ -91,7 +91,7 @@ def read_input(name: str, args) -> Loaded:
     if len(data) > MAX_INPUT_BYTES:
         raise UserError(f"{name}: too large (over {MAX_INPUT_BYTES} bytes)")
     if is_image(data):
-        return _read_photo(name, data, args)
+        return _read_photo(name, data if name == "-" else name, args)
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
     if b"\x00" in data:
@@ -106,15 +106,17 @@ def read_input(name: str, args) -> Loaded:
         raise UserError(f"{name}: {err}") from None
 
 
-def _read_photo(name: str, data: bytes, args) -> Loaded:
+def _read_photo(name: str, source: str | bytes, args) -> Loaded:
     try:
         from scorer.reader import read_photo
     except ImportError as err:
         raise UserError(f"{name}: is a photo, but the photo reader is not available ({err})") from None
     try:
-        reading = read_photo(data, players=args.players, threehouse=args.threehouse)
+        reading = read_photo(source, players=args.players, threehouse=args.threehouse)
     except UserError as err:
         raise UserError(f"{name}: {err}") from None
+    except Exception as err:  # a reader fault still gets one line, not a traceback
+        raise UserError(f"{name}: the photo reader failed: {type(err).__name__}: {err}") from None
     return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
 
 
