@@ -217,6 +217,24 @@ def test_correct_a_square_and_the_totals_change(page):
     expect(total_of(page, "blue")).to_have_text(str(score_board(board).players["blue"].total))
 
 
+def test_private_parks_and_deductions_light_up_their_squares(page):
+    page.check("#opt-private-parks")
+    page.check("#opt-loose-parks")
+    enter_board(page, "# r2 .\nr2 # .\n. . b2\n")
+    red = page.locator('#players .player[data-colour="red"]')
+    expect(red.locator("tr.sub.park")).to_contain_text("park A3")
+    expect(red.locator("tr.sub.park .pts")).to_have_text("+3")
+    expect(total_of(page, "red")).to_have_text("5")  # 4 pips, two groups -2, park +3
+    page.uncheck("#opt-loose-parks")  # the rules' reading: one group must hold it
+    expect(total_of(page, "red")).to_have_text("2")
+    expect(page.locator("#park-results")).to_contain_text("not one")
+
+    enter_board(page, MIDGAME)
+    page.locator('#players .player[data-colour="blue"] tr.sub.deduction').click()
+    lit = page.locator("#diagram .sq.hl").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert sorted(lit) == ["B5", "C4", "C5"]
+
+
 def test_violations_are_listed_and_marked(page):
     enter_board(page, "r3 r3 .\n. . .\n. . b2\n")
     expect(page.locator("#violations li").first).to_be_visible()

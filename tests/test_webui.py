@@ -281,7 +281,7 @@ def stand_in_reader(monkeypatch):
         calls.append({"source": source, "players": players, "threehouse": threehouse})
         if source.startswith(b"NOBOARD"):
             raise NoBoardFound("photo: no board found")
-        return StandInReading(MIDGAME)
+        return StandInReading(None if source.startswith(b"GRIDONLY") else MIDGAME)
 
     class NoBoardFound(UserError):
         pass
@@ -315,6 +315,12 @@ def test_read_options_default_to_auto(client, stand_in_reader):
     assert upload(client, png_bytes()).status_code == 200
     assert [c["players"] for c in stand_in_reader] == [None, None]
     assert [c["threehouse"] for c in stand_in_reader] == [False, False]
+
+
+def test_read_that_found_the_grid_but_not_the_board_still_answers(client, stand_in_reader):
+    body = upload(client, b"GRIDONLY" + png_bytes()).get_json()
+    assert body["board"] is None
+    assert body["reading"]["warnings"] and body["overlay"].startswith("data:image/jpeg")
 
 
 def test_read_with_no_board_in_the_photo_is_422(client, stand_in_reader):
