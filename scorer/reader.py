@@ -142,15 +142,14 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
                     and squares.readings[sq].colour_lab is not None]
         full = all(squares.readings[sq].label != "empty" for sq in inside)
-        n_players = players
-        if n_players is None:
-            fitting = [s.players for s in setups_for_size(play.rows, play.cols)
-                       if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
-            if full and len(fitting) == 1:
-                n_players = fitting[0]
+        fitting = [s for s in setups_for_size(play.rows, play.cols)
+                   if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
+        setup = setup_for(players, threehouse) if players else (fitting[0] if len(fitting) == 1 else None)
+        # The setup says how many players; mid-game with few pieces, let the colours say.
+        n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         wb = white_balance(squares.appearance.light_lab, squares.appearance.dark_lab)
         samples = np.array([squares.readings[sq].colour_lab for sq in pyramids]).reshape(-1, 3)
-        groups = group_colours(samples, wb, players=n_players, per_player=3 * trios if full else None)
+        groups = group_colours(samples, wb, players=n_groups, per_player=3 * trios if full else None)
         reading.colour_names = groups.names
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
         stage = "decode"
@@ -167,7 +166,8 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 for k, letter in enumerate(letters):
                     cell[f"{letter}{pips}"] = sq.probs[size_i] * cp[k]
             table[name] = cell
-        decoded = decode(table, play.rows, play.cols, trios=trios)
+        decoded = decode(table, play.rows, play.cols, trios=trios,
+                         parks=setup.parks if setup and setup.size == play.rows else None)
         reading.board = decoded.board
         reading.cells = decoded.cells
         reading.warnings += decoded.warnings

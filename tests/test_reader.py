@@ -17,10 +17,10 @@ from synthetic_scene import draw_scene, look_at_camera
 POSITION = """\
 r3 b2 . # . .
 . r1 b1 . . .
-. . b3 y2 . .
-. . . . g3 .
+. . b3 r2 . .
+. . . . b3 .
 # . . . . .
-g1 . . . . #
+r1 . . . . #
 """
 
 
@@ -64,13 +64,11 @@ def test_reader_finds_the_grid_itself_and_the_pieces():
     from scorer.reader import read_image
 
     board, img, _ = _scene(elevation=50)
-    reading = read_image(img, players=4)  # 8x8 play area: the whole checkerboard
+    reading = read_image(img, players=2)
     assert reading.grid is not None and (reading.grid.rows, reading.grid.cols) == (8, 8)
-    got = sorted(p.symbol for _, p in reading.board.pieces())
-    want = sorted(p.symbol for _, p in board.pieces())
-    # Colours are named by the reader; compare sizes and the number of pieces.
-    assert sorted(s[1] for s in got) == sorted(s[1] for s in want)
-    assert len(reading.board.parks()) == len(board.parks())
+    assert reading.play_area.to_dict() == {"row": 1, "col": 1, "rows": 6, "cols": 6}
+    wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
+    assert len(wrong) <= 1, (wrong, reading.board.to_text())
 
 
 def test_later_stage_failure_keeps_the_grid(monkeypatch):

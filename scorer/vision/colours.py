@@ -17,10 +17,8 @@ import numpy as np
 
 # Hue angles (degrees in the Lab a-b plane) of the translucent colours, as seen on a white
 # cloth. Achromatic names are decided by lightness instead.
-HUES = {"red": 35.0, "orange": 60.0, "yellow": 92.0, "green": 145.0, "cyan": 215.0,
-        "blue": 285.0, "purple": 325.0}
-ACHROMATIC = ("black", "white", "clear")
-CHROMA_NEUTRAL = 14.0  # below this a colour reads as achromatic
+HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235.0,
+        "blue": 295.0, "purple": 320.0}
 
 
 @dataclass(frozen=True)
@@ -75,7 +73,7 @@ def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np
     return labels.ravel(), centres.astype(np.float64), float(compact)
 
 
-def choose_groups(features: np.ndarray, players: int | None = None, *, min_separation: float = 22.0,
+def choose_groups(features: np.ndarray, players: int | None = None, *, min_separation: float = 12.0,
                   per_player: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Cluster pyramid features into player groups; returns (labels, centres).
 
@@ -110,19 +108,23 @@ def choose_groups(features: np.ndarray, players: int | None = None, *, min_separ
 
 
 def name_cost(centre: np.ndarray) -> dict[str, float]:
-    """How badly each colour name fits a group centre (feature space); lower is better."""
+    """How badly each colour name fits a group centre (feature space); lower is better.
+
+    Saturation (chroma relative to lightness) separates the strongly coloured translucent
+    pieces from clear, white and black ones, which are told apart by lightness.
+    """
     a, b, l_scaled = centre
     rel_l = l_scaled / 0.6
     chroma = float(np.hypot(a, b))
+    sat = chroma / max(rel_l, 20.0)
     hue = float(np.degrees(np.arctan2(b, a)) % 360)
     costs = {}
     for name, h in HUES.items():
         dh = abs((hue - h + 180) % 360 - 180)
-        costs[name] = dh / 25.0 + max(0.0, CHROMA_NEUTRAL - chroma) / 4.0
-    neutral = chroma / 6.0
-    costs["black"] = neutral + max(0.0, rel_l - 35.0) / 8.0
-    costs["white"] = neutral + max(0.0, 75.0 - rel_l) / 8.0
-    costs["clear"] = neutral + max(0.0, abs(rel_l - 60.0) - 15.0) / 8.0 + 0.5
+        costs[name] = dh / 25.0 + max(0.0, 0.45 - sat) * 6.0
+    costs["black"] = sat * 8.0 + max(0.0, rel_l - 35.0) / 8.0
+    costs["white"] = sat * 8.0 + max(0.0, 70.0 - rel_l) / 8.0
+    costs["clear"] = max(0.0, sat - 0.25) * 6.0 + 0.8 + max(0.0, abs(rel_l - 55.0) - 20.0) / 8.0
     return costs
 
 

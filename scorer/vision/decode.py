@@ -116,15 +116,20 @@ def _normalise(table: dict[str, dict[str, float]]) -> tuple[list[str], list[str]
 
 
 def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: int = 5,
-           use_rules: bool = True) -> Decoded:
-    """The likeliest board given per-cell value probabilities and the stash limits."""
+           parks: int | None = None, use_rules: bool = True) -> Decoded:
+    """The likeliest board given per-cell value probabilities and the stash limits.
+
+    ``parks``: how many park markers the setup has (None: any number); like the stash
+    limits it can be exceeded only by overwhelming evidence."""
     cells, values, P = _normalise(table)
     n = len(cells)
     logp = np.log(P)
     columns: list[tuple[int, bool]] = []  # (value index, overflow?)
     for vi, v in enumerate(values):
-        if v in (EMPTY, PARK_TOKEN):
+        if v == EMPTY or (v == PARK_TOKEN and parks is None):
             columns += [(vi, False)] * n
+        elif v == PARK_TOKEN:
+            columns += [(vi, False)] * min(parks, n) + [(vi, True)] * n
         else:
             columns += [(vi, False)] * min(trios, n) + [(vi, True)] * n
     col_value = np.array([c[0] for c in columns])
@@ -143,13 +148,16 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         board[cell] = content_from_symbol(values[chosen[i]])
 
     if use_rules:
-        _settle_by_rules(board, cells, values, P, chosen, changed, trios)
+        _settle_by_rules(board, cells, values, P, chosen, changed, trios, parks)
 
     over = {}
     for i in range(n):
         v = values[chosen[i]]
         if v not in (EMPTY, PARK_TOKEN):
             over[v] = over.get(v, 0) + 1
+    n_parks = sum(values[chosen[i]] == PARK_TOKEN for i in range(n))
+    if parks is not None and n_parks > parks:
+        warnings.append(f"{n_parks} park markers read, but this setup has {parks}")
     for v, count in sorted(over.items()):
         if count > trios:
             piece = content_from_symbol(v)
@@ -168,7 +176,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     return Decoded(board=board, cells=readings, warnings=warnings)
 
 
-def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios) -> None:
+def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, parks=None) -> None:
     """Let unsure squares in rule violations take an alternative that removes violations."""
     logp = np.log(P)
     index = {cell: i for i, cell in enumerate(cells)}
@@ -194,6 +202,8 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios) -> 
                     continue
                 v = values[j]
                 if v not in (EMPTY, PARK_TOKEN) and counts.get(v, 0) >= trios:
+                    continue
+                if v == PARK_TOKEN and parks is not None and counts.get(v, 0) >= parks:
                     continue
                 old = board[cell]
                 board[cell] = content_from_symbol(v)

@@ -67,7 +67,7 @@ class PhotoResult:
     file: str
     seconds: float
     grid: dict
-    squares: list[tuple[str, str, bool, bool | None]] = field(default_factory=list)  # class, in play, right, colour right
+    squares: list[tuple] = field(default_factory=list)  # class, in play, right, colour right, class read
     wrong: int = 0
     wrong_in_play: int = 0
     failure: str | None = None  # first failing stage, None when the board is exactly right
@@ -131,7 +131,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
             colour_right = None
             if isinstance(content, Piece):
                 colour_right = isinstance(got, Piece) and got.colour == content.colour
-            result.squares.append((cls, in_play, right, colour_right))
+            result.squares.append((cls, in_play, right, colour_right, got_cls))
             if right:
                 continue
             result.wrong += 1
@@ -182,7 +182,8 @@ def summarise(results: list[PhotoResult]) -> dict:
     out["by_class"] = {}
     for cls in CLASSES:
         items = [s for s in play if s[0] == cls]
-        out["by_class"][cls] = {"n": len(items), "accuracy": acc(items)}
+        out["by_class"][cls] = {"n": len(items), "accuracy": acc(items),
+                                "class_accuracy": (sum(s[4] == cls for s in items) / len(items)) if items else None}
     colour = [s for s in play if s[3] is not None]
     out["colour_accuracy"] = (sum(bool(s[3]) for s in colour) / len(colour)) if colour else None
     out["boards_exact"] = sum(r.failure is None for r in results) / n
@@ -213,7 +214,7 @@ def format_summary(summary: dict, title: str) -> str:
         f"  per-square accuracy   play area {pct(summary['square_accuracy_play_area'])} of {summary['squares_in_play']}, whole checkerboard {pct(summary['square_accuracy_all'])}",
     ]
     for cls, v in summary["by_class"].items():
-        lines.append(f"    {cls:<6} {pct(v['accuracy']):>8}  (n={v['n']})")
+        lines.append(f"    {cls:<6} {pct(v['accuracy']):>8}  (n={v['n']}; class alone {pct(v['class_accuracy'])})")
     lines.append(f"    colour {pct(summary['colour_accuracy']):>8}  (pyramids whose colour was read right)")
     lines.append(f"  boards exactly right  {pct(summary['boards_exact'])}")
     lines.append(f"  within one mistake    {pct(summary['boards_within_one'])}")

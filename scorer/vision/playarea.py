@@ -49,28 +49,25 @@ def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | Non
             area = PlayArea(col=int(area["col"]), row=int(area["row"]),
                             cols=int(area["cols"]), rows=int(area["rows"]))
         return area
-    p_occ = np.clip(occupied, 1e-3, 1 - 1e-3)
-    log_empty = np.log(1 - p_occ)
-    log_occ = np.log(p_occ)
+    p_occ = np.clip(occupied, 0.02, 0.98)
     sizes = [s for s in candidate_sizes(players, threehouse) if s <= min(rows, cols)]
     if not sizes:
         size = min(rows, cols)
         return PlayArea(0, 0, size, size, ambiguous=True)
-    total_empty = log_empty.sum()
+    # Each square is occupied with probability ``fill`` inside the block (its own share of
+    # occupied squares) and ``stray`` outside; the squares' readings are noisy evidence.
+    stray = 0.02
+    outside_ll = np.log(stray * p_occ + (1 - stray) * (1 - p_occ))
+    total_outside = outside_ll.sum()
     scored = []
-    n_occupied = float((occupied > 0.5).sum())
     for size in sizes:
         for r0 in range(rows - size + 1):
             for c0 in range(cols - size + 1):
                 inside = (slice(r0, r0 + size), slice(c0, c0 + size))
-                outside = total_empty - log_empty[inside].sum()
+                fill = float(np.clip(p_occ[inside].mean(), 0.2, 0.97))
+                inside_ll = np.log(fill * p_occ[inside] + (1 - fill) * (1 - p_occ[inside])).sum()
                 corners = park[r0, c0] + park[r0, c0 + size - 1] + park[r0 + size - 1, c0] + park[r0 + size - 1, c0 + size - 1]
-                fill = occupied[inside].mean()
-                # Fuller blocks are likelier (a finished board fills its block); parks in
-                # the corners are the default setup.
-                score = outside + 1.5 * corners + 2.0 * fill * min(1.0, n_occupied / (size * size))
-                if fill > 0.9:
-                    score += float(log_occ[inside].sum()) * 0.1
+                score = inside_ll + total_outside - outside_ll[inside].sum() + 1.0 * corners
                 scored.append((score, size, r0, c0))
     scored.sort(reverse=True)
     best = scored[0]

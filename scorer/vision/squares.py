@@ -25,11 +25,14 @@ import numpy as np
 from scorer.vision.camera import BoardCamera
 
 LABELS = ("empty", "park", "1", "2", "3")
+HYPOTHESIS_LABEL = {"park": "park", "park_small": "park", "1": "1", "2": "2", "3": "3"}
+HYPOTHESES = tuple(HYPOTHESIS_LABEL)
 PIECE_BASE = {1: 0.32, 2: 0.45, 3: 0.57}  # base side / square side (bandanna: 44.5 mm squares)
 PIECE_HEIGHT = {1: 0.571, 2: 0.784, 3: 1.0}  # apex height / square side
-PARK_RADIUS = 0.30
+PARK_RADII = {"park": 0.30, "park_small": 0.21}  # coins and chips; glass stones
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
+SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
 
 
 # --- the board's own appearance -----------------------------------------------------------
@@ -87,12 +90,25 @@ def to_lab(image_bgr: np.ndarray) -> np.ndarray:
     return lab
 
 
-def board_lab(image_bgr: np.ndarray, region: tuple[int, int, int, int]) -> np.ndarray:
-    """Lab of the image inside ``region`` (x0, y0, x1, y1); zero elsewhere (never looked at)."""
+def board_lab(image_bgr: np.ndarray, region: tuple[int, int, int, int], smooth: float = 0.0) -> np.ndarray:
+    """Lab of the image inside ``region`` (x0, y0, x1, y1), zero elsewhere (never looked at);
+    ``smooth`` (px) blurs first, so that cloth grain and noise average out."""
     x0, y0, x1, y1 = region
     lab = np.zeros(image_bgr.shape[:2] + (3,), np.float32)
-    lab[y0:y1, x0:x1] = to_lab(image_bgr[y0:y1, x0:x1])
+    crop = image_bgr[y0:y1, x0:x1]
+    if smooth > 0.3:
+        crop = cv2.GaussianBlur(crop, (0, 0), smooth)
+    lab[y0:y1, x0:x1] = to_lab(crop)
     return lab
+
+
+def square_side_px(camera: BoardCamera, rows: int, cols: int) -> float:
+    """Median side of a square in the image, px."""
+    pts = camera.project(np.array([[c, r, 0.0] for r in range(rows + 1) for c in range(cols + 1)]))
+    grid = pts.reshape(rows + 1, cols + 1, 2)
+    sides = np.concatenate([np.linalg.norm(np.diff(grid, axis=0), axis=2).ravel(),
+                            np.linalg.norm(np.diff(grid, axis=1), axis=2).ravel()])
+    return float(np.median(sides))
 
 
 def rectify(image: np.ndarray, homography: np.ndarray, rows: int, cols: int,
@@ -192,7 +208,7 @@ def expected_texture(appearance: CheckerAppearance, px: int = TEXTURE_PX) -> np.
 
 
 def colour_distance(lab: np.ndarray, reference: np.ndarray, *, brighter_weight: float = 30.0,
-                    darker_weight: float = 22.0) -> np.ndarray:
+                    darker_weight: float = 7.0) -> np.ndarray:
     """How far Lab colours are from the reference cloth colour: chroma difference plus the
     lightness as a log ratio (a shadow, a moderate darkening, counts less than a dark piece)."""
     d_ab = lab[..., 1:] - reference[..., 1:]
@@ -241,9 +257,10 @@ def _disc(cx, cy, radius, height, n=20):
 
 def outline(camera: BoardCamera, label: str, cx: float, cy: float, scale: float = 1.0) -> np.ndarray:
     """Image polygon (N, 2) of a hypothesis centred at board point (cx, cy)."""
-    if label == "park":
-        pts = _disc(cx, cy, PARK_RADIUS, 0.0, 16)
-        top = _disc(cx, cy, PARK_RADIUS, PARK_HEIGHT, 16)
+    if label.startswith("park"):
+        radius = PARK_RADII[label]
+        pts = _disc(cx, cy, radius, 0.0, 16)
+        top = _disc(cx, cy, radius, PARK_HEIGHT, 16)
         pts = np.vstack([pts, top])
     else:
         pips = int(label)
@@ -350,7 +367,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
     """
     if appearance is None or evidence is None:
         region = board_region(camera, rows, cols, image_bgr.shape)
-        lab = board_lab(image_bgr, region)
+        lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
         appearance = checker_appearance(lab, homography, rows, cols)
         evidence = evidence_map(lab, homography, appearance, region)
     ev = evidence
@@ -369,8 +386,8 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
         side = np.sqrt(square_area[(c, r)])
         reach[(c, r)] = max(1, int(round(max_offset * side)))
         per = {}
-        for label in LABELS[1:]:
-            poly = outline(camera, label, c + 0.5, r + 0.5, piece_scale) + shift
+        for label in HYPOTHESES:
+            poly = outline(camera, label, c + 0.5, r + 0.5, piece_scale if label[0].isdigit() else 1.0) + shift
             m = _rasterise(poly, (shape[0] + 4000, shape[1] + 4000), (origin[0] - 2000, origin[1] - 2000))
             if m is None:
                 continue
@@ -422,10 +439,11 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
             area = square_area[sq]
             R = reach[sq]
             side = np.sqrt(area)
-            sc = np.zeros(len(LABELS))
-            for li, lab_name in enumerate(LABELS[1:], start=1):
+            sc = np.full(len(LABELS), -np.inf)
+            sc[0] = 0.0
+            for lab_name in HYPOTHESES:
+                li = LABELS.index(HYPOTHESIS_LABEL[lab_name])
                 if lab_name not in hyps[sq]:
-                    sc[li] = -np.inf
                     continue
                 poly, m, tmpl = hyps[sq][lab_name]
                 ys, xs = window(m, R)
@@ -439,15 +457,17 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
                 total = corr - penalty
                 k = int(np.argmax(total))
                 ky, kx = divmod(k, total.shape[1])
-                sc[li] = float(total[ky, kx]) / area - piece_prior
-                best_shift[sq][lab_name] = (kx - R, ky - R)
+                value = float(total[ky, kx]) / area - piece_prior
+                best_shift[sq][lab_name] = (kx - R, ky - R, value)
+                if value > sc[li]:
+                    sc[li] = value
             scores[sq] = sc
-            k = int(np.argmax(sc))
-            if k == 0:
+            best_h = max(best_shift[sq], key=lambda h: best_shift[sq][h][2]) if best_shift[sq] else None
+            if best_h is None or best_shift[sq][best_h][2] <= 0.0:
                 new = ("empty", None, 0, 0)
             else:
-                dx, dy = best_shift[sq][LABELS[k]]
-                new = (LABELS[k], hyps[sq][LABELS[k]][1], dx, dy)
+                dx, dy, _ = best_shift[sq][best_h]
+                new = (best_h, hyps[sq][best_h][1], dx, dy)
             if new[0] != label:
                 changed += 1
             chosen[sq] = new
@@ -458,7 +478,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
 
     readings = {}
     for sq in squares:
-        sc = scores[sq]
+        sc = np.where(np.isfinite(scores[sq]), scores[sq], -10.0)
         z = (sc - sc.max()) / temperature
         probs = np.exp(z)
         probs /= probs.sum()
@@ -486,7 +506,7 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     be smaller or larger than on the 44.5 mm bandanna.
     """
     region = board_region(camera, rows, cols, image_bgr.shape)
-    lab = board_lab(image_bgr, region)
+    lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
     appearance = checker_appearance(lab, homography, rows, cols)
     evidence = evidence_map(lab, homography, appearance, region)
     results = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
