@@ -1,0 +1,147 @@
+"""The studio's scene planning and ground truth, without rendering (fast, no renderer needed)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from scorer.board import Board, Piece
+from scorer.cli import main
+from scorer.rules import check_position
+from scorer.studio.geometry import aim_camera, order_corners
+from scorer.studio.post import develop, encode_jpeg
+from scorer.studio.scene import BOARD_KINDS, PYRAMID_SIZES, plan_scene
+from scorer.studio.truth import sidecar
+
+SEEDS = range(24)
+
+
+@pytest.fixture(scope="module")
+def plans():
+    return [plan_scene(seed) for seed in SEEDS]
+
+
+def test_same_seed_same_photo_plan():
+    assert json.dumps(sidecar(plan_scene(5))) == json.dumps(sidecar(plan_scene(5)))
+    assert sidecar(plan_scene(5))["camera"] != sidecar(plan_scene(6))["camera"]
+
+
+def test_positions_come_from_legal_play(plans):
+    for plan in plans:
+        report = check_position(plan.board, players=plan.players, threehouse=plan.threehouse)
+        assert report.violations == [], (plan.seed, report.violations)
+        assert set(plan.board.colours()) <= set(plan.colours)
+
+
+def test_sidecar_board_is_the_position_turned(plans):
+    for plan in plans:
+        truth = sidecar(plan)
+        board = Board.from_text(truth["board"])
+        for _ in range((4 - truth["quarter_turns"]) % 4):
+            board = board.rotated()
+        assert board == plan.board
+        area = truth["play_area"]
+        assert (area["rows"], area["cols"]) == (plan.board.rows, plan.board.cols)
+        cb = truth["checkerboard"]
+        assert 0 <= area["col"] <= cb["cols"] - area["cols"] and 0 <= area["row"] <= cb["rows"] - area["rows"]
+        assert len(truth["square_centres"]) == area["rows"] * area["cols"]
+
+
+def test_row_one_is_the_play_area_edge_nearest_the_image_bottom(plans):
+    for plan in plans:
+        truth = sidecar(plan)
+        c = {name: np.array(xy) for name, xy in truth["square_centres"].items()}
+        n, m = truth["play_area"]["rows"], truth["play_area"]["cols"]
+        files = "ABCDEFGH"[:m]
+        edges = {
+            "bottom": np.mean([c[f"{f}1"] for f in files], axis=0),
+            "top": np.mean([c[f"{f}{n}"] for f in files], axis=0),
+            "left": np.mean([c[f"A{r}"] for r in range(1, n + 1)], axis=0),
+            "right": np.mean([c[f"{files[-1]}{r}"] for r in range(1, n + 1)], axis=0),
+        }
+        lowest = max(edges, key=lambda e: edges[e][1])
+        # (square centres are half a square inside the edges: near a 45-degree turn, allow a tie)
+        tie = 0.01 * truth["image_size"][1]
+        assert lowest == "bottom" or abs(edges[lowest][1] - edges["bottom"][1]) < tie, (plan.seed, edges)
+        assert truth["orientation_margin_px"] >= 0
+        assert edges["right"][0] > edges["left"][0] or edges["bottom"][1] > edges["top"][1]
+
+
+def test_corners_clockwise_from_top_left_and_in_frame(plans):
+    for plan in plans:
+        truth = sidecar(plan)
+        corners = np.array(truth["checkerboard"]["corners"])
+        w, h = truth["image_size"]
+        assert (corners >= 0).all() and (corners[:, 0] < w).all() and (corners[:, 1] < h).all()
+        assert np.argmin(np.hypot(corners[:, 0], corners[:, 1])) == 0
+        edges = np.roll(corners, -1, axis=0) - corners
+        cross = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+        assert (cross > 0).all()  # clockwise on screen (y down)
+
+
+def test_pieces_and_tokens_stay_inside_their_squares(plans):
+    for plan in plans:
+        spec = plan.checkerboard
+        for piece in plan.pieces:
+            sq = plan.board[piece.square]
+            assert sq == Piece(piece.colour, piece.pips)
+            col = (piece.x / spec.square) + spec.cols / 2 - plan.play_area[0]
+            row = (piece.y / spec.square) + spec.rows / 2 - plan.play_area[1]
+            turn = np.radians(piece.yaw)
+            half = PYRAMID_SIZES[piece.pips][0] / 2 * (abs(np.cos(turn)) + abs(np.sin(turn))) / spec.square
+            name = piece.square
+            c0, r0 = ord(name[0]) - ord("A"), int(name[1:]) - 1
+            assert c0 - 0.02 <= col - half and col + half <= c0 + 1.02, (plan.seed, piece)
+            assert r0 - 0.02 <= row - half and row + half <= r0 + 1.02, (plan.seed, piece)
+        assert sorted(t.params["square"] for t in plan.tokens) == sorted(s.name for s in plan.board.parks())
+
+
+def test_clutter_is_off_the_board(plans):
+    for plan in plans:
+        spec = plan.checkerboard
+        for item in plan.clutter:
+            outside_x = abs(item.x) > spec.half_width + 0.01
+            outside_y = abs(item.y) > spec.half_height + 0.01
+            assert outside_x or outside_y, (plan.seed, item.kind, item.x, item.y)
+
+
+def test_every_board_kind_plans():
+    for seed, kind in enumerate(BOARD_KINDS):
+        plan = plan_scene(100 + seed, board_kind=kind, players=4 if kind != "area_sized" else 2)
+        truth = sidecar(plan)
+        assert truth["scene"]["board"]["kind"] == kind
+        if kind == "area_sized":
+            assert truth["checkerboard"]["rows"] == truth["play_area"]["rows"]
+
+
+def test_order_corners():
+    pts = [[90, 10], [10, 12], [12, 88], [95, 80]]
+    assert order_corners(pts) == [[10, 12], [90, 10], [95, 80], [12, 88]]
+
+
+def test_camera_projects_its_target_to_the_image_centre():
+    cam = aim_camera((0.1, -0.2, 0.0), 40, 30, 75, 0.8, 60, 400, 300)
+    assert np.allclose(cam.project([[0.1, -0.2, 0.0]])[0], [199.5, 149.5])
+    k, rt = cam.intrinsics(), cam.world_to_camera()
+    p = np.array([0.05, 0.02, 0.01, 1.0])
+    q = k @ rt @ p
+    assert np.allclose(q[:2] / q[2], cam.project([p[:3]])[0])
+
+
+def test_develop_and_jpeg():
+    plan = plan_scene(3)
+    rng = np.random.default_rng(0)
+    linear = rng.random((60, 80, 3)).astype(np.float32)
+    a = develop(linear, plan.post, (1.0, 1.0, 0.8), seed=1)
+    b = develop(linear, plan.post, (1.0, 1.0, 0.8), seed=1)
+    assert a.dtype == np.uint8 and a.shape == (60, 80, 3) and (a == b).all()
+    assert encode_jpeg(a, 80)[:2] == b"\xff\xd8"
+
+
+def test_cli_rejects_bad_options(capsys, tmp_path):
+    assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--clutter", "piano"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("subdivision: error: unknown clutter piano") and "\n" not in err
+    assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--tilt", "89"]) == 2
