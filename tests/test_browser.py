@@ -354,6 +354,14 @@ def test_upload_a_photo_see_the_breakdown_and_correct_a_square(page, tmp_path):
     assert after != before
     expect(total_of(page, piece.colour)).to_have_text(str(after))
     expect(page.locator(f'#diagram .sq[data-cell="{square.name}"] .mark.corrected')).to_have_count(1)
+    # the correction is marked on the photo too, and a tap on the photo opens the same picker
+    expect(page.locator(f'#photo-marks .ps.corrected[data-cell="{square.name}"]')).to_have_count(1)
+    expect(page.locator("#photo-marks .ps-label")).to_have_text(other.symbol)
+    last = max(board.squares())
+    page.locator(f'#photo-marks .ps[data-cell="{last.name}"]').click()
+    expect(page.locator("#picker-title")).to_contain_text(f"{last.name}:")
+    page.keyboard.press("Escape")
+    expect(page.locator("#picker")).to_be_hidden()
 
     assert_fits_width(page)
     if page.size_name == "desktop":

@@ -308,6 +308,8 @@ def test_read_returns_reading_board_and_a_small_overlay(client, stand_in_reader)
     jpeg = base64.b64decode(body["overlay"].split(",", 1)[1])
     overlay = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert max(overlay.shape[:2]) == 1600  # 3000x2000 scaled down to the page's size
+    assert body["overlay_size"] == [1600, 1067]
+    assert body["squares"] == {}  # the stand-in has no grid
 
 
 def test_read_options_default_to_auto(client, stand_in_reader):

@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 from flask import Blueprint, current_app, jsonify, request
 
-from scorer.board import Board, NotationError
+from scorer.board import Board, NotationError, Square
 from scorer.errors import UserError
 from webui.errors import ApiError
 
@@ -147,11 +147,13 @@ def read():
     except UserError as err:
         raise ApiError(photo_error_status(err), str(err)) from None
 
+    overlay, scale = overlay_image(reading)
     return jsonify({
         "reading": reading.to_dict(),
         "board": reading.board.to_text() if reading.board is not None else None,
         "uncertain": list(reading.uncertain),
-        "overlay": overlay_data_url(reading),
+        **overlay,
+        "squares": square_outlines(reading, scale) if overlay["overlay"] else {},
     })
 
 
@@ -211,9 +213,10 @@ def photo_error_status(err: UserError) -> int:
     return 413 if ("too many pixels" in message or "more than the" in message) else 400
 
 
-def overlay_data_url(reading) -> str | None:
-    """The reader's overlay (grid and each square's reading on the photo) as a JPEG data URL,
-    at most OVERLAY_MAX_SIDE pixels across; None when there is nothing to draw on."""
+def overlay_image(reading) -> tuple[dict[str, Any], float]:
+    """The reader's overlay (grid and each square's reading on the photo), at most
+    OVERLAY_MAX_SIDE pixels across: ``{"overlay": JPEG data URL, "overlay_size": [w, h]}`` and
+    its scale (overlay px per photo px). The overlay is None when there is nothing to draw on."""
     import cv2
 
     from scorer.vision.load import downscale
@@ -221,9 +224,28 @@ def overlay_data_url(reading) -> str | None:
     try:
         drawn = reading.overlay()
     except ValueError:  # the reading kept no image
-        return None
-    drawn, _ = downscale(drawn, OVERLAY_MAX_SIDE)
+        return {"overlay": None, "overlay_size": None}, 1.0
+    drawn, scale = downscale(drawn, OVERLAY_MAX_SIDE)
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
-        return None
-    return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii")
+        return {"overlay": None, "overlay_size": None}, 1.0
+    url = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii")
+    return {"overlay": url, "overlay_size": [drawn.shape[1], drawn.shape[0]]}, scale
+
+
+def square_outlines(reading, scale: float) -> dict[str, list[list[float]]]:
+    """Each play-area square's outline on the overlay (4 corners, px), named as on the board,
+    so the page can mark corrections on the photo and take taps on it."""
+    grid = getattr(reading, "grid", None)
+    area = getattr(reading, "play_area", None)
+    if grid is None or area is None:
+        return {}
+    outlines = {}
+    for row in range(area.rows):
+        for col in range(area.cols):
+            try:
+                quad = grid.square_quad(area.col + col, area.row + row)
+            except IndexError:  # a play area reaching past the checkerboard's edge
+                continue
+            outlines[Square(col, row).name] = [[round(float(x) * scale, 1), round(float(y) * scale, 1)] for x, y in quad]
+    return outlines

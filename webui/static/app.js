@@ -28,6 +28,7 @@
     highlight: new Set(), pinned: null,
     moveColour: null, movePips: null,
     textDirty: false,
+    photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
     lastPhoto: null,                 // the last photo sent, for "read again" (kept in memory only)
     seq: 0,
@@ -255,6 +256,7 @@
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
     state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [] };
+    state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
     $("#read-again").hidden = !state.lastPhoto;
@@ -275,6 +277,7 @@
   }
 
   function showPhotoPane(shown) {
+    if (!shown) state.photo = null;
     $("#photo-pane").hidden = !shown;
     $("#results").classList.toggle("has-photo", shown);
   }
@@ -333,6 +336,37 @@
       root.append(t);
     }
     wrap.replaceChildren(root);
+    renderPhotoMarks(legal);
+  }
+
+  // Marks on the photo: corrected squares (their new value), highlights, legal squares; a tap
+  // on a square of the photo opens the picker like a tap on the diagram.
+  function renderPhotoMarks(legal) {
+    const marks = $("#photo-marks");
+    if (!state.photo || !state.photo.size) { marks.replaceChildren(); return; }
+    const [w, h] = state.photo.size;
+    marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    const nodes = [];
+    for (const [name, quad] of Object.entries(state.photo.squares)) {
+      const token = tokenAt(name);
+      if (token === undefined) continue;
+      const read = readTokenAt(name);
+      const corrected = read !== undefined && read !== token;
+      const poly = svg("polygon", { class: "ps", "data-cell": name, points: quad.map((p) => p.join(",")).join(" ") });
+      if (corrected) poly.classList.add("corrected");
+      if (state.highlight.has(name)) poly.classList.add("hl");
+      nodes.push(poly);
+      const cx = quad.reduce((s, p) => s + p[0], 0) / 4, cy = quad.reduce((s, p) => s + p[1], 0) / 4;
+      const side = Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]);
+      if (corrected) {
+        const label = svg("text", { class: "ps-label", x: cx, y: cy, "font-size": Math.max(10, side * 0.45) });
+        label.textContent = token;
+        nodes.push(label);
+      } else if (legal.has(name)) {
+        nodes.push(svg("circle", { class: "ps-dot", cx, cy, r: Math.max(3, side * 0.15) }));
+      }
+    }
+    marks.replaceChildren(...nodes);
   }
 
   function drawContent(g, token) {
@@ -366,6 +400,7 @@
   function setHighlight(cells) {
     state.highlight = new Set(cells || []);
     for (const g of $$("#diagram .sq")) g.classList.toggle("hl", state.highlight.has(g.dataset.cell));
+    for (const p of $$("#photo-marks .ps")) p.classList.toggle("hl", state.highlight.has(p.dataset.cell));
   }
 
   // Items in the breakdown light up their squares on hover; a tap pins them.
@@ -687,6 +722,10 @@
     $("#diagram").addEventListener("click", (e) => {
       const g = e.target.closest(".sq");
       if (g) openPicker(g.dataset.cell);
+    });
+    $("#photo-marks").addEventListener("click", (e) => {
+      const square = e.target.closest(".ps");
+      if (square) openPicker(square.dataset.cell);
     });
     $("#diagram").addEventListener("keydown", (e) => {
       const g = e.target.closest(".sq");
