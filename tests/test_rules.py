@@ -194,7 +194,7 @@ def test_more_colours_than_players():
 
 # --- whose turn and turn order ------------------------------------------------------------
 
-EMPTY_2P = "# . . . . #\n. . . . . .\n. . # . . .\n. . . # . .\n. . . . . .\n# . . . . #\n"
+EMPTY_2P = "# . . . . #\n. . . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n"  # default parks
 
 
 def test_whose_turn_from_the_counts():
@@ -373,3 +373,22 @@ def test_turn_analysis_matches_the_seat_order_reference(counts, data):
     can_move = data.draw(st.sets(st.sampled_from(sorted(counts))))
     result = turn_analysis(counts, steady, can_move)
     assert (result.feasible, set(result.candidates)) == turn_analysis_by_seat_orders(counts, steady, can_move)
+
+
+def test_players_come_from_the_setup_table_or_the_colours():
+    assert check_position(Board(7, 7)).players == 3
+    assert check_position(Board(8, 8)).players == 4
+    assert check_position(Board(5, 5), threehouse=True).players == 2
+    # ThreeHouse 6x6 is for 3 or 4 players: the colours decide, at least 3
+    report = check_position(board("r2 b2 g2 y2 . .\n" + ". . . . . .\n" * 5), threehouse=True)
+    assert (report.players, report.players_source, report.trios) == (4, "colours on board", 3)
+    assert check_position(Board(6, 6), players=3).players_source == "given"
+
+
+def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
+    b = board(EMPTY_2P)
+    b["C3"] = None
+    report = check_position(b)
+    assert report.violations == []
+    assert report.notes == ["2 player(s) have no piece on the board yet",
+                            "the setup table has 6 parks for 2 players on 6x6; this board has 5"]
