@@ -1,4 +1,4 @@
-"""Median time to score (and to check) a finished 8x8 four-player board, in-process.
+"""Median time to score (and to check) an 8x8 four-player board, in-process.
 
     .venv/bin/python benchmarks/bench_scoring.py [--runs N] [--boards B]
 
@@ -37,9 +37,12 @@ def main(argv: list[str] | None = None) -> int:
     score = median_seconds(score_board, boards, args.runs)
     parks = median_seconds(lambda b: score_board(b, private_parks=True), boards, args.runs)
     check = median_seconds(check_position, boards, max(3, args.runs // 10))
+    mid_game = [random_game(random.Random(seed), 4, moves=30) for seed in range(args.boards)]
+    check_mid = median_seconds(check_position, mid_game, max(3, args.runs // 10))
     print(f"score_board, 8x8 finished 4-player board: median {score * 1e6:.0f} us ({args.runs} runs x {args.boards} boards)")
     print(f"score_board with Private Parks:             median {parks * 1e6:.0f} us")
     print(f"check_position (violations, turn, moves):   median {check * 1e3:.2f} ms")
+    print(f"check_position, mid-game (30 pieces down):  median {check_mid * 1e3:.2f} ms")
     return 0
 
 
