@@ -13,8 +13,8 @@ passes in turn. A stash holds 5 trios (5 pyramids of each size) or, for ThreeHou
 from __future__ import annotations
 
 import random
-from itertools import combinations
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
 from scorer.board import COLOURS, PARK, PIPS, Board, Piece, Square, setup_for, setups_for_size
@@ -120,7 +120,7 @@ def move_violation(board: Board, piece: Piece, square: Square | str, stash: Mapp
 
 
 def legal_moves(board: Board, colour: str, pips: int, stash: Mapping | None = None) -> list[Square]:
-    """Every square where ``colour`` may place a ``pips`` pyramid now, in square order."""
+    """Every square where ``colour`` may place a ``pips`` pyramid now (row 1 first, left to right)."""
     piece = Piece(colour, pips)
     if stash is None:
         stash = remaining_stash(board, colour)
@@ -204,17 +204,18 @@ def play_random_game(
     moves: int | None = None,
     board: Board | None = None,
 ) -> GameRecord:
-    """Random legal play; see ``random_game``. Returns the board and the turns taken."""
+    """Random legal play; see ``random_game``. Returns the board and the turns taken.
+
+    ``board``: a starting position (any size, parks and pieces already on it) instead of the
+    setup table's empty board; needed for other than 2-4 players.
+    """
     colours = _player_colours(players)
     trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
     if board is None:
-        if isinstance(players, int) or 2 <= len(colours) <= 4:
-            setup = setup_for(len(colours), threehouse)
-            board = Board(setup.size, setup.size)
-            if parks is None:
-                parks = default_parks(len(colours), threehouse)
-        else:
-            raise ValueError("give a board for games of other than 2-4 players")
+        setup = setup_for(len(colours), threehouse)  # ValueError unless 2-4 players
+        board = Board(setup.size, setup.size)
+        if parks is None:
+            parks = default_parks(len(colours), threehouse)
     else:
         board = board.copy()
     for park in parks or ():
