@@ -56,13 +56,17 @@ def test_read_a_photo_of_a_board(client, scene_jpeg):
     assert set(body["uncertain"]) <= {c["cell"] for c in reading["cells"]}
     assert body["overlay"].startswith("data:image/jpeg;base64,")
     overlay = cv2.imdecode(np.frombuffer(base64.b64decode(body["overlay"].split(",", 1)[1]), np.uint8), cv2.IMREAD_COLOR)
-    assert overlay is not None and overlay.shape[:2] == (900, 1200)
-    assert body["overlay_size"] == [1200, 900]
+    # cropped to the checkerboard with a margin (the 1200x900 drawing has background around it)
+    width, height = body["overlay_size"]
+    assert overlay is not None and overlay.shape[:2] == (height, width)
+    corners = np.array(reading["grid"]["corners"])
+    span = corners.max(axis=0) - corners.min(axis=0)
+    assert span[0] < width < 1200 and span[1] < height < 900
     # each play-area square's outline on the overlay, for marks and taps on the photo
     outlines = body["squares"]
     assert sorted(outlines) == sorted(sq.name for sq in board.squares())
     for quad in outlines.values():
-        assert len(quad) == 4 and all(0 <= x <= 1200 and 0 <= y <= 900 for x, y in quad)
+        assert len(quad) == 4 and all(0 <= x <= width and 0 <= y <= height for x, y in quad)
     centre = {name: np.mean(quad, axis=0) for name, quad in outlines.items()}
     assert centre["A1"][1] > centre["A6"][1]  # row 1 is nearest the bottom of the image
     assert centre["A1"][0] < centre["F1"][0]  # column A on the left

@@ -24,6 +24,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_BOARD_TEXT = 10_000
 OVERLAY_MAX_SIDE = 1600
+OVERLAY_MARGIN = 0.12  # of the checkerboard's size, kept around it when the overlay is cropped
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"", "0", "false", "no", "off"}
 
@@ -147,13 +148,13 @@ def read():
     except UserError as err:
         raise ApiError(photo_error_status(err), str(err)) from None
 
-    overlay, scale = overlay_image(reading)
+    overlay, transform = overlay_image(reading)
     return jsonify({
         "reading": reading.to_dict(),
         "board": reading.board.to_text() if reading.board is not None else None,
         "uncertain": list(reading.uncertain),
         **overlay,
-        "squares": square_outlines(reading, scale) if overlay["overlay"] else {},
+        "squares": square_outlines(reading, transform) if overlay["overlay"] else {},
     })
 
 
@@ -213,33 +214,52 @@ def photo_error_status(err: UserError) -> int:
     return 413 if ("too many pixels" in message or "more than the" in message) else 400
 
 
-def overlay_image(reading) -> tuple[dict[str, Any], float]:
-    """The reader's overlay (grid and each square's reading on the photo), at most
-    OVERLAY_MAX_SIDE pixels across: ``{"overlay": JPEG data URL, "overlay_size": [w, h]}`` and
-    its scale (overlay px per photo px). The overlay is None when there is nothing to draw on."""
+def overlay_image(reading) -> tuple[dict[str, Any], tuple[float, float, float]]:
+    """The reader's overlay (grid and each square's reading on the photo), cropped to the
+    checkerboard with a margin and at most OVERLAY_MAX_SIDE pixels across.
+
+    Returns ``{"overlay": JPEG data URL or None, "overlay_size": [w, h]}`` and the transform
+    from photo px to overlay px as ``(x0, y0, scale)``: overlay = (photo - (x0, y0)) * scale.
+    """
     import cv2
+    import numpy as np
 
     from scorer.vision.load import downscale
 
+    nothing = {"overlay": None, "overlay_size": None}, (0.0, 0.0, 1.0)
     try:
         drawn = reading.overlay()
     except ValueError:  # the reading kept no image
-        return {"overlay": None, "overlay_size": None}, 1.0
+        return nothing
+    x0 = y0 = 0
+    grid = getattr(reading, "grid", None)
+    if grid is not None:
+        height, width = drawn.shape[:2]
+        corners = np.asarray(grid.corners, float)
+        (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
+        margin = OVERLAY_MARGIN * max(right - left, bottom - top)
+        x0, y0 = int(max(0, left - margin)), int(max(0, top - margin))
+        x1, y1 = int(min(width, right + margin)), int(min(height, bottom + margin))
+        if x1 - x0 > 16 and y1 - y0 > 16:
+            drawn = drawn[y0:y1, x0:x1]
+        else:
+            x0 = y0 = 0
     drawn, scale = downscale(drawn, OVERLAY_MAX_SIDE)
     ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
-        return {"overlay": None, "overlay_size": None}, 1.0
+        return nothing
     url = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii")
-    return {"overlay": url, "overlay_size": [drawn.shape[1], drawn.shape[0]]}, scale
+    return {"overlay": url, "overlay_size": [drawn.shape[1], drawn.shape[0]]}, (float(x0), float(y0), scale)
 
 
-def square_outlines(reading, scale: float) -> dict[str, list[list[float]]]:
+def square_outlines(reading, transform: tuple[float, float, float]) -> dict[str, list[list[float]]]:
     """Each play-area square's outline on the overlay (4 corners, px), named as on the board,
     so the page can mark corrections on the photo and take taps on it."""
     grid = getattr(reading, "grid", None)
     area = getattr(reading, "play_area", None)
     if grid is None or area is None:
         return {}
+    x0, y0, scale = transform
     outlines = {}
     for row in range(area.rows):
         for col in range(area.cols):
@@ -247,5 +267,7 @@ def square_outlines(reading, scale: float) -> dict[str, list[list[float]]]:
                 quad = grid.square_quad(area.col + col, area.row + row)
             except IndexError:  # a play area reaching past the checkerboard's edge
                 continue
-            outlines[Square(col, row).name] = [[round(float(x) * scale, 1), round(float(y) * scale, 1)] for x, y in quad]
+            outlines[Square(col, row).name] = [
+                [round((float(x) - x0) * scale, 1), round((float(y) - y0) * scale, 1)] for x, y in quad
+            ]
     return outlines

@@ -283,8 +283,14 @@
   }
 
   function renderWarnings() {
-    const list = $("#reading-warnings");
-    list.replaceChildren(...((state.reading && state.reading.warnings) || []).map((w) => el("li", { text: typeof w === "string" ? w : (w.message || JSON.stringify(w)) })));
+    const box = $("#reading-warnings");
+    const items = ((state.reading && state.reading.warnings) || []).map((w) => el("li", { text: String(w) }));
+    if (items.length <= 3) {
+      box.replaceChildren(el("ul", { class: "warnings" }, items));
+    } else {
+      box.replaceChildren(el("details", {}, el("summary", { text: `${items.length} notes from the reader` }),
+        el("ul", { class: "warnings" }, items)));
+    }
   }
 
   // --- the diagram ------------------------------------------------------------------------
