@@ -22,6 +22,7 @@ EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
 LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
 UNSURE = 0.9  # below this confidence a square is flagged
+PARK_BONUS = 0.7  # nats: the setup says how many parks there are; a faint one may still be read
 
 
 def assignment(cost: np.ndarray) -> np.ndarray:
@@ -129,12 +130,13 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         if v == EMPTY or (v == PARK_TOKEN and parks is None):
             columns += [(vi, False)] * n
         elif v == PARK_TOKEN:
-            columns += [(vi, False)] * min(parks, n) + [(vi, True)] * n
+            columns += [(vi, "required")] * min(parks, n) + [(vi, True)] * n
         else:
             columns += [(vi, False)] * min(trios, n) + [(vi, True)] * n
     col_value = np.array([c[0] for c in columns])
-    col_over = np.array([c[1] for c in columns])
-    cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :]
+    col_over = np.array([c[1] is True for c in columns])
+    col_required = np.array([c[1] == "required" for c in columns])
+    cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :] - PARK_BONUS * col_required[None, :]
     chosen_cols = assignment(cost)
     chosen = [int(col_value[j]) for j in chosen_cols]
     warnings: list[str] = []
@@ -156,7 +158,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         if v not in (EMPTY, PARK_TOKEN):
             over[v] = over.get(v, 0) + 1
     n_parks = sum(values[chosen[i]] == PARK_TOKEN for i in range(n))
-    if parks is not None and n_parks > parks:
+    if parks is not None and n_parks != parks:
         warnings.append(f"{n_parks} park markers read, but this setup has {parks}")
     for v, count in sorted(over.items()):
         if count > trios:

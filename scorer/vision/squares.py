@@ -355,7 +355,7 @@ def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tupl
 def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                  camera: BoardCamera, *, centre_shifts: dict | None = None,
                  piece_scale: float = 1.0, temperature: float = 0.08, iterations: int = 3,
-                 piece_prior: float = 0.02, max_offset: float = 0.3, offset_cost: float = 0.3,
+                 piece_prior: float = 0.02, park_prior: float = 0.1, max_offset: float = 0.3, offset_cost: float = 0.3,
                  evidence: Evidence | None = None, appearance: CheckerAppearance | None = None) -> SquaresResult:
     """Read every square of the checkerboard in ``image_bgr`` (the working image).
 
@@ -457,7 +457,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
                 total = corr - penalty
                 k = int(np.argmax(total))
                 ky, kx = divmod(k, total.shape[1])
-                value = float(total[ky, kx]) / area - piece_prior
+                value = float(total[ky, kx]) / area - (park_prior if lab_name.startswith("park") else piece_prior)
                 best_shift[sq][lab_name] = (kx - R, ky - R, value)
                 if value > sc[li]:
                     sc[li] = value
