@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import UserError
-from scorer.vision.lattice import Lattice, fit_lattice, local_scale, project
+from scorer.vision.lattice import Lattice, fit_lattice, local_scale, offset_field, project
 from scorer.vision.load import downscale
 from scorer.vision.xcorners import detect_xcorners
 
@@ -40,6 +40,7 @@ CHECKER_THRESHOLD = 0.5  # neighbouring board squares must step by this (of the 
 CORNER_WEIGHT = 0.5
 FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
 SAMPLE_PX = 16  # rectified px per square when reading square colours
+FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
 
 
 class NoBoardFound(UserError):
@@ -306,29 +307,24 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
     return _orient(refined, homography, (i0, j0), window, support)
 
 
-def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray, sigma: float = 1.5) -> np.ndarray:
-    """Per-intersection correction (px) at ``coords``: measured offsets from the plane fit at
-    ``known`` lattice points, smoothed with a Gaussian over lattice distance and fading to 0
-    away from any measurement. Offsets that disagree with their neighbours are dropped."""
+def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """Per-intersection correction (px) from the plane fit. An intersection with its own
+    x-corner takes that measurement. The others: on a flat board (the x-corners sit on the
+    plane within their own noise) nothing, the plane is the best guess; on a folded cloth the
+    smooth, locally linear offset field of their neighbours, which keeps a fold's slope out
+    to the border."""
     if not len(known):
         return np.zeros_like(coords)
-    known = np.asarray(known, np.float64)
-    offsets = np.asarray(offsets, np.float64)
-    keep = np.ones(len(known), bool)
-    if len(known) >= 5:
-        d = np.hypot(*(known[:, None, :] - known[None, :, :]).transpose(2, 0, 1))
-        w = np.exp(-(d**2) / (2 * sigma**2))
-        np.fill_diagonal(w, 0)
-        norm = w.sum(axis=1)
-        neighbour_mean = (w @ offsets) / np.maximum(norm, 1e-9)[:, None]
-        typical = float(np.median(scale)) if len(scale) else 1.0
-        disagree = np.hypot(*(offsets - neighbour_mean).T) > 0.15 * typical
-        keep = ~(disagree & (norm > 0.5))
-    known, offsets = known[keep], offsets[keep]
-    d = np.hypot(*(coords[:, None, :] - known[None, :, :]).transpose(2, 0, 1))
-    w = np.exp(-(d**2) / (2 * sigma**2))
-    prior = 0.05  # weight of "no correction" where measurements are far
-    return (w @ offsets) / (w.sum(axis=1) + prior)[:, None]
+    exact = np.abs(known[None, :, :] - coords[:, None, :]).sum(axis=2) < 1e-9
+    has = exact.any(axis=1)
+    typical = float(np.median(scale)) if len(scale) else 1.0
+    rms = float(np.sqrt(np.mean((offsets**2).sum(axis=1)))) / max(typical, 1e-9)
+    if rms <= FLAT_RMS:
+        field = np.zeros_like(coords)
+    else:
+        field = offset_field(coords, known, offsets)
+    field[has] = offsets[np.argmax(exact[has], axis=1)]
+    return field
 
 
 def _orient(refined: np.ndarray, lattice_h: np.ndarray, origin: tuple[int, int], window: Extent, support: int) -> GridFit:

@@ -18,7 +18,9 @@ import cv2
 import numpy as np
 
 MATCH_TOLERANCE = 0.25  # of the local square size
-OUTLIER_TOLERANCE = 0.2  # a corner further than this from the refitted lattice is dropped
+OUTLIER_TOLERANCE = 0.2  # a corner this far off the plane fit is dropped, unless it is
+FOLD_TOLERANCE = 0.08  # ... this close to the smooth fold its neighbours predict
+PLANE_TOLERANCE = 0.12  # RANSAC threshold of the plane fit, in squares
 MAX_SPAN = 12  # lattice lines each way; a board has at most 9
 MIN_CORNERS = 6
 MIN_SQUARE_PX = 7.0  # smaller squares cannot be read anyway; fabric and wallpaper live there
@@ -197,6 +199,27 @@ def _cell_contrast(gray: np.ndarray, p00: np.ndarray, p10: np.ndarray, p01: np.n
 _UNIT_CELL = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], np.float64)
 
 
+def offset_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, *, sigma: float = 1.5,
+                 leave_one_out: bool = False) -> np.ndarray:
+    """Smooth offsets (px) at lattice ``coords`` (T, 2) from offsets measured at ``known``
+    lattice points (K, 2): a locally linear fit around each coordinate, Gaussian-weighted by
+    lattice distance, fading to 0 far from any measurement, so that a fold of the cloth keeps
+    its slope out to where nothing was measured. ``leave_one_out`` ignores a measurement at
+    the coordinate itself (to test each measurement against its neighbours)."""
+    coords = np.asarray(coords, np.float64).reshape(-1, 2)
+    if not len(known):
+        return np.zeros_like(coords)
+    delta = np.asarray(known, np.float64)[None, :, :] - coords[:, None, :]  # (T, K, 2)
+    w = np.exp(-(delta**2).sum(axis=2) / (2 * sigma**2))
+    if leave_one_out:
+        w[np.abs(delta).sum(axis=2) < 1e-9] = 0.0
+    design = np.concatenate([np.ones(delta.shape[:2] + (1,)), delta], axis=2)  # (T, K, 3)
+    normal = np.einsum("tk,tki,tkj->tij", w, design, design)
+    normal += np.diag([0.05, 0.6, 0.6])  # pull to "no offset, no slope" where data is thin
+    rhs = np.einsum("tk,tki,kd->tid", w, design, np.asarray(offsets, np.float64))
+    return np.linalg.solve(normal, rhs)[:, 0, :]
+
+
 def _cell_homography(cell: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(_UNIT_CELL.astype(np.float32), cell.astype(np.float32)).astype(np.float64)
 
@@ -249,7 +272,8 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
             break
     keys = np.array(list(assigned.keys()), int)
     edges = corner_edges(gray, homography, keys.astype(np.float64)) * polarity
-    contrast = float(np.nanmedian(np.where(edges > 0, edges, np.nan))) if np.isfinite(edges).any() else 0.0
+    positive = edges[edges > 0]
+    contrast = float(np.median(positive)) if positive.size else 0.0
     return Lattice(homography, keys, points[list(assigned.values())], polarity, contrast)
 
 
@@ -267,18 +291,24 @@ def lattice_score(lattice: Lattice) -> float:
 
 
 def _refit(assigned: dict[tuple[int, int], int], points: np.ndarray, previous: np.ndarray) -> np.ndarray | None:
-    """Refit the lattice homography robustly and drop the corners it disowns (in place)."""
+    """Refit the lattice homography and drop the corners that disagree with their neighbours
+    (in place). The plane is fitted loosely (a wrinkled cloth is not flat); a corner is an
+    outlier when it is off the smooth offset field its neighbours predict."""
     src = np.array(list(assigned.keys()), np.float64)
     dst = points[list(assigned.values())]
     if len(src) < 8:
         refit, _ = cv2.findHomography(src, dst, 0)
         return refit if refit is not None else previous
     typical = float(np.median(local_scale(previous, src)))
-    refit, _ = cv2.findHomography(src, dst, cv2.RANSAC, max(1.0, 0.12 * typical))
+    refit, _ = cv2.findHomography(src, dst, cv2.RANSAC, max(1.0, PLANE_TOLERANCE * typical))
     if refit is None:
         return None
-    residual = np.hypot(*(project(refit, src) - dst).T)
-    bad = ~(residual <= OUTLIER_TOLERANCE * local_scale(refit, src))
+    offsets = dst - project(refit, src)
+    expected = offset_field(src, src, offsets, leave_one_out=True)
+    scale = local_scale(refit, src)
+    off_plane = ~(np.hypot(*offsets.T) <= OUTLIER_TOLERANCE * scale)
+    off_fold = ~(np.hypot(*(offsets - expected).T) <= FOLD_TOLERANCE * scale)
+    bad = off_plane & off_fold
     if bad.any() and (~bad).sum() >= 6:
         for key in src[bad]:
             assigned.pop((int(key[0]), int(key[1])), None)

@@ -1,0 +1,264 @@
+"""Stage 2 of the photo reader: finding the checkerboard and fitting every square.
+
+Synthetic warped checkerboards (drawn here with OpenCV: any size 5..8, camera from top-down to
+60 degrees, any turn, clutter, occluders, a wrinkled cloth) are fixtures with an exact answer;
+the real photos in tests/data/real_chessboards are the check that matters.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.board import PARK, Board, Piece
+from scorer.errors import UserError
+from scorer.vision.grid import GridFit, NoBoardFound, clockwise_from_top_left, find_grid
+from scorer.vision.grid_eval import evaluate_grid, labelled_photos, summarise
+from scorer.vision.lattice import project
+from scorer.vision.load import load_photo
+from synthetic_scene import draw_scene, look_at_camera
+
+REAL = Path(__file__).parent / "data" / "real_chessboards"
+SQUARE_PX = 48
+
+
+def checkerboard_photo(rows, cols, *, elevation, yaw, seed, occluders=0, wrinkle=0.0,
+                       border=0.6, size=(1200, 900), distance=None):
+    """A warped checkerboard on a cluttered table. Returns (BGR image, true outer corners
+    clockwise from the one nearest the image's top-left, true intersections (rows+1, cols+1, 2)
+    indexed [y][x] in board squares from the texture's bottom-left)."""
+    rng = np.random.default_rng(seed)
+    width, height = size
+    distance = distance or rng.uniform(1.5, 1.9) * max(rows, cols) + 2
+    camera = look_at_camera(width, height, elevation, distance, yaw, target=(cols / 2, rows / 2))
+    plane = camera[:, [0, 1, 3]]  # board (x, y) in squares -> image
+    # Table: blurred noise plus wood-like stripes.
+    table = rng.normal(0, 1, (height // 8, width // 8))
+    table = cv2.resize(cv2.GaussianBlur(table, (0, 0), 2), (width, height))
+    stripes = np.sin(np.linspace(0, rng.uniform(20, 60), width))[None, :] * 12
+    base = np.array(rng.uniform(60, 170, 3))
+    image = np.clip(base[None, None, :] + (table * 25 + stripes)[..., None], 0, 255).astype(np.uint8)
+    # Board texture with a plain border (a printed cloth or a wooden frame).
+    margin = int(border * SQUARE_PX)
+    light = np.array(rng.uniform(170, 235, 3))
+    dark = np.array(rng.uniform(15, 90, 3))
+    tex = np.empty(((rows * SQUARE_PX) + 2 * margin, cols * SQUARE_PX + 2 * margin, 3))
+    tex[:] = light * rng.uniform(0.85, 1.0)
+    for r in range(rows):
+        for c in range(cols):
+            y0 = margin + (rows - 1 - r) * SQUARE_PX
+            x0 = margin + c * SQUARE_PX
+            tex[y0:y0 + SQUARE_PX, x0:x0 + SQUARE_PX] = dark if (r + c) % 2 == 0 else light
+    tex = tex.astype(np.uint8)
+    ys, xs = np.mgrid[0:rows + 1, 0:cols + 1]
+    tex_points = np.stack([margin + xs * SQUARE_PX, margin + (rows - ys) * SQUARE_PX], axis=-1).astype(float)
+    if wrinkle:
+        # Folds of the cloth: a displacement of up to `wrinkle` squares with a wavelength of
+        # 5-9 squares, in the board's own plane (no single homography explains it).
+        th, tw = tex.shape[:2]
+        gy, gx = np.mgrid[0:th, 0:tw].astype(np.float32)
+        field = []
+        for _ in range(2):
+            wave = np.zeros((th, tw), np.float32)
+            for _ in range(2):
+                k = 2 * np.pi / (rng.uniform(5, 9) * SQUARE_PX)
+                angle = rng.uniform(0, np.pi)
+                wave += np.sin(k * (gx * np.cos(angle) + gy * np.sin(angle)) + rng.uniform(0, 2 * np.pi))
+            field.append(wave / 2 * wrinkle * SQUARE_PX)
+        tex = cv2.remap(tex, gx + field[0], gy + field[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        # A texture feature at q moves to p where p + d(p) = q; iterate p = q - d(p).
+        moved = tex_points.copy()
+        for _ in range(8):
+            xi = np.clip(moved[..., 0].round().astype(int), 0, tw - 1)
+            yi = np.clip(moved[..., 1].round().astype(int), 0, th - 1)
+            moved = tex_points - np.stack([field[0][yi, xi], field[1][yi, xi]], axis=-1)
+        tex_points = moved
+    to_board = np.array([[1 / SQUARE_PX, 0, -margin / SQUARE_PX], [0, -1 / SQUARE_PX, rows + margin / SQUARE_PX], [0, 0, 1]])
+    warp = plane @ to_board
+    warped = cv2.warpPerspective(tex, warp, (width, height), flags=cv2.INTER_AREA)
+    mask = cv2.warpPerspective(np.full(tex.shape[:2], 255, np.uint8), warp, (width, height))
+    image[mask > 0] = warped[mask > 0]
+    truth = project(warp, tex_points.reshape(-1, 2)).reshape(rows + 1, cols + 1, 2)
+    # Occluders: hands, pieces and clutter as coloured blobs, some across the board.
+    for _ in range(occluders):
+        cx, cy = rng.uniform(0, cols), rng.uniform(0, rows)
+        centre = project(plane, np.array([[cx, cy]]))[0]
+        scale = np.hypot(*(project(plane, np.array([[cx + 1, cy]]))[0] - centre))
+        axes = (int(scale * rng.uniform(0.2, 0.6)), int(scale * rng.uniform(0.3, 0.9)))
+        cv2.ellipse(image, (int(centre[0]), int(centre[1])), axes, float(rng.uniform(0, 180)), 0, 360,
+                    tuple(float(v) for v in rng.uniform(0, 255, 3)), -1, cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    image = np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
+    outer = np.array([truth[0, 0], truth[0, cols], truth[rows, cols], truth[rows, 0]])
+    return image, clockwise_from_top_left(outer), truth
+
+
+def _assert_close(fit, truth_corners, rows, cols, tolerance=0.15):
+    result = evaluate_grid(fit, truth_corners, rows, cols)
+    assert result["found"] and result["size_ok"], result
+    assert result["max_error"] <= tolerance, result
+    return result
+
+
+@pytest.mark.parametrize(
+    "rows, cols, elevation, yaw",
+    [(8, 8, 90, 0), (8, 8, 75, 33), (8, 8, 50, 130), (8, 8, 32, 250), (7, 7, 60, 300), (6, 6, 45, 80),
+     (5, 5, 70, 190), (8, 6, 55, 20)],
+)
+def test_warped_checkerboards_are_found(rows, cols, elevation, yaw):
+    image, corners, _ = checkerboard_photo(rows, cols, elevation=elevation, yaw=yaw, seed=rows * 1000 + yaw)
+    _assert_close(find_grid(image), corners, rows, cols)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_occluded_boards_are_found(seed):
+    rng = np.random.default_rng(seed)
+    image, corners, _ = checkerboard_photo(
+        8, 8, elevation=float(rng.uniform(40, 90)), yaw=float(rng.uniform(0, 360)), seed=seed, occluders=14
+    )
+    _assert_close(find_grid(image), corners, 8, 8, tolerance=0.2)
+
+
+@pytest.mark.parametrize("seed, size, play, elevation", [(1, 8, 8, 60), (2, 8, 6, 45), (3, 6, 6, 70), (4, 7, 5, 40)])
+def test_boards_covered_by_pyramids_are_found(seed, size, play, elevation):
+    """A finished game: every play-area square holds a pyramid or a park."""
+    rng = np.random.default_rng(seed)
+    board = Board(play, play)
+    for square in board.squares():
+        board[square] = PARK if rng.random() < 0.1 else Piece.from_symbol(f"{'rbgy'[rng.integers(0, 4)]}{rng.integers(1, 4)}")
+    offset = (size - play) // 2
+    image, _, corners = draw_scene(board, origin=(offset, offset), size=(size, size), elevation_deg=elevation,
+                                   yaw_deg=float(rng.uniform(0, 360)), distance=1.9 * size, seed=seed)
+    _assert_close(find_grid(image), corners, size, size)
+
+
+def test_wrinkled_cloth_is_followed_square_by_square():
+    """A fold that puts one plane a quarter square off somewhere on the board: every
+    intersection with an x-corner is fitted on its own, the border follows the fold."""
+    image, corners, truth = checkerboard_photo(8, 8, elevation=55, yaw=20, seed=7, wrinkle=0.15)
+    fit = find_grid(image)
+    _assert_close(fit, corners, 8, 8, tolerance=0.3)
+    side = np.median(np.hypot(*np.diff(truth, axis=1).reshape(-1, 2).T))
+    ys, xs = np.mgrid[0:9, 0:9]
+    plane = project(fit.homography, np.stack([xs, ys], axis=-1).reshape(-1, 2).astype(float)).reshape(9, 9, 2)
+    plane_err = _nearest_truth_error(plane, truth) / side
+    refined_err = _nearest_truth_error(fit.intersections, truth) / side
+    assert plane_err.max() > 0.2  # the fixture is really folded
+    inner = np.zeros((9, 9), bool)
+    inner[1:-1, 1:-1] = True
+    assert np.median(refined_err[inner.ravel()]) < 0.5 * np.median(plane_err[inner.ravel()])
+    assert np.percentile(refined_err[inner.ravel()], 90) < 0.04
+    assert refined_err.max() < 0.25
+
+
+def _nearest_truth_error(points, truth):
+    flat = truth.reshape(-1, 2)
+    pts = points.reshape(-1, 2)
+    return np.hypot(*(pts[:, None, :] - flat[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+
+
+def test_orientation_convention():
+    """Row 0 is the edge nearest the image bottom; column 0 at its left; corners clockwise."""
+    for yaw in (0, 40, 100, 200, 290):
+        image, corners, _ = checkerboard_photo(6, 8, elevation=60, yaw=yaw, seed=yaw)
+        fit = find_grid(image)
+        grid = fit.intersections
+        edges = {
+            "bottom": (grid[0, 0] + grid[0, -1]) / 2,
+            "top": (grid[-1, 0] + grid[-1, -1]) / 2,
+            "left": (grid[0, 0] + grid[-1, 0]) / 2,
+            "right": (grid[0, -1] + grid[-1, -1]) / 2,
+        }
+        assert edges["bottom"][1] == max(e[1] for e in edges.values())
+        # Column 0 is at the viewer's left when standing at the bottom edge facing the board.
+        facing = edges["top"] - edges["bottom"]
+        left = np.array([facing[1], -facing[0]])
+        assert np.dot(grid[0, 0] - grid[0, -1], left) > 0
+        # Board plane through the homography agrees with the refined grid at the corners.
+        assert np.allclose(project(fit.homography, np.array([[0, 0], [fit.cols, fit.rows]], float)),
+                           [grid[0, 0], grid[-1, -1]], atol=3)
+        # square_quad and square_centre follow the same labelling.
+        quad = fit.square_quad(0, 0)
+        assert np.allclose(quad[0], grid[0, 0]) and np.allclose(quad[2], grid[1, 1])
+        centre = fit.square_centre(fit.cols - 1, fit.rows - 1)
+        assert np.hypot(*(centre - grid[-2:, -2:].reshape(-1, 2).mean(axis=0))) < 2
+        # Corners: clockwise on screen from the one nearest the top-left.
+        c = fit.corners
+        assert np.argmin(np.hypot(c[:, 0], c[:, 1])) == 0
+        signed_area = sum(c[k, 0] * c[(k + 1) % 4, 1] - c[(k + 1) % 4, 0] * c[k, 1] for k in range(4))
+        assert signed_area > 0  # y down: positive shoelace area is clockwise on screen
+        assert {fit.rows, fit.cols} == {6, 8}
+
+
+def test_scaled_fit_matches_the_resized_photo():
+    image, corners, _ = checkerboard_photo(8, 8, elevation=70, yaw=15, seed=3, size=(1600, 1200))
+    fit = find_grid(image)
+    half = fit.scaled(0.5)
+    assert np.allclose(half.corners, fit.corners * 0.5)
+    assert np.allclose(half.square_centre(2, 3), fit.square_centre(2, 3) * 0.5)
+    assert np.allclose(half.board_to_image(np.array([[2.5, 3.5]]))[0], half.square_centre(2, 3), atol=1.0)
+
+
+@pytest.mark.parametrize("kind", ["blank", "noise", "stripes", "dots"])
+def test_no_board_raises_a_user_error(kind):
+    rng = np.random.default_rng(0)
+    if kind == "blank":
+        image = np.full((600, 800, 3), 128, np.uint8)
+    elif kind == "noise":
+        image = rng.integers(0, 255, (600, 800, 3), dtype=np.uint8)
+    elif kind == "stripes":
+        image = np.zeros((600, 800, 3), np.uint8)
+        image[:, (np.arange(800) // 40) % 2 == 0] = 255
+    else:
+        image = np.full((600, 800, 3), 200, np.uint8)
+        for y in range(20, 600, 50):
+            for x in range(20, 800, 50):
+                cv2.circle(image, (x, y), 12, (30, 30, 30), -1)
+    with pytest.raises(NoBoardFound) as caught:
+        find_grid(image)
+    assert isinstance(caught.value, UserError) and "\n" not in str(caught.value)
+
+
+def test_evaluate_grid_matches_corners_up_to_turns():
+    image, corners, _ = checkerboard_photo(8, 8, elevation=80, yaw=10, seed=11)
+    fit = find_grid(image)
+    for shift in range(4):
+        result = evaluate_grid(fit, np.roll(corners, shift, axis=0), 8, 8)
+        assert result["correct"] and result["max_error"] < 0.15
+    far = evaluate_grid(fit, corners + 100, 8, 8)
+    assert not far["correct"]
+    assert evaluate_grid(None, corners, 8, 8) == {"found": False, "size_ok": False, "mean_error": None,
+                                                   "max_error": None, "correct": False}
+
+
+# --- real photos ---------------------------------------------------------------------------
+
+_LABELS = {entry["file"]: entry for entry in json.loads((REAL / "labels.json").read_text())}
+# chess_img_19: a player's arm hides two whole rows and one grid corner; the finder stops at
+# the 6 rows it can see (it finds an 8x6 window). Kept visible as a strict expected failure.
+_KNOWN_MISSES = {"chess_img_19.jpg"}
+
+
+@pytest.mark.parametrize("name", sorted(_LABELS))
+def test_real_chessboard_photos(name):
+    entry = _LABELS[name]
+    fit = find_grid(load_photo(REAL / name))
+    result = evaluate_grid(fit, entry["corners_px"], 8, 8)
+    if name in _KNOWN_MISSES:
+        assert not result["correct"], f"{name} is now found: remove it from _KNOWN_MISSES"
+        pytest.xfail("known miss: an arm hides two rows and a corner")
+    assert result["correct"], result
+    assert result["mean_error"] < 0.12, result
+
+
+def test_labelled_photos_reads_labels_json():
+    items = labelled_photos(REAL)
+    assert len(items) == 12 and all(photo.is_file() for photo, *_ in items)
+    summary = summarise([{"found": True, "size_ok": True, "correct": True, "mean_error": 0.1, "max_error": 0.2,
+                          "seconds": 0.5}, {"found": False, "size_ok": False, "correct": False, "mean_error": None,
+                                            "max_error": None, "seconds": 0.2}])
+    assert summary["found_pct"] == 50.0 and summary["mean_corner_error"] == 0.1
