@@ -315,8 +315,8 @@ def test_a_file_that_is_not_a_photo_gets_a_friendly_message(page):
 
 # --- a photo (needs the photo reader, scorer.reader) -------------------------------------------
 def sample_photo(tmp_path: Path) -> Path:
-    """The first test-split sample photo; before the studio's photos exist, a drawn board."""
-    for split in ("test", "dev"):
+    """The first development-split sample photo; before the studio's photos exist, a drawn board."""
+    for split in ("dev", "test"):
         for sidecar in sorted((ROOT / "sample_photos" / split).glob("*.json")):
             for suffix in (".jpg", ".jpeg", ".png", ".webp"):
                 photo = sidecar.with_suffix(suffix)
