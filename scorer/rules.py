@@ -529,20 +529,28 @@ def check_position(board: Board, *, players: int | None = None, threehouse: bool
             f"{len(colours)} colours on the board ({', '.join(colours)}) for {n_players} players",
             tuple(sq.name for sq, _ in board.pieces()),
         ))
-    unseen = max(0, n_players - len(colours))
     stash = {c: remaining_stash(board, c, trios) for c in colours}
     moves = {c: all_legal_moves(board, c, stash[c]) for c in colours}
     can_move = {c for c in colours if any(moves[c].values())}
-    unseen_names = [f"?{i + 1}" for i in range(unseen)]
-    unseen_can_move = bool(board.empty_squares())  # a full stash: any empty square takes a 2-pip
-    if unseen_can_move:
-        can_move |= set(unseen_names)
     counts = {c: sum(placed_counts(board, c).values()) for c in colours}
-    counts.update({name: 0 for name in unseen_names})
-    steady = {c for c in colours if never_passed(board, c, stash[c])} | set(unseen_names)
-    analysis = turn_analysis(counts, steady, can_move)
+    steady = {c for c in colours if never_passed(board, c, stash[c])}
+
+    def analyse(unseen: int) -> TurnAnalysis:
+        # players with no piece yet hold a full stash: steady, and movers while a square is free
+        names = {f"?{i + 1}" for i in range(unseen)}
+        movers = can_move | (names if board.empty_squares() else set())
+        return turn_analysis({**counts, **dict.fromkeys(names, 0)}, steady | names, movers)
+
+    unseen = max(0, n_players - len(colours))
+    analysis = analyse(unseen)
+    if not analysis.feasible and unseen and source != "given" and analyse(0).feasible:
+        notes.append(
+            f"the board size suggests {n_players} players, but the piece counts fit only the "
+            f"{len(colours)} colour(s) on the board"
+        )
+        n_players, source, unseen, analysis = len(colours), "colours on board", 0, analyse(0)
     if not analysis.feasible:
-        shown = ", ".join(f"{c} {n}" for c, n in counts.items() if not c.startswith("?"))
+        shown = ", ".join(f"{c} {n}" for c, n in counts.items())
         if unseen:
             shown += f", {unseen} player(s) with none"
         violations.append(Violation(

@@ -392,3 +392,15 @@ def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
     assert report.violations == []
     assert report.notes == ["2 player(s) have no piece on the board yet",
                             "the setup table has 6 parks for 2 players on 6x6; this board has 5"]
+
+
+def test_a_player_count_taken_from_the_board_size_yields_to_the_counts():
+    # 7x7 says three players, but two colours with 3 and 2 pieces fit only two players
+    b = Board(7, 7)
+    for name, symbol in (("B2", "r2"), ("D2", "r2"), ("F2", "r2"), ("B5", "b2"), ("D5", "b2")):
+        b[name] = Piece.from_symbol(symbol)
+    report = check_position(b)
+    assert report.violations == [] and report.players == 2 and report.to_move == "blue"
+    assert "the piece counts fit only" in report.notes[0]
+    # a player count given on purpose is believed
+    assert RULE_TURN_ORDER in rules_broken(b, players=3)
