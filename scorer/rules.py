@@ -585,6 +585,6 @@ def check_position(board: Board, *, players: int | None = None, threehouse: bool
         to_move=to_move,
         to_move_candidates=candidates,
         unseen_player_may_move=unseen_may_move,
-        game_over=not can_move,
+        game_over=not can_move and not (unseen and board.empty_squares()),
         notes=notes,
     )

@@ -193,3 +193,12 @@ def test_real_process_exit_codes_and_no_traceback(tmp_path):
         [sys.executable, "-m", "scorer", "score", GAME_2P], capture_output=True, text=True, cwd=ROOT
     )
     assert result.returncode == 0 and "winner: red" in result.stdout
+
+
+def test_empty_and_opening_boards(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# . . . . #\n. . . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n")
+    status, out, _ = run(["score", str(empty)], capsys)
+    assert status == 0 and "no pyramids on the board" in out
+    status, out, _ = run(["check", str(empty)], capsys)
+    assert status == 0 and "2 player(s) have no piece" in out and "to move: a player with no piece yet" in out
