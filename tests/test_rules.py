@@ -202,6 +202,7 @@ def test_whose_turn_from_the_counts():
     report = check_position(b)
     assert report.players == 2 and report.players_source == "board size"
     assert report.unseen_players == 2 and report.unseen_player_may_move and report.to_move is None
+    assert not report.game_over and report.must_pass == []
     b["B2"] = Piece("red", 2)
     report = check_position(b)
     assert report.unseen_players == 1 and report.to_move is None and report.unseen_player_may_move
