@@ -415,6 +415,9 @@
     node.tabIndex = 0;
     node.addEventListener("mouseenter", () => { if (!state.pinned) setHighlight(cells); });
     node.addEventListener("mouseleave", () => { if (!state.pinned) setHighlight([]); });
+    node.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); node.click(); }
+    });
     node.addEventListener("click", () => {
       const again = state.pinned === node;
       if (state.pinned) state.pinned.classList.remove("active");
