@@ -27,7 +27,6 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
-IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 900}
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -42,12 +41,26 @@ MIDGAME = """\
 """
 
 
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+
+
 def require(condition: bool, reason: str) -> None:
     """Skip outside CI, fail in CI: the browser tests never silently vanish there."""
     if not condition:
-        if IN_CI:
+        if in_ci():
             pytest.fail(f"required for the browser tests in CI: {reason}")
         pytest.skip(reason)
+
+
+def test_a_missing_browser_fails_in_ci_and_skips_elsewhere(monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="required for the browser tests in CI"):
+        require(False, "no chromium")
+    require(True, "present")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception, match="no chromium"):
+        require(False, "no chromium")
 
 
 @pytest.fixture(scope="module")
