@@ -294,7 +294,7 @@ class CheckReport:
 
     violations: list[Violation]
     players: int
-    players_source: str  # "given", "board size" or "colours on board"
+    players_source: str  # "given", "seats", "board size" or "colours on board"
     colours: list[str]
     unseen_players: int  # players with no piece on the board yet (their colour is unknown)
     trios: int
@@ -306,6 +306,7 @@ class CheckReport:
     unseen_player_may_move: bool
     game_over: bool
     notes: list[str]
+    seats: list[str] | None = None  # the order of play, when given
 
     @property
     def ok(self) -> bool:
@@ -329,6 +330,7 @@ class CheckReport:
             "unseen_players": self.unseen_players,
             "trios": self.trios,
             "notes": self.notes,
+            "seats": self.seats,
         }
 
 
@@ -450,7 +452,9 @@ class TurnAnalysis:
     analysed: bool  # False when there were too many players to enumerate
 
 
-def turn_analysis(counts: Mapping[str, int], steady: set[str], can_move: set[str]) -> TurnAnalysis:
+def turn_analysis(
+    counts: Mapping[str, int], steady: set[str], can_move: set[str], seats: Sequence[str] | None = None
+) -> TurnAnalysis:
     """Whether per-player placement counts can come from play in turn order, and who is next.
 
     The model: players sit in an unknown order and take turns; a turn is a placement or,
@@ -471,7 +475,12 @@ def turn_analysis(counts: Mapping[str, int], steady: set[str], can_move: set[str
     each batch in any order; the next to place is a player with a legal move now
     (``can_move``) from the first batch that has one. With every count 0, anyone may start.
     Candidates are collected over every ``k``, ``ahead`` set and latest placer allowed.
+
+    ``seats``: the order of play when known (first player first, every player in
+    ``counts``); then ``ahead`` can only be a run of first seats, and the answer is sharper.
     """
+    if seats is not None:
+        return _turn_analysis_in_seats(counts, steady, can_move, list(seats))
     players = sorted(counts)
     if not any(counts.values()):
         return TurnAnalysis(True, frozenset(p for p in players if p in can_move), True)
@@ -502,6 +511,31 @@ def turn_analysis(counts: Mapping[str, int], steady: set[str], can_move: set[str
     return TurnAnalysis(feasible, frozenset(candidates), True)
 
 
+def _turn_analysis_in_seats(
+    counts: Mapping[str, int], steady: set[str], can_move: set[str], seats: list[str]
+) -> TurnAnalysis:
+    """``turn_analysis`` when the seat order is known (see there for the model)."""
+    if not any(counts.values()):
+        first = next((p for p in seats if p in can_move), None)
+        return TurnAnalysis(True, frozenset([first] if first else []), True)
+    ks = {k for n in counts.values() for k in (n - 1, n) if k >= 0}
+    feasible = False
+    candidates: set[str] = set()
+    for r in range(len(seats)):
+        latest = seats[r - 1] if r else seats[-1]
+        if counts[latest] == 0:
+            continue
+        for k in ks:
+            turns = {p: k + 1 if i < r else k for i, p in enumerate(seats)}
+            if any(counts[p] > turns[p] or (p in steady and counts[p] != turns[p]) for p in seats):
+                continue
+            feasible = True
+            following = seats[r:] + seats[:r]
+            candidates.update(next(([p] for p in following if p in can_move), []))
+            break
+    return TurnAnalysis(feasible, frozenset(candidates), True)
+
+
 def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple[int, str]:
     seen = len(board.colours())
     if players is not None:
@@ -512,23 +546,39 @@ def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple
     return max(seen, min(sizes) if sizes else seen), "colours on board"
 
 
-def check_position(board: Board, *, players: int | None = None, threehouse: bool = False) -> CheckReport:
+def check_position(
+    board: Board, *, players: int | None = None, threehouse: bool = False, seats: Sequence[str] | None = None
+) -> CheckReport:
     """Check a board whose order of play is unknown (a photo): violations, stashes, turn.
 
     ``players``: the number of players (None: from the board size when the setup table
     says, else the colours on the board). ``threehouse``: 3-trio stashes instead of 5.
+    ``seats``: the players' colours in order of play, first player first, when known (it
+    sets the players, names those with no piece yet, and sharpens whose turn it is).
     """
     trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
-    colours = board.colours()
-    n_players, source = _infer_players(board, players, threehouse)
     violations = placement_violations(board, trios)
     notes: list[str] = []
-    if len(colours) > n_players:
-        violations.append(Violation(
-            None, RULE_TOO_MANY_COLOURS,
-            f"{len(colours)} colours on the board ({', '.join(colours)}) for {n_players} players",
-            tuple(sq.name for sq, _ in board.pieces()),
-        ))
+    if seats is not None:
+        seats = _player_colours(seats)
+        strangers = [c for c in board.colours() if c not in seats]
+        colours = seats + strangers
+        n_players, source = len(seats), "seats"
+        if strangers:
+            violations.append(Violation(
+                None, RULE_TOO_MANY_COLOURS,
+                f"{', '.join(strangers)} on the board but not among the players ({', '.join(seats)})",
+                tuple(sq.name for sq, p in board.pieces() if p.colour in strangers),
+            ))
+    else:
+        colours = board.colours()
+        n_players, source = _infer_players(board, players, threehouse)
+        if len(colours) > n_players:
+            violations.append(Violation(
+                None, RULE_TOO_MANY_COLOURS,
+                f"{len(colours)} colours on the board ({', '.join(colours)}) for {n_players} players",
+                tuple(sq.name for sq, _ in board.pieces()),
+            ))
     stash = {c: remaining_stash(board, c, trios) for c in colours}
     moves = {c: all_legal_moves(board, c, stash[c]) for c in colours}
     can_move = {c for c in colours if any(moves[c].values())}
@@ -536,6 +586,8 @@ def check_position(board: Board, *, players: int | None = None, threehouse: bool
     steady = {c for c in colours if never_passed(board, c, stash[c])}
 
     def analyse(unseen: int) -> TurnAnalysis:
+        if seats is not None:
+            return turn_analysis({c: counts[c] for c in seats}, steady, can_move, seats)
         # players with no piece yet hold a full stash: steady, and movers while a square is free
         names = {f"?{i + 1}" for i in range(unseen)}
         movers = can_move | (names if board.empty_squares() else set())
@@ -561,7 +613,7 @@ def check_position(board: Board, *, players: int | None = None, threehouse: bool
         ))
     if not analysis.analysed:
         notes.append(f"more than {MAX_PLAYERS_FOR_TURN_ANALYSIS} players: turn order not analysed")
-    candidates = sorted((c for c in analysis.candidates if not c.startswith("?")), key=COLOURS.index)
+    candidates = [c for c in colours if c in analysis.candidates]
     unseen_may_move = any(c.startswith("?") for c in analysis.candidates)
     to_move = candidates[0] if len(candidates) == 1 and not unseen_may_move and analysis.feasible else None
     if unseen:
@@ -587,4 +639,5 @@ def check_position(board: Board, *, players: int | None = None, threehouse: bool
         unseen_player_may_move=unseen_may_move,
         game_over=not can_move and not (unseen and board.empty_squares()),
         notes=notes,
+        seats=seats,
     )

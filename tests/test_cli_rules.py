@@ -202,3 +202,16 @@ def test_empty_and_opening_boards(capsys, tmp_path):
     assert status == 0 and "no pyramids on the board" in out
     status, out, _ = run(["check", str(empty)], capsys)
     assert status == 0 and "2 player(s) have no piece" in out and "to move: a player with no piece yet" in out
+
+
+def test_check_with_seats(capsys, tmp_path):
+    path = tmp_path / "two.txt"
+    path.write_text("# . . . . #\n. . . . b3 .\n. . . # . .\n. . # . . .\n. r2 . . . .\n# . . . . #\n")
+    _, out, _ = run(["check", "--json", str(path)], capsys)
+    assert json.loads(out)["to_move"] is None
+    _, out, _ = run(["check", "--json", "--seats", "b,red", str(path)], capsys)
+    data = json.loads(out)
+    assert data["to_move"] == "blue" and data["seats"] == ["blue", "red"]
+    with pytest.raises(SystemExit) as info:
+        main(["check", "--seats", "red,purplish", str(path)])
+    assert info.value.code == 2 and "unknown colour 'purplish'" in capsys.readouterr().err

@@ -338,15 +338,17 @@ def test_positions_from_legal_play_are_never_flagged_and_the_next_player_is_a_ca
             assert sum(stash.values()) == 3 * record.trios - placed
 
 
-def turn_analysis_by_seat_orders(counts, steady, can_move):
+def turn_analysis_by_seat_orders(counts, steady, can_move, orders=None):
     """Reference for ``turn_analysis``: every seat order, turn count and seat, spelled out."""
     from itertools import permutations
 
     players = sorted(counts)
+    orders = list(permutations(players)) if orders is None else orders
     if not any(counts.values()):
-        return True, {p for p in players if p in can_move}
+        firsts = [next((p for p in order if p in can_move), None) for order in orders]
+        return True, {p for p in firsts if p}
     feasible, candidates = False, set()
-    for order in permutations(players):
+    for order in orders:
         for r in range(len(players)):
             for k in range(0, max(counts.values()) + 2):
                 turns = {p: k + 1 if i < r else k for i, p in enumerate(order)}
@@ -406,3 +408,43 @@ def test_a_player_count_taken_from_the_board_size_yields_to_the_counts():
     assert "the piece counts fit only" in report.notes[0]
     # a player count given on purpose is believed
     assert RULE_TURN_ORDER in rules_broken(b, players=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.permutations(["red", "blue", "green", "yellow"]).flatmap(
+        lambda order: st.integers(2, 4).map(lambda n: order[:n])
+    ),
+    st.data(),
+)
+def test_turn_analysis_in_known_seats_matches_the_reference(seats, data):
+    from scorer.rules import turn_analysis
+
+    counts = {p: data.draw(st.integers(0, 6)) for p in seats}
+    steady = data.draw(st.sets(st.sampled_from(seats)))
+    can_move = data.draw(st.sets(st.sampled_from(seats)))
+    result = turn_analysis(counts, steady, can_move, seats=seats)
+    expected = turn_analysis_by_seat_orders(counts, steady, can_move, orders=[tuple(seats)])
+    assert (result.feasible, set(result.candidates)) == expected
+
+
+def test_known_seats_say_whose_turn_it_is():
+    b = board(EMPTY_2P)
+    report = check_position(b, seats=["blue", "red"])
+    assert report.to_move == "blue" and report.stash["red"] == {1: 5, 2: 5, 3: 5}
+    assert report.players_source == "seats" and report.unseen_players == 0
+    b["B2"] = Piece("red", 2)
+    b["E5"] = Piece("blue", 3)
+    assert check_position(b).to_move is None  # equal counts, first player unknown
+    assert check_position(b, seats=["red", "blue"]).to_move == "red"
+    assert check_position(b, seats=["blue", "red"]).to_move == "blue"
+    # red cannot be ahead when blue sits first and never had to pass
+    b["E2"] = None
+    b["B5"] = Piece("red", 2)
+    assert RULE_TURN_ORDER in rules_broken(b, seats=["blue", "red"])
+    assert RULE_TURN_ORDER not in rules_broken(b, seats=["red", "blue"])
+    # a colour on the board that is not seated
+    b["D6"] = Piece("green", 2)
+    report = check_position(b, seats=["red", "blue"])
+    assert [v.cells for v in report.violations if v.rule == RULE_TOO_MANY_COLOURS] == [("D6",)]
+    assert report.to_dict()["seats"] == ["red", "blue"]

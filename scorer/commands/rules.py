@@ -6,12 +6,13 @@ first bytes and read with ``scorer.reader.read_photo``), or ``-`` for standard i
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer.board import NotationError, Board
+from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError
 from scorer.errors import UserError
 from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
@@ -42,7 +43,30 @@ def add_parser(subparsers) -> None:
         "whose turn it is, what each player still holds and where it may go.",
     )
     _add_common(check)
+    check.add_argument(
+        "--seats",
+        type=parse_seats,
+        metavar="COLOURS",
+        help="the order of play, first player first, as colour names or letters: red,blue or r,b "
+        "(sets the players and sharpens whose turn it is)",
+    )
     check.set_defaults(func=run_check)
+
+
+def parse_seats(text: str) -> list[str]:
+    """``"red,b,green"`` -> ``["red", "blue", "green"]``."""
+    seats = []
+    for token in text.split(","):
+        token = token.strip().lower()
+        name = COLOUR_NAMES.get(token, token)
+        if name not in COLOURS:
+            raise argparse.ArgumentTypeError(f"unknown colour {token!r}; known: {', '.join(COLOURS)}")
+        if name in seats:
+            raise argparse.ArgumentTypeError(f"{name} is named twice")
+        seats.append(name)
+    if not 2 <= len(seats) <= 4:
+        raise argparse.ArgumentTypeError("name 2, 3 or 4 players")
+    return seats
 
 
 def _add_common(parser) -> None:
@@ -112,7 +136,9 @@ def _read_photo(name: str, source: str | bytes, args) -> Loaded:
     except ImportError as err:
         raise UserError(f"{name}: is a photo, but the photo reader is not available ({err})") from None
     try:
-        reading = read_photo(source, players=args.players, threehouse=args.threehouse)
+        seats = getattr(args, "seats", None)
+        players = args.players or (len(seats) if seats else None)
+        reading = read_photo(source, players=players, threehouse=args.threehouse)
     except UserError as err:
         raise UserError(f"{name}: {err}") from None
     except Exception as err:  # a reader fault still gets one line, not a traceback
@@ -163,7 +189,7 @@ def run_score(args) -> int:
 
 def run_check(args) -> int:
     def analyse(board: Board) -> CheckReport:
-        return check_position(board, players=args.players, threehouse=args.threehouse)
+        return check_position(board, players=args.players, threehouse=args.threehouse, seats=args.seats)
 
     return _each_file(args, analyse, format_check, lambda report: 1 if report.violations else 0)
 
