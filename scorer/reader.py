@@ -28,7 +28,7 @@ from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.squares import LABELS, SquaresResult, read_squares_any_scale as read_squares
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
-SQUARE_PX = 64  # px per square (across) the square reader works at
+SQUARE_PX = 48  # px per square (across) the square reader works at
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
 MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 

@@ -25,11 +25,11 @@ import numpy as np
 from scorer.vision.camera import BoardCamera
 
 LABELS = ("empty", "park", "1", "2", "3")
-HYPOTHESIS_LABEL = {"park": "park", "park_small": "park", "1": "1", "2": "2", "3": "3"}
+HYPOTHESIS_LABEL = {"park": "park", "park_small": "park", "park_large": "park", "1": "1", "2": "2", "3": "3"}
 HYPOTHESES = tuple(HYPOTHESIS_LABEL)
 PIECE_BASE = {1: 0.32, 2: 0.45, 3: 0.57}  # base side / square side (bandanna: 44.5 mm squares)
 PIECE_HEIGHT = {1: 0.571, 2: 0.784, 3: 1.0}  # apex height / square side
-PARK_RADII = {"park": 0.30, "park_small": 0.21}  # coins and chips; glass stones
+PARK_RADII = {"park": 0.30, "park_small": 0.21, "park_large": 0.42}  # coins, glass stones, chips
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
