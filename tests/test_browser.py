@@ -213,6 +213,14 @@ def test_a_player_who_must_pass_is_told_so(page):
     expect(page.locator("#diagram .legal-dot")).to_have_count(1)
 
 
+def test_a_tie_is_called_a_tie(page):
+    enter_board(page, "r2 # b2\n# # #\n# # #\n")  # full: the game is over
+    expect(page.locator("#outcome")).to_have_text("Tie: Red and Blue with 1 point each.")
+    expect(page.locator("#players .player.winner")).to_have_count(2)
+    enter_board(page, "r2 . b2\n. . .\n. . .\n")  # the same totals mid-game
+    expect(page.locator("#outcome")).to_have_text("Level: Red and Blue with 1 point each.")
+
+
 def test_correct_a_square_and_the_totals_change(page):
     enter_board(page, MIDGAME)
     expect(total_of(page, "red")).to_have_text("4")

@@ -38,6 +38,7 @@
   const cellName = (col, row) => FILES[col] + (row + 1);
   const parseCell = (name) => ({ col: FILES.indexOf(name[0]), row: parseInt(name.slice(1), 10) - 1 });
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const points = (n) => `${n} point${Math.abs(n) === 1 ? "" : "s"}`;
   const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0");
 
   function el(tag, attrs, ...children) {
@@ -439,8 +440,8 @@
     const over = !state.check || state.check.game_over; // mid-game the leader has not won yet
     const outcome = $("#outcome");
     if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
-    else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${players[winners[0]].total} points.`;
-    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Level"}: ${winners.map(cap).join(" and ")} with ${players[winners[0]].total} points each.`;
+    else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
+    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Level"}: ${winners.map(cap).join(" and ")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
     const parks = score.private_parks ? score.park_results || [] : [];
