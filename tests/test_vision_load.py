@@ -145,3 +145,14 @@ def test_downscale_keeps_aspect_and_never_enlarges():
     assert small.shape == (750, 1000, 3) and scale == pytest.approx(0.25)
     same, scale = downscale(small, 2000)
     assert same is small and scale == 1.0
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG"])
+def test_long_side_decodes_small_and_upright(fmt):
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees: the long side becomes the height
+    big = _test_image(1600, 1200)
+    options = {"quality": 90, "exif": exif.tobytes()} if fmt == "JPEG" else {}
+    image = load_photo(_encode(big, fmt, **options), long_side=400)
+    assert max(image.shape[:2]) == 400
+    assert image.shape[:2] == ((400, 300) if fmt == "JPEG" else (300, 400))

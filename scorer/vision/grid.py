@@ -138,10 +138,26 @@ def find_grid(image_bgr: np.ndarray) -> GridFit:
     """Find the checkerboard in a BGR (or grey) photo; raise :class:`NoBoardFound` if none."""
     if image_bgr is None or image_bgr.size == 0:
         raise NoBoardFound("empty image: no board to find")
-    work, scale = downscale(image_bgr, WORKING_LONG_SIDE)
-    gray = work if work.ndim == 2 else cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    gray, scale = working_gray(gray)
     fit = find_grid_gray(gray)
     return fit.scaled(1.0 / scale) if scale != 1.0 else fit
+
+
+def working_gray(gray: np.ndarray) -> tuple[np.ndarray, float]:
+    """Shrink a grey photo to about WORKING_LONG_SIDE px (1280..1600 for a 12 MP photo):
+    first by a whole factor (OpenCV's fast path), then exactly if still much too big.
+    Returns the image and its scale (working px per original px)."""
+    height, width = gray.shape[:2]
+    factor = max(height, width) // WORKING_LONG_SIDE
+    scale = 1.0
+    if factor >= 2:
+        gray = cv2.resize(gray, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+        scale = (width // factor) / width
+    if max(gray.shape[:2]) > 1.25 * WORKING_LONG_SIDE:
+        gray, extra = downscale(gray, WORKING_LONG_SIDE)
+        scale *= extra
+    return gray, scale
 
 
 def find_grid_gray(gray: np.ndarray) -> GridFit:

@@ -231,6 +231,7 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
         (int(c[0]), int(c[1])): int(i) for c, i in zip(_UNIT_CELL, cell_idx)
     }
     ring = 2
+    rejected: set[tuple[int, int, int]] = set()  # (i, j, point) pairs whose edges failed
     for _ in range(30):
         keys = np.array(list(assigned.keys()))
         lo = np.maximum(keys.min(axis=0) - ring, keys.max(axis=0) - MAX_SPAN)
@@ -246,13 +247,18 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
             index, gap = nearest.query(predicted)
             hit = (index >= 0) & (gap <= MATCH_TOLERANCE * scale)
             taken = set(assigned.values())
-            hit &= np.array([int(i) not in taken for i in index], bool)
+            hit &= np.array(
+                [int(m) not in taken and (int(c[0]), int(c[1]), int(m)) not in rejected for c, m in zip(coords, index)],
+                bool,
+            )
             chosen = np.zeros(0, int)
             if hit.any():
                 edges = corner_edges(gray, homography, coords[hit]) * polarity
                 good = (edges > MIN_EDGE_CONTRAST).sum(axis=1)
                 bad = (edges < -MIN_EDGE_CONTRAST).sum(axis=1)
                 keep = (good >= 2) & (good > bad)
+                for k in np.flatnonzero(hit)[~keep]:
+                    rejected.add((int(coords[k][0]), int(coords[k][1]), int(index[k])))
                 chosen = np.flatnonzero(hit)[keep]
                 chosen = chosen[np.argsort(gap[chosen] / scale[chosen])]
             for k in chosen:
@@ -360,7 +366,8 @@ def fit_lattice(
         predicted = project(homography, offsets)
         _, gap = nearest.query(predicted)
         hits[s] = np.sum(gap <= MATCH_TOLERANCE * local_scale(homography, offsets))
-    order = np.argsort(-(hits * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0))
+    rank = hits * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0
+    order = np.argsort(-rank)
     cell_index = nearest.query(cells.reshape(-1, 2))[0].reshape(-1, 4)
     best: Lattice | None = None
     grown = 0
@@ -368,8 +375,10 @@ def fit_lattice(
     for s in order:
         if grown >= grow_seeds:
             break
-        if set(cell_index[s].tolist()) <= claimed:
-            continue
+        if len(set(cell_index[s].tolist()) & claimed) >= 2:
+            continue  # mostly a lattice already grown
+        if best is not None and rank[s] < 0.5 * rank[order[0]]:
+            break  # the rest are much weaker seeds
         grown += 1
         lattice = _grow(points, nearest, gray, cells[s], cell_index[s], int(polarity[s]))
         if lattice is None:

@@ -65,12 +65,15 @@ def load_photo(
     *,
     max_bytes: int = MAX_BYTES,
     max_pixels: int = MAX_PIXELS,
+    long_side: int | None = None,
 ) -> np.ndarray:
     """Decode a photo (path or bytes) to an upright BGR uint8 array.
 
-    EXIF orientation is applied. Raises :class:`PhotoError` with a one-line message for a
-    missing or empty file, a file over ``max_bytes``, a non-image, an image over ``max_pixels``
-    (checked from the header, before decoding) and a truncated or corrupt image.
+    EXIF orientation is applied. ``long_side``: shrink to at most this many px on the longer
+    side (a JPEG is then decoded at a reduced scale directly, several times faster).
+    Raises :class:`PhotoError` with a one-line message for a missing or empty file, a file over
+    ``max_bytes``, a non-image, an image over ``max_pixels`` (checked from the header, before
+    decoding) and a truncated or corrupt image.
     """
     data, name = _read_bytes(source, max_bytes)
     if not data:
@@ -96,6 +99,9 @@ def load_photo(
                 f"more than the {max_pixels:,} allowed"
             )
         try:
+            if long_side and image.format in ("JPEG", "MPO") and max(width, height) > long_side:
+                ratio = long_side / max(width, height)
+                image.draft("RGB", (int(width * ratio) + 1, int(height * ratio) + 1))
             image.load()
             image = ImageOps.exif_transpose(image)
             image = _to_rgb(image)
@@ -105,8 +111,10 @@ def load_photo(
             raise PhotoError(f"{name}: image is truncated or corrupt ({_short(err)})") from None
         except Exception as err:  # noqa: BLE001
             raise PhotoError(f"{name}: cannot decode image ({_short(err)})") from None
-    rgb = np.asarray(image, dtype=np.uint8)
-    return np.ascontiguousarray(rgb[:, :, ::-1])
+    bgr = cv2.cvtColor(np.asarray(image, dtype=np.uint8), cv2.COLOR_RGB2BGR)
+    if long_side:
+        bgr, _ = downscale(bgr, long_side)
+    return bgr
 
 
 def _to_rgb(image: Image.Image) -> Image.Image:
