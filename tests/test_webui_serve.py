@@ -92,6 +92,22 @@ def test_serve_process_answers_pages_and_api():
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(bad, timeout=10)
         assert err.value.code == 400 and "board" in json.load(err.value)["error"]
+        # a photo just over 25 MB: the app's JSON 413
+        too_big = urllib.request.Request(base + "/api/read", data=b"\0" * 26_000_000,
+                                         headers={"Content-Type": "multipart/form-data; boundary=x"})
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(too_big, timeout=30)
+        assert err.value.code == 413 and "25 MB" in json.load(err.value)["error"]
+        # far over it: refused by waitress before the app
+        huge = urllib.request.Request(base + "/api/read", data=b"\0" * 60_000_000,
+                                      headers={"Content-Type": "multipart/form-data; boundary=x"})
+        try:
+            urllib.request.urlopen(huge, timeout=30)
+            raise AssertionError("a 60 MB upload was accepted")
+        except urllib.error.HTTPError as refused:
+            assert refused.code == 413
+        except (ConnectionError, urllib.error.URLError):
+            pass  # the server may close the connection while the body is still being sent
     finally:
         proc.terminate()
         try:

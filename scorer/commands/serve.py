@@ -38,7 +38,12 @@ def run_serve(args) -> int:
         print(f"subdivision: from a phone on the same network open http://<this computer's address>:{args.port}/",
               flush=True)
     try:
-        waitress.serve(app, host=args.host, port=args.port, threads=args.threads, ident="subdivision")
+        waitress.serve(
+            app, host=args.host, port=args.port, threads=args.threads, ident="subdivision",
+            # Bodies a little over the app's own limit still reach the app, which answers a
+            # JSON 413; far larger ones are refused by waitress before they are buffered.
+            max_request_body_size=2 * app.config["MAX_CONTENT_LENGTH"],
+        )
     except OSError as err:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     return 0

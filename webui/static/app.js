@@ -242,7 +242,9 @@
       progress(null);
       const data = xhr.response;
       if (xhr.status !== 200 || !data) {
-        showMessage((data && data.error) ? data.error : `The photo could not be read (the server answered ${xhr.status}).`);
+        if (data && data.error) showMessage(data.error);
+        else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.");
+        else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
       showReading(data);
