@@ -22,7 +22,7 @@ EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
 LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
 UNSURE = 0.9  # below this confidence a square is flagged
-PARK_BONUS = 0.7  # nats: the setup says how many parks there are; a faint one may still be read
+PARK_BONUS = 0.0  # nats: a bonus for reading exactly the setup's parks hurt more than it helped (faint parks)
 
 
 def assignment(cost: np.ndarray) -> np.ndarray:

@@ -218,7 +218,7 @@ def colour_distance(lab: np.ndarray, reference: np.ndarray, *, brighter_weight: 
 
 
 def evidence_map(image_lab: np.ndarray, homography: np.ndarray, appearance: CheckerAppearance,
-                 region: tuple[int, int, int, int], *, threshold_sigmas: float = 3.0) -> Evidence:
+                 region: tuple[int, int, int, int], *, threshold_sigmas: float = 2.5) -> Evidence:
     """Log-odds that each pixel of ``region`` (x0, y0, x1, y1) shows something on the cloth.
 
     Colour difference from the expected cloth: chroma (a, b) directly, lightness as a log
