@@ -370,11 +370,9 @@ def test_read_without_a_reader_is_503(client, monkeypatch):
 
 
 def test_read_errors_from_the_reader_become_4xx(client, monkeypatch):
+    from scorer.vision.load import PhotoError
+
     module = types.ModuleType("scorer.reader")
-
-    class PhotoError(UserError):
-        pass
-
     messages = iter(["photo: not an image (expected JPEG, PNG, WebP or HEIC)",
                      "photo: image is truncated or corrupt (broken data stream)",
                      "photo: image is 12000x8000 = 96,000,000 pixels, more than the 80,000,000 allowed"])

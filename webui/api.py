@@ -190,8 +190,10 @@ def header_pixels(data: bytes) -> int | None:
     import io
     import warnings
 
+    import pillow_heif
     from PIL import Image
 
+    pillow_heif.register_heif_opener()  # HEIC headers too (idempotent)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -205,10 +207,11 @@ def header_pixels(data: bytes) -> int | None:
 
 
 def photo_error_status(err: UserError) -> int:
-    """400 for a file that is not a readable photo, 413 for one too large, 422 otherwise
-    (a readable photo in which no board was found)."""
-    names = {cls.__name__ for cls in type(err).__mro__}
-    if "PhotoError" not in names:
+    """400 for a file that is not a readable photo, 413 for one too large (limits the header
+    check above did not see), 422 otherwise (a readable photo in which no board was found)."""
+    from scorer.vision.load import PhotoError
+
+    if not isinstance(err, PhotoError):
         return 422
     message = str(err).lower()
     return 413 if ("too many pixels" in message or "more than the" in message) else 400
