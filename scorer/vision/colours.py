@@ -122,9 +122,11 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
     for name, h in HUES.items():
         dh = abs((hue - h + 180) % 360 - 180)
         costs[name] = dh / 25.0 + max(0.0, 0.45 - sat) * 6.0
-    costs["black"] = sat * 8.0 + max(0.0, rel_l - 35.0) / 8.0
-    costs["white"] = sat * 8.0 + max(0.0, 70.0 - rel_l) / 8.0
-    costs["clear"] = max(0.0, sat - 0.25) * 6.0 + 0.8 + max(0.0, abs(rel_l - 55.0) - 20.0) / 8.0
+    # Lightness relative to the light squares: opaque white stays bright (its shaded faces
+    # pull the median down a little), clear lets the dark squares through, black is dark.
+    costs["black"] = sat * 5.0 + max(0.0, rel_l - 35.0) / 5.0
+    costs["white"] = sat * 5.0 + max(0.0, 56.0 - rel_l) / 5.0
+    costs["clear"] = 0.8 + max(0.0, sat - 0.25) * 6.0 + max(0.0, rel_l - 52.0) / 5.0 + max(0.0, 38.0 - rel_l) / 5.0
     return costs
 
 
