@@ -16,7 +16,8 @@ from typing import Any, Mapping
 
 from flask import Blueprint, current_app, jsonify, request
 
-from scorer.board import Board, NotationError, Square
+from scorer import rules, scoring
+from scorer.board import COLOURS, Board, NotationError, Square
 from scorer.errors import UserError
 from webui.errors import ApiError
 
@@ -89,26 +90,22 @@ def board_fields(board: Board) -> dict[str, Any]:
 @bp.post("/score")
 def score():
     """The itemized score of a board."""
-    from scorer.scoring import score_board
-
     body = json_body()
     board = board_from(body)
     private_parks = flag(body, "private_parks")
     loose_parks = flag(body, "loose_parks")
-    report = score_board(board, private_parks=private_parks or loose_parks, loose_parks=loose_parks)
+    report = scoring.score_board(board, private_parks=private_parks or loose_parks, loose_parks=loose_parks)
     return jsonify({**board_fields(board), **report.to_dict()})
 
 
 @bp.post("/check")
 def check():
     """Violations, whose turn, stashes and legal moves of a board."""
-    from scorer.rules import check_position
-
     body = json_body()
     board = board_from(body)
     threehouse = flag(body, "threehouse")
     try:
-        report = check_position(board, players=players_option(body), threehouse=threehouse)
+        report = rules.check_position(board, players=players_option(body), threehouse=threehouse)
     except (UserError, ValueError) as err:
         raise ApiError(422, str(err)) from None
     result = {**board_fields(board), **report.to_dict()}
@@ -122,11 +119,8 @@ def unseen_player_moves(board: Board, report) -> dict[str, list[str]]:
     Their colour is unknown, but every piece on the board is of another colour, so any colour
     not on the board gives the same squares.
     """
-    from scorer.board import COLOURS
-    from scorer.rules import all_legal_moves, full_stash
-
     stranger = next(c for c in COLOURS if c not in report.colours)
-    moves = all_legal_moves(board, stranger, full_stash(report.trios))
+    moves = rules.all_legal_moves(board, stranger, rules.full_stash(report.trios))
     return {str(pips): [sq.name for sq in squares] for pips, squares in moves.items()}
 
 
