@@ -25,7 +25,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--count", type=int, default=1, help="photos to render, seeds SEED, SEED+1, ... (default 1)")
     parser.add_argument("--prefix", default="studio_", help="file name prefix (default studio_)")
     parser.add_argument("--megapixels", type=int, choices=sorted(RESOLUTIONS), default=3, help="image size (default 3)")
-    parser.add_argument("--spp", type=int, default=24, help="path-tracing samples per pixel before denoising (default 24)")
+    parser.add_argument("--spp", type=int, default=8, help="path-tracing samples per pixel before denoising (default 8)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4))
     parser.add_argument("--threehouse", action="store_true", default=None, help="ThreeHouse setup")
     parser.add_argument("--standard", dest="threehouse", action="store_false", help="standard (not ThreeHouse) setup")

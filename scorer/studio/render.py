@@ -108,7 +108,7 @@ def _pyramid(assets: _Assets, pips: int, x, y, z, yaw, bsdf, lying=False) -> dic
             [[-.5, -.5, 0, 1], [.5, -.5, 0, 1], [.5, .5, 0, 1], [-.5, .5, 0, 1], [0, 0, 1, 1]]).T
         z = z - key[2].min()
     m = _matrix((x, y, z), yaw, (base, base, height), pre)
-    return {"type": "ply", "filename": assets.mesh("pyramid", meshes.pyramid_shell()),
+    return {"type": "ply", "filename": assets.mesh("pyramid", meshes.pyramid_shell()), "face_normals": True,
             "to_world": mitsuba().ScalarTransform4f(m.tolist()), "bsdf": bsdf}
 
 
@@ -133,7 +133,7 @@ def _board_shapes(assets: _Assets, spec: BoardSpec) -> dict:
         mesh = meshes.height_grid(w, h, spec.surface, step=0.005, thickness=spec.thickness)
         return {"board": {"type": "ply", "filename": assets.mesh("mat", mesh), "bsdf": bsdf}}
     m = _matrix((0, 0, 0), 0, (w, h, spec.thickness))
-    return {"board": {"type": "ply", "filename": assets.mesh("box", meshes.box()),
+    return {"board": {"type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True,
                       "to_world": mi.ScalarTransform4f(m.tolist()), "bsdf": bsdf}}
 
 
@@ -170,7 +170,8 @@ def _token(assets: _Assets, item) -> dict:
         else:
             m = _matrix((item.x, item.y, item.z), item.yaw, (r, r, h))
             mesh = ("cylinder", meshes.cylinder())
-    return {"type": "ply", "filename": assets.mesh(*mesh), "to_world": mi.ScalarTransform4f(m.tolist()), "bsdf": bsdf}
+    return {"type": "ply", "filename": assets.mesh(*mesh), "face_normals": mesh[0] != "sphere",
+            "to_world": mi.ScalarTransform4f(m.tolist()), "bsdf": bsdf}
 
 
 def _clutter(assets: _Assets, item, plan: ScenePlan) -> dict[str, dict]:
@@ -185,24 +186,24 @@ def _clutter(assets: _Assets, item, plan: ScenePlan) -> dict[str, dict]:
         tex = textures.playing_card(p["texture_seed"], p["face"])
         m = _matrix((item.x, item.y, item.z), item.yaw, (0.063, 0.088, 0.0003))
         out[assets.unique("card")] = {
-            "type": "ply", "filename": assets.mesh("box", meshes.box()), "to_world": T(m.tolist()),
+            "type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True, "to_world": T(m.tolist()),
             "bsdf": {"type": "roughplastic", "alpha": 0.25,
                      "diffuse_reflectance": {"type": "bitmap", "filename": assets.image(assets.unique("cardtex"), tex)}}}
     elif item.kind == "phone":
         body = {"black": (0.02, 0.02, 0.02), "white": (0.75, 0.75, 0.75), "blue": (0.05, 0.1, 0.3),
                 "silver": (0.5, 0.5, 0.52)}[p["body"]]
         m = _matrix((item.x, item.y, 0.0), item.yaw, (0.072, 0.148, 0.008))
-        out[assets.unique("phone")] = {"type": "ply", "filename": assets.mesh("box", meshes.box()), "to_world": T(m.tolist()),
+        out[assets.unique("phone")] = {"type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True, "to_world": T(m.tolist()),
                                        "bsdf": {"type": "roughplastic", "diffuse_reflectance": _rgb(body), "alpha": 0.2}}
         m = _matrix((item.x, item.y, 0.008), item.yaw, (0.066, 0.140, 0.0004))
-        out[assets.unique("screen")] = {"type": "ply", "filename": assets.mesh("box", meshes.box()), "to_world": T(m.tolist()),
+        out[assets.unique("screen")] = {"type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True, "to_world": T(m.tolist()),
                                         "bsdf": {"type": "plastic", "diffuse_reflectance": _rgb((0.005, 0.005, 0.006))}}
     elif item.kind == "mug":
         m = _matrix((item.x, item.y, 0.0), 0, (0.041, 0.041, 0.095))
-        out[assets.unique("mug")] = {"type": "ply", "filename": assets.mesh("cylinder", meshes.cylinder()), "to_world": T(m.tolist()),
+        out[assets.unique("mug")] = {"type": "ply", "filename": assets.mesh("cylinder", meshes.cylinder()), "face_normals": True, "to_world": T(m.tolist()),
                                      "bsdf": {"type": "roughplastic", "diffuse_reflectance": _rgb(TOKEN_COLOURS.get(p["colour"], (0.7, 0.7, 0.7))), "alpha": 0.1}}
         m = _matrix((item.x, item.y, 0.0951), 0, (0.036, 0.036, 0.0002))
-        out[assets.unique("coffee")] = {"type": "ply", "filename": assets.mesh("cylinder", meshes.cylinder()), "to_world": T(m.tolist()),
+        out[assets.unique("coffee")] = {"type": "ply", "filename": assets.mesh("cylinder", meshes.cylinder()), "face_normals": True, "to_world": T(m.tolist()),
                                         "bsdf": {"type": "plastic", "diffuse_reflectance": _rgb((0.03, 0.012, 0.005))}}
     elif item.kind == "hand":
         skin = {"type": "roughplastic", "diffuse_reflectance": _rgb(p["skin"]), "alpha": 0.45}
@@ -256,12 +257,12 @@ def scene_dict(plan: ScenePlan, folder: Path, *, integrator: dict | None = None,
     scene = {
         "type": "scene",
         "integrator": integrator or {"type": "aov", "aovs": "albedo:albedo,nn:sh_normal",
-                                     "integrator": {"type": "path", "max_depth": 8}},
+                                     "integrator": {"type": "path", "max_depth": 6}},
         "sensor": {
             "type": "perspective", "fov": cam.fov_x_deg, "fov_axis": "x", "near_clip": 0.01, "far_clip": 100.0,
             "to_world": mi.ScalarTransform4f().look_at(origin=list(cam.origin), target=list(cam.target), up=list(cam.up)),
             "film": {"type": "hdrfilm", "width": width, "height": height, "pixel_format": "rgb",
-                     "rfilter": {"type": "gaussian"}},
+                     "rfilter": {"type": "box"}},  # OIDN needs uncorrelated pixel noise
             "sampler": {"type": "independent", "sample_count": spp or plan.spp},
         },
     }
@@ -308,7 +309,8 @@ def render_linear(plan: ScenePlan, *, spp: int | None = None, denoise: bool = Tr
         if pyoidn is not None:
             albedo = np.clip(_pick(ch, "albedo"), 0, 1).astype(np.float32)
             normal = np.clip(_pick(ch, "nn"), -1, 1).astype(np.float32)
-            colour = pyoidn.denoise(np.ascontiguousarray(colour, np.float32), albedo, normal, hdr=True)
+            colour = pyoidn.denoise(np.ascontiguousarray(colour, np.float32), albedo, normal, hdr=True,
+                                    quality="balanced")
         else:
             colour = cv2.bilateralFilter(colour.astype(np.float32), 5, 0.1, 3)
     return np.asarray(colour, np.float32)

@@ -430,7 +430,7 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
                stage: str | None = None, board_kind: str | None = None, token_kind: str | None = None,
                light: str | None = None, table: str | None = None, clutter: list[str] | None = None,
                megapixels: int = 3, tilt: float | None = None, portrait: bool | None = None,
-               spp: int = 24, colours: list[str] | None = None, area_offset: tuple[int, int] | None = None) -> ScenePlan:
+               spp: int = 8, colours: list[str] | None = None, area_offset: tuple[int, int] | None = None) -> ScenePlan:
     """Everything in one photo, drawn from ``seed``; any keyword fixes that choice."""
     rng = random.Random(seed)
     players = players or rng.choice([2, 2, 3, 3, 4])
@@ -458,7 +458,7 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
     for name, rgb in PIECE_RGB.items():  # each set of pieces is a slightly different batch
         jitter = np.clip(np.array(rgb) * (1 + np.array([rng.gauss(0, 0.08) for _ in range(3)])), 0.0, 0.97)
         piece_rgb[name] = [round(float(c), 4) for c in jitter]
-    materials = {"piece_rgb": piece_rgb, "frost": round(rng.uniform(0.2, 0.45), 3),
+    materials = {"piece_rgb": piece_rgb, "frost": round(rng.uniform(0.45, 0.7), 3),
                  "gloss": round(rng.uniform(0.05, 0.2), 3)}
     return ScenePlan(seed, position, players, list(colours), threehouse, stage, spec, area_offset,
                      pieces, tokens, clutter_items, table_spec, lights, ambient, camera, camera_params,
