@@ -432,3 +432,63 @@ def test_a_photo_over_25_mb_is_refused_with_a_message(page):
     )
     expect(page.locator("#message")).to_contain_text("25 MB")
     assert page.input_value("#opt-players") == "4"
+
+
+# --- the page's handling of readings, with /api/read answered by the test (no reader needed) -----
+def tiny_jpeg() -> str:
+    import cv2
+    import numpy as np
+
+    ok, data = cv2.imencode(".jpg", np.full((16, 16, 3), 128, np.uint8))
+    return "data:image/jpeg;base64," + base64.b64encode(data.tobytes()).decode()
+
+
+def answer_read(page, body: dict) -> None:
+    page.route("**/api/read", lambda route: route.fulfill(status=200, json=body))
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+
+
+def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
+    board = ". r3 .\n. b2 .\n# . r1\n"
+    answer_read(page, {
+        "board": board,
+        "uncertain": ["B2", "C1"],
+        "reading": {
+            "board": board,
+            "cells": [{"cell": "B2", "value": "b2", "confidence": 0.55,
+                       "alternatives": [{"value": "b3", "confidence": 0.4}, {"value": ".", "confidence": 0.05}]},
+                      {"cell": "C1", "value": "r1", "confidence": 0.7, "alternatives": [{"value": "#", "confidence": 0.3}]}],
+            "warnings": ["unsure about 2 square(s): B2, C1"],
+        },
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+        "squares": {"B2": [[5, 5], [11, 5], [11, 11], [5, 11]]},
+    })
+    expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
+    unsure = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert sorted(unsure) == ["B2", "C1"]
+    page.locator('#diagram .sq[data-cell="B2"]').click()
+    expect(page.locator("#picker-reading")).to_have_text("Read as blue 2-pip (55% sure); next best: blue 3-pip 40%, empty 5%.")
+    expect(page.locator("#picker .choice.suggested")).to_have_count(2)  # b3 and empty
+    page.get_by_label("blue 3-pip", exact=True).click()
+    expect(page.locator('#diagram .sq[data-cell="B2"] .mark.corrected')).to_have_count(1)
+    expect(page.locator('#diagram .sq[data-cell="B2"] .mark.uncertain')).to_have_count(0)
+    expect(page.locator('#photo-marks .ps.corrected[data-cell="B2"]')).to_have_count(1)
+    expect(total_of(page, "blue")).to_have_text("2")  # 3 pips, one group -1
+    shot(page, "uncertain", full_page=False)
+
+
+def test_a_reading_without_a_board_shows_the_photo_and_a_message(page):
+    enter_board(page, MIDGAME)
+    answer_read(page, {
+        "board": None, "uncertain": [],
+        "reading": {"board": None, "cells": [], "warnings": ["reading failed at the squares stage"]},
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    expect(page.locator("#message")).to_contain_text("could not be read")
+    expect(page.locator("#photo-pane")).to_be_visible()
+    expect(page.locator("#reading-warnings")).to_contain_text("squares stage")
+    expect(page.locator("#board-pane")).to_be_hidden()
+    assert Board.from_text(page.input_value("#board-text")) == Board.from_text(MIDGAME)  # kept
+    page.click("#apply-text")
+    expect(page.locator("#board-pane")).to_be_visible()
+    expect(total_of(page, "red")).to_have_text("4")

@@ -207,10 +207,12 @@
       renderAll();
       save();
       if (opts.scroll) $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
+      return true;
     } catch (err) {
-      if (seq !== state.seq) return;
+      if (seq !== state.seq) return false;
       $("#text-status").textContent = "";
       showMessage(err.message);
+      return false;
     }
   }
 
@@ -267,15 +269,16 @@
     if (!data.board) {
       state.readTokens = null;
       $("#results").hidden = false;
-      showMessage("The board was found but its squares could not be read. Enter the board by hand below, or try another photo.");
+      $("#results").classList.add("photo-only"); // the board shown before is not this photo's
+      showMessage("The board was found but its squares could not be read. Enter the board by hand, or try another photo.");
       return;
     }
     setBoardFromText(data.board);
     state.readTokens = state.cells.map((r) => r.slice());
     state.textDirty = false;
     const n = state.reading.unsure.length;
-    analyse(data.board, { scroll: true }).then(() => {
-      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`, "info");
+    analyse(data.board, { scroll: true }).then((ok) => {
+      if (ok && n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`, "info");
     });
   }
 
@@ -611,6 +614,7 @@
 
   function renderAll() {
     $("#results").hidden = false;
+    $("#results").classList.remove("photo-only");
     renderDiagram();
     renderScore();
     renderLegality();
