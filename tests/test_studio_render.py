@@ -85,7 +85,7 @@ def test_square_centres_and_corners_match_the_render(seed, kind):
             continue
         target = min(corner_xy.values(), key=lambda c: np.hypot(*(xy[i, j] - c)))
         found = _located(xy, target, start)
-        assert np.hypot(*(found - px)) < 0.5, f"corner {px} rendered at {found}"
+        assert np.hypot(*(found - px)) < 0.75, f"corner {px} rendered at {found}"  # extrapolated 4 px: looser
         checked += 1
     assert checked >= 3
 
