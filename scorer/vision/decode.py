@@ -22,7 +22,8 @@ EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
 LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
 UNSURE = 0.9  # below this confidence a square is flagged
-PARK_BONUS = 0.0  # nats: a bonus for reading exactly the setup's parks hurt more than it helped (faint parks)
+PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
+FAINT_PARK = 1.0  # a real park marker (clear glass, a chip like the cloth) may look like bare cloth
 
 
 def assignment(cost: np.ndarray) -> np.ndarray:
@@ -136,7 +137,14 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     col_value = np.array([c[0] for c in columns])
     col_over = np.array([c[1] is True for c in columns])
     col_required = np.array([c[1] == "required" for c in columns])
-    cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :] - PARK_BONUS * col_required[None, :]
+    cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :]
+    if col_required.any():
+        # The setup's parks are all on the board; a faint marker (clear glass on a light
+        # square) reads as empty, so "looks empty" counts as partial evidence of a park.
+        looks = P[:, values.index(PARK_TOKEN)]
+        if EMPTY in values:
+            looks = looks + FAINT_PARK * P[:, values.index(EMPTY)]
+        cost[:, col_required] = -np.log(looks)[:, None] - PARK_BONUS
     chosen_cols = assignment(cost)
     chosen = [int(col_value[j]) for j in chosen_cols]
     warnings: list[str] = []
