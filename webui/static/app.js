@@ -371,11 +371,11 @@
       const cx = quad.reduce((s, p) => s + p[0], 0) / 4, cy = quad.reduce((s, p) => s + p[1], 0) / 4;
       const side = Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]);
       if (corrected) {
-        const label = svg("text", { class: "ps-label", x: cx, y: cy, "font-size": Math.max(10, side * 0.45) });
+        const label = svg("text", { class: "ps-label", x: cx, y: cy, "font-size": side * 0.5 });
         label.textContent = token;
         nodes.push(label);
       } else if (legal.has(name)) {
-        nodes.push(svg("circle", { class: "ps-dot", cx, cy, r: Math.max(3, side * 0.15) }));
+        nodes.push(svg("circle", { class: "ps-dot", cx, cy, r: side * 0.15 }));
       }
     }
     marks.replaceChildren(...nodes);
