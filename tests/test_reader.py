@@ -15,12 +15,12 @@ from scorer.vision.playarea import find_play_area
 from synthetic_scene import draw_scene, look_at_camera
 
 POSITION = """\
-r3 b2 . # . .
+# r3 b2 . . #
 . r1 b1 . . .
-. . b3 r2 . .
-. . . . b3 .
-# . . . . .
-r1 . . . . #
+. . b3 # . .
+. . # r2 b3 .
+. . . . . .
+# r1 . . . #
 """
 
 
