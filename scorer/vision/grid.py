@@ -160,8 +160,19 @@ def working_gray(gray: np.ndarray) -> tuple[np.ndarray, float]:
     return gray, scale
 
 
+def stretch_contrast(gray: np.ndarray) -> np.ndarray:
+    """Spread the 1st..99th percentile of grey levels over 0..255 (dim or washed-out photos
+    then meet the same edge thresholds as well-lit ones)."""
+    low, high = np.percentile(gray[::4, ::4], (1, 99))
+    if high - low < 1:
+        return gray
+    scaled = (gray.astype(np.float32) - low) * (255.0 / (high - low))
+    return np.clip(scaled, 0, 255).astype(np.uint8)
+
+
 def find_grid_gray(gray: np.ndarray) -> GridFit:
     """:func:`find_grid` on a grey image already at working resolution."""
+    gray = stretch_contrast(gray)
     corners = detect_xcorners(gray)
     lattice = fit_lattice(corners.points, gray)
     if lattice is None:
