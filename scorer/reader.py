@@ -145,6 +145,11 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         fitting = [s for s in setups_for_size(play.rows, play.cols)
                    if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
         setup = setup_for(players, threehouse) if players else (fitting[0] if len(fitting) == 1 else None)
+        if setup is None and len(fitting) > 1 and full:
+            # ThreeHouse 6x6 is for 3 or 4 players: the parks and pieces on a full board say which.
+            n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
+            n_pieces = len(inside) - n_parks
+            setup = min(fitting, key=lambda s: abs(s.parks - n_parks) + abs(s.players * 3 * trios - n_pieces))
         # The setup says how many players; mid-game with few pieces, let the colours say.
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         wb = white_balance(squares.appearance.light_lab, squares.appearance.dark_lab)

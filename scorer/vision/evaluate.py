@@ -103,9 +103,21 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     try:
         reading = read_image(image, grid=t_grid if use_true_grid else None, file=str(photo), **kwargs)
     except UserError as err:
+        # No board found: every square of it counts as misread.
         seconds = time.perf_counter() - start
-        return PhotoResult(str(photo), seconds, evaluate_grid(None, checker["corners"], t_rows, t_cols),
-                           failure="grid", warnings=[str(err)])
+        result = PhotoResult(str(photo), seconds, evaluate_grid(None, checker["corners"], t_rows, t_cols),
+                             failure="grid", warnings=[str(err)])
+        t_board = Board.from_text(truth["board"])
+        for r in range(t_rows):
+            for c in range(t_cols):
+                in_play = (area["row"] <= r < area["row"] + int(area["rows"])
+                           and area["col"] <= c < area["col"] + int(area["cols"]))
+                content = t_board[Square(c - area["col"], r - area["row"])] if in_play else None
+                result.squares.append((_class_of(content), in_play, False,
+                                       False if isinstance(content, Piece) else None, "none"))
+                result.wrong += 1
+                result.wrong_in_play += in_play
+        return result
     seconds = time.perf_counter() - start
     result = PhotoResult(str(photo), seconds, evaluate_grid(reading.grid, checker["corners"], t_rows, t_cols),
                          warnings=list(reading.warnings))
