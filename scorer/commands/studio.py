@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 from scorer.errors import UserError
 
@@ -24,6 +25,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for the photos and sidecars")
     parser.add_argument("--count", type=int, default=1, help="photos to render, seeds SEED, SEED+1, ... (default 1)")
     parser.add_argument("--prefix", default="studio_", help="file name prefix (default studio_)")
+    parser.add_argument("--skip-existing", action="store_true", help="leave photos already in DIR alone (resume a run)")
     parser.add_argument("--megapixels", type=int, choices=sorted(RESOLUTIONS), default=3, help="image size (default 3)")
     parser.add_argument("--spp", type=int, default=8, help="path-tracing samples per pixel before denoising (default 8)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4))
@@ -67,6 +69,8 @@ def run(args) -> int:
     options = _options(args)
     mitsuba()  # a missing renderer is a one-line error before any work
     for seed in range(args.seed, args.seed + args.count):
+        if args.skip_existing and (Path(args.out) / f"{args.prefix}{seed:06d}.json").exists():
+            continue
         started = time.perf_counter()
         path = write_photo(seed, args.out, name=f"{args.prefix}{seed:06d}", **options)
         print(f"{path}  ({time.perf_counter() - started:.1f} s)", file=sys.stdout, flush=True)
