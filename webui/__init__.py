@@ -7,7 +7,6 @@ calls the ``scorer`` library; the library never imports this package.
 
 from __future__ import annotations
 
-import logging
 from typing import Any, Mapping
 
 from flask import Flask
@@ -34,8 +33,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
     app.json.sort_keys = False
-    if not app.logger.handlers and not app.debug:
-        logging.basicConfig(level=logging.INFO)
 
     from webui import api, pages
 
