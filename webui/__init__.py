@@ -25,10 +25,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         MAX_PHOTO_PIXELS=MAX_PHOTO_PIXELS,
         # The whole request: the photo plus a little room for the multipart envelope and options.
         MAX_CONTENT_LENGTH=MAX_PHOTO_BYTES + 64_000,
-        # Uploaded files above this size are spooled to an anonymous temporary file that
-        # werkzeug deletes when the request ends; nothing is kept after a request.
-        MAX_FORM_MEMORY_SIZE=500_000,
-        JSON_SORT_KEYS=False,
+        # A form's text fields (the options) are small. The photo itself is read into memory;
+        # werkzeug spools a large upload to an anonymous temporary file while parsing and
+        # deletes it when the request ends: nothing is kept after a request.
+        MAX_FORM_MEMORY_SIZE=100_000,
     )
     if config:
         app.config.from_mapping(config)
