@@ -396,6 +396,11 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
             per[label] = (poly, m, m.mask.astype(np.float32))
         hyps[(c, r)] = per
 
+    penalties = {}
+    for sq in squares:
+        R = reach[sq]
+        gy, gx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
+        penalties[sq] = offset_cost * (gx ** 2 + gy ** 2)  # per square area: area / side^2 = 1
     pad = max(reach.values()) + 2
     E_pad = cv2.copyMakeBorder(E, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
     cover = np.zeros(E_pad.shape, np.int16)
@@ -438,7 +443,6 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
                 place(m0, dx0, dy0, -1)
             area = square_area[sq]
             R = reach[sq]
-            side = np.sqrt(area)
             sc = np.full(len(LABELS), -np.inf)
             sc[0] = 0.0
             for lab_name in HYPOTHESES:
@@ -452,9 +456,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
                     sc[li] = -np.inf
                     continue
                 corr = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR)
-                gy, gx = np.mgrid[-R:corr.shape[0] - R, -R:corr.shape[1] - R]
-                penalty = offset_cost * ((gx ** 2 + gy ** 2) / (side * side)) * area
-                total = corr - penalty
+                total = corr - penalties[sq]
                 k = int(np.argmax(total))
                 ky, kx = divmod(k, total.shape[1])
                 value = float(total[ky, kx]) / area - (park_prior if lab_name.startswith("park") else piece_prior)
@@ -509,9 +511,12 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
     appearance = checker_appearance(lab, homography, rows, cols)
     evidence = evidence_map(lab, homography, appearance, region)
-    results = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
-                            evidence=evidence, appearance=appearance, **kwargs) for s in scales]
-    return max(results, key=lambda r: r.objective)
+    quick = dict(kwargs, iterations=1)
+    trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
+                           evidence=evidence, appearance=appearance, **quick) for s in scales]
+    best = max(trials, key=lambda r: r.objective).piece_scale
+    return read_squares(image_bgr, homography, rows, cols, camera, piece_scale=best,
+                        evidence=evidence, appearance=appearance, **kwargs)
 
 
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
