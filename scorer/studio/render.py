@@ -213,11 +213,12 @@ def _clutter(assets: _Assets, item, plan: ScenePlan) -> dict[str, dict]:
         def local(dx, dy):  # hand frame: fingers point along +x to the fingertips at (0, 0)
             return item.x + c * dx - s * dy, item.y + s * dx + c * dy
 
-        parts = [(-0.04 - 0.055, 0.0, 0.05, 0.045, 0.016, 0.0), (-0.28, 0.0, 0.16, 0.04, 0.03, 0.0)]  # palm, forearm
-        for k, off in enumerate((-0.026, -0.009, 0.009, 0.026)):
-            length = (0.034, 0.04, 0.042, 0.038)[k]
-            parts.append((-0.045 + 0.01 - length + 0.002 * k, off, length, 0.0085, 0.008, 0.0))
-        parts.append((-0.075, 0.05, 0.03, 0.011, 0.01, 35.0))  # thumb
+        # (dx, dy, half-length, half-width, half-height, turn): palm, forearm, four fingers, thumb
+        parts = [(-0.135, 0.0, 0.05, 0.043, 0.015, 0.0), (-0.33, 0.0, 0.16, 0.038, 0.028, 0.0)]
+        for k, off in enumerate((-0.027, -0.009, 0.009, 0.027)):
+            length = (0.030, 0.040, 0.042, 0.037)[k]  # little finger .. index finger
+            parts.append((-0.085 + length - (0.042 - length), off, length, 0.0085, 0.008, 0.0))
+        parts.append((-0.1, 0.052, 0.032, 0.011, 0.01, 40.0))  # thumb
         for dx, dy, ax, ay, az, turn in parts:
             x, y = local(dx, dy)
             m = _matrix((x, y, az * 0.9), item.yaw + turn, (ax, ay, az))
