@@ -215,7 +215,7 @@ def offset_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, *, 
         w[np.abs(delta).sum(axis=2) < 1e-9] = 0.0
     design = np.concatenate([np.ones(delta.shape[:2] + (1,)), delta], axis=2)  # (T, K, 3)
     normal = np.einsum("tk,tki,tkj->tij", w, design, design)
-    normal += np.diag([0.05, 0.6, 0.6])  # pull to "no offset, no slope" where data is thin
+    normal += np.diag([0.05, 2.0, 2.0])  # pull to "no offset, no slope" where data is thin
     rhs = np.einsum("tk,tki,kd->tid", w, design, np.asarray(offsets, np.float64))
     return np.linalg.solve(normal, rhs)[:, 0, :]
 
