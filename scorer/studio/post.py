@@ -48,7 +48,9 @@ def develop(linear_rgb: np.ndarray, post: dict, light_rgb, seed: int) -> np.ndar
     shot = np.sqrt(np.clip(img, 0, None)) * sigma * 1.5
     luma_noise = rng.standard_normal((h, w, 1)).astype(np.float32)
     chroma_noise = rng.standard_normal((h, w, 3)).astype(np.float32)
-    img = img + (shot + sigma * 0.5) * (0.7 * luma_noise + 0.5 * chroma_noise)
+    # (phones smooth the colour part of the noise before saving: a blurred chroma component)
+    chroma_noise = cv2.GaussianBlur(chroma_noise, (0, 0), 1.5) * 1.5
+    img = img + (shot + sigma * 0.5) * (0.8 * luma_noise + 0.3 * chroma_noise)
     # Tone curve: a gentle S around sRGB gamma, highlights rolled off.
     img = np.clip(img, 0, None)
     img = img / (1 + 0.15 * img)

@@ -422,7 +422,7 @@ def plan_post(rng: random.Random, light_setup: str, megapixels: int) -> dict:
         "noise": round(rng.uniform(0.004, 0.012) * (3.0 if dim else 1.0), 4),
         "vignette": round(rng.uniform(0.0, 0.35), 3),
         "sharpen": round(rng.uniform(0.0, 0.6), 3),
-        "jpeg_quality": rng.randint(72, 92),
+        "jpeg_quality": rng.randint(70, 88),
     }
 
 
