@@ -154,7 +154,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         wb = white_balance(squares.appearance.light_lab, squares.appearance.dark_lab)
         samples = np.array([squares.readings[sq].colour_lab for sq in pyramids]).reshape(-1, 3)
-        groups = group_colours(samples, wb, players=n_groups, per_player=3 * trios if full else None)
+        choices = sorted({s.players for s in fitting}) or [2, 3, 4]
+        groups = group_colours(samples, wb, players=n_groups, per_player=3 * trios if full else None,
+                               choices=choices)
         reading.colour_names = groups.names
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
         stage = "decode"

@@ -73,13 +73,14 @@ def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np
     return labels.ravel(), centres.astype(np.float64), float(compact)
 
 
-def choose_groups(features: np.ndarray, players: int | None = None, *, min_separation: float = 12.0,
+def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(2, 3, 4),
                   per_player: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Cluster pyramid features into player groups; returns (labels, centres).
 
-    With ``players`` the group count is fixed. Otherwise the largest count from 4 down to 2
-    whose groups are all well apart (``min_separation`` in feature units) wins; a finished
-    board's piece count (``per_player`` pieces each) breaks ties.
+    With ``players`` the group count is fixed. Otherwise it is one of ``choices`` (the
+    setups that fit the play area): a finished board's piece count (``per_player`` pieces
+    each) decides when it can, else the count whose groups stand furthest apart relative to
+    their own spread.
     """
     n = len(features)
     if n == 0:
@@ -88,23 +89,23 @@ def choose_groups(features: np.ndarray, players: int | None = None, *, min_separ
         k = max(1, min(players, n))
         labels, centres, _ = _kmeans(features, k)
         return labels, centres
-    candidates = []
-    for k in range(min(4, n), 1, -1):
-        labels, centres, compact = _kmeans(features, k)
-        sizes = np.bincount(labels, minlength=k)
-        seps = [np.linalg.norm(centres[i] - centres[j]) for i, j in itertools.combinations(range(k), 2)]
-        candidates.append((k, labels, centres, compact, min(seps), sizes))
+    ks = [k for k in sorted(set(choices)) if 2 <= k <= n] or [min(n, 2)]
     if per_player:
-        for k, labels, centres, compact, sep, sizes in candidates:
-            if n == k * per_player and sep >= 0.6 * min_separation:
-                return labels, centres
-    for k, labels, centres, compact, sep, sizes in candidates:
-        if sep >= min_separation and sizes.min() >= 1:
+        exact = [k for k in ks if k * per_player == n]
+        if exact:
+            ks = exact
+    best = None
+    for k in ks:
+        labels, centres, _ = _kmeans(features, k)
+        if k < 2:
             return labels, centres
-    if candidates:
-        k, labels, centres, *_ = candidates[-1]
-        return labels, centres
-    return np.zeros(n, int), features[:1].astype(np.float64).copy()
+        d = np.linalg.norm(features - centres[labels], axis=1)
+        spread = float(np.median(d)) + 3.0
+        sep = min(np.linalg.norm(centres[i] - centres[j]) for i, j in itertools.combinations(range(k), 2))
+        score = sep / spread
+        if best is None or score > best[0]:
+            best = (score, labels, centres)
+    return best[1], best[2]
 
 
 def name_cost(centre: np.ndarray) -> dict[str, float]:
@@ -144,13 +145,13 @@ def name_groups(centres: np.ndarray) -> list[str]:
 
 
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
-                  per_player: int | None = None) -> ColourGroups:
+                  per_player: int | None = None, choices=(2, 3, 4)) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
     feats = describe(wb.apply_lab(samples_lab), wb)
-    labels, centres = choose_groups(feats, players, per_player=per_player)
+    labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
     names = name_groups(centres)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
