@@ -191,8 +191,8 @@
     $("#text-status").textContent = "Scoring\u2026";
     try {
       const [score, check] = await Promise.all([
-        postJSON("/api/score", { board: text, private_parks: o.private_parks, loose_parks: o.loose_parks }),
-        postJSON("/api/check", { board: text, players: o.players, threehouse: o.threehouse }),
+        postJSON("api/score", { board: text, private_parks: o.private_parks, loose_parks: o.loose_parks }),
+        postJSON("api/check", { board: text, players: o.players, threehouse: o.threehouse }),
       ]);
       if (seq !== state.seq) return;
       state.score = score;
@@ -233,7 +233,7 @@
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
     xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
-    xhr.open("POST", "/api/read");
+    xhr.open("POST", "api/read");
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) progress(`Uploading\u2026 ${Math.round((100 * e.loaded) / e.total)}%`, (100 * e.loaded) / e.total);
