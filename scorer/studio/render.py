@@ -57,11 +57,6 @@ def _rgb(value) -> dict:
     return {"type": "rgb", "value": [float(x) for x in value]}
 
 
-def _srgb_to_linear(c) -> np.ndarray:
-    c = np.asarray(c, float) / 255.0
-    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-
-
 class _Assets:
     """Meshes and textures written to a scratch folder for one render."""
 

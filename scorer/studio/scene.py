@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scorer.board import COLOURS, PARK, Board, Piece, Square, setup_for
+from scorer.board import COLOURS, Board, setup_for
 from scorer.rules import random_game
 from scorer.studio.geometry import Camera, aim_camera
 from scorer.studio.heightfield import HeightField, random_cloth, random_mat
@@ -149,7 +149,7 @@ class ScenePlan:
         }
 
 
-def _kelvin_rgb(kelvin: float) -> tuple[float, float, float]:
+def kelvin_rgb(kelvin: float) -> tuple[float, float, float]:
     """Approximate linear RGB of a black body, normalised to green = 1."""
     t = kelvin / 100.0
     r = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
@@ -160,7 +160,6 @@ def _kelvin_rgb(kelvin: float) -> tuple[float, float, float]:
     return tuple((lin / max(lin[1], 1e-6)).tolist())
 
 
-kelvin_rgb = _kelvin_rgb
 
 # Linear-RGB base colours of the ten pyramid colours (translucent ones tint what is behind).
 PIECE_RGB = {
