@@ -21,6 +21,9 @@ HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235
         "blue": 295.0, "purple": 320.0}
 
 
+LIGHTNESS_WEIGHT = 0.6  # lightness against chroma when grouping (translucent pieces vary in lightness)
+
+
 @dataclass(frozen=True)
 class WhiteBalance:
     """Per-channel BGR gains making the board's light squares neutral, and their lightness."""
@@ -51,7 +54,7 @@ def describe(lab_balanced: np.ndarray, wb: WhiteBalance) -> np.ndarray:
     """Feature vectors (N, 3) for clustering: a, b and lightness scaled to the light squares."""
     lab = np.asarray(lab_balanced, np.float64).reshape(-1, 3)
     rel_l = lab[:, 0] / max(wb.light_l, 1.0) * 100.0
-    return np.column_stack([lab[:, 1], lab[:, 2], 0.6 * rel_l])
+    return np.column_stack([lab[:, 1], lab[:, 2], LIGHTNESS_WEIGHT * rel_l])
 
 
 @dataclass
@@ -115,7 +118,7 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
     pieces from clear, white and black ones, which are told apart by lightness.
     """
     a, b, l_scaled = centre
-    rel_l = l_scaled / 0.6
+    rel_l = l_scaled / LIGHTNESS_WEIGHT
     chroma = float(np.hypot(a, b))
     sat = chroma / max(rel_l, 20.0)
     hue = float(np.degrees(np.arctan2(b, a)) % 360)
