@@ -174,8 +174,11 @@ def _seed_cells(points: np.ndarray, gray: np.ndarray, max_seed_corners: int, nei
     return origin[ok], lookup_pts[a_idx[ok]], lookup_pts[b_idx[ok]]
 
 
-def _cell_contrast(gray: np.ndarray, p00: np.ndarray, p10: np.ndarray, p01: np.ndarray, p11: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Polarity (+1 light square (0,0), -1 dark, 0 not a checker cell) and weakest edge."""
+def _cell_contrast(gray: np.ndarray, p00: np.ndarray, p10: np.ndarray, p01: np.ndarray, p11: np.ndarray,
+                   complete: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Polarity (+1 light square (0,0), -1 dark, 0 not a checker cell) and weakest clean edge.
+    A complete cell (four detected corners) needs four clean sides; a cell whose fourth corner
+    is only predicted (hidden under a piece) needs three, and none of the wrong polarity."""
     u = p10 - p00
     v = p01 - p00
     values = np.stack(
@@ -187,12 +190,13 @@ def _cell_contrast(gray: np.ndarray, p00: np.ndarray, p10: np.ndarray, p01: np.n
         ],
         axis=1,
     )
-    finite = np.isfinite(values).all(axis=1)
     values = np.nan_to_num(values)
-    positive = finite & (values > MIN_EDGE_CONTRAST).all(axis=1)
-    negative = finite & (values < -MIN_EDGE_CONTRAST).all(axis=1)
-    polarity = np.where(positive, 1, np.where(negative, -1, 0))
-    weakest = np.abs(values).min(axis=1)
+    plus = (values > MIN_EDGE_CONTRAST).sum(axis=1)
+    minus = (values < -MIN_EDGE_CONTRAST).sum(axis=1)
+    need = np.where(complete, 4, 3)
+    polarity = np.where((plus >= need) & (minus == 0), 1, np.where((minus >= need) & (plus == 0), -1, 0))
+    clean = np.where(np.abs(values) > MIN_EDGE_CONTRAST, np.abs(values), np.inf)
+    weakest = np.where(np.isfinite(clean.min(axis=1)), clean.min(axis=1), 0.0)
     return polarity, weakest
 
 
@@ -228,7 +232,7 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
     """Grow a lattice from a 4-point seed cell by ring-wise prediction and refitting."""
     homography = _cell_homography(cell)
     assigned: dict[tuple[int, int], int] = {
-        (int(c[0]), int(c[1])): int(i) for c, i in zip(_UNIT_CELL, cell_idx)
+        (int(c[0]), int(c[1])): int(i) for c, i in zip(_UNIT_CELL, cell_idx) if i >= 0
     }
     ring = 2
     rejected: set[tuple[int, int, int]] = set()  # (i, j, point) pairs whose edges failed
@@ -347,17 +351,14 @@ def fit_lattice(
     guess = pa + pb - origin
     d_idx, d_gap = nearest.query(guess)
     side = np.minimum(np.hypot(*(pa - origin).T), np.hypot(*(pb - origin).T))
-    ok = (d_idx >= 0) & (d_gap <= 0.2 * side)
-    origin, pa, pb, d_idx = origin[ok], pa[ok], pb[ok], d_idx[ok]
-    if not len(origin):
-        return None
-    p11 = points[d_idx]
-    polarity, contrast = _cell_contrast(gray, origin, pa, pb, p11)
+    complete = (d_idx >= 0) & (d_gap <= 0.2 * side)
+    p11 = np.where(complete[:, None], points[np.maximum(d_idx, 0)], guess)
+    polarity, contrast = _cell_contrast(gray, origin, pa, pb, p11, complete)
     ok = polarity != 0
     if not ok.any():
         return None
     cells = np.stack([origin, pa, pb, p11], axis=1)[ok]
-    polarity, contrast = polarity[ok], contrast[ok]
+    polarity, contrast, complete = polarity[ok], contrast[ok], complete[ok]
     # Quick score: how many of the 7x7 lattice points around each seed were detected.
     offsets = np.stack(np.meshgrid(np.arange(-3, 5), np.arange(-3, 5), indexing="ij"), axis=-1).reshape(-1, 2).astype(np.float64)
     hits = np.empty(len(cells))
@@ -369,13 +370,14 @@ def fit_lattice(
     rank = hits * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0
     order = np.argsort(-rank)
     cell_index = nearest.query(cells.reshape(-1, 2))[0].reshape(-1, 4)
+    cell_index[~complete, 3] = -1  # the fourth corner of an incomplete cell is only predicted
     best: Lattice | None = None
     grown = 0
     claimed: set[int] = set()
     for s in order:
         if grown >= grow_seeds:
             break
-        if len(set(cell_index[s].tolist()) & claimed) >= 2:
+        if len((set(cell_index[s].tolist()) - {-1}) & claimed) >= 2:
             continue  # mostly a lattice already grown
         if best is not None and rank[s] < 0.5 * rank[order[0]]:
             break  # the rest are much weaker seeds
