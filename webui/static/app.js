@@ -277,8 +277,10 @@
     state.readTokens = state.cells.map((r) => r.slice());
     state.textDirty = false;
     const n = state.reading.unsure.length;
-    analyse(data.board, { scroll: true }).then((ok) => {
-      if (ok && n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`, "info");
+    analyse(data.board).then((ok) => {
+      if (!ok) return;
+      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`, "info");
+      ($("#message").hidden ? $("#results") : $("#message")).scrollIntoView({ behavior: "smooth", block: "start" });
     });
   }
 
