@@ -52,13 +52,6 @@ def xcorner_response(gray: np.ndarray, radius: float = 4.0) -> np.ndarray:
     return sum_response - diff_response - 16.0 * np.abs(ring_mean - local_mean)
 
 
-def _peaks(response: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
-    """Local maxima (5x5) above ``threshold``: (N, 2) x, y and their responses."""
-    dilated = cv2.dilate(response, np.ones((5, 5), np.uint8))
-    ys, xs = np.nonzero((response >= dilated) & (response > threshold))
-    return np.stack([xs, ys], axis=1).astype(np.float32), response[ys, xs]
-
-
 def detect_xcorners(
     gray: np.ndarray,
     *,
@@ -68,32 +61,21 @@ def detect_xcorners(
 ) -> XCorners:
     """Local maxima of the x-corner response, strongest first, refined to sub-pixel.
 
-    ``gray`` is a uint8 or float image (the working resolution). The response is also taken
-    on the image squeezed to half its width: a board seen at a low angle has squares flattened
-    vertically, whose corners are thin wedges the ring misses until they are widened again.
-    Maxima below ``min_relative`` of the strongest one are dropped; at most ``max_points``
-    are kept.
+    ``gray`` is a uint8 or float image (the working resolution). Maxima below ``min_relative``
+    of the strongest one are dropped; at most ``max_points`` are kept.
     """
     blurred = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     response = xcorner_response(blurred, radius)
-    height, width = blurred.shape
-    squeezed = cv2.resize(blurred, (max(1, width // 2), height), interpolation=cv2.INTER_AREA)
-    response_squeezed = xcorner_response(squeezed, radius)
-    peak = max(float(response.max()), float(response_squeezed.max())) if response.size else 0.0
+    peak = float(response.max()) if response.size else 0.0
     if peak <= 0:
         return XCorners(np.zeros((0, 2), np.float32), np.zeros(0, np.float32))
-    points, strength = _peaks(response, peak * min_relative)
-    extra, extra_strength = _peaks(response_squeezed, peak * min_relative)
-    if len(extra):
-        extra[:, 0] = (extra[:, 0] + 0.5) * (width / squeezed.shape[1]) - 0.5
-        if len(points):
-            gaps = np.abs(extra[:, None, :] - points[None, :, :]).max(axis=2).min(axis=1)
-            keep = gaps > 3
-            extra, extra_strength = extra[keep], extra_strength[keep]
-        points = np.vstack([points, extra])
-        strength = np.concatenate([strength, extra_strength])
+    dilated = cv2.dilate(response, np.ones((5, 5), np.uint8))
+    mask = (response >= dilated) & (response > peak * min_relative)
+    ys, xs = np.nonzero(mask)
+    strength = response[ys, xs]
     order = np.argsort(-strength)[:max_points]
-    points, strength = points[order], strength[order].astype(np.float32)
+    points = np.stack([xs[order], ys[order]], axis=1).astype(np.float32)
+    strength = strength[order].astype(np.float32)
     if len(points):
         points = refine_saddles(blurred, points)
     return XCorners(points, strength)
