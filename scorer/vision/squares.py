@@ -32,6 +32,7 @@ PIECE_HEIGHT = {1: 0.571, 2: 0.784, 3: 1.0}  # apex height / square side
 PARK_RADII = {"park": 0.30, "park_small": 0.21, "park_large": 0.42}  # coins, glass stones, chips
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
+SCALE_FROM_SIZES = True  # pick the piece scale from the pieces' sizes (else: best fit)
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
 
 
@@ -514,9 +515,39 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     quick = dict(kwargs, iterations=1)
     trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
                            evidence=evidence, appearance=appearance, **quick) for s in scales]
-    best = max(trials, key=lambda r: r.objective).piece_scale
+    if SCALE_FROM_SIZES:
+        best = scale_from_sizes(trials)
+    else:
+        best = max(trials, key=lambda r: r.objective).piece_scale
     return read_squares(image_bgr, homography, rows, cols, camera, piece_scale=best,
                         evidence=evidence, appearance=appearance, **kwargs)
+
+
+def scale_from_sizes(trials: list[SquaresResult]) -> float:
+    """The pyramid scale that fits the pieces' own sizes best.
+
+    Every trial scale times each size's base gives a ladder of base widths; each pyramid
+    takes the rung that explains it best. The three sizes stand in fixed ratios, so the
+    scale is the one that puts those widths nearest to its three sizes.
+    """
+    bases = np.log(np.array([PIECE_BASE[p] for p in (1, 2, 3)]))
+    widths = []
+    for sq in trials[0].readings:
+        options = []
+        for trial in trials:
+            reading = trial.readings[sq]
+            if reading.label in ("1", "2", "3"):
+                for li, pips in ((2, 1), (3, 2), (4, 3)):
+                    options.append((reading.scores[li], np.log(trial.piece_scale * PIECE_BASE[pips])))
+        if len(options) >= len(trials):  # a pyramid at most scales
+            widths.append(max(options)[1])
+    if len(widths) < 3:
+        return max(trials, key=lambda r: r.objective).piece_scale
+    widths = np.array(widths)
+    lo, hi = min(t.piece_scale for t in trials), max(t.piece_scale for t in trials)
+    candidates = np.exp(np.linspace(np.log(lo), np.log(hi), 25))
+    cost = [np.abs(widths[:, None] - (np.log(k) + bases)[None, :]).min(axis=1).sum() for k in candidates]
+    return float(candidates[int(np.argmin(cost))])
 
 
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
