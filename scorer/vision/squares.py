@@ -209,7 +209,7 @@ def expected_texture(appearance: CheckerAppearance, px: int = TEXTURE_PX) -> np.
 
 
 def colour_distance(lab: np.ndarray, reference: np.ndarray, *, brighter_weight: float = 30.0,
-                    darker_weight: float = 7.0) -> np.ndarray:
+                    darker_weight: float = 18.0) -> np.ndarray:
     """How far Lab colours are from the reference cloth colour: chroma difference plus the
     lightness as a log ratio (a shadow, a moderate darkening, counts less than a dark piece)."""
     d_ab = lab[..., 1:] - reference[..., 1:]
