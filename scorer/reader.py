@@ -28,6 +28,7 @@ from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.squares import LABELS, SquaresResult, read_squares_any_scale as read_squares
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
+READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
 SQUARE_PX = 48  # px per square (across) the square reader works at
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
 MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
@@ -35,7 +36,11 @@ MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 
 @dataclass
 class Reading:
-    """What was read from one photo. Pixel coordinates refer to the loaded (EXIF-rotated) photo."""
+    """What was read from one photo.
+
+    ``image``, ``grid`` and the overlay are at the resolution the photo was read at (at most
+    READ_LONG_SIDE px); ``to_dict`` gives the corners in the photo's own (EXIF-rotated) pixels.
+    """
 
     file: str | None
     grid: GridFit | None
@@ -46,16 +51,18 @@ class Reading:
     seconds: float = 0.0
     failed_stage: str | None = None
     squares: SquaresResult | None = field(default=None, repr=False)
-    square_scale: float = 1.0  # squares-stage px per photo px
+    square_scale: float = 1.0  # squares-stage px per reading px
     image: np.ndarray | None = field(default=None, repr=False)
     colour_names: list[str] = field(default_factory=list)
+    photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk)
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
         grid = None
         if self.grid is not None:
+            k = self.photo_scale
             grid = {"rows": self.grid.rows, "cols": self.grid.cols,
-                    "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.grid.corners]}
+                    "corners": [[round(float(x) * k, 1), round(float(y) * k, 1)] for x, y in self.grid.corners]}
         return {
             "file": self.file,
             "board": self.board.to_text() if self.board is not None else None,
@@ -198,8 +205,20 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
                area: PlayArea | dict | None = None) -> Reading:
     """Read a board from a photo (path or bytes): see :class:`Reading`."""
     start = time.perf_counter()
-    image = load_photo(source)
+    image = load_photo(source, long_side=READ_LONG_SIDE)
     file = str(source) if isinstance(source, (str, Path)) else None
     reading = read_image(image, players=players, threehouse=threehouse, area=area, file=file)
+    reading.photo_scale = _photo_long_side(source, image) / max(image.shape[:2])
     reading.seconds = time.perf_counter() - start
     return reading
+
+
+def _photo_long_side(source, loaded: np.ndarray) -> float:
+    """The photo's longer side in px, from its header (the loaded image may be shrunk)."""
+    from PIL import Image
+
+    try:
+        with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as im:
+            return float(max(im.size))
+    except Exception:  # already decoded once by load_photo; fall back to what was loaded
+        return float(max(loaded.shape[:2]))

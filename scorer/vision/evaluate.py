@@ -94,14 +94,18 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     t_board = Board.from_text(truth["board"])
     area = truth["play_area"]
     start = time.perf_counter()
-    image = load_photo(photo)
+    from scorer.reader import READ_LONG_SIDE, _photo_long_side
+
+    image = load_photo(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it
+    k = _photo_long_side(photo, image) / max(image.shape[:2])  # photo px per read px
     kwargs = {}
     if hints:
         kwargs = {"players": truth.get("players"), "threehouse": bool(truth.get("threehouse", False))}
     else:
         kwargs = {"threehouse": bool(truth.get("threehouse", False))}
     try:
-        reading = read_image(image, grid=t_grid if use_true_grid else None, file=str(photo), **kwargs)
+        reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None,
+                             file=str(photo), **kwargs)
     except UserError as err:
         # No board found: every square of it counts as misread.
         seconds = time.perf_counter() - start
@@ -119,12 +123,13 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                 result.wrong_in_play += in_play
         return result
     seconds = time.perf_counter() - start
-    result = PhotoResult(str(photo), seconds, evaluate_grid(reading.grid, checker["corners"], t_rows, t_cols),
+    grid = reading.grid.scaled(k) if k != 1.0 else reading.grid  # in photo px, like the sidecar
+    result = PhotoResult(str(photo), seconds, evaluate_grid(grid, checker["corners"], t_rows, t_cols),
                          warnings=list(reading.warnings))
     # Truth squares in the sidecar's orientation (row 0 nearest the image bottom), compared
     # through the image so that a grid read from another side still lines up.
     t_area_rows, t_area_cols = int(area["rows"]), int(area["cols"])
-    read_board, play, grid = reading.board, reading.play_area, reading.grid
+    read_board, play = reading.board, reading.play_area
     stages = []  # first failing stage of each wrong square
     for r in range(t_grid.rows):
         for c in range(t_grid.cols):
