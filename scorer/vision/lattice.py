@@ -59,6 +59,14 @@ def project(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
     return out.reshape(shape)
 
 
+def _project_many(homographies: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """(S, 3, 3) homographies applied to the same (P, 2) points: (S, P, 2), nan behind the camera."""
+    mapped = np.einsum("sij,pj->spi", homographies[:, :, :2], coords) + homographies[:, None, :, 2]
+    w = mapped[..., 2:3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return mapped[..., :2] / np.where(w > 1e-9, w, np.nan)
+
+
 def local_scale(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
     """Shorter side (px) of the lattice cell at each lattice coordinate (N, 2)."""
     coords = np.asarray(coords, np.float64)
@@ -334,7 +342,7 @@ def fit_lattice(
     *,
     max_seed_corners: int = 150,
     neighbours: int = 8,
-    grow_seeds: int = 8,
+    grow_seeds: int = 4,
 ) -> Lattice | None:
     """The largest lattice of x-corners consistent with one checkerboard, or None.
 
@@ -361,12 +369,13 @@ def fit_lattice(
     polarity, contrast, complete = polarity[ok], contrast[ok], complete[ok]
     # Quick score: how many of the 7x7 lattice points around each seed were detected.
     offsets = np.stack(np.meshgrid(np.arange(-3, 5), np.arange(-3, 5), indexing="ij"), axis=-1).reshape(-1, 2).astype(np.float64)
-    hits = np.empty(len(cells))
-    for s, cell in enumerate(cells):
-        homography = _cell_homography(cell)
-        predicted = project(homography, offsets)
-        _, gap = nearest.query(predicted)
-        hits[s] = np.sum(gap <= MATCH_TOLERANCE * local_scale(homography, offsets))
+    homographies = np.stack([_cell_homography(cell) for cell in cells])  # (S, 3, 3)
+    predicted = _project_many(homographies, offsets)  # (S, P, 2)
+    step_i = _project_many(homographies, offsets + [1.0, 0.0]) - predicted
+    step_j = _project_many(homographies, offsets + [0.0, 1.0]) - predicted
+    scale = np.minimum(np.hypot(step_i[..., 0], step_i[..., 1]), np.hypot(step_j[..., 0], step_j[..., 1]))
+    _, gap = nearest.query(predicted.reshape(-1, 2))
+    hits = np.sum(gap.reshape(scale.shape) <= MATCH_TOLERANCE * np.nan_to_num(scale), axis=1)
     rank = hits * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0
     order = np.argsort(-rank)
     cell_index = nearest.query(cells.reshape(-1, 2))[0].reshape(-1, 4)
