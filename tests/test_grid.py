@@ -17,7 +17,7 @@ import pytest
 from scorer.board import PARK, Board, Piece
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit, NoBoardFound, clockwise_from_top_left, find_grid
-from scorer.vision.grid_eval import evaluate_grid, labelled_photos, summarise
+from scorer.vision.grid_eval import evaluate_centres, evaluate_grid, labelled_photos, summarise
 from scorer.vision.lattice import project
 from scorer.vision.load import load_photo
 from synthetic_scene import draw_scene, look_at_camera
@@ -257,9 +257,41 @@ def test_real_chessboard_photos(name):
     assert result["mean_error"] < 0.12, result
 
 
+def test_square_centres_follow_the_sidecar_convention():
+    """The studio's sidecars name play-area squares with row 1 nearest the image bottom; the
+    fit's square_centre must land on those same squares."""
+    image, corners, truth = checkerboard_photo(8, 8, elevation=65, yaw=130, seed=5)
+    fit = find_grid(image)
+    # Sidecar-style truth: squares of a 6x6 play area at offset (1, 2), named from row 0 = the
+    # edge nearest the image bottom, as the studio writes them.
+    grid = _relabel_bottom_first(truth)
+    centres = {f"{'ABCDEFGH'[c]}{r + 1}": grid[r + 2:r + 4, c + 1:c + 3].reshape(-1, 2).mean(axis=0).tolist()
+               for r in range(6) for c in range(6)}
+    result = evaluate_centres(fit, centres, {"col": 1, "row": 2})
+    assert result["centre_error_max"] < 0.1
+    shifted = evaluate_centres(fit, centres, {"col": 0, "row": 2})
+    assert shifted["centre_error"] > 0.9
+    assert evaluate_centres(None, centres, {"col": 1, "row": 2})["centre_error"] is None
+
+
+def _relabel_bottom_first(truth):
+    """Turn a (rows+1, cols+1, 2) intersection grid so that row 0 is the edge lowest in the
+    image and column 0 its left end seen from there (independently of grid.py's code)."""
+    for _ in range(4):
+        bottom = (truth[0, 0] + truth[0, -1]) / 2
+        others = [(truth[-1, 0] + truth[-1, -1]) / 2, (truth[0, 0] + truth[-1, 0]) / 2, (truth[0, -1] + truth[-1, -1]) / 2]
+        if bottom[1] >= max(o[1] for o in others):
+            break
+        truth = np.rot90(truth)
+    if truth[0, 0][0] > truth[0, -1][0]:
+        truth = truth[:, ::-1]
+    return truth
+
+
 def test_labelled_photos_reads_labels_json():
     items = labelled_photos(REAL)
     assert len(items) == 12 and all(photo.is_file() for photo, *_ in items)
+    assert all(rows == cols == 8 and corners.shape == (4, 2) for _, corners, rows, cols, _ in items)
     summary = summarise([{"found": True, "size_ok": True, "correct": True, "mean_error": 0.1, "max_error": 0.2,
                           "seconds": 0.5}, {"found": False, "size_ok": False, "correct": False, "mean_error": None,
                                             "max_error": None, "seconds": 0.2}])

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scorer.board import Square
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import load_photo
@@ -69,32 +70,57 @@ def evaluate_grid(fit: GridFit | None, truth_corners, rows: int, cols: int) -> d
     }
 
 
-def labelled_photos(path: Path) -> list[tuple[Path, np.ndarray, int, int]]:
-    """(photo, true corners, rows, cols) for a labels.json file, a directory holding one, or a
-    directory of studio photos with JSON sidecars."""
+def evaluate_centres(fit: GridFit | None, square_centres: dict, play_area: dict) -> dict:
+    """Square-centre error of a fit against a studio sidecar's ``square_centres`` (play-area
+    square name -> px) placed on the checkerboard by ``play_area`` (``col``, ``row`` offsets).
+
+    This also checks the orientation convention: a fit whose row 0 or column 0 differs from the
+    sidecar's puts the centres on the wrong squares. Returns ``centre_error`` (median) and
+    ``centre_error_max`` in squares, None when not found or the play area does not fit.
+    """
+    empty = {"centre_error": None, "centre_error_max": None}
+    if fit is None or not square_centres:
+        return empty
+    errors = []
+    for name, xy in square_centres.items():
+        square = Square.parse(name)
+        col, row = play_area.get("col", 0) + square.col, play_area.get("row", 0) + square.row
+        if not (0 <= col < fit.cols and 0 <= row < fit.rows):
+            return empty
+        quad = fit.square_quad(col, row)
+        side = np.mean(np.hypot(*(np.roll(quad, -1, axis=0) - quad).T))
+        errors.append(np.hypot(*(fit.square_centre(col, row) - np.asarray(xy, float))) / side)
+    return {"centre_error": round(float(np.median(errors)), 4), "centre_error_max": round(float(np.max(errors)), 4)}
+
+
+def labelled_photos(path: Path) -> list[tuple[Path, np.ndarray, int, int, dict]]:
+    """(photo, true corners, rows, cols, sidecar) for a labels.json file, a directory holding
+    one, or a directory of studio photos with JSON sidecars (the sidecar is {} for labels)."""
     path = Path(path)
     labels = path if path.is_file() else path / "labels.json"
     items = []
     if labels.is_file():
         for entry in json.loads(labels.read_text()):
             squares = entry.get("squares", [8, 8])
-            items.append((labels.parent / entry["file"], np.array(entry["corners_px"], float), int(squares[0]), int(squares[1])))
+            items.append((labels.parent / entry["file"], np.array(entry["corners_px"], float), int(squares[0]),
+                          int(squares[1]), {}))
         return items
     for photo in sorted(p for p in path.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES):
         sidecar = photo.with_suffix(".json")
         if not sidecar.is_file():
             continue
-        board = json.loads(sidecar.read_text()).get("checkerboard")
+        truth = json.loads(sidecar.read_text())
+        board = truth.get("checkerboard")
         if not board:
             continue
-        items.append((photo, np.array(board["corners"], float), int(board["rows"]), int(board["cols"])))
+        items.append((photo, np.array(board["corners"], float), int(board["rows"]), int(board["cols"]), truth))
     return items
 
 
 def evaluate_photos(items) -> tuple[list[dict], dict]:
     """Run the finder on each labelled photo; per-photo rows and a summary."""
     rows = []
-    for photo, truth, n_rows, n_cols in items:
+    for photo, truth, n_rows, n_cols, sidecar in items:
         start = time.perf_counter()
         try:
             fit = find_grid(load_photo(photo))
@@ -105,6 +131,8 @@ def evaluate_photos(items) -> tuple[list[dict], dict]:
             fit, error = None, str(err)
         seconds = time.perf_counter() - start
         result = evaluate_grid(fit, truth, n_rows, n_cols)
+        if sidecar.get("square_centres"):
+            result.update(evaluate_centres(fit, sidecar["square_centres"], sidecar.get("play_area", {})))
         result.update(file=photo.name, seconds=round(seconds, 3))
         if error:
             result["error"] = error
@@ -118,6 +146,15 @@ def summarise(rows: list[dict]) -> dict:
     found = [r for r in rows if r["found"]]
     errors = [r["mean_error"] for r in found]
     worst = [r["max_error"] for r in found]
+    centres = [r["centre_error"] for r in rows if r.get("centre_error") is not None]
+    centre_summary = {}
+    if any("centre_error" in r for r in rows):
+        centre_summary = {
+            "centres_compared_pct": round(100.0 * len(centres) / n, 1) if n else 0.0,
+            "median_centre_error": round(statistics.median(centres), 4) if centres else None,
+            "max_centre_error": round(max(r["centre_error_max"] for r in rows if r.get("centre_error_max") is not None), 4)
+            if centres else None,
+        }
     return {
         "photos": n,
         "found_pct": round(100.0 * len(found) / n, 1) if n else 0.0,
@@ -127,6 +164,7 @@ def summarise(rows: list[dict]) -> dict:
         "median_corner_error": round(statistics.median(errors), 3) if errors else None,
         "max_corner_error": round(max(worst), 3) if worst else None,
         "median_seconds": round(statistics.median(r["seconds"] for r in rows), 3) if rows else None,
+        **centre_summary,
     }
 
 
@@ -158,6 +196,11 @@ def main(argv: list[str] | None = None) -> int:
             f"{summary['mean_corner_error']} median {summary['median_corner_error']} max "
             f"{summary['max_corner_error']} sq  median {summary['median_seconds']} s/photo ({summary['photos']} photos)"
         )
+        if "median_centre_error" in summary:
+            print(
+                f"play-area square centres (compared on {summary['centres_compared_pct']}% of photos): "
+                f"error median {summary['median_centre_error']} max {summary['max_centre_error']} sq"
+            )
     return 0
 
 
