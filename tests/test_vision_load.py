@@ -52,6 +52,17 @@ def test_heic_written_by_pillow_heif_decodes():
     assert r > 150 and b < 100
 
 
+def test_heic_orientation_is_applied_once():
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    buffer = io.BytesIO()
+    _test_image().save(buffer, format="HEIF", exif=exif.tobytes(), quality=95)
+    image = load_photo(buffer.getvalue())
+    assert image.shape[:2] == (64, 48)
+    ys, xs = np.nonzero(image.min(axis=2) > 200)
+    assert (xs.mean() / 48, ys.mean() / 64) == pytest.approx((0.75, 0.125), abs=0.05)
+
+
 def test_reads_from_path(tmp_path):
     path = tmp_path / "board.png"
     _test_image().save(path)
