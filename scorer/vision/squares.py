@@ -356,7 +356,7 @@ def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tupl
 def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                  camera: BoardCamera, *, centre_shifts: dict | None = None,
                  piece_scale: float = 1.0, temperature: float = 0.1, iterations: int = 3,
-                 piece_prior: float = 0.02, park_prior: float = 0.2, max_offset: float = 0.3, offset_cost: float = 0.8,
+                 piece_prior: float = 0.02, park_prior: float = 0.1, max_offset: float = 0.3, offset_cost: float = 0.8,
                  evidence: Evidence | None = None, appearance: CheckerAppearance | None = None) -> SquaresResult:
     """Read every square of the checkerboard in ``image_bgr`` (the working image).
 
