@@ -76,6 +76,33 @@ def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np
     return labels.ravel(), centres.astype(np.float64), float(compact)
 
 
+def balanced_groups(features: np.ndarray, labels: np.ndarray, k: int, capacity: int,
+                    rounds: int = 10) -> tuple[np.ndarray, np.ndarray]:
+    """Refine a clustering so that no group holds more than ``capacity`` pyramids.
+
+    Players take turns, so their piece counts are (nearly) equal: two similar colours
+    cannot merge into one group of twice the size. Alternates an optimal assignment of
+    pieces to capacity-limited groups with recomputing the group centres.
+    """
+    from scorer.vision.decode import assignment
+
+    n = len(features)
+    if k < 2 or capacity * k < n:
+        return labels, np.array([features[labels == g].mean(axis=0) if (labels == g).any()
+                                 else features.mean(axis=0) for g in range(k)])
+    for _ in range(rounds):
+        centres = np.array([features[labels == g].mean(axis=0) if (labels == g).any()
+                            else features[np.random.default_rng(g).integers(n)] for g in range(k)])
+        d2 = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        slots = np.repeat(np.arange(k), capacity)
+        new = slots[assignment(d2[:, slots])]
+        if np.array_equal(new, labels):
+            break
+        labels = new
+    centres = np.array([features[labels == g].mean(axis=0) for g in range(k)])
+    return labels, centres
+
+
 def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(2, 3, 4),
                   per_player: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Cluster pyramid features into player groups; returns (labels, centres).
@@ -91,6 +118,9 @@ def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(
     if players is not None:
         k = max(1, min(players, n))
         labels, centres, _ = _kmeans(features, k)
+        if k >= 2 and n >= 2 * k:
+            capacity = n // k if per_player and n == k * per_player else -(-n // k) + 1
+            labels, centres = balanced_groups(features, labels, k, capacity)
         return labels, centres
     ks = [k for k in sorted(set(choices)) if 2 <= k <= n] or [min(n, 2)]
     if per_player:
@@ -108,7 +138,12 @@ def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(
         score = sep / spread
         if best is None or score > best[0]:
             best = (score, labels, centres)
-    return best[1], best[2]
+    labels, centres = best[1], best[2]
+    k = len(centres)
+    if k >= 2 and n >= 2 * k:
+        capacity = n // k if per_player and n == k * per_player else -(-n // k) + 1
+        labels, centres = balanced_groups(features, labels, k, capacity)
+    return labels, centres
 
 
 def name_cost(centre: np.ndarray) -> dict[str, float]:
