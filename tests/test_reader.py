@@ -175,3 +175,20 @@ def test_eval_command_scores_a_folder_with_sidecars(tmp_path, capsys):
     assert 0.0 <= summary["square_accuracy_play_area"] <= 1.0
     assert set(summary["by_class"]) == {"empty", "park", "1", "2", "3"}
     assert main(["eval", str(tmp_path / "missing")]) == 2
+
+
+def test_similar_colours_do_not_merge_into_one_group():
+    from scorer.vision.colours import choose_groups
+
+    rng = np.random.default_rng(3)
+    # Blue and purple 12 feature units apart, orange far away: 15 pieces each.
+    blue = rng.normal([15.0, -35.0, 25.0], 4.0, (15, 3))
+    purple = rng.normal([25.0, -24.0, 25.0], 4.0, (15, 3))
+    orange = rng.normal([20.0, 30.0, 35.0], 4.0, (15, 3))
+    feats = np.vstack([blue, purple, orange])
+    labels, centres = choose_groups(feats, players=3, per_player=15)
+    assert sorted(np.bincount(labels, minlength=3).tolist()) == [15, 15, 15]
+    truth = np.repeat([0, 1, 2], 15)
+    # Each true colour lands (almost) entirely in one group.
+    for t in range(3):
+        assert np.bincount(labels[truth == t], minlength=3).max() >= 13
