@@ -181,10 +181,11 @@ def test_similar_colours_do_not_merge_into_one_group():
     from scorer.vision.colours import choose_groups
 
     rng = np.random.default_rng(3)
-    # Blue and purple 12 feature units apart, orange far away: 15 pieces each.
-    blue = rng.normal([15.0, -35.0, 25.0], 4.0, (15, 3))
-    purple = rng.normal([25.0, -24.0, 25.0], 4.0, (15, 3))
-    orange = rng.normal([20.0, 30.0, 35.0], 4.0, (15, 3))
+    # Blue and purple close together; orange on dark and on light squares looks like two
+    # colours further apart than blue and purple: plain k-means merges blue with purple.
+    blue = rng.normal([15.0, -33.0, 25.0], 3.0, (15, 3))
+    purple = rng.normal([24.0, -25.0, 25.0], 3.0, (15, 3))
+    orange = np.vstack([rng.normal([20.0, 30.0, 12.0], 3.0, (8, 3)), rng.normal([20.0, 30.0, 36.0], 3.0, (7, 3))])
     feats = np.vstack([blue, purple, orange])
     labels, centres = choose_groups(feats, players=3, per_player=15)
     assert sorted(np.bincount(labels, minlength=3).tolist()) == [15, 15, 15]
