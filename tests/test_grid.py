@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.board import PARK, Board, Piece
+from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit, NoBoardFound, clockwise_from_top_left, find_grid
 from scorer.vision.grid_eval import evaluate_centres, evaluate_grid, labelled_photos, summarise
@@ -194,6 +194,24 @@ def test_orientation_convention():
         signed_area = sum(c[k, 0] * c[(k + 1) % 4, 1] - c[(k + 1) % 4, 0] * c[k, 1] for k in range(4))
         assert signed_area > 0  # y down: positive shoelace area is clockwise on screen
         assert {fit.rows, fit.cols} == {6, 8}
+
+
+def test_turned_follows_board_rotated():
+    """GridFit.turned(k) relabels squares exactly as Board.rotated does to the notation."""
+    image, _, _ = checkerboard_photo(6, 8, elevation=70, yaw=35, seed=21)
+    fit = find_grid(image)
+    board = Board(fit.rows, fit.cols)
+    board[Square(2, 1)] = Piece.from_symbol("r3")
+    turned_fit, turned_board = fit.turned(1), board.rotated()
+    (square,) = [s for s in turned_board.squares() if turned_board[s] is not None]
+    assert (turned_fit.rows, turned_fit.cols) == (fit.cols, fit.rows)
+    assert np.allclose(turned_fit.square_centre(square.col, square.row), fit.square_centre(2, 1))
+    assert np.allclose(project(turned_fit.homography, np.array([[square.col + 0.5, square.row + 0.5]]))[0],
+                       project(fit.homography, np.array([[2.5, 1.5]]))[0])
+    back = fit.turned(1).turned(3)
+    assert np.allclose(back.intersections, fit.intersections) and np.allclose(back.homography, fit.homography)
+    assert fit.bottom_turns() == 0  # find_grid already puts the lowest edge at row 0
+    assert fit.turned(1).bottom_turns() == 3
 
 
 def test_scaled_fit_matches_the_resized_photo():

@@ -93,6 +93,37 @@ class GridFit:
             out[k] = project(local, np.array([[x - col, y - row]]))[0]
         return out
 
+    def bottom_turns(self, col: int = 0, row: int = 0, cols: int | None = None, rows: int | None = None) -> int:
+        """Clockwise quarter turns (as ``Board.rotated``) that make the lowest-lying edge of the
+        rectangle of squares (col, row, cols, rows) (default: the whole board) its bottom edge:
+        the edge whose midpoint on the board projects lowest in the image (the studio's rule).
+        0: the bottom edge already is; 1: the right edge; 2: the top; 3: the left."""
+        cols = self.cols - col if cols is None else cols
+        rows = self.rows - row if rows is None else rows
+        midpoints = np.array(
+            [[col + cols / 2, row], [col + cols, row + rows / 2], [col + cols / 2, row + rows], [col, row + rows / 2]]
+        )
+        return int(np.argmax(self.board_to_image(midpoints)[:, 1]))
+
+    def turned(self, quarter_turns: int) -> "GridFit":
+        """The same fit relabelled after ``quarter_turns`` clockwise quarter turns of the board,
+        as ``Board.rotated``: board point (u, v) becomes (v, cols - u)."""
+        fit = self
+        for _ in range(quarter_turns % 4):
+            grid = fit.intersections[:, ::-1].transpose(1, 0, 2)
+            to_old = np.array([[0.0, -1.0, fit.cols], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+            fit = GridFit(
+                rows=fit.cols,
+                cols=fit.rows,
+                corners=fit.corners,
+                homography=fit.homography @ to_old,
+                intersections=np.ascontiguousarray(grid),
+                confidence=fit.confidence,
+                support=fit.support,
+                notes=fit.notes,
+            )
+        return fit
+
     def scaled(self, factor: float) -> "GridFit":
         """The same fit for the image resized by ``factor``."""
         scale = np.diag([factor, factor, 1.0])
@@ -331,7 +362,7 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
     field_ = correction_field(coords, src, dst - project(homography, src), scale)
     refined = (predicted + field_).reshape(width + 1, height + 1, 2)  # [i - i0, j - j0]
     support = int(len(src))
-    return _orient(refined, homography, (i0, j0), window, support)
+    return _orient(refined, window, support)
 
 
 def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
@@ -354,48 +385,32 @@ def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray,
     return field
 
 
-def _orient(refined: np.ndarray, lattice_h: np.ndarray, origin: tuple[int, int], window: Extent, support: int) -> GridFit:
-    """Relabel the window's intersections in board coordinates (row 0 at the image bottom)."""
-    width, height = window.width, window.height
-    corner_idx = [(0, 0), (width, 0), (width, height), (0, height)]
-    pts = np.array([refined[a, b] for a, b in corner_idx])
-    edges = [(k, (k + 1) % 4) for k in range(4)]
-    mids = [(pts[a] + pts[b]) / 2 for a, b in edges]
-    bottom = int(np.argmax([m[1] for m in mids]))
-    a, b = edges[bottom]
-    centre = pts.mean(axis=0)
-    facing = centre - mids[bottom]
-    left = np.array([facing[1], -facing[0]])
-    if np.dot(pts[a] - mids[bottom], left) >= np.dot(pts[b] - mids[bottom], left):
-        start, end = a, b
-    else:
-        start, end = b, a
-    # Lattice-index corners of the window for start/end; x axis from start to end.
-    ca, cb = np.array(corner_idx[start]), np.array(corner_idx[end])
-    x_axis = (cb - ca) // max(1, np.abs(cb - ca).max())
-    # y axis: perpendicular lattice direction pointing into the window.
-    y_axis = np.array([x_axis[1], x_axis[0]])
-    if not (0 <= (ca + y_axis)[0] <= width and 0 <= (ca + y_axis)[1] <= height):
-        y_axis = -y_axis
-    cols = int(abs(np.dot(cb - ca, x_axis)))
-    rows = height if x_axis[0] != 0 else width
-    grid = np.empty((rows + 1, cols + 1, 2))
-    for r in range(rows + 1):
-        for c in range(cols + 1):
-            a_i, b_i = ca + c * x_axis + r * y_axis
-            grid[r, c] = refined[a_i, b_i]
-    board_pts = np.array([[c, r] for r in range(rows + 1) for c in range(cols + 1)], np.float64)
-    homography, _ = cv2.findHomography(board_pts, grid.reshape(-1, 2), 0)
+def _orient(refined: np.ndarray, window: Extent, support: int) -> GridFit:
+    """Label the window's intersections in board coordinates: seen from above (x to the right
+    when y points up the picture), then turned so that row 0 is the edge nearest the bottom."""
+    grid = refined.transpose(1, 0, 2)  # [j, i]: x along the lattice's i, y along its j
+    dx = grid[0, -1] - grid[0, 0]
+    dy = grid[-1, 0] - grid[0, 0]
+    if dx[0] * dy[1] - dx[1] * dy[0] > 0:  # mirrored: seen from above, x runs the other way
+        grid = grid[:, ::-1]
+    inner = max(1, (grid.shape[0] - 2) * (grid.shape[1] - 2))
+    coverage = min(1.0, support / min(inner, 16))
+    certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
+    fit = _grid_fit(grid, round(0.5 * coverage + 0.5 * certainty, 3), support)
+    return fit.turned(fit.bottom_turns())
+
+
+def _grid_fit(grid: np.ndarray, confidence: float, support: int) -> GridFit:
+    """A GridFit from intersections [row, col] in board order, with its least-squares plane."""
+    rows, cols = grid.shape[0] - 1, grid.shape[1] - 1
+    board_pts = np.stack(np.meshgrid(np.arange(cols + 1), np.arange(rows + 1)), axis=-1).reshape(-1, 2)
+    homography, _ = cv2.findHomography(board_pts.astype(np.float64), grid.reshape(-1, 2), 0)
     if homography is None:
         raise NoBoardFound("no checkerboard found in the photo (degenerate grid)")
     homography = homography / homography[2, 2]
     outer = np.array([grid[0, 0], grid[0, cols], grid[rows, cols], grid[rows, 0]])
-    corners = clockwise_from_top_left(outer)
-    inner = max(1, (rows - 1) * (cols - 1))
-    coverage = min(1.0, support / min(inner, 16))
-    certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
-    confidence = round(0.5 * coverage + 0.5 * certainty, 3)
-    return GridFit(rows, cols, corners, homography, grid, confidence, support)
+    return GridFit(rows, cols, clockwise_from_top_left(outer), homography, np.ascontiguousarray(grid),
+                   confidence, support)
 
 
 def clockwise_from_top_left(points: np.ndarray) -> np.ndarray:
