@@ -15,10 +15,13 @@
 Board coordinates (the convention shared with the square reader and the studio's sidecars):
 a point (x, y) on the board plane is in square units, 0 <= x <= cols, 0 <= y <= rows; x runs
 along the columns and y along the rows. Row 0 is the board edge nearest the bottom of the
-image (the edge whose midpoint is lowest in the image) and column 0 is at the left as seen
-from that edge, looking into the picture. Square (col, row) spans (col..col+1, row..row+1),
-so square (0, 0) is ``A1``. ``corners`` lists the 4 outer corners in image px, clockwise on
-screen starting from the one nearest the image's top-left (the sidecar convention).
+image (the edge whose midpoint on the board projects lowest in the image, the studio's rule)
+and column 0 is at the left as seen from that edge, looking into the picture. Square
+(col, row) spans (col..col+1, row..row+1), so square (0, 0) is ``A1``. ``corners`` lists the 4
+outer corners in image px, clockwise on screen starting from the one nearest the image's
+top-left (the sidecar convention). The studio orients by the play area's edges, which can
+differ from the whole board's on a board turned near 45 degrees: ``fit.turned(
+fit.bottom_turns(col, row, cols, rows))`` relabels a fit by a play area's lowest edge.
 """
 
 from __future__ import annotations
