@@ -58,7 +58,8 @@ def run_read(args) -> int:
         try:
             reading = read_photo(name, players=args.players, threehouse=args.threehouse)
         except UserError as err:
-            print(f"subdivision: error: {name}: {err}", file=sys.stderr)
+            message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
+            print(f"subdivision: error: {message}", file=sys.stderr)
             status = 2
             continue
         if args.overlay:
