@@ -166,6 +166,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                                choices=choices)
         reading.colour_names = groups.names
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
+        colour_fit = {sq: float(groups.fit[i]) for i, sq in enumerate(pyramids)} if groups.fit is not None else {}
         stage = "decode"
         table = {}
         letters = [COLOUR_LETTERS[name] for name in groups.names]
@@ -176,6 +177,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             cp = colour_probs.get((c, r))
             if cp is None:
                 cp = np.full(len(letters), 1.0 / max(1, len(letters)))
+            cp = cp * colour_fit.get((c, r), 1.0)  # a colour no player has: likelier a park
             for size_i, pips in ((2, 1), (3, 2), (4, 3)):
                 for k, letter in enumerate(letters):
                     cell[f"{letter}{pips}"] = sq.probs[size_i] * cp[k]

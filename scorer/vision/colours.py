@@ -21,6 +21,7 @@ HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235
         "blue": 295.0, "purple": 320.0}
 
 
+OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
 LIGHTNESS_WEIGHT = 0.6  # lightness against chroma when grouping (translucent pieces vary in lightness)
 
 
@@ -66,6 +67,7 @@ class ColourGroups:
     names: list[str]
     probs: np.ndarray  # (N, K) probability of each group per pyramid
     spread: float
+    fit: np.ndarray | None = None  # (N,) 1 where a sample lies among the groups, towards 0 far out
 
 
 def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
@@ -198,4 +200,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     z -= z.max(axis=1, keepdims=True)
     probs = np.exp(z)
     probs /= probs.sum(axis=1, keepdims=True)
-    return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread)
+    nearest = np.sqrt(d2.min(axis=1))
+    # How well each sample fits any group at all: a park marker (a coin, a glass stone) that
+    # was taken for a pyramid usually fits none.
+    fit = np.exp(-np.maximum(0.0, nearest - OUTLIER_SPREADS * spread) ** 2 / (2 * spread ** 2))
+    return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit)
