@@ -115,12 +115,10 @@ def _sample(gray: np.ndarray, xy: np.ndarray) -> np.ndarray:
     """Bilinear-ish (nearest) grey values at (..., 2) positions; nan off-image."""
     height, width = gray.shape
     flat = xy.reshape(-1, 2)
-    finite = np.isfinite(flat).all(axis=1)
-    xi = np.round(np.nan_to_num(flat[:, 0], nan=-1)).astype(np.int64)
-    yi = np.round(np.nan_to_num(flat[:, 1], nan=-1)).astype(np.int64)
-    inside = finite & (xi >= 0) & (yi >= 0) & (xi < width) & (yi < height)
+    inside = (flat[:, 0] > -0.5) & (flat[:, 1] > -0.5) & (flat[:, 0] < width - 0.5) & (flat[:, 1] < height - 0.5)
     values = np.full(len(flat), np.nan)
-    values[inside] = gray[yi[inside], xi[inside]]
+    pick = flat[inside]
+    values[inside] = gray[(pick[:, 1] + 0.5).astype(np.int64), (pick[:, 0] + 0.5).astype(np.int64)]
     return values.reshape(xy.shape[:-1])
 
 
@@ -144,20 +142,19 @@ def corner_edges(gray: np.ndarray, homography: np.ndarray, coords: np.ndarray) -
     """(N, 4) contrasts of the four lattice segments at each corner, sign-normalised so that a
     checkerboard whose square (0, 0) is light gives positive values (nan: no clean edge)."""
     coords = np.asarray(coords, np.float64)
+    n = len(coords)
     parity = np.where((coords.sum(axis=1).astype(int) % 2) == 0, 1.0, -1.0)
-    out = np.empty((len(coords), 4))
-    for k, (start_off, axis) in enumerate((((0, 0), 0), ((-1, 0), 0), ((0, 0), 1), ((0, -1), 1))):
-        start = coords + start_off
-        step = np.array([1.0, 0.0]) if axis == 0 else np.array([0.0, 1.0])
-        normal = step[::-1]
-        p0 = project(homography, start)
-        p1 = project(homography, start + step)
-        mid = project(homography, start + step / 2)
-        side = project(homography, start + step / 2 + normal * EDGE_OFFSET) - mid
-        # The '+' side of the segment starting at (a, b) is square (a, b): sign (-1)^(a+b).
-        start_parity = parity * (1.0 if start_off == (0, 0) else -1.0)
-        out[:, k] = segment_contrast(gray, p0, p1, side) * start_parity
-    return out
+    # Segments (k = 0..3): to i+1, from i-1, to j+1, from j-1; the '+' side of a segment
+    # starting at (a, b) is square (a, b), whose colour goes with (-1)^(a+b).
+    starts = np.concatenate([coords, coords - [1, 0], coords, coords - [0, 1]])
+    steps = np.repeat(np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]), n, axis=0)
+    normals = steps[:, ::-1]
+    mapped = project(homography, np.concatenate([starts, starts + steps, starts + steps / 2,
+                                                 starts + steps / 2 + normals * EDGE_OFFSET]))
+    p0, p1, mid, side = np.split(mapped, 4)
+    values = segment_contrast(gray, p0, p1, side - mid).reshape(4, n).T
+    signs = np.array([1.0, -1.0, 1.0, -1.0])
+    return values * parity[:, None] * signs[None, :]
 
 
 def _seed_cells(points: np.ndarray, gray: np.ndarray, max_seed_corners: int, neighbours: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -250,8 +247,8 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
         hi = np.minimum(keys.max(axis=0) + ring, keys.min(axis=0) + MAX_SPAN)
         ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1), indexing="ij")
         coords = np.stack([ii.ravel(), jj.ravel()], axis=1)
-        fresh = np.array([(int(i), int(j)) not in assigned for i, j in coords], bool)
-        coords = coords[fresh]
+        taken_keys = np.array([i * 4096 + j for i, j in assigned], np.int64)
+        coords = coords[~np.isin(coords[:, 0] * 4096 + coords[:, 1], taken_keys)]
         added = 0
         if len(coords):
             predicted = project(homography, coords)
@@ -259,10 +256,9 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
             index, gap = nearest.query(predicted)
             hit = (index >= 0) & (gap <= MATCH_TOLERANCE * scale)
             taken = set(assigned.values())
-            hit &= np.array(
-                [int(m) not in taken and (int(c[0]), int(c[1]), int(m)) not in rejected for c, m in zip(coords, index)],
-                bool,
-            )
+            hit &= ~np.isin(index, np.fromiter(taken, np.int64, len(taken)))
+            if rejected:
+                hit &= np.array([(int(c[0]), int(c[1]), int(m)) not in rejected for c, m in zip(coords, index)], bool)
             chosen = np.zeros(0, int)
             if hit.any():
                 edges = corner_edges(gray, homography, coords[hit]) * polarity
