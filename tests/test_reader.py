@@ -193,3 +193,17 @@ def test_similar_colours_do_not_merge_into_one_group():
     # Each true colour lands (almost) entirely in one group.
     for t in range(3):
         assert np.bincount(labels[truth == t], minlength=3).max() >= 13
+
+
+def test_read_photo_reports_corners_in_the_photos_own_pixels(tmp_path):
+    from scorer.reader import READ_LONG_SIDE, read_photo
+
+    board = Board.from_text(POSITION)
+    img, _, corners = draw_scene(board, elevation_deg=60, width=2400, height=1800, seed=2)
+    assert max(img.shape[:2]) > READ_LONG_SIDE  # read shrunk, reported full size
+    path = tmp_path / "big.png"
+    cv2.imwrite(str(path), img)
+    reading = read_photo(path, players=2)
+    got = np.array(reading.to_dict()["grid"]["corners"])
+    side = np.linalg.norm(corners[1] - corners[0]) / 8
+    assert np.abs(got - corners).max() < 0.25 * side
