@@ -23,6 +23,7 @@ from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit
 from scorer.vision.grid_eval import CORRECT_MAX_ERROR, PHOTO_SUFFIXES, evaluate_grid
+from scorer.vision.decode import UNSURE
 from scorer.vision.load import load_photo
 
 CLASSES = ("empty", "park", "1", "2", "3")
@@ -67,7 +68,7 @@ class PhotoResult:
     file: str
     seconds: float
     grid: dict
-    squares: list[tuple] = field(default_factory=list)  # class, in play, right, colour right, class read
+    squares: list[tuple] = field(default_factory=list)  # class, in play, right, colour right, class read, flagged
     wrong: int = 0
     wrong_in_play: int = 0
     failure: str | None = None  # first failing stage, None when the board is exactly right
@@ -118,7 +119,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                            and area["col"] <= c < area["col"] + int(area["cols"]))
                 content = t_board[Square(c - area["col"], r - area["row"])] if in_play else None
                 result.squares.append((_class_of(content), in_play, False,
-                                       False if isinstance(content, Piece) else None, "none"))
+                                       False if isinstance(content, Piece) else None, "none", None))
                 result.wrong += 1
                 result.wrong_in_play += in_play
         return result
@@ -130,6 +131,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     # through the image so that a grid read from another side still lines up.
     t_area_rows, t_area_cols = int(area["rows"]), int(area["cols"])
     read_board, play = reading.board, reading.play_area
+    confidence = {cell.cell: cell.confidence for cell in reading.cells}
     stages = []  # first failing stage of each wrong square
     for r in range(t_grid.rows):
         for c in range(t_grid.cols):
@@ -137,18 +139,19 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
             content = t_board[Square(c - area["col"], r - area["row"])] if in_play else None
             p = t_grid.homography @ np.array([c + 0.5, r + 0.5, 1.0])
             xy = p[:2] / p[2]
-            got, got_in_play = None, False
+            got, got_in_play, flagged = None, False, None
             if read_board is not None and play is not None:
                 bx, by = _board_point(grid.homography, xy)
                 gc, gr = int(np.floor(bx)) - play.col, int(np.floor(by)) - play.row
                 if 0 <= gc < read_board.cols and 0 <= gr < read_board.rows:
                     got, got_in_play = read_board[Square(gc, gr)], True
+                    flagged = confidence.get(Square(gc, gr).name, 1.0) < UNSURE
             cls, got_cls = _class_of(content), _class_of(got)
             right = got == content
             colour_right = None
             if isinstance(content, Piece):
                 colour_right = isinstance(got, Piece) and got.colour == content.colour
-            result.squares.append((cls, in_play, right, colour_right, got_cls))
+            result.squares.append((cls, in_play, right, colour_right, got_cls, flagged))
             if right:
                 continue
             result.wrong += 1
@@ -203,6 +206,10 @@ def summarise(results: list[PhotoResult]) -> dict:
                                 "class_accuracy": (sum(s[4] == cls for s in items) / len(items)) if items else None}
     colour = [s for s in play if s[3] is not None]
     out["colour_accuracy"] = (sum(bool(s[3]) for s in colour) / len(colour)) if colour else None
+    wrong = [s for s in play if not s[2] and s[5] is not None]
+    out["wrong_flagged"] = (sum(bool(s[5]) for s in wrong) / len(wrong)) if wrong else None
+    read = [s for s in play if s[5] is not None]
+    out["flagged"] = (sum(bool(s[5]) for s in read) / len(read)) if read else None
     out["boards_exact"] = sum(r.failure is None for r in results) / n
     out["boards_within_one"] = sum(r.failure is None or (r.grid["correct"] and r.wrong <= 1) for r in results) / n
     failures: dict[str, int] = {}
@@ -233,6 +240,8 @@ def format_summary(summary: dict, title: str) -> str:
     for cls, v in summary["by_class"].items():
         lines.append(f"    {cls:<6} {pct(v['accuracy']):>8}  (n={v['n']}; class alone {pct(v['class_accuracy'])})")
     lines.append(f"    colour {pct(summary['colour_accuracy']):>8}  (pyramids whose colour was read right)")
+    lines.append(f"  flagged as unsure     {pct(summary['flagged'])} of the squares read, "
+                 f"{pct(summary['wrong_flagged'])} of the wrong ones")
     lines.append(f"  boards exactly right  {pct(summary['boards_exact'])}")
     lines.append(f"  within one mistake    {pct(summary['boards_within_one'])}")
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary["failures_by_stage"].items())) or "none"
