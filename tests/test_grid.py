@@ -16,7 +16,7 @@ import pytest
 
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
-from scorer.vision.grid import GridFit, NoBoardFound, clockwise_from_top_left, find_grid
+from scorer.vision.grid import NoBoardFound, clockwise_from_top_left, find_grid
 from scorer.vision.grid_eval import evaluate_centres, evaluate_grid, labelled_photos, summarise
 from scorer.vision.lattice import project
 from scorer.vision.load import load_photo
