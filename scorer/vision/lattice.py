@@ -1,11 +1,13 @@
 """Fit an integer lattice to detected x-corners: which corners are one checkerboard's.
 
-Seeds are parallelograms of four x-corners (a corner, two neighbours and the fourth point)
-whose sides are checker edges with the right light/dark polarity. Each seed's homography
-predicts the rest of the lattice, which is grown ring by ring and refitted as it goes, so a
-gently curved (wrinkled) board is followed. A corner joins only if the lattice segments around
-it are edges whose dark side alternates as a checkerboard's does, which keeps clutter out.
-The seed whose lattice collects the most corners wins. Lattice coordinates are integers
+Seeds are parallelograms of x-corners (a corner, two neighbours and the fourth point, which
+may be hidden under a piece) whose sides are checker edges with the right light/dark
+polarity. Each seed's homography predicts the rest of the lattice, which is grown ring by ring
+and refitted robustly as it goes; a corner off the plane stays when it follows the smooth fold
+its neighbours show (a wrinkled cloth). A corner joins only if the lattice segments around it
+are edges whose dark side alternates as a checkerboard's does, which keeps clutter out. The
+lattice with the most corners (weighted towards bigger squares: a fabric weave is no board)
+wins. Lattice coordinates are integers
 (i, j) of inner corners; square (i, j) spans corners (i, j)..(i+1, j+1); orientation and
 origin stay arbitrary until the board's extent is decided.
 """
