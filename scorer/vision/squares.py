@@ -502,7 +502,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
 
 
 def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
-                           camera: BoardCamera, *, scales=(0.8, 0.9, 1.0, 1.1), **kwargs) -> SquaresResult:
+                           camera: BoardCamera, *, scales=(0.75, 0.85, 0.95, 1.05, 1.15), **kwargs) -> SquaresResult:
     """:func:`read_squares` at the pyramid scale that explains the photo best.
 
     Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
