@@ -31,6 +31,8 @@ WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
 SQUARE_PX = 48  # px per square (across) the square reader works at
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
+NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
+FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 
 
@@ -148,7 +150,11 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                   if 0 <= c < g.cols and 0 <= r < g.rows]
         pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
                     and squares.readings[sq].colour_lab is not None]
-        full = all(squares.readings[sq].label != "empty" for sq in inside)
+        empties = [sq for sq in inside if squares.readings[sq].label == "empty"]
+        # A board with only a few bare-looking squares is most likely finished and full: those
+        # are faint pieces or markers (clear plastic, a glass stone), not gaps.
+        nearly_full = 0 < len(empties) <= max(1, round(NEARLY_FULL * len(inside)))
+        full = not empties or nearly_full
         fitting = [s for s in setups_for_size(play.rows, play.cols)
                    if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
         setup = setup_for(players, threehouse) if players else (fitting[0] if len(fitting) == 1 else None)
@@ -173,7 +179,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         for (c, r) in inside:
             sq = squares.readings[(c, r)]
             name = Square(c - play.col, r - play.row).name
-            cell = {".": sq.probs[0], "#": sq.probs[1]}
+            cell = {".": sq.probs[0] * (FAINT_EMPTY if nearly_full else 1.0), "#": sq.probs[1]}
             cp = colour_probs.get((c, r))
             if cp is None:
                 cp = np.full(len(letters), 1.0 / max(1, len(letters)))
