@@ -10,6 +10,7 @@ squares, decode the board); the median per photo and the median over photos are 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -49,20 +50,23 @@ def main() -> int:
     if not photos:
         print("no photos found", file=sys.stderr)
         return 2
-    medians = []
+    medians, cpu_medians = [], []
     for photo in photos:
         image = load_photo(photo)
-        times = []
+        times, cpu = [], []
         for _ in range(args.runs):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             read_photo(photo)
             times.append(time.perf_counter() - start)
+            cpu.append(time.process_time() - start_cpu)
         med = statistics.median(times)
         medians.append(med)
+        cpu_medians.append(statistics.median(cpu))
         mp = image.shape[0] * image.shape[1] / 1e6
-        print(f"{photo.name}: {image.shape[1]}x{image.shape[0]} ({mp:.1f} MP) median {med:.3f} s "
-              f"(min {min(times):.3f}, max {max(times):.3f}, {args.runs} runs)")
-    print(f"median over {len(medians)} photos: {statistics.median(medians):.3f} s per photo")
+        print(f"{photo.name}: {image.shape[1]}x{image.shape[0]} ({mp:.1f} MP) median {med:.3f} s wall, "
+              f"{cpu_medians[-1]:.3f} s CPU (wall min {min(times):.3f}, max {max(times):.3f}, {args.runs} runs)")
+    print(f"median over {len(medians)} photos: {statistics.median(medians):.3f} s wall, "
+          f"{statistics.median(cpu_medians):.3f} s CPU per photo (load average now {os.getloadavg()[0]:.1f})")
     return 0
 
 
