@@ -80,13 +80,17 @@ class Reading:
         return [c.cell for c in self.cells if c.confidence < UNSURE]
 
     def overlay(self, image: np.ndarray | None = None) -> np.ndarray:
-        """The photo with the grid, the play area and each square's reading drawn on it."""
+        """The photo with the grid, the play area and each square's reading drawn on it
+        (``image``: the photo at any size, e.g. full size; default the one read)."""
         from scorer.vision.overlay import draw_reading
 
         base = image if image is not None else self.image
         if base is None:
             raise ValueError("no image to draw on")
-        return draw_reading(base, self)
+        zoom = 1.0
+        if image is not None and self.image is not None:
+            zoom = max(image.shape[:2]) / max(self.image.shape[:2])
+        return draw_reading(base, self, zoom)
 
     def overlay_png(self, image: np.ndarray | None = None, max_side: int = 1600) -> bytes:
         """The overlay as PNG bytes (shrunk to ``max_side`` px at most)."""

@@ -18,12 +18,15 @@ GRID_BGR = (0, 255, 255)
 AREA_BGR = (255, 0, 255)
 
 
-def draw_reading(image: np.ndarray, reading) -> np.ndarray:
-    """A copy of ``image`` (BGR) with ``reading`` drawn on it."""
+def draw_reading(image: np.ndarray, reading, zoom: float = 1.0) -> np.ndarray:
+    """A copy of ``image`` (BGR) with ``reading`` drawn on it; ``zoom`` is image px per
+    reading px (the photo at full size when the reading was made on it shrunk)."""
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     grid = reading.grid
     if grid is None:
         return out
+    if zoom != 1.0:
+        grid = grid.scaled(zoom)
     scale = max(out.shape[:2]) / 1000.0
     thick = max(1, int(round(1.5 * scale)))
     pts = grid.intersections
@@ -50,7 +53,7 @@ def draw_reading(image: np.ndarray, reading) -> np.ndarray:
             poly = squares.readings[(col, row)].outline
             if poly is not None:
                 colour = DRAW_BGR.get(value[0], (255, 255, 255)) if value != "#" else (160, 160, 160)
-                cv2.polylines(out, [np.round(poly / reading.square_scale).astype(np.int32)], True,
+                cv2.polylines(out, [np.round(poly / reading.square_scale * zoom).astype(np.int32)], True,
                               colour, thick, cv2.LINE_AA)
         if cell.confidence < 0.9:
             inner = centre + 0.85 * (quad - centre)
