@@ -207,3 +207,6 @@ def test_read_photo_reports_corners_in_the_photos_own_pixels(tmp_path):
     got = np.array(reading.to_dict()["grid"]["corners"])
     side = np.linalg.norm(corners[1] - corners[0]) / 8
     assert np.abs(got - corners).max() < 0.25 * side
+    drawn = reading.overlay(img)  # the full-size photo: the drawing follows it
+    assert drawn.shape == img.shape
+    assert np.abs(drawn.astype(int) - img.astype(int)).sum() > 0
