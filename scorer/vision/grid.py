@@ -41,6 +41,7 @@ MIN_SQUARES = 3
 MAX_SQUARES = 8  # chessboards and the bandanna are 8x8; the studio renders 5x5..8x8
 CHECKER_THRESHOLD = 0.5  # neighbouring board squares must step by this (of the contrast)
 CORNER_WEIGHT = 0.5
+HALF_SEEN_CORNER = 0.5  # weight of a corner with only two clean checker edges (see choose_extent)
 FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
 SAMPLE_PX = 16  # rectified px per square when reading square colours
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
@@ -314,10 +315,14 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     gain_j = _integral(np.where(np.isfinite(along_j), np.clip(along_j, -1.0, 1.2), 0.0) - CHECKER_THRESHOLD)
     ni, nj = colour.shape
     corner_grid = np.zeros((ni + 1, nj + 1))
-    for i, j in lattice.indices:
+    # A corner with only two clean edges counts half: the junctions the board's own edge makes
+    # with the table can line up with the lattice too, one row outside the board (but pieces
+    # leaning over a far corner also leave it two).
+    sides = lattice.clean_sides if lattice.clean_sides is not None else np.full(len(lattice), 4)
+    for (i, j), clean in zip(lattice.indices, sides):
         a, b = i - i_range[0], j - j_range[0]
         if 0 <= a <= ni and 0 <= b <= nj:
-            corner_grid[a, b] += 1
+            corner_grid[a, b] += 1.0 if clean >= 3 else HALF_SEEN_CORNER
     corners = _integral(corner_grid)
     total = float(corner_grid.sum())
     candidates = []
@@ -351,6 +356,16 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
         (lattice.indices[:, 0] >= i0) & (lattice.indices[:, 0] <= i0 + width)
         & (lattice.indices[:, 1] >= j0) & (lattice.indices[:, 1] <= j0 + height)
     )
+    if lattice.clean_sides is not None:
+        # A corner on the board's outer line shows only two clean edges, and may be where the
+        # table's pattern meets the board rather than the grid line: measure with the others.
+        on_border = (
+            (lattice.indices[:, 0] == i0) | (lattice.indices[:, 0] == i0 + width)
+            | (lattice.indices[:, 1] == j0) | (lattice.indices[:, 1] == j0 + height)
+        )
+        trusted = inside & ~(on_border & (lattice.clean_sides < 3))
+        if trusted.sum() >= 6:
+            inside = trusted
     src = lattice.indices[inside].astype(np.float64)
     dst = lattice.points[inside]
     homography = lattice.homography

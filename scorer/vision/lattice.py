@@ -36,7 +36,9 @@ class Lattice:
 
     ``homography`` maps lattice (i, j) to image px; ``indices`` (M, 2) int lattice coordinates
     and ``points`` (M, 2) the matched x-corners in px; ``polarity`` is +1 when square (0, 0)
-    is the lighter colour, else -1; ``contrast`` the median light-dark difference of its edges.
+    is the lighter colour, else -1; ``contrast`` the median light-dark difference of its edges;
+    ``clean_sides`` (M,) how many of the four lattice segments at each corner are clean checker
+    edges (4 at an inner corner in plain view, 2 where the board's edge meets a square).
     """
 
     homography: np.ndarray
@@ -44,6 +46,7 @@ class Lattice:
     points: np.ndarray
     polarity: int
     contrast: float
+    clean_sides: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -290,7 +293,8 @@ def _grow(points: np.ndarray, nearest: NearestPoint, gray: np.ndarray, cell: np.
     edges = corner_edges(gray, homography, keys.astype(np.float64)) * polarity
     positive = edges[edges > 0]
     contrast = float(np.median(positive)) if positive.size else 0.0
-    return Lattice(homography, keys, points[list(assigned.values())], polarity, contrast)
+    clean_sides = (edges > MIN_EDGE_CONTRAST).sum(axis=1)
+    return Lattice(homography, keys, points[list(assigned.values())], polarity, contrast, clean_sides)
 
 
 def side_px(cells: np.ndarray) -> np.ndarray:
