@@ -212,6 +212,7 @@ def test_turned_follows_board_rotated():
     assert np.allclose(back.intersections, fit.intersections) and np.allclose(back.homography, fit.homography)
     assert fit.bottom_turns() == 0  # find_grid already puts the lowest edge at row 0
     assert fit.turned(1).bottom_turns() == 3
+    assert fit.bottom_margin() > 0 and fit.bottom_margin() == pytest.approx(fit.turned(2).bottom_margin())
 
 
 def test_scaled_fit_matches_the_resized_photo():

@@ -97,17 +97,28 @@ class GridFit:
             out[k] = project(local, np.array([[x - col, y - row]]))[0]
         return out
 
-    def bottom_turns(self, col: int = 0, row: int = 0, cols: int | None = None, rows: int | None = None) -> int:
-        """Clockwise quarter turns (as ``Board.rotated``) that make the lowest-lying edge of the
-        rectangle of squares (col, row, cols, rows) (default: the whole board) its bottom edge:
-        the edge whose midpoint on the board projects lowest in the image (the studio's rule).
-        0: the bottom edge already is; 1: the right edge; 2: the top; 3: the left."""
+    def edge_heights(self, col: int = 0, row: int = 0, cols: int | None = None, rows: int | None = None) -> np.ndarray:
+        """Image y (px) of the midpoints of the bottom, right, top and left edges of the
+        rectangle of squares (col, row, cols, rows) (default: the whole board)."""
         cols = self.cols - col if cols is None else cols
         rows = self.rows - row if rows is None else rows
         midpoints = np.array(
             [[col + cols / 2, row], [col + cols, row + rows / 2], [col + cols / 2, row + rows], [col, row + rows / 2]]
         )
-        return int(np.argmax(self.board_to_image(midpoints)[:, 1]))
+        return self.board_to_image(midpoints)[:, 1]
+
+    def bottom_turns(self, col: int = 0, row: int = 0, cols: int | None = None, rows: int | None = None) -> int:
+        """Clockwise quarter turns (as ``Board.rotated``) that make the lowest-lying edge of the
+        rectangle (see :meth:`edge_heights`) its bottom edge: the edge whose midpoint on the
+        board projects lowest in the image (the studio's rule). 0: the bottom edge already is;
+        1: the right edge; 2: the top; 3: the left."""
+        return int(np.argmax(self.edge_heights(col, row, cols, rows)))
+
+    def bottom_margin(self, col: int = 0, row: int = 0, cols: int | None = None, rows: int | None = None) -> float:
+        """How much lower (px) the lowest edge lies than the next lowest: a few px on a board
+        turned near 45 degrees, where which edge is row 1 is a coin toss worth a warning."""
+        heights = np.sort(self.edge_heights(col, row, cols, rows))
+        return float(heights[-1] - heights[-2])
 
     def turned(self, quarter_turns: int) -> "GridFit":
         """The same fit relabelled after ``quarter_turns`` clockwise quarter turns of the board,
