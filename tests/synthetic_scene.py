@@ -116,12 +116,3 @@ def _contents(board: Board):
         content = board[square]
         if content is not None:
             yield square, content
-
-
-def full_board_text(seed=0, players=2):
-    """A random full 6x6 two-player-like board (not necessarily legal), for drawing."""
-    rng = np.random.default_rng(seed)
-    colours = ["r", "b", "g", "y"][:players]
-    tokens = [f"{c}{p}" for c in colours for p in (1, 2, 3) for _ in range(5)]
-    rng.shuffle(tokens)
-    return tokens
