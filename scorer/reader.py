@@ -21,7 +21,7 @@ from scorer.board import COLOUR_LETTERS, Board, Square, setup_for, setups_for_si
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import group_colours, white_balance
-from scorer.vision.decode import UNSURE, CellReading, Decoded, decode
+from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo
 from scorer.vision.playarea import PlayArea, find_play_area

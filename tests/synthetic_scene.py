@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import cv2
 
-from scorer.board import PARK, Board, Piece
+from scorer.board import PARK, Board
 
 BASES = {1: 0.32, 2: 0.45, 3: 0.57}
 HEIGHTS = {1: 0.571, 2: 0.784, 3: 1.0}

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from scorer.board import Board, Square
+from scorer.board import Board
 from scorer.vision.decode import assignment, decode
 
 
