@@ -33,17 +33,6 @@ class BoardCamera:
         hom = np.hstack([pts, np.ones((len(pts), 1))]) @ self.projection.T
         return hom[:, :2] / hom[:, 2:3]
 
-    @property
-    def elevation_degrees(self) -> float:
-        """Angle of the camera above the board plane, seen from the board's centre region."""
-        c = self.camera_centre
-        return float(np.degrees(np.arctan2(c[2], np.hypot(c[0], c[1]) + 1e-9)))
-
-    def up_shift(self, x: float, y: float, height: float = 1.0) -> np.ndarray:
-        """Pixel offset between the board point (x, y) and the point ``height`` above it."""
-        a, b = self.project(np.array([[x, y, 0.0], [x, y, height]]))
-        return b - a
-
 
 def _focal_from_homography(g: np.ndarray) -> float | None:
     """Focal length (px) from a homography already centred on the principal point, or None."""

@@ -58,10 +58,6 @@ class CheckerAppearance:
         dark = feats @ self.dark_coef
         return np.where((parity == self.dark_parity)[..., None], dark, light)
 
-    def square_colour(self, col: int, row: int) -> np.ndarray:
-        parity = np.array([(col + row) % 2])
-        return self.expected(np.array([col + 0.5]), np.array([row + 0.5]), parity)[0]
-
     @property
     def light_lab(self) -> np.ndarray:
         """Mean fitted Lab of the light squares."""
@@ -314,7 +310,6 @@ class SquareReading:
     outline: np.ndarray | None = None  # image polygon of the chosen label (working image)
     colour_lab: np.ndarray | None = None  # robust colour of the visible piece pixels
     colour_pixels: int = 0
-    colour_on_dark: float = 0.5  # share of those pixels over dark squares
 
     @property
     def label(self) -> str:
@@ -330,13 +325,6 @@ class SquaresResult:
     coverage: np.ndarray = field(repr=False, default=None)  # how many outlines cover each pixel
     piece_scale: float = 1.0
     objective: float = 0.0  # evidence explained by the chosen outlines, per square area
-
-
-    def label_grid(self) -> np.ndarray:
-        grid = np.empty((self.appearance.rows, self.appearance.cols), dtype=object)
-        for (c, r), reading in self.readings.items():
-            grid[r, c] = reading.label
-        return grid
 
 
 def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tuple[int, int, int, int]:
