@@ -88,11 +88,10 @@ class CellReading:
     changed_by: str | None = None  # "counts" or "rules" when the constraints moved it
 
     def to_dict(self) -> dict:
-        out = {"cell": self.cell, "value": self.value, "confidence": round(self.confidence, 3),
-               "alternatives": [{"value": v, "confidence": round(p, 3)} for v, p in self.alternatives]}
-        if self.changed_by:
-            out["settled_by"] = self.changed_by
-        return out
+        """The JSON of one cell: value, confidence and next-best alternatives (the warnings
+        say which cells the constraints settled)."""
+        return {"cell": self.cell, "value": self.value, "confidence": round(self.confidence, 3),
+                "alternatives": [{"value": v, "confidence": round(p, 3)} for v, p in self.alternatives]}
 
 
 @dataclass
