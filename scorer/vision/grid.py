@@ -26,7 +26,7 @@ fit.bottom_turns(col, row, cols, rows))`` relabels a fit by a play area's lowest
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -68,7 +68,6 @@ class GridFit:
     intersections: np.ndarray
     confidence: float
     support: int = 0
-    notes: tuple[str, ...] = field(default_factory=tuple)
 
     def square_quad(self, col: int, row: int) -> np.ndarray:
         """Image px of square (col, row)'s corners: (col,row), (col+1,row), (col+1,row+1), (col,row+1)."""
@@ -135,7 +134,6 @@ class GridFit:
                 intersections=np.ascontiguousarray(grid),
                 confidence=fit.confidence,
                 support=fit.support,
-                notes=fit.notes,
             )
         return fit
 
@@ -150,7 +148,6 @@ class GridFit:
             intersections=self.intersections * factor,
             confidence=self.confidence,
             support=self.support,
-            notes=self.notes,
         )
 
     def to_dict(self) -> dict:
