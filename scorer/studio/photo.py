@@ -36,13 +36,13 @@ def make_photo(plan: ScenePlan, *, spp: int | None = None) -> tuple[bytes, dict]
     return jpeg, truth
 
 
-def write_photo(seed: int, out_dir: str | Path, *, name: str | None = None, spp: int | None = None,
-                **options) -> Path:
-    """Plan, render and save ``<name>.jpg`` and ``<name>.json`` under ``out_dir``."""
+def write_photo(seed: int, out_dir: str | Path, *, name: str | None = None, **options) -> Path:
+    """Plan (``options`` as for ``plan_scene``), render and save ``<name>.jpg`` and
+    ``<name>.json`` under ``out_dir``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     plan = plan_scene(seed, **options)
-    jpeg, truth = make_photo(plan, spp=spp)
+    jpeg, truth = make_photo(plan)
     stem = name or f"studio_{seed:06d}"
     truth["file"] = f"{stem}.jpg"
     (out / f"{stem}.jpg").write_bytes(jpeg)
