@@ -145,3 +145,16 @@ def test_cli_rejects_bad_options(capsys, tmp_path):
     err = capsys.readouterr().err.strip()
     assert err.startswith("subdivision: error: unknown clutter piano") and "\n" not in err
     assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--tilt", "89"]) == 2
+
+
+def test_cli_without_the_renderer_says_how_to_install_it(capsys, tmp_path, monkeypatch):
+    import sys
+
+    from scorer.studio import render
+
+    monkeypatch.setattr(render, "_MI", None)
+    monkeypatch.setitem(sys.modules, "mitsuba", None)  # as if not installed
+    assert main(["studio", "--seed", "1", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "pip install -e '.[studio]'" in err and "\n" not in err
+    assert not list(tmp_path.iterdir())
