@@ -45,6 +45,7 @@ def write_photo(seed: int, out_dir: str | Path, *, name: str | None = None, **op
     jpeg, truth = make_photo(plan)
     stem = name or f"studio_{seed:06d}"
     truth["file"] = f"{stem}.jpg"
+    truth["studio_options"] = {k: v for k, v in options.items() if v is not None}
     (out / f"{stem}.jpg").write_bytes(jpeg)
     (out / f"{stem}.json").write_text(json.dumps(truth, indent=1) + "\n")
     return out / f"{stem}.jpg"
