@@ -21,6 +21,7 @@ HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235
         "blue": 295.0, "purple": 320.0}
 
 
+MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark pieces look tinted)
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
 LIGHTNESS_WEIGHT = 0.6  # lightness against chroma when grouping (translucent pieces vary in lightness)
 
@@ -162,7 +163,7 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
     costs = {}
     for name, h in HUES.items():
         dh = abs((hue - h + 180) % 360 - 180)
-        costs[name] = dh / 25.0 + max(0.0, 0.45 - sat) * 6.0
+        costs[name] = dh / 25.0 + max(0.0, 0.45 - sat) * 6.0 + max(0.0, MIN_CHROMA - chroma) / 5.0
     # Lightness relative to the light squares: opaque white stays bright (its shaded faces
     # pull the median down a little), clear lets the dark squares through, black is dark.
     costs["black"] = sat * 5.0 + max(0.0, rel_l - 35.0) / 5.0
