@@ -170,6 +170,14 @@ def test_photo_without_a_reader_is_one_clear_line(capsys, tmp_path, monkeypatch)
     assert status == 2 and out == "" and err.count("\n") == 1 and "photo reader is not available" in err
 
 
+def test_a_truncated_photo_names_its_file_once(capsys, tmp_path):
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 10)
+    status, out, err = run(["score", str(path)], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert err.count("cut.jpg") == 1 and err.startswith(f"subdivision: error: {path}: ")
+
+
 @pytest.mark.parametrize(
     "magic",
     [b"\xff\xd8\xff\xe0", b"\x89PNG\r\n\x1a\n", b"RIFF\x00\x00\x00\x00WEBPVP8 ", b"\x00\x00\x00\x18ftypheic"],

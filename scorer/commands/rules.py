@@ -139,8 +139,9 @@ def _read_photo(name: str, source: str | bytes, args) -> Loaded:
         seats = getattr(args, "seats", None)
         players = args.players or (len(seats) if seats else None)
         reading = read_photo(source, players=players, threehouse=args.threehouse)
-    except UserError as err:
-        raise UserError(f"{name}: {err}") from None
+    except UserError as err:  # the reader's message names a path it was given; don't name it twice
+        message = str(err)
+        raise UserError(message if message.startswith(f"{name}: ") else f"{name}: {message}") from None
     except Exception as err:  # a reader fault still gets one line, not a traceback
         raise UserError(f"{name}: the photo reader failed: {type(err).__name__}: {err}") from None
     return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
