@@ -192,7 +192,11 @@ def test_bad_board_requests_get_400(client, route, kwargs, needle):
     assert needle in message
 
 
-@pytest.mark.parametrize("options", [{"players": 5}, {"players": "two"}, {"players": True}, {"threehouse": "maybe"}])
+@pytest.mark.parametrize(
+    "options",
+    [{"players": 5}, {"players": "two"}, {"players": True}, {"players": 2.7}, {"players": "3.5"},
+     {"players": [2]}, {"threehouse": "maybe"}],
+)
 def test_bad_check_options_get_400(client, options):
     assert_json_error(client.post("/api/check", json={"board": MIDGAME, **options}), 400)
 

@@ -51,15 +51,10 @@ def players_option(options: Mapping[str, Any]) -> int | None:
     value = options.get("players")
     if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
         return None
-    if isinstance(value, bool):
+    # 2, 3.0 and "4" are fine; True, 2.7 and "2.5" are not (int() would quietly truncate them)
+    if isinstance(value, bool) or not (value in (2, 3, 4) or str(value).strip() in ("2", "3", "4")):
         raise ApiError(400, f"option 'players' must be 2, 3, 4 or \"auto\", not {value!r}")
-    try:
-        players = int(value)
-    except (TypeError, ValueError):
-        players = 0
-    if players not in (2, 3, 4):
-        raise ApiError(400, f"option 'players' must be 2, 3, 4 or \"auto\", not {value!r}")
-    return players
+    return int(value)
 
 
 def json_body() -> dict[str, Any]:
