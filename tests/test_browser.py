@@ -320,6 +320,16 @@ def test_what_was_entered_survives_a_reload(page):
     assert page.is_checked("#opt-threehouse")
 
 
+def test_a_correction_made_while_the_server_fails_survives_a_reload(page):
+    enter_board(page, MIDGAME)
+    page.route("**/api/score", lambda route: route.abort())  # the scorer cannot be reached
+    pick(page, "D3", "blue 2-pip")
+    expect(page.locator("#message")).to_contain_text("Could not reach")
+    page.unroute("**/api/score")
+    page.reload()
+    expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "b2")
+
+
 def test_a_file_that_is_not_a_photo_gets_a_friendly_message(page):
     enter_board(page, MIDGAME)
     page.select_option("#opt-players", "2")

@@ -668,6 +668,7 @@
     const { col, row } = parseCell(name);
     if (state.cells[row][col] === value) return;
     state.cells[row][col] = value;
+    save(); // kept even if the server cannot be reached to score it
     if (state.textDirty) {
       $("#text-status").textContent = "The text above has edits not applied yet.";
     }
