@@ -145,6 +145,11 @@ def test_cli_rejects_bad_options(capsys, tmp_path):
     err = capsys.readouterr().err.strip()
     assert err.startswith("subdivision: error: unknown clutter piano") and "\n" not in err
     assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--tilt", "89"]) == 2
+    capsys.readouterr()
+    (tmp_path / "a_file").write_text("")
+    assert main(["studio", "--seed", "1", "--out", str(tmp_path / "a_file")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("subdivision: error: --out ") and "cannot make the folder" in err and "\n" not in err
 
 
 def test_cli_without_the_renderer_says_how_to_install_it(capsys, tmp_path, monkeypatch):

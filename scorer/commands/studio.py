@@ -67,6 +67,10 @@ def run(args) -> int:
     from scorer.studio.render import mitsuba
 
     options = _options(args)
+    try:
+        Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # a file of that name, no permission, ...: one line, before rendering
+        raise UserError(f"--out {args.out}: cannot make the folder ({err.strerror or err})") from None
     mitsuba()  # a missing renderer is a one-line error before any work
     for seed in range(args.seed, args.seed + args.count):
         if args.skip_existing and (Path(args.out) / f"{args.prefix}{seed:06d}.json").exists():
