@@ -96,6 +96,8 @@ def run_eval(args) -> int:
         directory = directory / args.split
     if not directory.is_dir():
         raise UserError(f"{directory}: not a folder")
+    if args.limit is not None and args.limit < 1:  # photos[:-1] would quietly drop the last one
+        raise UserError(f"--limit must be at least 1, not {args.limit}")
     photos = photos_in(directory)
     if args.limit:
         photos = photos[: args.limit]
