@@ -11,10 +11,8 @@ from typing import Any, Mapping
 
 from flask import Flask
 
+from scorer.vision.load import MAX_BYTES as MAX_PHOTO_BYTES, MAX_PIXELS as MAX_PHOTO_PIXELS
 from webui.errors import register_error_handlers
-
-MAX_PHOTO_BYTES = 25_000_000
-MAX_PHOTO_PIXELS = 80_000_000
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
