@@ -315,3 +315,14 @@ def test_labelled_photos_reads_labels_json():
                           "seconds": 0.5}, {"found": False, "size_ok": False, "correct": False, "mean_error": None,
                                             "max_error": None, "seconds": 0.2}])
     assert summary["found_pct"] == 50.0 and summary["mean_corner_error"] == 0.1
+
+
+def test_grid_eval_command_rejects_a_bad_path_in_one_line(capsys, tmp_path):
+    from scorer.vision.grid_eval import main as grid_eval_main
+
+    (tmp_path / "notes.txt").write_text("not json")
+    for bad in (tmp_path / "missing", tmp_path / "notes.txt"):
+        with pytest.raises(SystemExit) as exit_info:
+            grid_eval_main([str(bad)])
+        assert exit_info.value.code == 2
+        assert "not a labels.json or a folder of photos" in capsys.readouterr().err

@@ -174,7 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object per photo and a summary")
     args = parser.parse_args(argv)
     for path in args.paths:
-        items = labelled_photos(path)
+        try:
+            items = labelled_photos(path)
+        except (OSError, ValueError, KeyError, TypeError) as err:  # missing path, not labels JSON
+            parser.error(f"{path}: not a labels.json or a folder of photos with sidecars ({type(err).__name__}: {err})")
         rows, summary = evaluate_photos(items)
         if args.json:
             for row in rows:
