@@ -220,6 +220,8 @@ def test_check_with_seats(capsys, tmp_path):
     _, out, _ = run(["check", "--json", "--seats", "b,red", str(path)], capsys)
     data = json.loads(out)
     assert data["to_move"] == "blue" and data["seats"] == ["blue", "red"]
+    status, out, err = run(["check", "--players", "3", "--seats", "b,red", str(path)], capsys)
+    assert status == 2 and out == "" and err == "subdivision: error: --players 3 but --seats names 2: blue,red\n"
     with pytest.raises(SystemExit) as info:
         main(["check", "--seats", "red,purplish", str(path)])
     assert info.value.code == 2 and "unknown colour 'purplish'" in capsys.readouterr().err

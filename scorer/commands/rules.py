@@ -189,6 +189,9 @@ def run_score(args) -> int:
 
 
 def run_check(args) -> int:
+    if args.seats and args.players and args.players != len(args.seats):
+        raise UserError(f"--players {args.players} but --seats names {len(args.seats)}: {','.join(args.seats)}")
+
     def analyse(board: Board) -> CheckReport:
         return check_position(board, players=args.players, threehouse=args.threehouse, seats=args.seats)
 
