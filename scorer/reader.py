@@ -174,8 +174,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         wb = white_balance(squares.appearance.light_lab, squares.appearance.dark_lab)
         samples = np.array([squares.readings[sq].colour_lab for sq in pyramids]).reshape(-1, 3)
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]
+        on_dark = np.array([(c + r) % 2 == squares.appearance.dark_parity for (c, r) in pyramids], bool)
         groups = group_colours(samples, wb, players=n_groups, per_player=3 * trios if full else None,
-                               choices=choices)
+                               choices=choices, on_dark=on_dark)
         reading.colour_names = groups.names
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
         colour_fit = {sq: float(groups.fit[i]) for i, sq in enumerate(pyramids)} if groups.fit is not None else {}

@@ -23,6 +23,7 @@ HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235
 
 MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark pieces look tinted)
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
+PARITY_MIN = 3  # pieces needed on each square colour to compare them
 LIGHTNESS_WEIGHT = 0.6  # lightness against chroma when grouping (translucent pieces vary in lightness)
 
 
@@ -57,6 +58,37 @@ def describe(lab_balanced: np.ndarray, wb: WhiteBalance) -> np.ndarray:
     lab = np.asarray(lab_balanced, np.float64).reshape(-1, 3)
     rel_l = lab[:, 0] / max(wb.light_l, 1.0) * 100.0
     return np.column_stack([lab[:, 1], lab[:, 2], LIGHTNESS_WEIGHT * rel_l])
+
+
+def level_parities(features: np.ndarray, on_dark: np.ndarray | None) -> np.ndarray:
+    """Features with the lightness of pieces on dark squares shifted to match those on light
+    squares (by the median difference over all pyramids), so that one player's translucent
+    pieces do not split into a light-square and a dark-square group."""
+    if on_dark is None:
+        return features
+    on_dark = np.asarray(on_dark, bool)
+    if on_dark.sum() < PARITY_MIN or (~on_dark).sum() < PARITY_MIN:
+        return features
+    out = features.copy()
+    out[on_dark, 2] += np.median(features[~on_dark, 2]) - np.median(features[on_dark, 2])
+    return out
+
+
+def naming_centres(features: np.ndarray, labels: np.ndarray, k: int,
+                   on_dark: np.ndarray | None) -> np.ndarray:
+    """Group centres for naming: mean a, b and the group's lightness averaged over the two
+    square parities (not biased by how many of its pieces stand on dark squares)."""
+    centres = np.zeros((k, 3))
+    for g in range(k):
+        member = labels == g
+        if not member.any():
+            continue
+        centres[g, :2] = features[member, :2].mean(axis=0)
+        sides = [] if on_dark is None else [np.asarray(on_dark, bool), ~np.asarray(on_dark, bool)]
+        parts = [features[member & side, 2] for side in sides]
+        parts = [p for p in parts if len(p)]
+        centres[g, 2] = np.mean([np.median(p) for p in parts]) if parts else np.median(features[member, 2])
+    return centres
 
 
 @dataclass
@@ -166,9 +198,11 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
         costs[name] = dh / 25.0 + max(0.0, 0.45 - sat) * 6.0 + max(0.0, MIN_CHROMA - chroma) / 5.0
     # Lightness relative to the light squares: opaque white stays bright (its shaded faces
     # pull the median down a little), clear lets the dark squares through, black is dark.
+    # In the studio's photos clear groups sit at 50-76% of the light squares' lightness and
+    # white ones mostly above 70% (shaded faces pull them down): the boundary is near 72%.
     costs["black"] = sat * 5.0 + max(0.0, rel_l - 35.0) / 5.0
-    costs["white"] = sat * 5.0 + max(0.0, 56.0 - rel_l) / 5.0
-    costs["clear"] = 0.8 + max(0.0, sat - 0.25) * 6.0 + max(0.0, rel_l - 52.0) / 5.0 + max(0.0, 38.0 - rel_l) / 5.0
+    costs["white"] = sat * 5.0 + max(0.0, 74.0 - rel_l) / 5.0
+    costs["clear"] = 0.8 + max(0.0, sat - 0.25) * 6.0 + max(0.0, rel_l - 70.0) / 5.0 + max(0.0, 38.0 - rel_l) / 5.0
     return costs
 
 
@@ -186,14 +220,19 @@ def name_groups(centres: np.ndarray) -> list[str]:
 
 
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
-                  per_player: int | None = None, choices=(2, 3, 4)) -> ColourGroups:
-    """Group pyramid colour samples (Lab, as photographed) into named player colours."""
+                  per_player: int | None = None, choices=(2, 3, 4),
+                  on_dark: np.ndarray | None = None) -> ColourGroups:
+    """Group pyramid colour samples (Lab, as photographed) into named player colours.
+
+    ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
+    take on the square's lightness, opaque ones keep their own)."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
-    feats = describe(wb.apply_lab(samples_lab), wb)
+    raw = describe(wb.apply_lab(samples_lab), wb)
+    feats = level_parities(raw, on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
-    names = name_groups(centres)
+    names = name_groups(naming_centres(raw, labels, len(centres), on_dark))
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
     spread = float(np.sqrt(np.median(within))) + 4.0
