@@ -10,7 +10,7 @@ white) that fits it best, no two groups sharing a name.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -23,6 +23,7 @@ HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235
 
 MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark pieces look tinted)
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
+NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint namings against each other
 PARITY_MIN = 3  # pieces needed on each square colour to compare them
 LIGHTNESS_WEIGHT = 0.6  # lightness against chroma when grouping (translucent pieces vary in lightness)
 
@@ -101,6 +102,7 @@ class ColourGroups:
     probs: np.ndarray  # (N, K) probability of each group per pyramid
     spread: float
     fit: np.ndarray | None = None  # (N,) 1 where a sample lies among the groups, towards 0 far out
+    name_odds: list[dict[str, float]] = field(default_factory=list)  # per group: P(each name)
 
 
 def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
@@ -208,15 +210,29 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
 
 def name_groups(centres: np.ndarray) -> list[str]:
     """Distinct colour names for the group centres (the cheapest joint assignment)."""
+    return naming_odds(centres)[0]
+
+
+def naming_odds(centres: np.ndarray, temperature: float | None = None) -> tuple[list[str], list[dict[str, float]]]:
+    """The cheapest joint naming of the groups, and for each group the probability of each
+    name over all joint namings (costs as negative log-odds at ``temperature``), so a close
+    call between two namings (clear or white, blue or purple) shows in the confidence."""
+    temperature = NAMING_TEMPERATURE if temperature is None else temperature
     k = len(centres)
     costs = [name_cost(c) for c in centres]
     names = list(costs[0].keys()) if k else []
-    best, best_cost = None, np.inf
-    for combo in itertools.permutations(names, k):
-        total = sum(costs[i][combo[i]] for i in range(k))
-        if total < best_cost:
-            best, best_cost = combo, total
-    return list(best) if best else []
+    combos = list(itertools.permutations(names, k))
+    if not combos or k == 0:
+        return [], []
+    totals = np.array([sum(costs[i][combo[i]] for i in range(k)) for combo in combos])
+    best = combos[int(np.argmin(totals))]
+    weights = np.exp(-(totals - totals.min()) / temperature)
+    weights /= weights.sum()
+    odds: list[dict[str, float]] = [{} for _ in range(k)]
+    for combo, w in zip(combos, weights):
+        for i, name in enumerate(combo):
+            odds[i][name] = odds[i].get(name, 0.0) + float(w)
+    return list(best), odds
 
 
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
@@ -232,7 +248,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     raw = describe(wb.apply_lab(samples_lab), wb)
     feats = level_parities(raw, on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
-    names = name_groups(naming_centres(raw, labels, len(centres), on_dark))
+    names, name_odds = naming_odds(naming_centres(raw, labels, len(centres), on_dark))
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
     spread = float(np.sqrt(np.median(within))) + 4.0
@@ -244,4 +260,5 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     # How well each sample fits any group at all: a park marker (a coin, a glass stone) that
     # was taken for a pyramid usually fits none.
     fit = np.exp(-np.maximum(0.0, nearest - OUTLIER_SPREADS * spread) ** 2 / (2 * spread ** 2))
-    return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit)
+    return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit,
+                        name_odds=name_odds)

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from scorer.board import Square
+from scorer.vision.decode import UNSURE
 
 # BGR used to draw each colour's readings.
 DRAW_BGR = {
@@ -55,7 +56,7 @@ def draw_reading(image: np.ndarray, reading, zoom: float = 1.0) -> np.ndarray:
                 colour = DRAW_BGR.get(value[0], (255, 255, 255)) if value != "#" else (160, 160, 160)
                 cv2.polylines(out, [np.round(poly / reading.square_scale * zoom).astype(np.int32)], True,
                               colour, thick, cv2.LINE_AA)
-        if cell.confidence < 0.9:
+        if cell.confidence < UNSURE:
             inner = centre + 0.85 * (quad - centre)
             cv2.polylines(out, [np.round(inner).astype(np.int32)], True, UNSURE_BGR, 2 * thick, cv2.LINE_AA)
         if value != ".":
