@@ -9,7 +9,8 @@ import pytest
 from scorer.board import Board
 from scorer.cli import main
 from scorer.vision.camera import camera_from_homography
-from scorer.vision.colours import group_colours, name_groups, white_balance
+from scorer.reader import calibrated_confidence
+from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.evaluate import truth_grid
 from scorer.vision.playarea import find_play_area
 from synthetic_scene import draw_scene, look_at_camera
@@ -127,6 +128,42 @@ def test_colour_groups_are_named_under_warm_light():
 def test_names_are_distinct():
     centres = np.array([[50.0, 30.0, 60.0], [48.0, 33.0, 58.0]])  # two reds
     assert len(set(name_groups(centres))) == 2
+
+
+def test_translucent_pieces_on_dark_squares_stay_in_their_group():
+    # Two players of near hues, blue and purple; each one's pieces on dark squares are much
+    # darker, which without levelling the two square colours splits them by square instead.
+    light = _lab(np.array([225, 225, 225]))
+    dark = _lab(np.array([70, 70, 70]))
+    wb = white_balance(light, dark)
+    rng = np.random.default_rng(3)
+    base = {"blue": np.array([200, 110, 50]), "purple": np.array([180, 80, 160])}
+    samples, truth, on_dark = [], [], []
+    for name, bgr in base.items():
+        for i in range(10):
+            shade = 0.45 if i % 2 else 1.0
+            samples.append(_lab(np.clip(bgr * shade + rng.normal(0, 4, 3), 0, 255)))
+            truth.append(name)
+            on_dark.append(bool(i % 2))
+    groups = group_colours(np.array(samples), wb, players=2, on_dark=np.array(on_dark))
+    assert sorted(groups.names) == ["blue", "purple"]
+    assert [groups.names[k] for k in groups.labels] == truth
+
+
+def test_naming_odds_weigh_close_namings():
+    # A clear-looking group and a red one: red is the likeliest name, the pale group's odds
+    # are spread over the achromatic names and sum to one.
+    centres = np.array([[1.0, 1.0, 0.6 * 72.0], [55.0, 35.0, 0.6 * 45.0]])
+    names, odds = naming_odds(centres)
+    assert names[1] == "red" and odds[1]["red"] == max(odds[1].values())
+    assert sum(odds[0].values()) == pytest.approx(1.0)
+    assert odds[0].get("white", 0) > 0.05 and odds[0].get("clear", 0) > 0.05
+
+
+def test_calibrated_confidence_is_monotone_within_zero_and_one():
+    values = [calibrated_confidence(p) for p in np.linspace(0, 1, 21)]
+    assert all(0.0 <= v <= 1.0 for v in values)
+    assert values == sorted(values)
 
 
 def test_read_command_rejects_a_photo_without_a_board(tmp_path, capsys):
