@@ -32,7 +32,8 @@ PIECE_HEIGHT = {1: 0.571, 2: 0.784, 3: 1.0}  # apex height / square side
 PARK_RADII = {"park": 0.30, "park_small": 0.21, "park_large": 0.42}  # coins, glass stones, chips
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
-SCALE_FROM_SIZES = True  # pick the piece scale from the pieces' sizes (else: best fit)
+PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (40-57 mm squares)
+SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
 
 
@@ -490,52 +491,36 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
 
 
 def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
-                           camera: BoardCamera, *, scales=(0.75, 0.85, 0.95, 1.05, 1.15), **kwargs) -> SquaresResult:
-    """:func:`read_squares` at the pyramid scale that explains the photo best.
+                           camera: BoardCamera, *, scales=PIECE_SCALES, **kwargs) -> SquaresResult:
+    """:func:`read_squares` over the pieces' possible scales, mixed by how well each explains the photo.
 
     Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
-    be smaller or larger than on the 44.5 mm bandanna.
+    be smaller or larger than on the 44.5 mm bandanna, which shifts every size by a rung. The
+    board is read at each scale; every square's probabilities are the mixture over scales,
+    weighted by how well that scale's outlines fit the whole board (:func:`scale_weights`),
+    so an unclear scale spreads a size's probability instead of picking one rung for all.
+    The outlines and colour samples come from the best-fitting scale.
     """
     region = board_region(camera, rows, cols, image_bgr.shape)
     lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
     appearance = checker_appearance(lab, homography, rows, cols)
     evidence = evidence_map(lab, homography, appearance, region)
-    quick = dict(kwargs, iterations=1)
     trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
-                           evidence=evidence, appearance=appearance, **quick) for s in scales]
-    if SCALE_FROM_SIZES:
-        best = scale_from_sizes(trials)
-    else:
-        best = max(trials, key=lambda r: r.objective).piece_scale
-    return read_squares(image_bgr, homography, rows, cols, camera, piece_scale=best,
-                        evidence=evidence, appearance=appearance, **kwargs)
+                           evidence=evidence, appearance=appearance, **kwargs) for s in scales]
+    weights = scale_weights(trials)
+    best = trials[int(np.argmax(weights))]
+    for sq, reading in best.readings.items():
+        reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(weights, trials))
+    best.piece_scale = float(np.exp(sum(w * np.log(t.piece_scale) for w, t in zip(weights, trials))))
+    return best
 
 
-def scale_from_sizes(trials: list[SquaresResult]) -> float:
-    """The pyramid scale that fits the pieces' own sizes best.
-
-    Every trial scale times each size's base gives a ladder of base widths; each pyramid
-    takes the rung that explains it best. The three sizes stand in fixed ratios, so the
-    scale is the one that puts those widths nearest to its three sizes.
-    """
-    bases = np.log(np.array([PIECE_BASE[p] for p in (1, 2, 3)]))
-    widths = []
-    for sq in trials[0].readings:
-        options = []
-        for trial in trials:
-            reading = trial.readings[sq]
-            if reading.label in ("1", "2", "3"):
-                for li, pips in ((2, 1), (3, 2), (4, 3)):
-                    options.append((reading.scores[li], np.log(trial.piece_scale * PIECE_BASE[pips])))
-        if len(options) >= len(trials):  # a pyramid at most scales
-            widths.append(max(options)[1])
-    if len(widths) < 3:
-        return max(trials, key=lambda r: r.objective).piece_scale
-    widths = np.array(widths)
-    lo, hi = min(t.piece_scale for t in trials), max(t.piece_scale for t in trials)
-    candidates = np.exp(np.linspace(np.log(lo), np.log(hi), 25))
-    cost = [np.abs(widths[:, None] - (np.log(k) + bases)[None, :]).min(axis=1).sum() for k in candidates]
-    return float(candidates[int(np.argmin(cost))])
+def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPERATURE) -> np.ndarray:
+    """Weight of each trial scale: softmax of the board's fit (sum over squares of the best
+    label's score, per square area) over ``temperature``."""
+    fit = np.array([sum(float(r.scores.max()) for r in t.readings.values()) for t in trials])
+    w = np.exp((fit - fit.max()) / temperature)
+    return w / w.sum()
 
 
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
