@@ -19,6 +19,15 @@ import numpy as np
 # cloth. Achromatic names are decided by lightness instead.
 HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235.0,
         "blue": 295.0, "purple": 320.0}
+HUE_WIDTH = {"cyan": 40.0}  # degrees per cost unit; cyan spans teal to sky blue (25 for the rest)
+# Lightness of each translucent colour on a light square, relative to the square (percent):
+# a filter passing more of the spectrum is lighter (yellow and cyan pass two primaries, blue
+# one). Used loosely (+-LIGHTNESS_MARGIN) alone, and as differences between the groups of
+# one photo, which the photo's exposure and the pieces' thickness do not change.
+TRANSMITTANCE = {"yellow": 70.0, "cyan": 60.0, "orange": 55.0, "green": 50.0, "red": 42.0,
+                 "blue": 36.0, "purple": 36.0}
+LIGHTNESS_MARGIN = 20.0  # one group's lightness against its name's, before it costs anything
+LIGHTNESS_DIFF_MARGIN = 10.0  # two groups' lightness difference against their names'
 
 
 MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark pieces look tinted)
@@ -77,9 +86,12 @@ def level_parities(features: np.ndarray, on_dark: np.ndarray | None) -> np.ndarr
 
 def naming_centres(features: np.ndarray, labels: np.ndarray, k: int,
                    on_dark: np.ndarray | None) -> np.ndarray:
-    """Group centres for naming: mean a, b and the group's lightness averaged over the two
-    square parities (not biased by how many of its pieces stand on dark squares)."""
-    centres = np.zeros((k, 3))
+    """Group centres for naming: mean a, b, the group's lightness averaged over the two
+    square parities (not biased by how many of its pieces stand on dark squares), and its
+    median lightness with the dark-square pieces levelled to light squares (how light a
+    translucent piece looks on a light square)."""
+    levelled = level_parities(features, on_dark)
+    centres = np.zeros((k, 4))
     for g in range(k):
         member = labels == g
         if not member.any():
@@ -89,6 +101,7 @@ def naming_centres(features: np.ndarray, labels: np.ndarray, k: int,
         parts = [features[member & side, 2] for side in sides]
         parts = [p for p in parts if len(p)]
         centres[g, 2] = np.mean([np.median(p) for p in parts]) if parts else np.median(features[member, 2])
+        centres[g, 3] = np.median(levelled[member, 2])
     return centres
 
 
@@ -189,15 +202,18 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
     Saturation (chroma relative to lightness) separates the strongly coloured translucent
     pieces from clear, white and black ones, which are told apart by lightness.
     """
-    a, b, l_scaled = centre
+    a, b, l_scaled = centre[:3]
     rel_l = l_scaled / LIGHTNESS_WEIGHT
+    lit_l = _lit_lightness(centre)
     chroma = float(np.hypot(a, b))
     sat = chroma / max(rel_l, 20.0)
     hue = float(np.degrees(np.arctan2(b, a)) % 360)
     costs = {}
     for name, h in HUES.items():
         dh = abs((hue - h + 180) % 360 - 180)
-        costs[name] = dh / 25.0 + max(0.0, 0.45 - sat) * 6.0 + max(0.0, MIN_CHROMA - chroma) / 5.0
+        costs[name] = (dh / HUE_WIDTH.get(name, 25.0) + max(0.0, 0.45 - sat) * 6.0
+                       + max(0.0, MIN_CHROMA - chroma) / 5.0
+                       + max(0.0, abs(lit_l - TRANSMITTANCE[name]) - LIGHTNESS_MARGIN) / 10.0)
     # Lightness relative to the light squares: opaque white stays bright (its shaded faces
     # pull the median down a little), clear lets the dark squares through, black is dark.
     # In the studio's photos clear groups sit at 50-76% of the light squares' lightness and
@@ -206,6 +222,29 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
     costs["white"] = sat * 5.0 + max(0.0, 74.0 - rel_l) / 5.0
     costs["clear"] = 0.8 + max(0.0, sat - 0.25) * 6.0 + max(0.0, rel_l - 70.0) / 5.0 + max(0.0, 38.0 - rel_l) / 5.0
     return costs
+
+
+def _lit_lightness(centre: np.ndarray) -> float:
+    """A group centre's lightness on a light square, percent of the square's."""
+    return float(centre[3] if len(centre) > 3 else centre[2]) / LIGHTNESS_WEIGHT
+
+
+def lightness_order_cost(centres: np.ndarray, combo: tuple[str, ...]) -> float:
+    """How badly a joint naming fits the groups' lightness differences: two translucent
+    names predict how much lighter one group is than the other (a cyan group lighter than a
+    blue one, a yellow one than a red one), whatever the exposure."""
+    cost = 0.0
+    for i, j in itertools.combinations(range(len(combo)), 2):
+        if combo[i] in TRANSMITTANCE and combo[j] in TRANSMITTANCE:
+            seen = _lit_lightness(centres[i]) - _lit_lightness(centres[j])
+            expected = TRANSMITTANCE[combo[i]] - TRANSMITTANCE[combo[j]]
+            if expected < 0:
+                seen, expected = -seen, -expected
+            # Haze, glare and thick pieces shrink the differences, nothing widens them: a
+            # smaller difference than expected is free, a wider or reversed one is not.
+            cost += (max(0.0, seen - expected - LIGHTNESS_DIFF_MARGIN)
+                     + max(0.0, -seen - LIGHTNESS_DIFF_MARGIN)) / 10.0
+    return cost
 
 
 def name_groups(centres: np.ndarray) -> list[str]:
@@ -224,7 +263,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None) -> tuple[
     combos = list(itertools.permutations(names, k))
     if not combos or k == 0:
         return [], []
-    totals = np.array([sum(costs[i][combo[i]] for i in range(k)) for combo in combos])
+    totals = np.array([sum(costs[i][combo[i]] for i in range(k)) + lightness_order_cost(centres, combo)
+                       for combo in combos])
     best = combos[int(np.argmin(totals))]
     weights = np.exp(-(totals - totals.min()) / temperature)
     weights /= weights.sum()
