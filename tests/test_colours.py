@@ -1,8 +1,9 @@
 """Naming colour groups: the lightness differences between a photo's groups."""
 
+import cv2
 import numpy as np
 
-from scorer.vision.colours import LIGHTNESS_WEIGHT, naming_odds
+from scorer.vision.colours import LIGHTNESS_WEIGHT, group_colours, naming_odds, white_balance
 
 
 def _centre(hue_deg, chroma, lightness):
@@ -33,3 +34,21 @@ def test_close_namings_share_the_odds():
     names, odds = naming_odds(np.array([_centre(300, 50, 36), _centre(306, 50, 35)]))
     assert sorted(names) == ["blue", "purple"]
     assert 0.2 < odds[0]["blue"] < 0.8
+
+
+def test_near_hues_group_by_hue_whatever_their_chroma():
+    # Blue and purple pieces whose chroma varies twofold with thickness (and square): the
+    # players differ in hue by 15 degrees, far less than in chroma, yet group by hue.
+    light = cv2.cvtColor(np.full((1, 1, 3), 0.85, np.float32), cv2.COLOR_BGR2Lab)[0, 0]
+    dark = cv2.cvtColor(np.full((1, 1, 3), 0.3, np.float32), cv2.COLOR_BGR2Lab)[0, 0]
+    wb = white_balance(light, dark)
+    rng = np.random.default_rng(5)
+    samples, truth = [], []
+    for name, hue in (("blue", 296.0), ("purple", 311.0)):
+        for chroma in rng.permutation(np.linspace(27, 60, 9)):
+            h = np.radians(hue + rng.normal(0, 1.5))
+            samples.append([35.0 + rng.normal(0, 3), chroma * np.cos(h), chroma * np.sin(h)])
+            truth.append(name)
+    groups = group_colours(np.array(samples), wb, players=2)
+    assert sorted(groups.names) == ["blue", "purple"]
+    assert [groups.names[k] for k in groups.labels] == truth

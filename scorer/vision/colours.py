@@ -34,6 +34,10 @@ MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark piec
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
 NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint namings against each other
 PARITY_MIN = 3  # pieces needed on each square colour to compare them
+# Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
+# colour's hue counts, its exact chroma (thickness, the square under it) hardly.
+GROUPING_CHROMA_MAX = 60.0
+GROUPING_CHROMA_KNEE = 12.0
 LIGHTNESS_WEIGHT = 0.6  # lightness against chroma when grouping (translucent pieces vary in lightness)
 
 
@@ -68,6 +72,15 @@ def describe(lab_balanced: np.ndarray, wb: WhiteBalance) -> np.ndarray:
     lab = np.asarray(lab_balanced, np.float64).reshape(-1, 3)
     rel_l = lab[:, 0] / max(wb.light_l, 1.0) * 100.0
     return np.column_stack([lab[:, 1], lab[:, 2], LIGHTNESS_WEIGHT * rel_l])
+
+
+def hue_features(features: np.ndarray) -> np.ndarray:
+    """Features for grouping with the chroma saturated: a translucent piece's chroma grows
+    with its thickness and changes with the square under it, its hue does not, so two
+    players of near hues (blue, purple) differ more across than along the chroma axis."""
+    a, b = features[:, 0], features[:, 1]
+    scale = GROUPING_CHROMA_MAX / (np.hypot(a, b) + GROUPING_CHROMA_KNEE)
+    return np.column_stack([a * scale, b * scale, features[:, 2]])
 
 
 def level_parities(features: np.ndarray, on_dark: np.ndarray | None) -> np.ndarray:
@@ -286,7 +299,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
     raw = describe(wb.apply_lab(samples_lab), wb)
-    feats = level_parities(raw, on_dark)
+    feats = level_parities(hue_features(raw), on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
     names, name_odds = naming_odds(naming_centres(raw, labels, len(centres), on_dark))
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
