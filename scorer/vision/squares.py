@@ -499,16 +499,20 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     board is read at each scale; every square's probabilities are the mixture over scales,
     weighted by how well that scale's outlines fit the whole board (:func:`scale_weights`),
     so an unclear scale spreads a size's probability instead of picking one rung for all.
-    The outlines and colour samples come from the best-fitting scale.
+    The weights come from one sweep of the fit at each scale; the best-fitting scale is then
+    read fully and gives the outlines and colour samples.
     """
     region = board_region(camera, rows, cols, image_bgr.shape)
     lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
     appearance = checker_appearance(lab, homography, rows, cols)
     evidence = evidence_map(lab, homography, appearance, region)
+    quick = dict(kwargs, iterations=1)  # one sweep per scale; the best one is refined
     trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
-                           evidence=evidence, appearance=appearance, **kwargs) for s in scales]
+                           evidence=evidence, appearance=appearance, **quick) for s in scales]
     weights = scale_weights(trials)
-    best = trials[int(np.argmax(weights))]
+    k = int(np.argmax(weights))
+    best = trials[k] = read_squares(image_bgr, homography, rows, cols, camera, piece_scale=scales[k],
+                                    evidence=evidence, appearance=appearance, **kwargs)
     for sq, reading in best.readings.items():
         reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(weights, trials))
     best.piece_scale = float(np.exp(sum(w * np.log(t.piece_scale) for w, t in zip(weights, trials))))
