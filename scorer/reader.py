@@ -26,7 +26,7 @@ from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.square_model import merge_learned
-from scorer.vision.squares import LABELS, SquaresResult, read_squares_any_scale as read_squares
+from scorer.vision.squares import LABELS, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
@@ -151,6 +151,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
         squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g))
         merge_learned(squares, small, g)  # the learned model's empty / park / pyramid odds
+        apply_height_cue(squares)  # flat markers against tall pyramids, from above the base
         reading.squares, reading.square_scale = squares, factor
         stage = "play area"
         probs = np.zeros((g.rows, g.cols, len(LABELS)))

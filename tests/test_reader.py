@@ -13,6 +13,7 @@ from scorer.reader import calibrated_confidence
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.evaluate import truth_grid
 from scorer.vision.playarea import find_play_area
+from scorer.vision.squares import PIECE_HEIGHT, Evidence, height_probe, outline, square_side_px
 from synthetic_scene import draw_scene, look_at_camera
 
 POSITION = """\
@@ -247,3 +248,19 @@ def test_read_photo_reports_corners_in_the_photos_own_pixels(tmp_path):
     drawn = reading.overlay(img)  # the full-size photo: the drawing follows it
     assert drawn.shape == img.shape
     assert np.abs(drawn.astype(int) - img.astype(int)).sum() > 0
+
+
+@pytest.mark.parametrize("elevation", [35, 55])
+def test_height_probe_sees_a_pyramid_above_its_base_and_nothing_above_a_flat_marker(elevation):
+    P = look_at_camera(1600, 1200, elevation, 15.0, yaw_deg=25, target=(4, 4))
+    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
+    side = square_side_px(cam, 8, 8)
+    shares = {}
+    for label in ("park", "3"):
+        logodds = np.full((1200, 1600), -5.0, np.float32)
+        cv2.fillPoly(logodds, [np.round(outline(cam, label, 3.5, 3.5)).astype(np.int32)], 5.0)
+        evidence = Evidence(logodds=logodds, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
+                            lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
+        height, shares[label] = height_probe(cam, evidence, np.array([3.5, 3.5]), side)
+        assert 0.0 < height < 0.85 * PIECE_HEIGHT[3]
+    assert shares["park"] < 0.1 and shares["3"] > 0.9

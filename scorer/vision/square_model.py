@@ -14,7 +14,7 @@ import numpy as np
 
 from scorer.board import PARK, Board, Square
 from scorer.vision.patches import square_patches
-from scorer.vision.squares import LABELS
+from scorer.vision.squares import LABELS, disc_window
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "square_model.onnx"
 
@@ -74,18 +74,14 @@ def colour_above_base(evidence, camera, col: int, row: int) -> np.ndarray | None
     point 0.35 squares above square (col, row)'s centre, or None when there are too few."""
     base, above, side = camera.project(np.array([[col + 0.5, row + 0.5, 0.0], [col + 0.5, row + 0.5, 0.35],
                                                  [col + 0.75, row + 0.5, 0.0]]))
-    cx, cy = above - np.array(evidence.origin)
-    radius = np.linalg.norm(side - base)
-    h, w = evidence.logodds.shape
-    x0, x1 = max(0, int(cx - radius)), min(w, int(cx + radius) + 1)
-    y0, y1 = max(0, int(cy - radius)), min(h, int(cy + radius) + 1)
-    if x1 <= x0 or y1 <= y0:
+    disc = disc_window(evidence.logodds.shape, above - np.array(evidence.origin), np.linalg.norm(side - base))
+    if disc is None:
         return None
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    mask = ((xx - cx) ** 2 + (yy - cy) ** 2 <= radius ** 2) & (evidence.logodds[y0:y1, x0:x1] > 0.5)
+    rows, cols, inside = disc
+    mask = inside & (evidence.logodds[rows, cols] > 0.5)
     if mask.sum() < 4:
         return None
-    return np.median(evidence.lab[y0:y1, x0:x1][mask], axis=0)
+    return np.median(evidence.lab[rows, cols][mask], axis=0)
 
 
 def truth_labels(truth: dict, rows: int, cols: int) -> np.ndarray:

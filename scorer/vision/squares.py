@@ -550,3 +550,73 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         pix = ev.lab[sl][use]
         readings[sq].colour_lab = np.median(pix, axis=0)
         readings[sq].colour_pixels = int(use.sum())
+
+
+HEIGHT_PROBE = 0.5  # squares from the base, on the board, where the probe's sightline lands
+HEIGHT_BARE, HEIGHT_COVERED, HEIGHT_SIGMA = 0.3, 0.8, 0.2  # foreground share at the probe; its spread
+_PROBE_HEIGHTS = np.linspace(0.0, 1.6, 81)
+
+
+def height_probe(camera: BoardCamera, evidence: Evidence, base: np.ndarray, side: float) -> tuple[float, float] | None:
+    """Look above a piece's base (board point ``base``) along the camera's vertical, at the
+    height whose sightline meets the board HEIGHT_PROBE squares behind the base (beyond a coin's
+    or glass stone's rim; a large chip's rim may reach it): (that height in squares, foreground
+    share there), or None when the view is too straight down to reach it within 1.6 squares.
+    A pyramid taller than that height covers the point; a flat token leaves it bare (or
+    showing whatever lies behind)."""
+    pts = camera.project(np.column_stack([np.full_like(_PROBE_HEIGHTS, base[0]),
+                                          np.full_like(_PROBE_HEIGHTS, base[1]), _PROBE_HEIGHTS]))
+    to_board = np.linalg.inv(camera.projection[:, [0, 1, 3]])
+    hom = np.column_stack([pts, np.ones(len(pts))]) @ to_board.T
+    reach = np.linalg.norm(hom[:, :2] / hom[:, 2:3] - base, axis=1)
+    i = int(np.searchsorted(reach, HEIGHT_PROBE))
+    if i == 0 or i >= len(reach) or np.any(np.diff(reach[:i + 1]) < 0):
+        return None
+    t = (HEIGHT_PROBE - reach[i - 1]) / max(reach[i] - reach[i - 1], 1e-9)
+    height = _PROBE_HEIGHTS[i - 1] + t * (_PROBE_HEIGHTS[i] - _PROBE_HEIGHTS[i - 1])
+    disc = disc_window(evidence.logodds.shape, pts[i - 1] + t * (pts[i] - pts[i - 1]) - np.array(evidence.origin),
+                       0.07 * side)
+    if disc is None or disc[2].sum() < 3:
+        return None
+    share = float(np.mean(1.0 / (1.0 + np.exp(-evidence.logodds[disc[0], disc[1]][disc[2]]))))
+    return float(height), share
+
+
+def disc_window(shape: tuple[int, ...], centre, radius: float):
+    """(row slice, column slice, bool mask) of the pixels of an image of ``shape`` within
+    ``radius`` of ``centre`` (x, y), or None when the disc lies outside the image."""
+    x, y = centre
+    h, w = shape[:2]
+    x0, x1 = max(0, int(x - radius)), min(w, int(x + radius) + 1)
+    y0, y1 = max(0, int(y - radius)), min(h, int(y + radius) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    return slice(y0, y1), slice(x0, x1), (xx - x) ** 2 + (yy - y) ** 2 <= radius ** 2
+
+
+def apply_height_cue(result: SquaresResult) -> None:
+    """Weigh each square's flat (empty, park) against tall (a pyramid) readings by
+    :func:`height_probe`: the foreground share expected there is HEIGHT_COVERED where the
+    hypothesis is taller than the probe (85% of the apex, whose tip is thin) and HEIGHT_BARE
+    elsewhere, with HEIGHT_SIGMA spread. The sizes keep their odds among themselves."""
+    camera = result.camera
+    to_board = np.linalg.inv(camera.projection[:, [0, 1, 3]])
+    rows = 1 + max(r for _, r in result.readings)
+    cols = 1 + max(c for c, _ in result.readings)
+    side = square_side_px(camera, rows, cols)
+    heights = np.array([0.0, PARK_HEIGHT] + [PIECE_HEIGHT[k] * result.piece_scale for k in (1, 2, 3)])
+    for (c, r), reading in result.readings.items():
+        at = camera.project(np.array([[c + 0.5, r + 0.5, 0.0]]))[0] + np.array(reading.offset) * side
+        q = to_board @ np.array([at[0], at[1], 1.0])
+        probe = height_probe(camera, result.evidence, q[:2] / q[2], side)
+        if probe is None:
+            continue
+        height, share = probe
+        covered = 1.0 / (1.0 + np.exp(-(0.85 * heights - height) / 0.05))
+        expected = HEIGHT_BARE + (HEIGHT_COVERED - HEIGHT_BARE) * covered
+        odds = np.exp(-((share - expected) ** 2) / (2 * HEIGHT_SIGMA ** 2))
+        p = reading.probs
+        tall = float((p[2:] * odds[2:]).sum() / max(p[2:].sum(), 1e-12))
+        new = np.concatenate([p[:2] * odds[:2], p[2:] * tall])
+        reading.probs = new / new.sum()
