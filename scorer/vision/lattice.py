@@ -64,6 +64,13 @@ def project(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
     return out.reshape(shape)
 
 
+def median_square_side(intersections: np.ndarray) -> float:
+    """Median length (px) of the square sides in a (rows + 1, cols + 1, 2) grid of image points."""
+    sides = np.concatenate([np.linalg.norm(np.diff(intersections, axis=0), axis=2).ravel(),
+                            np.linalg.norm(np.diff(intersections, axis=1), axis=2).ravel()])
+    return float(np.median(sides))
+
+
 def _project_many(homographies: np.ndarray, coords: np.ndarray) -> np.ndarray:
     """(S, 3, 3) homographies applied to the same (P, 2) points: (S, P, 2), nan behind the camera."""
     mapped = np.einsum("sij,pj->spi", homographies[:, :, :2], coords) + homographies[:, None, :, 2]

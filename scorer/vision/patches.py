@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from scorer.vision.camera import camera_from_homography
+from scorer.vision.lattice import median_square_side, project
 
 PATCH_PX = 32  # side of each view, px
 TOP_SPAN = 1.5  # squares across the top-down view (the square and a margin of 0.25 each side)
@@ -30,15 +31,7 @@ WB_PX = 16  # px per square of the rectified board used for the white balance
 def square_side_px(homography: np.ndarray, rows: int, cols: int) -> float:
     """Median side of a square in the image, px (single homography)."""
     ys, xs = np.mgrid[0:rows + 1, 0:cols + 1]
-    pts = _project(homography, np.stack([xs.ravel(), ys.ravel()], 1).astype(np.float64)).reshape(rows + 1, cols + 1, 2)
-    sides = np.concatenate([np.linalg.norm(np.diff(pts, axis=0), axis=2).ravel(),
-                            np.linalg.norm(np.diff(pts, axis=1), axis=2).ravel()])
-    return float(np.median(sides))
-
-
-def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    hom = np.hstack([pts, np.ones((len(pts), 1))]) @ H.T
-    return hom[:, :2] / hom[:, 2:3]
+    return median_square_side(project(homography, np.stack([xs, ys], -1).astype(np.float64)))
 
 
 def light_square_colour(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -88,7 +81,7 @@ def square_patches(image_bgr: np.ndarray, homography: np.ndarray, rows: int, col
     camera = camera_from_homography(H, (image.shape[1], image.shape[0]))
     ys, xs = np.mgrid[0:rows, 0:cols]
     board_centres = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], 1).astype(np.float64)
-    plane_centres = _project(H, board_centres)
+    plane_centres = project(H, board_centres)
     img_centres = plane_centres if centres is None else np.asarray(centres, np.float64).reshape(-1, 2)
     heights = camera.project(np.hstack([board_centres, np.ones((len(board_centres), 1))]))
     out = np.empty((rows * cols, 6, size, size), np.float32)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from scorer.vision.camera import BoardCamera
+from scorer.vision.lattice import median_square_side
 
 LABELS = ("empty", "park", "1", "2", "3")
 HYPOTHESIS_LABEL = {"park": "park", "park_small": "park", "park_large": "park", "1": "1", "2": "2", "3": "3"}
@@ -103,10 +104,7 @@ def board_lab(image_bgr: np.ndarray, region: tuple[int, int, int, int], smooth: 
 def square_side_px(camera: BoardCamera, rows: int, cols: int) -> float:
     """Median side of a square in the image, px."""
     pts = camera.project(np.array([[c, r, 0.0] for r in range(rows + 1) for c in range(cols + 1)]))
-    grid = pts.reshape(rows + 1, cols + 1, 2)
-    sides = np.concatenate([np.linalg.norm(np.diff(grid, axis=0), axis=2).ravel(),
-                            np.linalg.norm(np.diff(grid, axis=1), axis=2).ravel()])
-    return float(np.median(sides))
+    return median_square_side(pts.reshape(rows + 1, cols + 1, 2))
 
 
 def rectify(image: np.ndarray, homography: np.ndarray, rows: int, cols: int,
