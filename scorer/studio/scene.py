@@ -263,14 +263,6 @@ def plan_tokens(rng: random.Random, board: Board, spec: BoardSpec, offset: tuple
     return tokens
 
 
-def _free_spot(rng, occupied, xmin, xmax, ymin, ymax, radius, tries=40):
-    for _ in range(tries):
-        x, y = rng.uniform(xmin, xmax), rng.uniform(ymin, ymax)
-        if all(math.hypot(x - ox, y - oy) > radius + orad for ox, oy, orad in occupied):
-            return x, y
-    return None
-
-
 def plan_clutter(rng: random.Random, spec: BoardSpec, board: Board, colours: list[str],
                  kinds: list[str], threehouse: bool) -> list[Item]:
     """Objects beside the board, never on its squares."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scorer.board import Board, Square, content_from_symbol
+from scorer.board import Board, content_from_symbol
 from scorer.rules import placement_violations
 
 EMPTY, PARK_TOKEN = ".", "#"
@@ -230,6 +230,3 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
         board[cells[i]] = content_from_symbol(values[j])
         changed[i] = "rules"
 
-
-def square_name(col: int, row: int) -> str:
-    return Square(col, row).name

@@ -223,7 +223,7 @@ def evidence_map(image_lab: np.ndarray, homography: np.ndarray, appearance: Chec
     strongest pixel around it (a blurred edge mixes piece and cloth).
     """
     x0, y0, x1, y1 = region
-    rows, cols = appearance.rows, appearance.cols
+    rows = appearance.rows
     lab = image_lab[y0:y1, x0:x1]
     h, w = lab.shape[:2]
     px = TEXTURE_PX
