@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from scorer.errors import UserError
-from scorer.vision.load import PhotoError, downscale, load_photo
+from scorer.vision.load import PhotoError, PhotoTooLarge, downscale, load_photo
 
 
 def _test_image(width: int = 64, height: int = 48) -> Image.Image:
@@ -123,30 +123,30 @@ def _png_header_only(width: int, height: int) -> bytes:
 
 
 def test_decompression_bomb_is_refused_before_decoding():
-    with pytest.raises(PhotoError, match="pixels"):
+    with pytest.raises(PhotoTooLarge, match="pixels"):
         load_photo(_png_header_only(30000, 30000))
 
 
 def test_pixel_limit_is_configurable():
     data = _encode(_test_image(), "PNG")
-    with pytest.raises(PhotoError, match="pixels"):
+    with pytest.raises(PhotoTooLarge, match="pixels"):
         load_photo(data, max_pixels=1000)
 
 
 def test_file_size_limit_is_checked(tmp_path):
     data = _encode(_test_image(), "PNG")
-    with pytest.raises(PhotoError, match="bytes"):
+    with pytest.raises(PhotoTooLarge, match="bytes"):
         load_photo(data, max_bytes=100)
     path = tmp_path / "big.png"
     path.write_bytes(data)
-    with pytest.raises(PhotoError, match="bytes"):
+    with pytest.raises(PhotoTooLarge, match="bytes"):
         load_photo(path, max_bytes=100)
 
 
 def test_missing_file_and_directory(tmp_path):
-    with pytest.raises(PhotoError, match="no such file"):
+    with pytest.raises(PhotoTooLarge, match="no such file"):
         load_photo(tmp_path / "nope.jpg")
-    with pytest.raises(PhotoError, match="directory"):
+    with pytest.raises(PhotoTooLarge, match="directory"):
         load_photo(tmp_path)
 
 

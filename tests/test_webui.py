@@ -374,15 +374,15 @@ def test_read_without_a_reader_is_503(client, monkeypatch):
 
 
 def test_read_errors_from_the_reader_become_4xx(client, monkeypatch):
-    from scorer.vision.load import PhotoError
+    from scorer.vision.load import PhotoError, PhotoTooLarge
 
     module = types.ModuleType("scorer.reader")
-    messages = iter(["photo: not an image (expected JPEG, PNG, WebP or HEIC)",
-                     "photo: image is truncated or corrupt (broken data stream)",
-                     "photo: image is 12000x8000 = 96,000,000 pixels, more than the 80,000,000 allowed"])
+    errors = iter([PhotoError("photo: not an image (expected JPEG, PNG, WebP or HEIC)"),
+                   PhotoError("photo: image is truncated or corrupt (broken data stream)"),
+                   PhotoTooLarge("photo: image is 12000x8000 = 96,000,000 pixels, more than the 80,000,000 allowed")])
 
     def read_photo(source, **options):
-        raise PhotoError(next(messages))
+        raise next(errors)
 
     module.read_photo = read_photo
     monkeypatch.setitem(sys.modules, "scorer.reader", module)

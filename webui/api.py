@@ -198,12 +198,11 @@ def header_pixels(data: bytes) -> int | None:
 def photo_error_status(err: UserError) -> int:
     """400 for a file that is not a readable photo, 413 for one too large (limits the header
     check above did not see), 422 otherwise (a readable photo in which no board was found)."""
-    from scorer.vision.load import PhotoError
+    from scorer.vision.load import PhotoError, PhotoTooLarge
 
-    if not isinstance(err, PhotoError):
-        return 422
-    message = str(err).lower()
-    return 413 if ("too many pixels" in message or "more than the" in message) else 400
+    if isinstance(err, PhotoTooLarge):
+        return 413
+    return 400 if isinstance(err, PhotoError) else 422
 
 
 def overlay_image(reading) -> tuple[dict[str, Any], tuple[float, float, float]]:

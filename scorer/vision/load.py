@@ -35,12 +35,16 @@ class PhotoError(UserError):
     """The file is not a photo we can read (not an image, truncated, too large)."""
 
 
+class PhotoTooLarge(PhotoError):
+    """The photo is over the byte or pixel limit (or a decompression bomb)."""
+
+
 def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         name = "photo"
         if len(data) > max_bytes:
-            raise PhotoError(f"{name}: file is {len(data):,} bytes, more than the {max_bytes:,} allowed")
+            raise PhotoTooLarge(f"{name}: file is {len(data):,} bytes, more than the {max_bytes:,} allowed")
         return data, name
     path = Path(source)
     name = str(path)
@@ -53,7 +57,7 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
     if path.is_dir():
         raise PhotoError(f"{name}: is a directory, not a photo")
     if size > max_bytes:
-        raise PhotoError(f"{name}: file is {size:,} bytes, more than the {max_bytes:,} allowed")
+        raise PhotoTooLarge(f"{name}: file is {size:,} bytes, more than the {max_bytes:,} allowed")
     try:
         return path.read_bytes(), name
     except OSError as err:
@@ -85,7 +89,7 @@ def load_photo(
         except UnidentifiedImageError:
             raise PhotoError(f"{name}: not an image (expected JPEG, PNG, WebP or HEIC)") from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PhotoError(f"{name}: image has too many pixels (decompression bomb?)") from None
+            raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             raise PhotoError(f"{name}: cannot read image header ({_short(err)})") from None
         if image.format not in ACCEPTED_FORMATS:
@@ -94,7 +98,7 @@ def load_photo(
         if width <= 0 or height <= 0:
             raise PhotoError(f"{name}: image has no pixels")
         if width * height > max_pixels:
-            raise PhotoError(
+            raise PhotoTooLarge(
                 f"{name}: image is {width}x{height} = {width * height:,} pixels, "
                 f"more than the {max_pixels:,} allowed"
             )
@@ -106,7 +110,7 @@ def load_photo(
             image = ImageOps.exif_transpose(image)
             image = _to_rgb(image)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PhotoError(f"{name}: image has too many pixels (decompression bomb?)") from None
+            raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
         except OSError as err:
             raise PhotoError(f"{name}: image is truncated or corrupt ({_short(err)})") from None
         except Exception as err:  # noqa: BLE001
