@@ -315,3 +315,15 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     fit = np.exp(-np.maximum(0.0, nearest - OUTLIER_SPREADS * spread) ** 2 / (2 * spread ** 2))
     return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit,
                         name_odds=name_odds)
+
+
+def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
+                      per_player: int | None = None, choices=(2, 3, 4)) -> ColourGroups:
+    """:func:`group_colours` for the pyramids on squares ``pyramids`` ((col, row) keys of a
+    ``squares.SquaresResult`` whose readings carry a ``colour_lab``), white-balanced on the
+    board's own squares and told which pyramids stand on dark squares."""
+    appearance = squares.appearance
+    wb = white_balance(appearance.light_lab, appearance.dark_lab)
+    samples = np.array([squares.readings[sq].colour_lab for sq in pyramids], np.float64).reshape(-1, 3)
+    on_dark = np.array([(c + r) % 2 == appearance.dark_parity for (c, r) in pyramids], bool)
+    return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark)
