@@ -20,7 +20,7 @@ import numpy as np
 from scorer.board import COLOUR_LETTERS, Board, Square, setup_for, setups_for_size
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
-from scorer.vision.colours import group_colours, white_balance
+from scorer.vision.colours import colour_groups_for
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo
@@ -183,12 +183,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             setup = min(fitting, key=lambda s: abs(s.parks - n_parks) + abs(s.players * 3 * trios - n_pieces))
         # The setup says how many players; mid-game with few pieces, let the colours say.
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
-        wb = white_balance(squares.appearance.light_lab, squares.appearance.dark_lab)
-        samples = np.array([squares.readings[sq].colour_lab for sq in pyramids]).reshape(-1, 3)
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]
-        on_dark = np.array([(c + r) % 2 == squares.appearance.dark_parity for (c, r) in pyramids], bool)
-        groups = group_colours(samples, wb, players=n_groups, per_player=3 * trios if full else None,
-                               choices=choices, on_dark=on_dark)
+        groups = colour_groups_for(squares, pyramids, players=n_groups, per_player=3 * trios if full else None,
+                                   choices=choices)
         reading.colour_names = groups.names
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
         colour_fit = {sq: float(groups.fit[i]) for i, sq in enumerate(pyramids)} if groups.fit is not None else {}
