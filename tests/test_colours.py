@@ -52,3 +52,75 @@ def test_near_hues_group_by_hue_whatever_their_chroma():
     groups = group_colours(np.array(samples), wb, players=2)
     assert sorted(groups.names) == ["blue", "purple"]
     assert [groups.names[k] for k in groups.labels] == truth
+
+
+# --- the reader's colour block and the stage-isolated colour evaluation -------------------
+
+from types import SimpleNamespace  # noqa: E402
+
+from scorer.vision.colour_eval import best_matching, score_photo, summarise, true_pyramids  # noqa: E402
+from scorer.vision.colours import ColourGroups, colour_groups_for  # noqa: E402
+
+
+def _lab(bgr):
+    return cv2.cvtColor(np.array([[bgr]], np.float32), cv2.COLOR_BGR2Lab)[0, 0].astype(np.float64)
+
+
+def _squares(pieces, dark_parity=1):
+    """A stand-in for the square stage: appearance plus a colour sample per pyramid square.
+    ``pieces``: (col, row) -> BGR of the piece on a light square; on dark squares a
+    translucent piece is taken darker."""
+    readings = {}
+    for (c, r), bgr in pieces.items():
+        on_dark = (c + r) % 2 == dark_parity
+        readings[(c, r)] = SimpleNamespace(colour_lab=_lab([v * (0.55 if on_dark else 1.0) for v in bgr]))
+    appearance = SimpleNamespace(light_lab=_lab([0.85, 0.85, 0.85]), dark_lab=_lab([0.3, 0.3, 0.3]),
+                                 dark_parity=dark_parity)
+    return SimpleNamespace(readings=readings, appearance=appearance)
+
+
+RED, YELLOW = (0.08, 0.1, 0.75), (0.1, 0.7, 0.8)  # BGR
+
+
+def test_colour_groups_for_groups_and_names_pieces_on_both_square_colours():
+    pieces = {(c, r): (RED if c < 4 else YELLOW) for c in range(8) for r in range(3)}
+    groups = colour_groups_for(_squares(pieces), sorted(pieces), players=2)
+    names = [groups.names[k] for k in groups.labels]
+    assert names == ["red" if c < 4 else "yellow" for c, r in sorted(pieces)]
+
+
+def test_best_matching_pairs_groups_with_the_colours_they_mostly_hold():
+    true = ["red", "red", "red", "blue", "blue", "white"]
+    assert best_matching(true, np.array([1, 1, 0, 0, 0, 2]), 3) == {0: "blue", 1: "red", 2: "white"}
+    # More groups than colours: each colour gets the group holding most of it, once.
+    matched = best_matching(["red", "red", "blue"], np.array([0, 1, 2]), 3)
+    assert sorted(matched.values()) == ["blue", "red"] and matched[2] == "blue"
+
+
+def _truth(board_text):
+    return {"board": board_text, "play_area": {"row": 0, "col": 0, "rows": 5, "cols": 5},
+            "checkerboard": {"rows": 5, "cols": 5, "corners": [[0, 0], [500, 0], [500, 500], [0, 500]]},
+            "players": 2, "scene": {"board": {"kind": "printed"}, "light_setup": "lamp"}}
+
+
+def test_score_photo_counts_grouping_naming_and_pieces_against_the_truth():
+    board = "r1 r2 y1 . .\nr3 y2 . . .\n. . . . .\n. . . . .\n. . . . .\n"
+    truth = _truth(board)
+    pieces = true_pyramids(truth)  # row 1 of the notation is its last line: the image bottom
+    assert pieces == {(0, 4): "red", (1, 4): "red", (2, 4): "yellow", (0, 3): "red", (1, 3): "yellow"}
+    squares = _squares({sq: (0.5, 0.5, 0.5) for sq in pieces})
+    order = sorted(pieces)  # (0,3) red, (0,4) red, (1,3) yellow, (1,4) red, (2,4) yellow
+
+    def stub(sq, keys, **settings):  # groups: {red x2, yellow}, {red, yellow}, named red, yellow
+        assert keys == order and settings["per_player"] is None
+        labels = np.array([0, 0, 0, 1, 1])
+        return ColourGroups(labels=labels, centres=np.zeros((2, 3)), names=["red", "yellow"],
+                            probs=np.eye(2)[labels], spread=1.0, name_odds=[{"red": 1.0}, {"yellow": 1.0}])
+
+    result = score_photo("x.jpg", truth, squares, stub)
+    assert result.pieces == 5 and result.right == 3  # (1,3) yellow read red; (1,4) red read yellow
+    assert result.grouped_right == 3 and result.groups_named_right == 2
+    summary = summarise([result])
+    assert summary["piece_accuracy"] == 0.6
+    assert summary["confusion"] == {"yellow->red": 1, "red->yellow": 1}
+    assert summary["mean_p_truth"] == 0.6

@@ -31,6 +31,7 @@ LIGHTNESS_DIFF_MARGIN = 10.0  # two groups' lightness difference against their n
 
 
 MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark pieces look tinted)
+SPREAD_FLOOR = 4.0  # feature units added to a photo's median within-group distance
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
 NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint namings against each other
 PARITY_MIN = 3  # pieces needed on each square colour to compare them
@@ -304,7 +305,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     names, name_odds = naming_odds(naming_centres(raw, labels, len(centres), on_dark))
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
-    spread = float(np.sqrt(np.median(within))) + 4.0
+    spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
     z = -d2 / (2 * spread ** 2)
     z -= z.max(axis=1, keepdims=True)
     probs = np.exp(z)
