@@ -11,7 +11,7 @@ from scorer.cli import main
 from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
-from scorer.vision.evaluate import truth_grid
+from scorer.vision.evaluate import truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area
 from scorer.vision.squares import PIECE_HEIGHT, Evidence, height_probe, outline, square_side_px
 from synthetic_scene import draw_scene, look_at_camera
@@ -264,3 +264,26 @@ def test_height_probe_sees_a_pyramid_above_its_base_and_nothing_above_a_flat_mar
         height, shares[label] = height_probe(cam, evidence, np.array([3.5, 3.5]), side)
         assert 0.0 < height < 0.85 * PIECE_HEIGHT[3]
     assert shares["park"] < 0.1 and shares["3"] > 0.9
+
+
+def test_truth_grid_follows_the_play_area_on_a_board_turned_near_45_degrees():
+    # The studio names row 1 by the play area's lowest edge; on this dev photo (turned near
+    # 45 degrees) the whole checkerboard's lowest edge is another one.
+    from pathlib import Path
+
+    from scorer.board import Square
+
+    truth = json.loads((Path(__file__).resolve().parents[1] / "sample_photos/dev/studio_001602.json").read_text())
+    area = truth["play_area"]
+
+    def bases_on_their_squares(grid):
+        inside = 0
+        for piece in truth["pieces"]:
+            square = Square.parse(piece["square"])
+            quad = grid.square_quad(square.col + area["col"], square.row + area["row"]).astype(np.float32)
+            inside += cv2.pointPolygonTest(quad, tuple(map(float, piece["base_px"])), False) >= 0
+        return inside
+
+    checker = truth["checkerboard"]
+    assert bases_on_their_squares(truth_grid_of(truth)) == len(truth["pieces"])
+    assert bases_on_their_squares(truth_grid(checker["rows"], checker["cols"], checker["corners"])) < len(truth["pieces"]) / 2

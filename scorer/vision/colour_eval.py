@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.board import Board, Piece, Square, setups_for_size
+from scorer.board import Board, Piece, setups_for_size
 from scorer.vision.colours import ColourGroups, colour_groups_for
-from scorer.vision.evaluate import photos_in, sidecar_for, truth_grid
+from scorer.vision.evaluate import photos_in, sidecar_for, truth_grid_of
 
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
 
@@ -64,8 +64,7 @@ def square_stage(photo: Path):
     from scorer.vision.load import load_photo
 
     truth = json.loads(sidecar_for(photo).read_text())
-    checker = truth["checkerboard"]
-    grid = truth_grid(int(checker["rows"]), int(checker["cols"]), checker["corners"])
+    grid = truth_grid_of(truth)
     image = load_photo(photo, long_side=READ_LONG_SIDE)
     k = _photo_long_side(photo, image) / max(image.shape[:2])
     reading = read_image(image, grid=grid.scaled(1.0 / k) if k != 1.0 else grid,
@@ -149,8 +148,7 @@ def score_photo(file: str, truth: dict, squares, groups_for=colour_groups_for) -
     style = (board_scene.get("style") or {}).get("variant")
     kind = f"{kind}/{style}" if style else kind
     light = scene.get("light_setup", "?")
-    checker = truth["checkerboard"]
-    pieces = true_pyramids(truth, truth_grid(int(checker["rows"]), int(checker["cols"]), checker["corners"]))
+    pieces = true_pyramids(truth, truth_grid_of(truth))
     keys = sorted(pieces)
     missing = fill_samples(squares, keys)
     sampled = [sq for sq in keys if squares.readings[sq].colour_lab is not None]

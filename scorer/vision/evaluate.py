@@ -50,6 +50,30 @@ def truth_grid(rows: int, cols: int, corners) -> GridFit:
     return GridFit(rows=rows, cols=cols, corners=pts, homography=H, intersections=grid, confidence=1.0)
 
 
+def truth_grid_of(truth: dict) -> GridFit:
+    """The sidecar's grid in the frame of its ``board`` and ``play_area``: the studio orients by
+    the play area's lowest edge, which on a board turned near 45 degrees can differ from the
+    whole checkerboard's (``truth_grid``). The turn that puts most pieces' bases (``pieces``'
+    ``base_px``) on their own squares decides; without pieces, the play area's lowest edge."""
+    checker = truth["checkerboard"]
+    base = truth_grid(int(checker["rows"]), int(checker["cols"]), checker["corners"])
+    area = truth["play_area"]
+    rect = (int(area["col"]), int(area["row"]), int(area["cols"]), int(area["rows"]))
+
+    def agreement(grid: GridFit) -> tuple[int, bool]:
+        on_square = 0
+        for piece in truth.get("pieces", []):
+            square = Square.parse(piece["square"])
+            col, row = square.col + rect[0], square.row + rect[1]
+            x, y = _board_point(grid.homography, np.asarray(piece["base_px"], np.float64))
+            on_square += int(np.floor(x)) == col and int(np.floor(y)) == row
+        return on_square, grid.bottom_turns(*rect) == 0
+
+    turns = [base.turned(k) for k in range(4)]
+    fits = [k for k in range(4) if rect[0] + rect[2] <= turns[k].cols and rect[1] + rect[3] <= turns[k].rows]
+    return turns[max(fits or [0], key=lambda k: agreement(turns[k]))]
+
+
 def _class_of(content) -> str:
     if content is None:
         return "empty"
@@ -68,7 +92,7 @@ class PhotoResult:
     file: str
     seconds: float
     grid: dict
-    squares: list[tuple] = field(default_factory=list)  # class, in play, right, colour right, class read, flagged
+    squares: list[tuple] = field(default_factory=list)  # class, in play, right, colour right, class read, confidence
     wrong: int = 0
     wrong_in_play: int = 0
     failure: str | None = None  # first failing stage, None when the board is exactly right
@@ -91,7 +115,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     truth = json.loads(sidecar_for(photo).read_text())
     checker = truth["checkerboard"]
     t_rows, t_cols = int(checker["rows"]), int(checker["cols"])
-    t_grid = truth_grid(t_rows, t_cols, checker["corners"])
+    t_grid = truth_grid_of(truth)
     t_board = Board.from_text(truth["board"])
     area = truth["play_area"]
     start = time.perf_counter()
@@ -139,19 +163,19 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
             content = t_board[Square(c - area["col"], r - area["row"])] if in_play else None
             p = t_grid.homography @ np.array([c + 0.5, r + 0.5, 1.0])
             xy = p[:2] / p[2]
-            got, got_in_play, flagged = None, False, None
+            got, got_in_play, confidence_read = None, False, None
             if read_board is not None and play is not None:
                 bx, by = _board_point(grid.homography, xy)
                 gc, gr = int(np.floor(bx)) - play.col, int(np.floor(by)) - play.row
                 if 0 <= gc < read_board.cols and 0 <= gr < read_board.rows:
                     got, got_in_play = read_board[Square(gc, gr)], True
-                    flagged = confidence.get(Square(gc, gr).name, 1.0) < UNSURE
+                    confidence_read = confidence.get(Square(gc, gr).name, 1.0)
             cls, got_cls = _class_of(content), _class_of(got)
             right = got == content
             colour_right = None
             if isinstance(content, Piece):
                 colour_right = isinstance(got, Piece) and got.colour == content.colour
-            result.squares.append((cls, in_play, right, colour_right, got_cls, flagged))
+            result.squares.append((cls, in_play, right, colour_right, got_cls, confidence_read))
             if right:
                 continue
             result.wrong += 1
@@ -207,9 +231,11 @@ def summarise(results: list[PhotoResult]) -> dict:
     colour = [s for s in play if s[3] is not None]
     out["colour_accuracy"] = (sum(bool(s[3]) for s in colour) / len(colour)) if colour else None
     wrong = [s for s in play if not s[2] and s[5] is not None]
-    out["wrong_flagged"] = (sum(bool(s[5]) for s in wrong) / len(wrong)) if wrong else None
+    out["wrong_flagged"] = (sum(s[5] < UNSURE for s in wrong) / len(wrong)) if wrong else None
     read = [s for s in play if s[5] is not None]
-    out["flagged"] = (sum(bool(s[5]) for s in read) / len(read)) if read else None
+    out["flagged"] = (sum(s[5] < UNSURE for s in read) / len(read)) if read else None
+    out["mean_confidence"] = float(np.mean([s[5] for s in read])) if read else None
+    out["accuracy_of_read"] = (sum(bool(s[2]) for s in read) / len(read)) if read else None
     out["boards_exact"] = sum(r.failure is None for r in results) / n
     out["boards_within_one"] = sum(r.failure is None or (r.grid["correct"] and r.wrong <= 1) for r in results) / n
     failures: dict[str, int] = {}
@@ -242,6 +268,9 @@ def format_summary(summary: dict, title: str) -> str:
     lines.append(f"    colour {pct(summary['colour_accuracy']):>8}  (pyramids whose colour was read right)")
     lines.append(f"  flagged as unsure     {pct(summary['flagged'])} of the squares read, "
                  f"{pct(summary['wrong_flagged'])} of the wrong ones")
+    if summary.get("mean_confidence") is not None:
+        lines.append(f"  confidence            mean {pct(summary['mean_confidence'])} against "
+                     f"{pct(summary['accuracy_of_read'])} of those squares right")
     lines.append(f"  boards exactly right  {pct(summary['boards_exact'])}")
     lines.append(f"  within one mistake    {pct(summary['boards_within_one'])}")
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary["failures_by_stage"].items())) or "none"
