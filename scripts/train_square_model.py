@@ -1,17 +1,17 @@
-"""Train the learned square classifier (empty / park / 1 / 2 / 3 pips) and export it to ONNX.
+"""Train the learned square classifier (empty / park / 1 / 2 / 3 pips, each pyramid's
+log(base side / square side) and its colour's name) and export it to ONNX.
 
-Reproduces ``scorer/data/square_model.onnx`` (and its ``.json`` spec) from studio photos with
-ground-truth sidecars: the development split plus extra renders made with seeds the corpus
-does not use (never the test split)::
+Reproduces ``scorer/data/square_model.onnx`` (and its ``.json`` spec) from studio renders
+with ground-truth sidecars made with seeds the corpus does not use, so that the development
+split stays a fair validation set (and the test split is never seen)::
 
     pip install -e '.[train]'
-    nice -n 10 subdivision studio --seed 30000 --count 60 --megapixels 2 --spp 4 --out /tmp/train
-    .venv/bin/python scripts/train_square_model.py sample_photos/dev /tmp/train --seed 0
-    .venv/bin/python scripts/train_square_model.py sample_photos/dev /tmp/train --cross-validate
+    nice -n 10 subdivision studio --seed 30000 --count 430 --megapixels 2 --spp 4 --out /tmp/train
+    .venv/bin/python scripts/train_square_model.py /tmp/train --validate sample_photos/dev
 
-``--cross-validate`` trains on half the development photos (plus the extra renders) and
-measures on the other half, both ways, against the hand-built square reader's labels on the
-same squares (both on the true grid); it writes no model.
+``--validate DIR`` measures the trained model on DIR's squares (true grid, clean views):
+class accuracy, the spread of the size regression, and sizes after the board-wide fit of
+``square_model.size_probs``.
 
 Each photo gives its checkerboard's squares several times: once on the true grid, then with
 the grid jittered (up to 0.1 square at the corners, 0.06 per square), the photo shrunk (15-60
@@ -35,10 +35,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.reader import READ_LONG_SIDE, _photo_long_side  # noqa: E402
-from scorer.vision.evaluate import photos_in, truth_grid  # noqa: E402
+from scorer.vision.evaluate import photos_in, truth_grid_of  # noqa: E402
 from scorer.vision.load import load_photo  # noqa: E402
 from scorer.vision.patches import PATCH_PX, square_patches  # noqa: E402
-from scorer.vision.square_model import LABELS, MODEL_PATH, truth_labels  # noqa: E402
+from scorer.board import COLOURS  # noqa: E402
+from scorer.vision.square_model import LABELS, MODEL_PATH, PYRAMIDS, size_probs, truth_targets  # noqa: E402
 
 COPIES = 4  # jittered copies of each photo besides the clean one
 
@@ -71,14 +72,13 @@ def degrade(image: np.ndarray, side_px: float, rng: np.random.Generator) -> tupl
 
 
 def photo_samples(photo: Path, copies: int, rng: np.random.Generator):
-    """(patches, labels) of one photo: the clean views and ``copies`` degraded, jittered ones."""
+    """(patches, labels, log base sizes, colours) of one photo: the clean views and
+    ``copies`` degraded, jittered ones."""
     truth = json.loads(photo.with_suffix(".json").read_text())
     image = load_photo(photo, long_side=READ_LONG_SIDE)
     k = max(image.shape[:2]) / _photo_long_side(photo, image)
-    checker = truth["checkerboard"]
-    grid = truth_grid(int(checker["rows"]), int(checker["cols"]), checker["corners"]).scaled(k)
-    # truth_grid may swap rows and cols (the sidecar's board frame vs the image's bottom edge).
-    labels = truth_labels(truth, grid.rows, grid.cols)
+    grid = truth_grid_of(truth).scaled(k)
+    labels, log_base, colours = truth_targets(truth, grid.rows, grid.cols)
     side = float(np.median([np.linalg.norm(q[1] - q[0]) for q in
                             (grid.square_quad(c, r) for r in range(grid.rows) for c in range(grid.cols))]))
     xs = [square_patches(image, grid.homography, grid.rows, grid.cols, centres=grid.square_centres())]
@@ -87,18 +87,17 @@ def photo_samples(photo: Path, copies: int, rng: np.random.Generator):
         H = np.diag([s, s, 1.0]) @ grid.homography
         Hj, centres = jittered_grid(H, grid.rows, grid.cols, rng, side * s)
         xs.append(square_patches(small, Hj, grid.rows, grid.cols, centres=centres))
-    return np.concatenate(xs).astype(np.float16), np.tile(labels, len(xs))
+    n = len(xs)
+    return np.concatenate(xs).astype(np.float16), np.tile(labels, n), np.tile(log_base, n), np.tile(colours, n)
 
 
 def collect(photos: list[Path], copies: int, seed: int):
+    """Samples of every photo: patches, labels, log base sizes, colours and the photo each
+    came from."""
     rng = np.random.default_rng(seed)
-    X, y, owner = [], [], []
-    for i, photo in enumerate(photos):
-        xi, yi = photo_samples(photo, copies, rng)
-        X.append(xi)
-        y.append(yi)
-        owner.append(np.full(len(yi), i))
-    return np.concatenate(X), np.concatenate(y), np.concatenate(owner)
+    parts = [photo_samples(photo, copies, rng) for photo in photos]
+    owner = [np.full(len(part[1]), i) for i, part in enumerate(parts)]
+    return (*(np.concatenate([part[k] for part in parts]) for k in range(4)), np.concatenate(owner))
 
 
 # --- the network ------------------------------------------------------------------------
@@ -115,12 +114,14 @@ def build_model():
                              nn.AdaptiveAvgPool2d(1), nn.Flatten())
 
     class SquareNet(nn.Module):
-        """Two small CNNs (top-down view, upright view) and a joint classifier."""
+        """Two small CNNs (top-down view, upright view) and a joint classifier and regressor."""
 
         def __init__(self):
             super().__init__()
             self.top, self.up = branch(), branch()
-            self.head = nn.Sequential(nn.Linear(96, 64), nn.ReLU(), nn.Dropout(0.2), nn.Linear(64, len(LABELS)))
+            # len(LABELS) class logits, log(base side / square side), len(COLOURS) colour logits
+            self.head = nn.Sequential(nn.Linear(96, 64), nn.ReLU(), nn.Dropout(0.2),
+                                      nn.Linear(64, len(LABELS) + 1 + len(COLOURS)))
 
         def forward(self, x):
             return self.head(torch.cat([self.top(x[:, :3]), self.up(x[:, 3:])], 1))
@@ -145,7 +146,12 @@ def augment(xb, rng_t):
     return xb
 
 
-def train(X: np.ndarray, y: np.ndarray, seed: int, epochs: int, log=print):
+SIZE_LOSS_WEIGHT = 4.0  # the size regression's smooth-L1 loss against the class cross-entropy
+SIZE_LOSS_BETA = 0.05
+COLOUR_LOSS_WEIGHT = 0.5  # the colour names' cross-entropy (pyramids only)
+
+
+def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed: int, epochs: int, log=print):
     import torch
 
     torch.manual_seed(seed)
@@ -154,20 +160,30 @@ def train(X: np.ndarray, y: np.ndarray, seed: int, epochs: int, log=print):
     model = build_model()
     Xt = torch.from_numpy(X)
     yt = torch.from_numpy(y)
+    zt = torch.from_numpy(np.nan_to_num(z, nan=0.0).astype(np.float32))
+    has_z = torch.from_numpy(~np.isnan(z))
+    ct = torch.from_numpy(colours)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     batch = 128
     steps = epochs * ((len(y) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    class_loss = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    size_loss = torch.nn.SmoothL1Loss(beta=SIZE_LOSS_BETA)
     for epoch in range(epochs):
         model.train()
         order = torch.randperm(len(y), generator=rng_t)
         total, right, t0 = 0.0, 0, time.time()
         for i in range(0, len(y), batch):
             idx = order[i:i + batch]
-            xb = augment(Xt[idx].float(), rng_t)
-            logits = model(xb)
-            loss = loss_fn(logits, yt[idx])
+            out = model(augment(Xt[idx].float(), rng_t))
+            logits = out[:, :len(LABELS)]
+            loss = class_loss(logits, yt[idx])
+            sized = has_z[idx]
+            if sized.any():
+                loss = loss + SIZE_LOSS_WEIGHT * size_loss(out[sized, len(LABELS)], zt[idx][sized])
+            coloured = ct[idx] >= 0
+            if coloured.any():
+                loss = loss + COLOUR_LOSS_WEIGHT * class_loss(out[coloured, len(LABELS) + 1:], ct[idx][coloured])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -175,36 +191,48 @@ def train(X: np.ndarray, y: np.ndarray, seed: int, epochs: int, log=print):
             total += float(loss.detach()) * len(idx)
             right += int((logits.argmax(1) == yt[idx]).sum())
         log(f"epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, train accuracy {right / len(y):.4f} "
-            f"({time.time() - t0:.0f} s)")
+            f"({time.time() - t0:.0f} s)", flush=True)
     model.eval()
     return model
 
 
-def predict(model, X: np.ndarray) -> np.ndarray:
+def exported(net):
+    """The network as exported: class probabilities (softmax), the size regression, colour
+    name probabilities (softmax)."""
     import torch
 
+    class WithSoftmax(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = net
+
+        def forward(self, x):
+            out = self.net(x)
+            n = len(LABELS)
+            return torch.cat([torch.softmax(out[:, :n], 1), out[:, n:n + 1], torch.softmax(out[:, n + 1:], 1)], 1)
+
+    return WithSoftmax().eval()
+
+
+def predict(model, X: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class probabilities, log base sizes and colour probabilities of the samples ``X``."""
+    import torch
+
+    wrapped = exported(model)
     with torch.no_grad():
-        out = [torch.softmax(model(torch.from_numpy(X[i:i + 512]).float()), 1).numpy() for i in range(0, len(X), 512)]
-    return np.concatenate(out)
+        out = np.concatenate([wrapped(torch.from_numpy(X[i:i + 512]).float()).numpy() for i in range(0, len(X), 512)])
+    return out[:, :len(LABELS)], out[:, len(LABELS)], out[:, len(LABELS) + 1:]
 
 
 def export(model, path: Path, provenance: dict) -> None:
     """ONNX (softmax included) plus a JSON spec; checks OpenCV's dnn gives torch's outputs."""
     import torch
 
-    class WithSoftmax(torch.nn.Module):
-        def __init__(self, net):
-            super().__init__()
-            self.net = net
-
-        def forward(self, x):
-            return torch.softmax(self.net(x), 1)
-
-    wrapped = WithSoftmax(model).eval()
+    wrapped = exported(model)
     x = torch.rand(8, 6, PATCH_PX, PATCH_PX)
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(wrapped, x, str(path), input_names=["patches"], output_names=["probs"],
-                      dynamic_axes={"patches": {0: "n"}, "probs": {0: "n"}}, dynamo=False, opset_version=13)
+    torch.onnx.export(wrapped, x, str(path), input_names=["patches"], output_names=["outputs"],
+                      dynamic_axes={"patches": {0: "n"}, "outputs": {0: "n"}}, dynamo=False, opset_version=13)
     net = cv2.dnn.readNetFromONNX(str(path))
     net.setInput(x.numpy())
     diff = float(np.abs(net.forward() - wrapped(x).detach().numpy()).max())
@@ -212,7 +240,8 @@ def export(model, path: Path, provenance: dict) -> None:
         raise SystemExit(f"OpenCV's dnn disagrees with torch by {diff}")
     spec = {"input": {"name": "patches", "shape": ["n", 6, PATCH_PX, PATCH_PX],
                       "what": "scorer.vision.patches.square_patches (top-down BGR, upright BGR; light squares = 1)"},
-            "output": {"name": "probs", "labels": list(LABELS)},
+            "output": {"name": "outputs", "labels": list(LABELS), "then": "log(base side / square side)",
+                       "then_colours": list(COLOURS)},
             "opencv_torch_max_difference": diff, **provenance}
     path.with_suffix(".json").write_text(json.dumps(spec, indent=2) + "\n")
 
@@ -226,88 +255,59 @@ def accuracy_table(y: np.ndarray, pred: np.ndarray) -> str:
     return ", ".join(parts)
 
 
-def hand_built_probs(photos: list[Path]) -> np.ndarray:
-    """The hand-built square reader's probabilities for every square (reader on the true grid)."""
-    from scorer.reader import read_image
-    from scorer.vision.squares import LABELS as SQUARE_LABELS
-
-    out = []
-    for photo in photos:
-        truth = json.loads(photo.with_suffix(".json").read_text())
-        image = load_photo(photo, long_side=READ_LONG_SIDE)
-        k = max(image.shape[:2]) / _photo_long_side(photo, image)
-        checker = truth["checkerboard"]
-        grid = truth_grid(int(checker["rows"]), int(checker["cols"]), checker["corners"]).scaled(k)
-        reading = read_image(image, grid=grid, threehouse=bool(truth.get("threehouse", False)))
-        probs = np.zeros((grid.rows * grid.cols, len(SQUARE_LABELS)))
-        for (c, r), sq in reading.squares.readings.items():
-            probs[r * grid.cols + c] = sq.probs
-        out.append(probs)
-    return np.concatenate(out)
+def validate(model, photos: list[Path], seed: int) -> dict:
+    """The model on ``photos``' clean true-grid views: class accuracy, the size regression's
+    spread, and sizes after the board-wide fit (each photo a board)."""
+    X, y, z, colours, owner = collect(photos, 0, seed)
+    probs, log_base, colour_probs = predict(model, X)
+    print("classes:", accuracy_table(y, probs.argmax(1)))
+    pyramid = ~np.isnan(z)
+    residual = log_base[pyramid] - z[pyramid]
+    mad = 1.4826 * float(np.median(np.abs(residual - np.median(residual))))
+    print(f"size regression on {int(pyramid.sum())} pyramids: bias {np.median(residual):+.3f}, "
+          f"robust spread {mad:.3f}, rms {np.sqrt(np.mean(residual ** 2)):.3f}")
+    right = 0
+    for i in range(len(photos)):
+        sel = owner == i
+        sizes = size_probs(log_base[sel], probs[sel][:, PYRAMIDS].sum(1))
+        truth = y[sel]
+        right += int(np.sum((sizes.argmax(1) + 2 == truth)[truth >= 2]))
+    size_accuracy = right / max(1, int(pyramid.sum()))
+    print(f"sizes after the board-wide fit: {100 * size_accuracy:.2f}% of pyramids")
+    coloured = colours >= 0
+    colour_accuracy = float(np.mean(colour_probs[coloured].argmax(1) == colours[coloured]))
+    print(f"colour names, each piece alone: {100 * colour_accuracy:.2f}%")
+    return {"photos": len(photos), "class_accuracy": float(np.mean(probs.argmax(1) == y)),
+            "size_spread": mad, "size_accuracy": size_accuracy, "colour_accuracy": colour_accuracy}
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dev", type=Path, help="development photos with sidecars (sample_photos/dev)")
-    parser.add_argument("extra", type=Path, nargs="*", help="more training photos (own renders)")
+    parser.add_argument("photos", type=Path, nargs="+", help="folders of training photos with sidecars (own renders)")
+    parser.add_argument("--validate", type=Path, help="folder of photos to measure the model on (sample_photos/dev)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--copies", type=int, default=COPIES)
-    parser.add_argument("--cross-validate", action="store_true")
-    parser.add_argument("--fold-models", type=Path, help="with --cross-validate: folder for the two fold models")
     parser.add_argument("--out", type=Path, default=MODEL_PATH)
     args = parser.parse_args(argv)
-    if any("test" in p.parts for p in [args.dev, *args.extra]):
-        raise SystemExit("never train on the test split")
+    if any("test" in p.parts for p in [*args.photos, *([args.validate] if args.validate else [])]):
+        raise SystemExit("never train or validate on the test split")
     random.seed(args.seed)
-    dev = photos_in(args.dev)
-    extra = [p for d in args.extra for p in photos_in(d)]
-    print(f"{len(dev)} development photos, {len(extra)} extra", flush=True)
+    photos = [p for d in args.photos for p in photos_in(d)]
+    print(f"{len(photos)} training photos", flush=True)
     t0 = time.time()
-    Xd, yd, od = collect(dev, args.copies, args.seed)
-    Xe, ye, _ = collect(extra, args.copies, args.seed + 1) if extra else (Xd[:0], yd[:0], None)
-    per_photo = args.copies + 1
-    print(f"{len(yd) + len(ye)} samples in {time.time() - t0:.0f} s", flush=True)
-    if args.cross_validate:
-        clean = np.zeros(len(yd), bool)  # the first (clean, true-grid) view of each square
-        start = 0
-        for i in range(len(dev)):
-            n = int(np.sum(od == i))
-            clean[start:start + n // per_photo] = True
-            start += n
-        cache = args.fold_models / "hand_built.npy" if args.fold_models else None
-        hand = np.load(cache) if cache and cache.exists() else hand_built_probs(dev)
-        if cache:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            np.save(cache, hand)
-        print("hand-built reader measured", flush=True)
-        held_probs = np.zeros((int(clean.sum()), len(LABELS)))
-        held_y = yd[clean]
-        held_owner = od[clean]
-        for fold in range(2):
-            test_photo = (np.arange(len(dev)) % 2) == fold
-            tr = ~test_photo[od]
-            model = train(np.concatenate([Xd[tr], Xe]), np.concatenate([yd[tr], ye]), args.seed + fold, args.epochs)
-            sel = test_photo[held_owner]
-            held_probs[sel] = predict(model, Xd[clean][sel])
-            if args.fold_models:  # to run the whole reader on the held-out photos
-                export(model, args.fold_models / f"fold{fold}.onnx", {"held_out": [str(p) for p in np.array(dev)[test_photo]]})
-        print("learned model, held-out:", accuracy_table(held_y, held_probs.argmax(1)), flush=True)
-        print("hand-built reader:       ", accuracy_table(held_y, hand.argmax(1)), flush=True)
-        for w in (0.0, 0.25, 0.5, 1.0):
-            both = np.log(held_probs + 1e-6) + w * np.log(hand + 1e-6)
-            print(f"product, hand-built weight {w}:", accuracy_table(held_y, both.argmax(1)), flush=True)
-        if args.fold_models:
-            np.savez(args.fold_models / "held_out.npz", probs=held_probs, hand=hand, labels=held_y, owner=held_owner)
-        return 0
-    model = train(np.concatenate([Xd, Xe]), np.concatenate([yd, ye]), args.seed, args.epochs)
-    export(model, args.out, {
-        "trained_on": {"development": str(args.dev), "photos": len(dev),
-                       "extra": [str(p) for p in args.extra], "extra_photos": len(extra),
-                       "extra_seeds": sorted({json.loads(p.with_suffix('.json').read_text()).get('seed') for p in extra})},
+    X, y, z, colours, _ = collect(photos, args.copies, args.seed)
+    print(f"{len(y)} samples in {time.time() - t0:.0f} s", flush=True)
+    model = train(X, y, z, colours, args.seed, args.epochs)
+    provenance = {
+        "trained_on": {"folders": [str(p) for p in args.photos], "photos": len(photos),
+                       "seeds": sorted({json.loads(p.with_suffix('.json').read_text()).get('seed') for p in photos})},
         "copies": args.copies, "epochs": args.epochs, "seed": args.seed,
-        "command": "scripts/train_square_model.py " + " ".join(sys.argv[1:] if argv is None else argv),
-    })
+        "command": "scripts/train_square_model.py " + " ".join(sys.argv[1:] if argv is None else map(str, argv)),
+    }
+    if args.validate:
+        provenance["validation"] = {"folder": str(args.validate), **validate(model, photos_in(args.validate), args.seed)}
+    export(model, args.out, provenance)
     print(f"wrote {args.out}")
     return 0
 

@@ -1,22 +1,32 @@
-"""The learned square classifier: probabilities over empty / park / 1 / 2 / 3 pips per square.
+"""The learned square classifier: probabilities over empty / park / 1 / 2 / 3 pips per square,
+each pyramid's apparent base size relative to its square, and its colour's name.
 
 A small two-branch CNN (``scripts/train_square_model.py`` trains it on studio photos and
-exports it to ONNX) run with OpenCV's dnn module on the views of ``patches.py``.
+exports it to ONNX) run with OpenCV's dnn module on the views of ``patches.py``. One square
+cannot tell a 2-pip on small squares from a 3-pip on large ones, so the model regresses
+log(base side / square side) and :func:`size_probs` fits the board's square size (in mm, the
+pyramids' bases being fixed) over all of a board's pyramids at once. The colour names are
+only one more cue for naming a whole group of pieces (``colours.naming_odds``): grouping by
+colour stays with the hand-built stage, which knows nothing of any renderer's paints.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from scorer.board import PARK, Board, Square
+from scorer.board import COLOURS, PARK, Board, Piece, Square
 from scorer.vision.patches import square_patches
 from scorer.vision.squares import LABELS, disc_window
 
 MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "square_model.onnx"
+BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}  # Looney Pyramids' base sides by pips
+SQUARE_MM = np.geomspace(38.0, 62.0, 97)  # square sizes the board-wide size fit tries (chessboards, bandanna 44.5)
+SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about the truth (measured on dev)
 
 
 @functools.lru_cache(maxsize=4)
@@ -25,46 +35,85 @@ def load_square_model(path: str | Path = MODEL_PATH) -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(path))
 
 
-def predict_patches(patches: np.ndarray, path: str | Path = MODEL_PATH) -> np.ndarray:
-    """(N, 6, s, s) views -> (N, len(LABELS)) probabilities."""
+@dataclass
+class SquarePredictions:
+    """The model's outputs for N squares."""
+
+    probs: np.ndarray  # (N, len(LABELS)) empty / park / 1 / 2 / 3
+    log_base: np.ndarray  # (N,) log(base side / square side), meaningful where a pyramid stands
+    colours: np.ndarray  # (N, len(COLOURS)) the pyramid's colour name, meaningful likewise
+
+
+def predict_patches(patches: np.ndarray, path: str | Path = MODEL_PATH) -> SquarePredictions:
+    """(N, 6, s, s) views -> the model's outputs for the N squares, averaged over the views
+    and their mirror images (the model was trained on both)."""
     net = load_square_model(str(path))
-    net.setInput(np.ascontiguousarray(patches, np.float32))
-    probs = np.asarray(net.forward(), np.float64).reshape(len(patches), len(LABELS))
-    return probs / probs.sum(axis=1, keepdims=True)
+    n, n_labels = len(patches), len(LABELS)
+    both = np.concatenate([patches, patches[..., ::-1]]).astype(np.float32)
+    net.setInput(np.ascontiguousarray(both))
+    out = np.asarray(net.forward(), np.float64).reshape(2, n, n_labels + 1 + len(COLOURS)).mean(axis=0)
+    probs, colours = out[:, :n_labels], out[:, n_labels + 1:]
+    return SquarePredictions(probs / probs.sum(axis=1, keepdims=True), out[:, n_labels],
+                             colours / colours.sum(axis=1, keepdims=True))
 
 
-def square_probs(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int, *,
-                 centres: np.ndarray | None = None, path: str | Path = MODEL_PATH) -> np.ndarray:
-    """(rows, cols, len(LABELS)) probabilities of every square (row 0 nearest the image bottom)."""
-    patches = square_patches(image_bgr, homography, rows, cols, centres=centres)
-    return predict_patches(patches, path).reshape(rows, cols, len(LABELS))
+def predict_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int, *,
+                 centres: np.ndarray | None = None, path: str | Path = MODEL_PATH) -> SquarePredictions:
+    """The model's outputs for every square, row-major from the bottom row (square (col, row)
+    at index ``row * cols + col``)."""
+    return predict_patches(square_patches(image_bgr, homography, rows, cols, centres=centres), path)
 
 
-HAND_WEIGHT = 1.0  # exponent of the hand-built reader's empty / park / pyramid odds (held-out dev choice)
+def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
+    """(N, 3) probabilities of 1, 2, 3 pips for N pyramids on one board from their regressed
+    log(base / square), weighing each square size in SQUARE_MM by how well it explains all of
+    them (``weights``: how likely each square holds a pyramid at all)."""
+    log_base = np.asarray(log_base, np.float64).reshape(-1)
+    weights = np.asarray(weights, np.float64).reshape(-1)
+    means = np.log(np.array([BASE_MM[k] for k in (1, 2, 3)]))[None, :] - np.log(SQUARE_MM)[:, None]  # (S, 3)
+    loglik = -0.5 * ((log_base[None, :, None] - means[:, None, :]) / sigma) ** 2  # (S, N, 3)
+    per_piece = np.logaddexp.reduce(loglik, axis=2) - np.log(3.0)  # (S, N)
+    board = (weights[None, :] * per_piece).sum(axis=1)
+    posterior = np.exp(board - board.max())
+    posterior /= posterior.sum()
+    given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
+    given_size /= given_size.sum(axis=2, keepdims=True)
+    return np.einsum("s,snk->nk", posterior, given_size)
+
+
+HAND_WEIGHT = 0.5  # exponent of the hand-built reader's empty / park / pyramid odds (held-out dev choice)
+HAND_SIZE_WEIGHT = 1.0  # exponent of the hand-built reader's size odds against the learned ones (held-out dev choice)
 PYRAMIDS = slice(2, 5)  # LABELS "1", "2", "3"
 
 
-def combined_probs(learned: np.ndarray, hand: np.ndarray, hand_weight: float = HAND_WEIGHT) -> np.ndarray:
-    """Empty / park / pyramid from the learned model (times the hand-built reader's odds to the
-    power ``hand_weight``), the pyramid's size from the hand-built reader, which fits the pieces'
-    scale over the whole board (a single square cannot tell a 2 on small squares from a 3)."""
+def combined_probs(learned: np.ndarray, hand: np.ndarray, learned_size: np.ndarray, *,
+                   hand_weight: float = HAND_WEIGHT, hand_size_weight: float = HAND_SIZE_WEIGHT) -> np.ndarray:
+    """Empty / park / pyramid from the learned model times the hand-built reader's odds to the
+    power ``hand_weight``; the pyramid's size from the learned board-wide fit (``learned_size``,
+    1 / 2 / 3 pips, from :func:`size_probs`) times the hand-built reader's to ``hand_size_weight``."""
     learned = np.asarray(learned, np.float64)
     hand = np.maximum(np.asarray(hand, np.float64), 1e-6)
     def grouped(p):
         return np.array([p[0], p[1], p[PYRAMIDS].sum()])
     occupancy = grouped(learned) * grouped(hand) ** hand_weight
     occupancy /= occupancy.sum()
-    return np.concatenate([occupancy[:2], occupancy[2] * hand[PYRAMIDS] / hand[PYRAMIDS].sum()])
+    size = np.maximum(np.asarray(learned_size, np.float64), 1e-6) * (hand[PYRAMIDS] / hand[PYRAMIDS].sum()) ** hand_size_weight
+    return np.concatenate([occupancy[:2], occupancy[2] * size / size.sum()])
 
 
 def merge_learned(squares, image_bgr: np.ndarray, grid, path: str | Path = MODEL_PATH) -> None:
     """Replace each square's probabilities in a ``squares.SquaresResult`` (read on
-    ``image_bgr`` with ``grid``) by :func:`combined_probs`; a square that becomes a pyramid
-    without a colour sample gets one from the foreground pixels just above its base."""
-    learned = square_probs(image_bgr, grid.homography, grid.rows, grid.cols,
+    ``image_bgr`` with ``grid``) by :func:`combined_probs`, and give each the model's colour
+    name odds; a square that becomes a pyramid without a colour sample gets one from the
+    foreground pixels just above its base."""
+    learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
                            centres=grid.square_centres(), path=path)
-    for (c, r), reading in squares.readings.items():
-        reading.probs = combined_probs(learned[r, c], reading.probs)
+    where = list(squares.readings)
+    index = np.array([r * grid.cols + c for c, r in where])
+    sizes = size_probs(learned.log_base[index], learned.probs[index][:, PYRAMIDS].sum(axis=1))
+    for i, (c, r), reading, size in zip(index, where, squares.readings.values(), sizes):
+        reading.probs = combined_probs(learned.probs[i], reading.probs, size)
+        reading.colour_names = learned.colours[i]
         if reading.label in LABELS[PYRAMIDS] and reading.colour_lab is None:
             reading.colour_lab = colour_above_base(squares.evidence, squares.camera, c, r)
 
@@ -84,18 +133,27 @@ def colour_above_base(evidence, camera, col: int, row: int) -> np.ndarray | None
     return np.median(evidence.lab[rows, cols][mask], axis=0)
 
 
-def truth_labels(truth: dict, rows: int, cols: int) -> np.ndarray:
-    """Index in LABELS of every square of a studio sidecar's checkerboard (``truth_grid``'s
-    orientation), row-major, row 0 at the bottom."""
+def truth_targets(truth: dict, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index in LABELS of every square of a studio sidecar's checkerboard (``truth_grid_of``'s
+    orientation), row-major, row 0 at the bottom; log(base side / square side) of the
+    pyramids (NaN elsewhere, and everywhere when the sidecar gives no square size); and the
+    index in COLOURS of each pyramid's colour (-1 elsewhere)."""
     board = Board.from_text(truth["board"])
     area = truth["play_area"]
-    out = np.zeros(rows * cols, np.int64)
+    square_mm = truth.get("scene", {}).get("board", {}).get("square_mm")
+    labels = np.zeros(rows * cols, np.int64)
+    log_base = np.full(rows * cols, np.nan)
+    colours = np.full(rows * cols, -1, np.int64)
     for r in range(rows):
         for c in range(cols):
             if area["row"] <= r < area["row"] + area["rows"] and area["col"] <= c < area["col"] + area["cols"]:
                 content = board[Square(c - area["col"], r - area["row"])]
+                i = r * cols + c
                 if content is PARK:
-                    out[r * cols + c] = 1
-                elif content is not None:
-                    out[r * cols + c] = 1 + content.pips
-    return out
+                    labels[i] = 1
+                elif isinstance(content, Piece):
+                    labels[i] = 1 + content.pips
+                    colours[i] = COLOURS.index(content.colour)
+                    if square_mm:
+                        log_base[i] = np.log(BASE_MM[content.pips] / float(square_mm))
+    return labels, log_base, colours

@@ -309,6 +309,7 @@ class SquareReading:
     outline: np.ndarray | None = None  # image polygon of the chosen label (working image)
     colour_lab: np.ndarray | None = None  # robust colour of the visible piece pixels
     colour_pixels: int = 0
+    colour_names: np.ndarray | None = None  # the learned model's odds over board.COLOURS
 
     @property
     def label(self) -> str:
