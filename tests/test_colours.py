@@ -3,6 +3,7 @@
 import cv2
 import numpy as np
 
+from scorer.board import COLOURS
 from scorer.vision.colours import LIGHTNESS_WEIGHT, group_colours, naming_odds, white_balance
 
 
@@ -73,7 +74,8 @@ def _squares(pieces, dark_parity=1):
     readings = {}
     for (c, r), bgr in pieces.items():
         on_dark = (c + r) % 2 == dark_parity
-        readings[(c, r)] = SimpleNamespace(colour_lab=_lab([v * (0.55 if on_dark else 1.0) for v in bgr]))
+        readings[(c, r)] = SimpleNamespace(colour_lab=_lab([v * (0.55 if on_dark else 1.0) for v in bgr]),
+                                           colour_names=None)
     appearance = SimpleNamespace(light_lab=_lab([0.85, 0.85, 0.85]), dark_lab=_lab([0.3, 0.3, 0.3]),
                                  dark_parity=dark_parity)
     return SimpleNamespace(readings=readings, appearance=appearance)
@@ -124,3 +126,22 @@ def test_score_photo_counts_grouping_naming_and_pieces_against_the_truth():
     assert summary["piece_accuracy"] == 0.6
     assert summary["confusion"] == {"yellow->red": 1, "red->yellow": 1}
     assert summary["mean_p_truth"] == 0.6
+
+
+def test_learned_name_odds_settle_a_close_naming_and_missing_odds_change_nothing():
+    from scorer.vision.colours import learned_name_costs, naming_odds
+
+    # A pale, nearly grey group: white or clear is a close call on colour alone.
+    centres = np.array([[1.0, 1.0, 0.6 * 72.0, 0.6 * 72.0]])
+    alone_names, alone_odds = naming_odds(centres)
+    labels = np.zeros(6, int)
+    says_white = np.full((6, len(COLOURS)), 0.01)
+    says_white[:, COLOURS.index("white")] = 0.91
+    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, labels, 1))
+    assert names == ["white"] and odds[0]["white"] > alone_odds[0].get("white", 0.0)
+    clear = np.full((6, len(COLOURS)), 0.01)
+    clear[:, COLOURS.index("clear")] = 0.91
+    assert naming_odds(centres, extra_costs=learned_name_costs(clear, labels, 1))[0] == ["clear"]
+    unknown = np.full((6, len(COLOURS)), np.nan)
+    assert learned_name_costs(unknown, labels, 1) == [{}]
+    assert naming_odds(centres, extra_costs=learned_name_costs(unknown, labels, 1)) == (alone_names, alone_odds)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from scorer.board import COLOURS
+
 # Hue angles (degrees in the Lab a-b plane) of the translucent colours, as seen on a white
 # cloth. Achromatic names are decided by lightness instead.
 HUES = {"red": 35.0, "orange": 58.0, "yellow": 92.0, "green": 142.0, "cyan": 235.0,
@@ -34,6 +36,8 @@ MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark piec
 SPREAD_FLOOR = 4.0  # feature units added to a photo's median within-group distance
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
 NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint namings against each other
+LEARNED_NAME_WEIGHT = 1.0  # name-cost units per nat of the learned model's mean log-odds of a name (dev choice)
+LEARNED_NAME_FLOOR = 1e-3  # the least probability the model's odds give any name
 PARITY_MIN = 3  # pieces needed on each square colour to compare them
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
@@ -266,13 +270,34 @@ def name_groups(centres: np.ndarray) -> list[str]:
     return naming_odds(centres)[0]
 
 
-def naming_odds(centres: np.ndarray, temperature: float | None = None) -> tuple[list[str], list[dict[str, float]]]:
+def learned_name_costs(name_probs: np.ndarray, labels: np.ndarray, k: int,
+                       weight: float = LEARNED_NAME_WEIGHT) -> list[dict[str, float]]:
+    """Per group, the cost of each name from the learned model's per-piece odds over COLOURS
+    (``name_probs``, N x len(COLOURS); rows of NaN for pieces it has none for): ``weight``
+    times the mean negative log-probability over the group's pieces."""
+    costs: list[dict[str, float]] = []
+    for g in range(k):
+        rows = name_probs[(labels == g) & ~np.isnan(name_probs).any(axis=1)]
+        if len(rows) == 0:
+            costs.append({})
+            continue
+        mean_log = np.log(np.maximum(rows, LEARNED_NAME_FLOOR)).mean(axis=0)
+        costs.append({name: -weight * float(mean_log[i]) for i, name in enumerate(COLOURS)})
+    return costs
+
+
+def naming_odds(centres: np.ndarray, temperature: float | None = None,
+                extra_costs: list[dict[str, float]] | None = None) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
     name over all joint namings (costs as negative log-odds at ``temperature``), so a close
-    call between two namings (clear or white, blue or purple) shows in the confidence."""
+    call between two namings (clear or white, blue or purple) shows in the confidence.
+    ``extra_costs``: per group, more cost per name (e.g. :func:`learned_name_costs`)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     k = len(centres)
     costs = [name_cost(c) for c in centres]
+    if extra_costs:
+        costs = [{name: cost + extra.get(name, 0.0) for name, cost in own.items()}
+                 for own, extra in zip(costs, extra_costs)]
     names = list(costs[0].keys()) if k else []
     combos = list(itertools.permutations(names, k))
     if not combos or k == 0:
@@ -291,18 +316,20 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None) -> tuple[
 
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
                   per_player: int | None = None, choices=(2, 3, 4),
-                  on_dark: np.ndarray | None = None) -> ColourGroups:
+                  on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
-    take on the square's lightness, opaque ones keep their own)."""
+    take on the square's lightness, opaque ones keep their own). ``name_probs``: per sample,
+    the learned model's odds over COLOURS (NaN rows: none), one more cue for the names."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
     raw = describe(wb.apply_lab(samples_lab), wb)
     feats = level_parities(hue_features(raw), on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
-    names, name_odds = naming_odds(naming_centres(raw, labels, len(centres), on_dark))
+    extra = learned_name_costs(np.asarray(name_probs, np.float64), labels, len(centres)) if name_probs is not None else None
+    names, name_odds = naming_odds(naming_centres(raw, labels, len(centres), on_dark), extra_costs=extra)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
@@ -327,4 +354,8 @@ def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int 
     wb = white_balance(appearance.light_lab, appearance.dark_lab)
     samples = np.array([squares.readings[sq].colour_lab for sq in pyramids], np.float64).reshape(-1, 3)
     on_dark = np.array([(c + r) % 2 == appearance.dark_parity for (c, r) in pyramids], bool)
-    return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark)
+    unknown = np.full(len(COLOURS), np.nan)
+    name_probs = np.array([unknown if squares.readings[sq].colour_names is None else squares.readings[sq].colour_names
+                           for sq in pyramids], np.float64).reshape(-1, len(COLOURS))
+    return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
+                         name_probs=name_probs)
