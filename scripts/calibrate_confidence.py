@@ -33,7 +33,8 @@ def decoder_probability(confidence: np.ndarray) -> np.ndarray:
 
 def monotone_bins(raw: np.ndarray, right: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
     """(bin centres, share right) over ``bins`` equal-count bins of ``raw``, the shares pooled
-    with their neighbours until they never fall (pool adjacent violators)."""
+    with their neighbours until they never fall (pool adjacent violators), each share with
+    one right and one wrong square added (Laplace), so that no bin claims certainty."""
     order = np.argsort(raw)
     groups = [g for g in np.array_split(order, bins) if len(g)]
     blocks = [[float(np.mean(raw[g])), float(np.sum(right[g])), len(g)] for g in groups]
@@ -47,7 +48,7 @@ def monotone_bins(raw: np.ndarray, right: np.ndarray, bins: int) -> tuple[np.nda
             prev[1] += last[1]
             prev[2] += last[2]
     centres = np.array([b[0] for b in pooled])
-    shares = np.array([b[1] / b[2] for b in pooled])
+    shares = np.array([(b[1] + 1) / (b[2] + 2) for b in pooled])  # Laplace: no bin claims certainty
     return centres, shares
 
 

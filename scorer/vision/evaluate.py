@@ -228,6 +228,10 @@ def summarise(results: list[PhotoResult]) -> dict:
         items = [s for s in play if s[0] == cls]
         out["by_class"][cls] = {"n": len(items), "accuracy": acc(items),
                                 "class_accuracy": (sum(s[4] == cls for s in items) / len(items)) if items else None}
+    out["confusion"] = {cls: {} for cls in CLASSES}  # true class -> class read -> squares
+    for sq in play:
+        row = out["confusion"].setdefault(sq[0], {})
+        row[sq[4]] = row.get(sq[4], 0) + 1
     colour = [s for s in play if s[3] is not None]
     out["colour_accuracy"] = (sum(bool(s[3]) for s in colour) / len(colour)) if colour else None
     wrong = [s for s in play if not s[2] and s[5] is not None]
@@ -266,6 +270,11 @@ def format_summary(summary: dict, title: str) -> str:
     for cls, v in summary["by_class"].items():
         lines.append(f"    {cls:<6} {pct(v['accuracy']):>8}  (n={v['n']}; class alone {pct(v['class_accuracy'])})")
     lines.append(f"    colour {pct(summary['colour_accuracy']):>8}  (pyramids whose colour was read right)")
+    read_as = sorted({got for row in summary["confusion"].values() for got in row},
+                     key=lambda c: CLASSES.index(c) if c in CLASSES else len(CLASSES))
+    lines.append("  read as (rows: truth) " + "".join(f"{c:>7}" for c in read_as))
+    for cls, row in summary["confusion"].items():
+        lines.append(f"    {cls:<19}" + "".join(f"{row.get(c, 0):>7}" for c in read_as))
     lines.append(f"  flagged as unsure     {pct(summary['flagged'])} of the squares read, "
                  f"{pct(summary['wrong_flagged'])} of the wrong ones")
     if summary.get("mean_confidence") is not None:
