@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import io
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -36,6 +36,7 @@ NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is ta
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
 MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
+AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
 # The decoder's probability for a square's value against the share of squares read right at
 # that probability on the dev photos (scripts/calibrate_confidence.py: 2141 squares in 8
 # equal-count bins, made monotone, Laplace-smoothed). Alternatives keep the decoder's odds.
@@ -134,7 +135,11 @@ def _square_size_px(grid: GridFit) -> float:
 def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool = False,
                area: PlayArea | dict | None = None, grid: GridFit | None = None,
                file: str | None = None) -> Reading:
-    """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth)."""
+    """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth).
+
+    Row 1 of the board is the play area's edge nearest the bottom of the image; on a board
+    turned near 45 degrees that can be another edge than the whole checkerboard's, and then
+    the board is read again with the grid turned to match."""
     start = time.perf_counter()
     if grid is None:
         work, scale = downscale(image, WORK_LONG_SIDE)
@@ -142,6 +147,25 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     if min(grid.rows, grid.cols) < MIN_PLAY_SIZE:
         raise NoBoardFound(f"the checkerboard found is only {grid.cols}x{grid.rows} squares; "
                            f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")
+    reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file)
+    play = reading.play_area
+    turns = grid.bottom_turns(play.col, play.row, play.cols, play.rows) if play is not None else 0
+    if turns and reading.failed_stage is None:
+        again = _read_on_grid(image, grid.turned(turns), players=players, threehouse=threehouse,
+                              area=play.turned(turns, grid.cols, grid.rows), file=file)
+        if again.failed_stage is None:
+            if play.ambiguous:
+                again.play_area = replace(again.play_area, ambiguous=True)
+                again.warnings.insert(0, AMBIGUOUS_AREA)
+            reading = again
+    reading.seconds = time.perf_counter() - start
+    return reading
+
+
+def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool,
+                  area: PlayArea | dict | None, file: str | None) -> Reading:
+    """Every stage after the grid, in the grid's own orientation."""
+    start = time.perf_counter()
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
     stage = "squares"
     try:
@@ -161,7 +185,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                               threehouse=threehouse, area=area)
         reading.play_area = play
         if play.ambiguous:
-            reading.warnings.append("the play area is ambiguous; give --players or the area")
+            reading.warnings.append(AMBIGUOUS_AREA)
         stage = "colours"
         trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
         inside = [(c, r) for r in range(play.row, play.row + play.rows) for c in range(play.col, play.col + play.cols)

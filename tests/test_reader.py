@@ -287,3 +287,42 @@ def test_truth_grid_follows_the_play_area_on_a_board_turned_near_45_degrees():
     checker = truth["checkerboard"]
     assert bases_on_their_squares(truth_grid_of(truth)) == len(truth["pieces"])
     assert bases_on_their_squares(truth_grid(checker["rows"], checker["cols"], checker["corners"])) < len(truth["pieces"]) / 2
+
+
+def test_reader_names_row_1_by_the_play_areas_lowest_edge():
+    # The same near-45-degree dev photo read on a grid numbered from the whole checkerboard's
+    # lowest edge: the reader turns it so the play area's lowest edge is row 1, as the studio.
+    from pathlib import Path
+
+    from PIL import Image
+
+    from scorer.reader import read_image
+    from scorer.vision.load import load_photo
+
+    photo = Path(__file__).resolve().parents[1] / "sample_photos/dev/studio_001602.jpg"
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    image = load_photo(photo, long_side=1600)
+    with Image.open(photo) as im:
+        k = max(image.shape[:2]) / max(im.size)
+    checker = truth["checkerboard"]
+    reading = read_image(image, grid=truth_grid(checker["rows"], checker["cols"], checker["corners"]).scaled(k))
+    area = truth["play_area"]
+    assert reading.play_area.to_dict() == area
+    a1 = truth_grid_of(truth).scaled(k).square_centre(area["col"], area["row"])
+    assert np.linalg.norm(reading.grid.square_centre(reading.play_area.col, reading.play_area.row) - a1) < 1.0
+
+
+@pytest.mark.parametrize("turns", [1, 2, 3])
+def test_play_area_turns_with_the_grid(turns):
+    from scorer.vision.playarea import PlayArea
+
+    grid = truth_grid(8, 8, [[100, 100], [900, 120], [880, 900], [90, 880]])
+    area = PlayArea(col=1, row=0, cols=6, rows=6)
+    turned, moved = grid.turned(turns), area.turned(turns, grid.cols, grid.rows)
+    assert (moved.cols, moved.rows) == (6, 6)
+    # The same squares of the photo, whatever the numbering.
+    before = {tuple(np.round(grid.square_centre(c, r), 3)) for r in range(area.row, area.row + area.rows)
+              for c in range(area.col, area.col + area.cols)}
+    after = {tuple(np.round(turned.square_centre(c, r), 3)) for r in range(moved.row, moved.row + moved.rows)
+             for c in range(moved.col, moved.col + moved.cols)}
+    assert before == after

@@ -29,6 +29,16 @@ class PlayArea:
     def to_dict(self) -> dict:
         return {"row": self.row, "col": self.col, "rows": self.rows, "cols": self.cols}
 
+    def turned(self, quarter_turns: int, board_cols: int, board_rows: int) -> "PlayArea":
+        """The same block after ``quarter_turns`` clockwise quarter turns of a board_cols x
+        board_rows checkerboard, as ``GridFit.turned``: board point (u, v) becomes (v, cols - u)."""
+        area, cols, rows = self, board_cols, board_rows
+        for _ in range(quarter_turns % 4):
+            area = PlayArea(col=area.row, row=cols - area.col - area.cols, cols=area.rows, rows=area.cols,
+                            ambiguous=area.ambiguous)
+            cols, rows = rows, cols
+        return area
+
     def contains(self, col: int, row: int) -> bool:
         return self.col <= col < self.col + self.cols and self.row <= row < self.row + self.rows
 
