@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from scorer.board import Board, Piece, setups_for_size
 from scorer.vision.colours import ColourGroups, colour_groups_for
@@ -127,16 +128,14 @@ def fill_samples(squares, squares_with_pieces) -> int:
 
 def best_matching(true: list[str], labels: np.ndarray, k: int) -> dict[int, str]:
     """Group index -> true colour, the one-to-one matching covering the most pieces."""
-    from scorer.vision.decode import assignment
-
     colours = sorted(set(true))
     counts = np.zeros((k, len(colours)))
     for t, g in zip(true, labels):
         counts[g, colours.index(t)] += 1
     if k <= len(colours):
-        cols = assignment(-counts)
+        cols = linear_sum_assignment(-counts)[1]
         return {g: colours[cols[g]] for g in range(k)}
-    rows = assignment(-counts.T)  # more groups than colours: each colour gets one group
+    rows = linear_sum_assignment(-counts.T)[1]  # more groups than colours: each colour gets one group
     return {int(rows[j]): colours[j] for j in range(len(colours))}
 
 

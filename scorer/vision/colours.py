@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from scorer.board import COLOURS
 
@@ -152,8 +153,6 @@ def balanced_groups(features: np.ndarray, labels: np.ndarray, k: int, capacity: 
     cannot merge into one group of twice the size. Alternates an optimal assignment of
     pieces to capacity-limited groups with recomputing the group centres.
     """
-    from scorer.vision.decode import assignment
-
     n = len(features)
     if k < 2 or capacity * k < n:
         return labels, np.array([features[labels == g].mean(axis=0) if (labels == g).any()
@@ -163,7 +162,7 @@ def balanced_groups(features: np.ndarray, labels: np.ndarray, k: int, capacity: 
                             else features[np.random.default_rng(g).integers(n)] for g in range(k)])
         d2 = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
         slots = np.repeat(np.arange(k), capacity)
-        new = slots[assignment(d2[:, slots])]
+        new = slots[linear_sum_assignment(d2[:, slots])[1]]
         if np.array_equal(new, labels):
             break
         labels = new

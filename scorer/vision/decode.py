@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from scorer.board import Board, content_from_symbol
 from scorer.rules import placement_violations
@@ -24,59 +25,6 @@ LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative a
 UNSURE = 0.9  # below this confidence a square is flagged
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
 FAINT_PARK = 1.0  # a real park marker (clear glass, a chip like the cloth) may look like bare cloth
-
-
-def assignment(cost: np.ndarray) -> np.ndarray:
-    """Minimum-cost assignment of each row to a distinct column (rows <= columns).
-
-    Returns the column per row. Shortest augmenting paths with potentials (Jonker-Volgenant
-    style), O(rows^2 * columns).
-    """
-    cost = np.asarray(cost, dtype=np.float64)
-    n, m = cost.shape
-    if n > m:
-        raise ValueError("more rows than columns")
-    INF = np.inf
-    u = np.zeros(n + 1)
-    v = np.zeros(m + 1)
-    p = np.zeros(m + 1, dtype=np.int64)  # p[j]: row (1-based) assigned to column j
-    way = np.zeros(m + 1, dtype=np.int64)
-    c = np.zeros((n + 1, m + 1))
-    c[1:, 1:] = cost
-    for i in range(1, n + 1):
-        p[0] = i
-        j0 = 0
-        minv = np.full(m + 1, INF)
-        used = np.zeros(m + 1, dtype=bool)
-        while True:
-            used[j0] = True
-            i0 = p[j0]
-            cur = c[i0, 1:] - u[i0] - v[1:]
-            free = ~used[1:]
-            better = free & (cur < minv[1:])
-            minv[1:][better] = cur[better]
-            way[1:][better] = j0
-            masked = np.where(free, minv[1:], INF)
-            j1 = int(np.argmin(masked)) + 1
-            delta = masked[j1 - 1]
-            used_idx = np.nonzero(used)[0]
-            u[p[used_idx]] += delta
-            v[used_idx] -= delta
-            minv[1:][free] -= delta
-            j0 = j1
-            if p[j0] == 0:
-                break
-        while True:
-            j1 = way[j0]
-            p[j0] = p[j1]
-            j0 = j1
-            if j0 == 0:
-                break
-    result = np.zeros(n, dtype=np.int64)
-    for j in range(1, m + 1):
-        if p[j]:
-            result[p[j] - 1] = j - 1
-    return result
 
 
 @dataclass
@@ -144,7 +92,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         if EMPTY in values:
             looks = looks + FAINT_PARK * P[:, values.index(EMPTY)]
         cost[:, col_required] = -np.log(looks)[:, None] - PARK_BONUS
-    chosen_cols = assignment(cost)
+    _, chosen_cols = linear_sum_assignment(cost)
     chosen = [int(col_value[j]) for j in chosen_cols]
     warnings: list[str] = []
     changed: dict[int, str] = {}
