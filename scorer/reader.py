@@ -126,12 +126,6 @@ def _centre_shifts(grid: GridFit) -> dict:
     return shifts
 
 
-def _square_size_px(grid: GridFit) -> float:
-    quads = [grid.square_quad(c, r) for r in range(grid.rows) for c in range(grid.cols)]
-    sides = [np.linalg.norm(q[1] - q[0]) for q in quads] + [np.linalg.norm(q[3] - q[0]) for q in quads]
-    return float(np.median(sides))
-
-
 def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool = False,
                area: PlayArea | dict | None = None, grid: GridFit | None = None,
                file: str | None = None) -> Reading:
@@ -168,7 +162,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
     stage = "squares"
     try:
-        factor = min(1.0, SQUARE_PX / max(_square_size_px(grid), 1.0))
+        factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1.0 else image
         g = grid.scaled(factor) if factor != 1.0 else grid
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))

@@ -79,8 +79,7 @@ def photo_samples(photo: Path, copies: int, rng: np.random.Generator):
     k = max(image.shape[:2]) / _photo_long_side(photo, image)
     grid = truth_grid_of(truth).scaled(k)
     labels, log_base, colours = truth_targets(truth, grid.rows, grid.cols)
-    side = float(np.median([np.linalg.norm(q[1] - q[0]) for q in
-                            (grid.square_quad(c, r) for r in range(grid.rows) for c in range(grid.cols))]))
+    side = grid.square_side_px()
     xs = [square_patches(image, grid.homography, grid.rows, grid.cols, centres=grid.square_centres())]
     for _ in range(copies):
         small, s = degrade(image, side, rng)

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import UserError
-from scorer.vision.lattice import Lattice, fit_lattice, local_scale, offset_field, project
+from scorer.vision.lattice import Lattice, fit_lattice, local_scale, median_square_side, offset_field, project
 from scorer.vision.load import downscale
 from scorer.vision.xcorners import detect_xcorners
 
@@ -75,6 +75,10 @@ class GridFit:
             raise IndexError(f"square ({col}, {row}) is off a {self.cols}x{self.rows} board")
         grid = self.intersections
         return np.array([grid[row, col], grid[row, col + 1], grid[row + 1, col + 1], grid[row + 1, col]])
+
+    def square_side_px(self) -> float:
+        """Median side of a square in the image, px (over the refined intersections)."""
+        return median_square_side(self.intersections)
 
     def square_centre(self, col: int, row: int) -> np.ndarray:
         """Image px of square (col, row)'s centre (where its diagonals cross)."""
