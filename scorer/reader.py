@@ -9,7 +9,6 @@ the grid and a warning naming the stage.
 
 from __future__ import annotations
 
-import io
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,7 +22,7 @@ from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import colour_groups_for
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
-from scorer.vision.load import downscale, load_photo
+from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.square_model import merge_learned
 from scorer.vision.squares import LABELS, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
@@ -251,20 +250,11 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
                area: PlayArea | dict | None = None) -> Reading:
     """Read a board from a photo (path or bytes): see :class:`Reading`."""
     start = time.perf_counter()
-    image = load_photo(source, long_side=READ_LONG_SIDE)
+    image, photo_scale = load_photo_scaled(source, long_side=READ_LONG_SIDE)
     file = str(source) if isinstance(source, (str, Path)) else None
     reading = read_image(image, players=players, threehouse=threehouse, area=area, file=file)
-    reading.photo_scale = _photo_long_side(source, image) / max(image.shape[:2])
+    reading.photo_scale = photo_scale
     reading.seconds = time.perf_counter() - start
     return reading
 
 
-def _photo_long_side(source, loaded: np.ndarray) -> float:
-    """The photo's longer side in px, from its header (the loaded image may be shrunk)."""
-    from PIL import Image
-
-    try:
-        with Image.open(io.BytesIO(source) if isinstance(source, bytes) else source) as im:
-            return float(max(im.size))
-    except Exception:  # already decoded once by load_photo; fall back to what was loaded
-        return float(max(loaded.shape[:2]))

@@ -34,9 +34,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorer.reader import READ_LONG_SIDE, _photo_long_side  # noqa: E402
+from scorer.reader import READ_LONG_SIDE  # noqa: E402
 from scorer.vision.evaluate import photos_in, truth_grid_of  # noqa: E402
-from scorer.vision.load import load_photo  # noqa: E402
+from scorer.vision.load import load_photo_scaled  # noqa: E402
 from scorer.vision.patches import PATCH_PX, square_patches  # noqa: E402
 from scorer.board import COLOURS  # noqa: E402
 from scorer.vision.square_model import LABELS, MODEL_PATH, PYRAMIDS, size_probs, truth_targets  # noqa: E402
@@ -75,9 +75,8 @@ def photo_samples(photo: Path, copies: int, rng: np.random.Generator):
     """(patches, labels, log base sizes, colours) of one photo: the clean views and
     ``copies`` degraded, jittered ones."""
     truth = json.loads(photo.with_suffix(".json").read_text())
-    image = load_photo(photo, long_side=READ_LONG_SIDE)
-    k = max(image.shape[:2]) / _photo_long_side(photo, image)
-    grid = truth_grid_of(truth).scaled(k)
+    image, photo_px = load_photo_scaled(photo, long_side=READ_LONG_SIDE)
+    grid = truth_grid_of(truth).scaled(1.0 / photo_px)
     labels, log_base, colours = truth_targets(truth, grid.rows, grid.cols)
     side = grid.square_side_px()
     xs = [square_patches(image, grid.homography, grid.rows, grid.cols, centres=grid.square_centres())]

@@ -1,6 +1,5 @@
 """Decoding per-square probability tables under the stash limits and the placement rules."""
 
-import numpy as np
 import pytest
 
 from scorer.board import Board

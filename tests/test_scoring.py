@@ -3,7 +3,6 @@
 import random
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from scorer.board import COLOURS, PARK, Board, Piece, Square

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from scorer.errors import UserError
-from scorer.vision.load import PhotoError, PhotoTooLarge, downscale, load_photo
+from scorer.vision.load import PhotoError, PhotoTooLarge, downscale, load_photo, load_photo_scaled
 
 
 def _test_image(width: int = 64, height: int = 48) -> Image.Image:
@@ -164,6 +164,8 @@ def test_long_side_decodes_small_and_upright(fmt):
     exif[0x0112] = 6  # rotate 90 degrees: the long side becomes the height
     big = _test_image(1600, 1200)
     options = {"quality": 90, "exif": exif.tobytes()} if fmt == "JPEG" else {}
-    image = load_photo(_encode(big, fmt, **options), long_side=400)
+    image, photo_px = load_photo_scaled(_encode(big, fmt, **options), long_side=400)
     assert max(image.shape[:2]) == 400
     assert image.shape[:2] == ((400, 300) if fmt == "JPEG" else (300, 400))
+    assert photo_px == pytest.approx(4.0)  # the photo's px per returned px
+    assert load_photo_scaled(_encode(big, fmt, **options))[1] == 1.0

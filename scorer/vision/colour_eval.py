@@ -61,13 +61,12 @@ class ColourResult:
 def square_stage(photo: Path):
     """The reader's squares (``SquaresResult``) for ``photo`` read on its true grid, and the
     sidecar; None for the squares when the reader's square stage failed."""
-    from scorer.reader import READ_LONG_SIDE, _photo_long_side, read_image
-    from scorer.vision.load import load_photo
+    from scorer.reader import READ_LONG_SIDE, read_image
+    from scorer.vision.load import load_photo_scaled
 
     truth = json.loads(sidecar_for(photo).read_text())
     grid = truth_grid_of(truth)
-    image = load_photo(photo, long_side=READ_LONG_SIDE)
-    k = _photo_long_side(photo, image) / max(image.shape[:2])
+    image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)
     reading = read_image(image, grid=grid.scaled(1.0 / k) if k != 1.0 else grid,
                          threehouse=bool(truth.get("threehouse", False)), file=str(photo))
     return reading.squares, truth

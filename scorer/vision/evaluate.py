@@ -24,7 +24,7 @@ from scorer.errors import UserError
 from scorer.vision.grid import GridFit
 from scorer.vision.grid_eval import CORRECT_MAX_ERROR, PHOTO_SUFFIXES, evaluate_grid
 from scorer.vision.decode import UNSURE
-from scorer.vision.load import load_photo
+from scorer.vision.load import load_photo_scaled
 
 CLASSES = ("empty", "park", "1", "2", "3")
 
@@ -119,10 +119,9 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     t_board = Board.from_text(truth["board"])
     area = truth["play_area"]
     start = time.perf_counter()
-    from scorer.reader import READ_LONG_SIDE, _photo_long_side
+    from scorer.reader import READ_LONG_SIDE
 
-    image = load_photo(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it
-    k = _photo_long_side(photo, image) / max(image.shape[:2])  # photo px per read px
+    image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
     kwargs = {}
     if hints:
         kwargs = {"players": truth.get("players"), "threehouse": bool(truth.get("threehouse", False))}

@@ -71,7 +71,19 @@ def load_photo(
     max_pixels: int = MAX_PIXELS,
     long_side: int | None = None,
 ) -> np.ndarray:
-    """Decode a photo (path or bytes) to an upright BGR uint8 array.
+    """Decode a photo (path or bytes) to an upright BGR uint8 array: see :func:`load_photo_scaled`."""
+    return load_photo_scaled(source, max_bytes=max_bytes, max_pixels=max_pixels, long_side=long_side)[0]
+
+
+def load_photo_scaled(
+    source: str | Path | bytes,
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_pixels: int = MAX_PIXELS,
+    long_side: int | None = None,
+) -> tuple[np.ndarray, float]:
+    """Decode a photo (path or bytes) to an upright BGR uint8 array, with the photo's px per
+    returned px (1.0 unless ``long_side`` shrank it).
 
     EXIF orientation is applied. ``long_side``: shrink to at most this many px on the longer
     side (a JPEG is then decoded at a reduced scale directly, several times faster).
@@ -118,7 +130,7 @@ def load_photo(
     bgr = cv2.cvtColor(np.asarray(image, dtype=np.uint8), cv2.COLOR_RGB2BGR)
     if long_side:
         bgr, _ = downscale(bgr, long_side)
-    return bgr
+    return bgr, max(width, height) / max(bgr.shape[:2])
 
 
 def _to_rgb(image: Image.Image) -> Image.Image:
