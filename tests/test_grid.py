@@ -222,6 +222,14 @@ def test_scaled_fit_matches_the_resized_photo():
     assert np.allclose(half.corners, fit.corners * 0.5)
     assert np.allclose(half.square_centre(2, 3), fit.square_centre(2, 3) * 0.5)
     assert np.allclose(half.board_to_image(np.array([[2.5, 3.5]]))[0], half.square_centre(2, 3), atol=1.0)
+    assert half.square_side_px() == pytest.approx(fit.square_side_px() * 0.5)
+
+
+def test_square_side_of_a_square_on_grid():
+    from scorer.vision.evaluate import truth_grid
+
+    fit = truth_grid(6, 8, [[100, 50], [500, 50], [500, 350], [100, 350]])  # 50 px squares
+    assert fit.square_side_px() == pytest.approx(50.0)
 
 
 @pytest.mark.parametrize("kind", ["blank", "noise", "stripes", "dots"])
