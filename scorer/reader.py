@@ -39,8 +39,8 @@ AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
 # The decoder's probability for a square's value against the share of squares read right at
 # that probability on the dev photos (scripts/calibrate_confidence.py: 2141 squares in 8
 # equal-count bins, made monotone, Laplace-smoothed). Alternatives keep the decoder's odds.
-CONFIDENCE_RAW = (0.573, 0.883, 0.973, 0.990, 0.996, 0.999, 1.0)
-CONFIDENCE_RIGHT = (0.641, 0.870, 0.967, 0.985, 0.993, 0.996, 0.996)
+CONFIDENCE_RAW = (0.662, 0.910, 0.984, 0.993, 0.996, 0.998, 1.000)
+CONFIDENCE_RIGHT = (0.763, 0.930, 0.983, 0.993, 0.996, 0.996, 0.996)
 
 
 def calibrated_confidence(p: float) -> float:

@@ -6,8 +6,10 @@ with ground-truth sidecars made with seeds the corpus does not use, so that the 
 split stays a fair validation set (and the test split is never seen)::
 
     pip install -e '.[train]'
-    nice -n 10 subdivision studio --seed 30000 --count 430 --megapixels 2 --spp 4 --out /tmp/train
-    .venv/bin/python scripts/train_square_model.py /tmp/train --validate sample_photos/dev
+    for range in "30000 309" "30336 365" "31000 213"; do set -- $range
+        nice -n 10 subdivision studio --seed $1 --count $2 --megapixels 2 --spp 4 --out /tmp/train
+    done
+    TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/train --validate sample_photos/dev --epochs 18
 
 ``--validate DIR`` measures the trained model on DIR's squares (true grid, clean views):
 class accuracy, the spread of the size regression, and sizes after the board-wide fit of
