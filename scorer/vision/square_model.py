@@ -58,7 +58,7 @@ def predict_patches(patches: np.ndarray, path: str | Path = MODEL_PATH) -> Squar
 
 
 def predict_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int, *,
-                 centres: np.ndarray | None = None, path: str | Path = MODEL_PATH) -> SquarePredictions:
+                    centres: np.ndarray | None = None, path: str | Path = MODEL_PATH) -> SquarePredictions:
     """The model's outputs for every square, row-major from the bottom row (square (col, row)
     at index ``row * cols + col``)."""
     return predict_patches(square_patches(image_bgr, homography, rows, cols, centres=centres), path)
@@ -109,7 +109,7 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, path: str | Path = MODEL
     name odds; a square that becomes a pyramid without a colour sample gets one from the
     foreground pixels just above its base."""
     learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
-                           centres=grid.square_centres(), path=path)
+                              centres=grid.square_centres(), path=path)
     where = list(squares.readings)
     index = np.array([r * grid.cols + c for c, r in where])
     sizes = size_probs(learned.log_base[index], learned.probs[index][:, PYRAMIDS].sum(axis=1))
