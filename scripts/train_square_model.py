@@ -272,7 +272,7 @@ def validate(model, photos: list[Path], seed: int) -> dict:
         sizes = size_probs(log_base[sel], probs[sel][:, PYRAMIDS].sum(1))
         truth = y[sel]
         right += int(np.sum((sizes.argmax(1) + 2 == truth)[truth >= 2]))
-    size_accuracy = right / max(1, int(pyramid.sum()))
+    size_accuracy = right / max(1, int(np.sum(y >= 2)))  # of all pyramids, like the numerator
     print(f"sizes after the board-wide fit: {100 * size_accuracy:.2f}% of pyramids")
     coloured = colours >= 0
     colour_accuracy = float(np.mean(colour_probs[coloured].argmax(1) == colours[coloured]))
