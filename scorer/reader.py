@@ -125,6 +125,13 @@ def _centre_shifts(grid: GridFit) -> dict:
     return shifts
 
 
+def find_board_grid(image: np.ndarray) -> GridFit:
+    """The checkerboard in a photo loaded as :func:`read_photo` loads it, found at
+    WORK_LONG_SIDE px; raises ``NoBoardFound``."""
+    work, scale = downscale(image, WORK_LONG_SIDE)
+    return find_grid(work).scaled(1.0 / scale) if scale != 1.0 else find_grid(work)
+
+
 def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool = False,
                area: PlayArea | dict | None = None, grid: GridFit | None = None,
                file: str | None = None) -> Reading:
@@ -135,8 +142,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     the board is read again with the grid turned to match."""
     start = time.perf_counter()
     if grid is None:
-        work, scale = downscale(image, WORK_LONG_SIDE)
-        grid = find_grid(work).scaled(1.0 / scale) if scale != 1.0 else find_grid(work)
+        grid = find_board_grid(image)
     if min(grid.rows, grid.cols) < MIN_PLAY_SIZE:
         raise NoBoardFound(f"the checkerboard found is only {grid.cols}x{grid.rows} squares; "
                            f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")

@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import UserError
-from scorer.vision.lattice import Lattice, fit_lattice, local_scale, median_square_side, offset_field, project
+from scorer.vision.lattice import Lattice, fit_lattices, local_scale, median_square_side, offset_field, project
 from scorer.vision.load import downscale
 from scorer.vision.xcorners import detect_xcorners
 
@@ -221,12 +221,15 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
     """:func:`find_grid` on a grey image already at working resolution."""
     gray = stretch_contrast(gray)
     corners = detect_xcorners(gray)
-    lattice = fit_lattice(corners.points, gray)
-    if lattice is None:
+    lattices = fit_lattices(corners.points, gray)
+    if not lattices:
         raise NoBoardFound("no checkerboard found in the photo (no grid of square corners)")
-    window = choose_extent(gray, lattice)
-    if window is None:
+    # The most board-like window of any lattice: the largest lattice can be a table cloth's
+    # pattern, or a few corners strewn across the board at another period.
+    windows = [(window, lattice) for lattice in lattices if (window := choose_extent(gray, lattice)) is not None]
+    if not windows:
         raise NoBoardFound("no checkerboard found in the photo (no alternating squares)")
+    window, lattice = max(windows, key=lambda pair: pair[0].score)
     return _fit_window(gray, lattice, window)
 
 

@@ -22,8 +22,9 @@ import numpy as np
 
 from scorer.board import Square
 from scorer.errors import UserError
-from scorer.vision.grid import GridFit, NoBoardFound, find_grid
-from scorer.vision.load import load_photo
+from scorer.reader import READ_LONG_SIDE, find_board_grid
+from scorer.vision.grid import GridFit, NoBoardFound
+from scorer.vision.load import load_photo_scaled
 
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"}
 CORRECT_MAX_ERROR = 0.25  # squares: a grid this close reads every square from its centre
@@ -123,7 +124,9 @@ def evaluate_photos(items) -> tuple[list[dict], dict]:
     for photo, truth, n_rows, n_cols, sidecar in items:
         start = time.perf_counter()
         try:
-            fit = find_grid(load_photo(photo))
+            image, photo_px = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as the reader loads it
+            fit = find_board_grid(image)
+            fit = fit.scaled(photo_px) if photo_px != 1.0 else fit
             error = None
         except NoBoardFound as err:
             fit, error = None, str(err)

@@ -14,12 +14,16 @@ origin stay arbitrary until the board's extent is decided.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 MATCH_TOLERANCE = 0.25  # of the local square size
+SEED_TOLERANCE = 0.12  # of the local square size, when ranking seed cells (a looser one lets
+                       # the weak corners of grain and cloth texture vouch for any seed)
+NEIGHBOUR_POOL = 2  # seed cells take their corners from the strongest NEIGHBOUR_POOL x max_seed_corners
 OUTLIER_TOLERANCE = 0.2  # a corner this far off the plane fit is dropped, unless it is
 FOLD_TOLERANCE = 0.08  # ... this close to the smooth fold its neighbours predict
 PLANE_TOLERANCE = 0.12  # RANSAC threshold of the plane fit, in squares
@@ -171,10 +175,10 @@ def corner_edges(gray: np.ndarray, homography: np.ndarray, coords: np.ndarray) -
 
 def _seed_cells(points: np.ndarray, gray: np.ndarray, max_seed_corners: int, neighbours: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Candidate cells (S, 4, 2) [lattice (0,0), (1,0), (0,1), (1,1)], their polarity and contrast."""
-    n = len(points)
-    lookup_pts = points
+    lookup_pts = points[:NEIGHBOUR_POOL * max_seed_corners]  # weak grain corners would crowd out the board's
+    n = len(lookup_pts)
     head = points[:max_seed_corners]
-    dist = np.hypot(*(head[:, None, :] - points[None, :, :]).transpose(2, 0, 1))
+    dist = np.hypot(*(head[:, None, :] - lookup_pts[None, :, :]).transpose(2, 0, 1))
     dist[np.arange(len(head)), np.arange(len(head))] = np.inf
     k = min(neighbours, n - 1)
     near = np.argsort(dist, axis=1)[:, :k]
@@ -345,26 +349,36 @@ def _refit(assigned: dict[tuple[int, int], int], points: np.ndarray, previous: n
     return refit
 
 
-def fit_lattice(
+def _already_grown(cell_index: np.ndarray, claimed: dict[int, tuple[int, int, int]]) -> bool:
+    """Whether two of a seed cell's corners are neighbours in one lattice already grown (the
+    seed is part of it). Corners merely taken by a lattice of another period, one that
+    strayed across the board, do not count: the board's own seeds must still grow."""
+    taken = [claimed[m] for m in cell_index.tolist() if m in claimed]
+    return any(a[0] == b[0] and max(abs(a[1] - b[1]), abs(a[2] - b[2])) == 1
+               for a, b in itertools.combinations(taken, 2))
+
+
+def fit_lattices(
     points: np.ndarray,
     gray: np.ndarray,
     *,
     max_seed_corners: int = 150,
     neighbours: int = 8,
     grow_seeds: int = 4,
-) -> Lattice | None:
-    """The largest lattice of x-corners consistent with one checkerboard, or None.
+) -> list[Lattice]:
+    """Lattices of x-corners each consistent with one checkerboard, grown from the best
+    ``grow_seeds`` seed cells, largest first (by :func:`lattice_score`); empty if none.
 
     ``points`` (N, 2) x-corners strongest first; ``gray`` the image they came from.
     """
     points = np.asarray(points, np.float64)
     if len(points) < MIN_CORNERS:
-        return None
+        return []
     gray = gray.astype(np.float32)
     nearest = NearestPoint(points, gray.shape)
     origin, pa, pb = _seed_cells(points, gray, max_seed_corners, neighbours)
     if not len(origin):
-        return None
+        return []
     guess = pa + pb - origin
     d_idx, d_gap = nearest.query(guess)
     side = np.minimum(np.hypot(*(pa - origin).T), np.hypot(*(pb - origin).T))
@@ -373,7 +387,7 @@ def fit_lattice(
     polarity, contrast = _cell_contrast(gray, origin, pa, pb, p11, complete)
     ok = polarity != 0
     if not ok.any():
-        return None
+        return []
     cells = np.stack([origin, pa, pb, p11], axis=1)[ok]
     polarity, contrast, complete = polarity[ok], contrast[ok], complete[ok]
     # Quick score: how many of the 7x7 lattice points around each seed were detected.
@@ -384,28 +398,27 @@ def fit_lattice(
     step_j = _project_many(homographies, offsets + [0.0, 1.0]) - predicted
     scale = np.minimum(np.hypot(step_i[..., 0], step_i[..., 1]), np.hypot(step_j[..., 0], step_j[..., 1]))
     _, gap = nearest.query(predicted.reshape(-1, 2))
-    hits = np.sum(gap.reshape(scale.shape) <= MATCH_TOLERANCE * np.nan_to_num(scale), axis=1)
+    hits = np.sum(gap.reshape(scale.shape) <= SEED_TOLERANCE * np.nan_to_num(scale), axis=1)
     rank = hits * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0
     order = np.argsort(-rank)
     cell_index = nearest.query(cells.reshape(-1, 2))[0].reshape(-1, 4)
     cell_index[~complete, 3] = -1  # the fourth corner of an incomplete cell is only predicted
-    best: Lattice | None = None
+    lattices: list[Lattice] = []
     grown = 0
-    claimed: set[int] = set()
+    claimed: dict[int, tuple[int, int, int]] = {}  # point -> (lattice grown, i, j)
     for s in order:
         if grown >= grow_seeds:
             break
-        if len((set(cell_index[s].tolist()) - {-1}) & claimed) >= 2:
-            continue  # mostly a lattice already grown
-        if best is not None and rank[s] < 0.5 * rank[order[0]]:
+        if _already_grown(cell_index[s], claimed):
+            continue
+        if lattices and rank[s] < 0.5 * rank[order[0]]:
             break  # the rest are much weaker seeds
         grown += 1
         lattice = _grow(points, nearest, gray, cells[s], cell_index[s], int(polarity[s]))
         if lattice is None:
             continue
-        claimed |= set(nearest.query(lattice.points)[0].tolist())
-        if best is None or lattice_score(lattice) > lattice_score(best):
-            best = lattice
-    if best is None or len(best) < MIN_CORNERS:
-        return None
-    return best
+        for m, (i, j) in zip(nearest.query(lattice.points)[0].tolist(), lattice.indices.tolist()):
+            claimed.setdefault(m, (grown, i, j))
+        if len(lattice) >= MIN_CORNERS:
+            lattices.append(lattice)
+    return sorted(lattices, key=lattice_score, reverse=True)
