@@ -1,7 +1,10 @@
 """Refit the reader's confidence calibration (``CONFIDENCE_RAW`` / ``CONFIDENCE_RIGHT`` in
 ``scorer/reader.py``) on photos with sidecars, after any change to the reader or its model::
 
-    .venv/bin/python scripts/calibrate_confidence.py sample_photos/dev
+    .venv/bin/python scripts/calibrate_confidence.py sample_photos/dev /tmp/holdout --bins 12
+
+(``/tmp/holdout``: the studio's renders that the square model was not trained on; the table
+in the reader used 154 of them, seeds 30701-30781 and 31213-31285.)
 
 Runs the whole reader (its own grid, as a user gets it) on every photo, takes each play-area
 square's decoder probability and whether the square was read right, and prints the table to

@@ -1,15 +1,19 @@
 """Train the learned square classifier (empty / park / 1 / 2 / 3 pips, each pyramid's
 log(base side / square side) and its colour's name) and export it to ONNX.
 
-Reproduces ``scorer/data/square_model.onnx`` (and its ``.json`` spec) from studio renders
-with ground-truth sidecars made with seeds the corpus does not use, so that the development
-split stays a fair validation set (and the test split is never seen)::
+Reproduces ``scorer/data/square_model_seed0.onnx`` and ``square_model_seed1.onnx`` (and
+their ``.json`` specs; the reader averages the two) from studio renders with ground-truth
+sidecars made with seeds the corpus does not use, so that the development split stays a fair
+validation set (and the test split is never seen)::
 
     pip install -e '.[train]'
     for range in "30000 309" "30336 365" "31000 213"; do set -- $range
         nice -n 10 subdivision studio --seed $1 --count $2 --megapixels 2 --spp 4 --out /tmp/train
     done
-    TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/train --validate sample_photos/dev --epochs 18
+    for seed in 0 1; do
+        TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/train --validate sample_photos/dev \
+            --epochs 18 --seed $seed
+    done
 
 ``--validate DIR`` measures the trained model on DIR's squares (true grid, clean views):
 class accuracy, the spread of the size regression, and sizes after the board-wide fit of
@@ -41,7 +45,7 @@ from scorer.vision.evaluate import photos_in, truth_grid_of  # noqa: E402
 from scorer.vision.load import load_photo_scaled  # noqa: E402
 from scorer.vision.patches import PATCH_PX, square_patches  # noqa: E402
 from scorer.board import COLOURS  # noqa: E402
-from scorer.vision.square_model import LABELS, MODEL_PATH, PYRAMIDS, size_probs, truth_targets  # noqa: E402
+from scorer.vision.square_model import DATA, LABELS, PYRAMIDS, size_probs, truth_targets  # noqa: E402
 
 COPIES = 4  # jittered copies of each photo besides the clean one
 
@@ -285,11 +289,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", type=Path, nargs="+", help="folders of training photos with sidecars (own renders)")
     parser.add_argument("--validate", type=Path, help="folder of photos to measure the model on (sample_photos/dev)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="random start (and jitter); the reader uses seeds 0 and 1")
     parser.add_argument("--epochs", type=int, default=14)
     parser.add_argument("--copies", type=int, default=COPIES)
-    parser.add_argument("--out", type=Path, default=MODEL_PATH)
+    parser.add_argument("--out", type=Path, help="default: scorer/data/square_model_seed<SEED>.onnx")
     args = parser.parse_args(argv)
+    args.out = args.out or DATA / f"square_model_seed{args.seed}.onnx"
     if any("test" in p.parts for p in [*args.photos, *([args.validate] if args.validate else [])]):
         raise SystemExit("never train or validate on the test split")
     random.seed(args.seed)

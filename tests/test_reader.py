@@ -44,6 +44,21 @@ def _scene(elevation=55.0, board_text=POSITION, seed=0):
     return board, img, truth_grid(8, 8, corners)
 
 
+def test_reader_warns_when_the_grid_it_found_is_unsure(monkeypatch):
+    import dataclasses
+
+    import scorer.reader as reader
+
+    _, img, grid = _scene()
+    area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
+    monkeypatch.setattr(reader, "find_board_grid", lambda image: dataclasses.replace(grid, confidence=0.5))
+    assert "grid confidence 0.50" in reader.read_image(img, area=area).warnings[0]
+    monkeypatch.setattr(reader, "find_board_grid", lambda image: dataclasses.replace(grid, confidence=0.9))
+    assert not any("grid confidence" in w for w in reader.read_image(img, area=area).warnings)
+    assert not any("grid confidence" in w for w in reader.read_image(
+        img, area=area, grid=dataclasses.replace(grid, confidence=0.5)).warnings)  # a grid given is not guessed
+
+
 def test_reader_reads_a_drawn_board_with_the_true_grid():
     from scorer.reader import read_image
 

@@ -11,7 +11,7 @@ from scorer.vision.evaluate import truth_grid_of
 from scorer.vision.load import load_photo
 from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_affine
 from scorer.board import COLOURS
-from scorer.vision.square_model import (BASE_MM, MODEL_PATH, LABELS, SIZE_SIGMA, combined_probs, predict_patches,
+from scorer.vision.square_model import (BASE_MM, MODEL_PATHS, LABELS, SIZE_SIGMA, combined_probs, predict_patches,
                                         size_probs, predict_squares, truth_targets)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,18 +67,27 @@ def test_upright_view_points_along_the_lean_and_straight_up_when_looking_down():
     assert (M @ np.array([(PATCH_PX - 1) / 2, 0, 1]))[1] < 100 - 0.5 * side
 
 
-def test_model_loads_and_gives_probabilities():
-    assert MODEL_PATH.exists() and MODEL_PATH.stat().st_size < 20_000_000
-    spec = json.loads(MODEL_PATH.with_suffix(".json").read_text())
-    assert spec["output"]["labels"] == list(LABELS)
-    assert spec["input"]["shape"][1:] == [6, PATCH_PX, PATCH_PX]
+def test_models_load_and_give_probabilities():
+    assert len(MODEL_PATHS) >= 1 and sum(path.stat().st_size for path in MODEL_PATHS) < 20_000_000
+    for path in MODEL_PATHS:
+        spec = json.loads(path.with_suffix(".json").read_text())
+        assert spec["output"]["labels"] == list(LABELS)
+        assert spec["output"]["then_colours"] == list(COLOURS)
+        assert spec["input"]["shape"][1:] == [6, PATCH_PX, PATCH_PX]
     rng = np.random.default_rng(0)
     out = predict_patches(rng.uniform(0, 1.3, (7, 6, PATCH_PX, PATCH_PX)).astype(np.float32))
     assert out.probs.shape == (7, len(LABELS)) and out.log_base.shape == (7,) and out.colours.shape == (7, len(COLOURS))
     assert np.all(out.probs >= 0) and np.allclose(out.probs.sum(axis=1), 1.0)
     assert np.all(out.colours >= 0) and np.allclose(out.colours.sum(axis=1), 1.0)
     assert np.all(np.isfinite(out.log_base))
-    assert spec["output"]["then_colours"] == list(COLOURS)
+
+
+def test_the_ensemble_averages_its_members():
+    x = np.random.default_rng(1).uniform(0, 1.3, (5, 6, PATCH_PX, PATCH_PX)).astype(np.float32)
+    alone = [predict_patches(x, [path]) for path in MODEL_PATHS]
+    both = predict_patches(x, MODEL_PATHS)
+    assert both.log_base == pytest.approx(np.mean([a.log_base for a in alone], axis=0))
+    assert predict_patches(x, [MODEL_PATHS[0]] * 2).probs == pytest.approx(alone[0].probs)
 
 
 def test_bare_synthetic_board_reads_empty():

@@ -2,7 +2,9 @@
 each pyramid's apparent base size relative to its square, and its colour's name.
 
 A small two-branch CNN (``scripts/train_square_model.py`` trains it on studio photos and
-exports it to ONNX) run with OpenCV's dnn module on the views of ``patches.py``. One square
+exports it to ONNX) run with OpenCV's dnn module on the views of ``patches.py``; two copies
+trained from different random starts are averaged (an ensemble errs less, and less
+confidently, than either alone). One square
 cannot tell a 2-pip on small squares from a 3-pip on large ones, so the model regresses
 log(base side / square side) and :func:`size_probs` fits the board's square size (in mm, the
 pyramids' bases being fixed) over all of a board's pyramids at once. The colour names are
@@ -13,6 +15,7 @@ colour stays with the hand-built stage, which knows nothing of any renderer's pa
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,14 +26,15 @@ from scorer.board import COLOURS, PARK, Board, Piece, Square
 from scorer.vision.patches import square_patches
 from scorer.vision.squares import LABELS, disc_window
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "data" / "square_model.onnx"
+DATA = Path(__file__).resolve().parents[1] / "data"
+MODEL_PATHS = (DATA / "square_model_seed0.onnx", DATA / "square_model_seed1.onnx")  # averaged
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}  # Looney Pyramids' base sides by pips
 SQUARE_MM = np.geomspace(38.0, 62.0, 97)  # square sizes the board-wide size fit tries (chessboards, bandanna 44.5)
 SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about the truth (measured on dev)
 
 
 @functools.lru_cache(maxsize=4)
-def load_square_model(path: str | Path = MODEL_PATH) -> cv2.dnn.Net:
+def load_square_model(path: str | Path) -> cv2.dnn.Net:
     """The ONNX network, loaded once per path."""
     return cv2.dnn.readNetFromONNX(str(path))
 
@@ -44,24 +48,29 @@ class SquarePredictions:
     colours: np.ndarray  # (N, len(COLOURS)) the pyramid's colour name, meaningful likewise
 
 
-def predict_patches(patches: np.ndarray, path: str | Path = MODEL_PATH) -> SquarePredictions:
-    """(N, 6, s, s) views -> the model's outputs for the N squares, averaged over the views
-    and their mirror images (the model was trained on both)."""
-    net = load_square_model(str(path))
+def predict_patches(patches: np.ndarray, paths: Sequence[str | Path] = MODEL_PATHS) -> SquarePredictions:
+    """(N, 6, s, s) views -> the models' outputs for the N squares, averaged over the models
+    in ``paths``, the views and their mirror images (the models were trained on both)."""
     n, n_labels = len(patches), len(LABELS)
-    both = np.concatenate([patches, patches[..., ::-1]]).astype(np.float32)
-    net.setInput(np.ascontiguousarray(both))
-    out = np.asarray(net.forward(), np.float64).reshape(2, n, n_labels + 1 + len(COLOURS)).mean(axis=0)
+    n_outputs = n_labels + 1 + len(COLOURS)
+    both = np.ascontiguousarray(np.concatenate([patches, patches[..., ::-1]]).astype(np.float32))
+    outs = []
+    for path in paths:
+        net = load_square_model(str(path))
+        net.setInput(both)
+        outs.append(np.asarray(net.forward(), np.float64).reshape(2, n, n_outputs))
+    out = np.concatenate(outs).mean(axis=0)
     probs, colours = out[:, :n_labels], out[:, n_labels + 1:]
     return SquarePredictions(probs / probs.sum(axis=1, keepdims=True), out[:, n_labels],
                              colours / colours.sum(axis=1, keepdims=True))
 
 
 def predict_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int, *,
-                    centres: np.ndarray | None = None, path: str | Path = MODEL_PATH) -> SquarePredictions:
+                    centres: np.ndarray | None = None,
+                    paths: Sequence[str | Path] = MODEL_PATHS) -> SquarePredictions:
     """The model's outputs for every square, row-major from the bottom row (square (col, row)
     at index ``row * cols + col``)."""
-    return predict_patches(square_patches(image_bgr, homography, rows, cols, centres=centres), path)
+    return predict_patches(square_patches(image_bgr, homography, rows, cols, centres=centres), paths)
 
 
 def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
@@ -103,13 +112,13 @@ def combined_probs(learned: np.ndarray, hand: np.ndarray, learned_size: np.ndarr
     return np.concatenate([occupancy[:2], occupancy[2] * size / size.sum()])
 
 
-def merge_learned(squares, image_bgr: np.ndarray, grid, path: str | Path = MODEL_PATH) -> None:
+def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Path] = MODEL_PATHS) -> None:
     """Replace each square's probabilities in a ``squares.SquaresResult`` (read on
     ``image_bgr`` with ``grid``) by :func:`combined_probs`, and give each the model's colour
     name odds; a square that becomes a pyramid without a colour sample gets one from the
     foreground pixels just above its base."""
     learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
-                              centres=grid.square_centres(), path=path)
+                              centres=grid.square_centres(), paths=paths)
     where = list(squares.readings)
     index = np.array([r * grid.cols + c for c, r in where])
     sizes = size_probs(learned.log_base[index], learned.probs[index][:, PYRAMIDS].sum(axis=1))
