@@ -1,0 +1,90 @@
+"""Write photometric variants of photos with sidecars, to measure how the reader holds up on
+photos unlike the studio's (other cameras, other renderers, other light)::
+
+    .venv/bin/python scripts/photo_variants.py sample_photos/dev /tmp/variants
+    for v in /tmp/variants/*/; do .venv/bin/subdivision eval "$v"; done
+
+Each variant keeps the geometry (the sidecar is copied unchanged): darker and brighter
+(gamma), desaturated, a warm cast, blurred and JPEG-compressed, sensor noise. Never tune on
+variants of the test split.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scorer.vision.evaluate import photos_in, sidecar_for  # noqa: E402
+from scorer.vision.load import load_photo  # noqa: E402
+
+
+def gamma(image: np.ndarray, exponent: float) -> np.ndarray:
+    """Darker for exponents above 1, brighter below."""
+    return np.clip(255.0 * (image / 255.0) ** exponent, 0, 255).astype(np.uint8)
+
+
+def saturation(image: np.ndarray, factor: float) -> np.ndarray:
+    """Chroma scaled by ``factor`` in HSV."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 1] *= factor
+    return cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
+def colour_cast(image: np.ndarray, gains_bgr=(0.8, 1.0, 1.15)) -> np.ndarray:
+    """Per-channel gains (default: a warm, tungsten-like cast)."""
+    return np.clip(image * np.asarray(gains_bgr, np.float64), 0, 255).astype(np.uint8)
+
+
+def blur_and_compress(image: np.ndarray, sigma: float = 2.5, quality: int = 40) -> np.ndarray:
+    """Gaussian blur (px of the photo) then a low-quality JPEG round trip."""
+    blurred = cv2.GaussianBlur(image, (0, 0), sigma)
+    return cv2.imdecode(cv2.imencode(".jpg", blurred, [cv2.IMWRITE_JPEG_QUALITY, quality])[1], cv2.IMREAD_COLOR)
+
+
+def sensor_noise(image: np.ndarray, sigma: float = 10.0, seed: int = 0) -> np.ndarray:
+    """Gaussian noise of ``sigma`` grey levels."""
+    noise = np.random.default_rng(seed).normal(0, sigma, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+VARIANTS = {
+    "dark": lambda image: gamma(image, 1.5),
+    "bright": lambda image: gamma(image, 0.65),
+    "desaturated": lambda image: saturation(image, 0.55),
+    "desaturated_mildly": lambda image: saturation(image, 0.75),
+    "warm": colour_cast,
+    "blurred_jpeg": blur_and_compress,
+    "noisy": sensor_noise,
+}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("photos", type=Path, help="folder of photos with sidecars")
+    parser.add_argument("out", type=Path, help="folder to write one subfolder per variant into")
+    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=sorted(VARIANTS))
+    args = parser.parse_args(argv)
+    if "test" in args.photos.parts:
+        print("note: variants of the test split are for measuring only, never for tuning")
+    photos = photos_in(args.photos)
+    for name in args.variants:
+        folder = args.out / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for photo in photos:
+            image = load_photo(photo)
+            cv2.imwrite(str(folder / f"{photo.stem}.jpg"), VARIANTS[name](image), [cv2.IMWRITE_JPEG_QUALITY, 92])
+            shutil.copy(sidecar_for(photo), folder / f"{photo.stem}.json")
+        print(f"{folder}: {len(photos)} photos", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

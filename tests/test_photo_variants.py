@@ -1,0 +1,50 @@
+"""scripts/photo_variants.py: photometric variants of labelled photos for robustness numbers."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "photo_variants.py"
+spec = importlib.util.spec_from_file_location("photo_variants", SCRIPT)
+photo_variants = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(photo_variants)
+
+
+def _photo():
+    rng = np.random.default_rng(0)
+    image = np.full((90, 120, 3), (60, 120, 200), np.uint8)
+    image[30:60, 40:80] = rng.integers(0, 255, (30, 40, 3), dtype=np.uint8)
+    return image
+
+
+@pytest.mark.parametrize("name", sorted(photo_variants.VARIANTS))
+def test_each_variant_keeps_the_geometry_and_changes_the_pixels(name):
+    image = _photo()
+    out = photo_variants.VARIANTS[name](image)
+    assert out.shape == image.shape and out.dtype == np.uint8
+    assert np.abs(out.astype(int) - image).mean() > 1.0
+
+
+def test_variants_darken_brighten_and_desaturate_as_named():
+    image = _photo()
+    assert photo_variants.gamma(image, 1.5).mean() < image.mean() < photo_variants.gamma(image, 0.65).mean()
+    assert _chroma(photo_variants.saturation(image, 0.55)) < 0.6 * _chroma(image)
+
+
+def _chroma(image):
+    return cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[..., 1].mean()
+
+
+def test_main_writes_each_variant_with_its_sidecar(tmp_path):
+    source = tmp_path / "photos"
+    source.mkdir()
+    cv2.imwrite(str(source / "board.png"), _photo())
+    (source / "board.json").write_text(json.dumps({"board": "x"}))
+    assert photo_variants.main([str(source), str(tmp_path / "out"), "--variants", "dark", "noisy"]) == 0
+    for name in ("dark", "noisy"):
+        assert cv2.imread(str(tmp_path / "out" / name / "board.jpg")).shape == (90, 120, 3)
+        assert json.loads((tmp_path / "out" / name / "board.json").read_text()) == {"board": "x"}
