@@ -43,8 +43,8 @@ AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
 # that probability on the dev photos and 154 renders the square model never saw
 # (scripts/calibrate_confidence.py: 8830 squares in 12 equal-count bins, made monotone,
 # Laplace-smoothed). Alternatives keep the decoder's odds.
-CONFIDENCE_RAW = (0.668, 0.816, 0.936, 0.972, 0.984, 0.996)
-CONFIDENCE_RIGHT = (0.617, 0.881, 0.940, 0.959, 0.981, 0.992)
+CONFIDENCE_RAW = (0.681, 0.870, 0.960, 0.982, 0.993, 0.996)
+CONFIDENCE_RIGHT = (0.720, 0.869, 0.950, 0.988, 0.993, 0.997)
 
 
 def calibrated_confidence(p: float) -> float:

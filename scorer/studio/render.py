@@ -1,7 +1,8 @@
 """Rendering a ScenePlan with Mitsuba 3 (``pip install -e .[studio]``).
 
-Mitsuba's fast CPU variant ``llvm_ad_rgb`` needs Debian's ``libllvm19``; ``scalar_rgb`` is
-used when it cannot start (slower, same pictures). Renders are linear RGB float arrays.
+The first variant that starts is used: ``cuda_ad_rgb`` on a machine with an NVIDIA GPU, else
+the fast CPU variant ``llvm_ad_rgb`` (needs Debian's ``libllvm19``), else ``scalar_rgb``
+(slower); all three draw the same pictures. Renders are linear RGB float arrays.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ _MI = None
 
 
 def mitsuba():
-    """The mitsuba module with a CPU variant set; a one-line UserError when it is missing."""
+    """The mitsuba module with its fastest working variant set; a one-line UserError when it
+    is missing."""
     global _MI
     if _MI is not None:
         return _MI
@@ -30,15 +32,15 @@ def mitsuba():
     except ImportError as err:
         raise UserError("the studio needs the renderer: pip install -e '.[studio]' "
                         f"(and apt-get install libllvm19 for the fast variant): {err}") from None
-    for variant in ("llvm_ad_rgb", "scalar_rgb"):
+    for variant in ("cuda_ad_rgb", "llvm_ad_rgb", "scalar_rgb"):
         try:
             mi.set_variant(variant)
             mi.load_dict({"type": "scene", "s": {"type": "sphere"}})
             break
-        except Exception:  # the LLVM variant fails to load without a suitable libLLVM
+        except Exception:  # no CUDA device, or no suitable libLLVM
             continue
     else:
-        raise UserError("mitsuba is installed but none of its CPU variants starts")
+        raise UserError("mitsuba is installed but none of its variants starts")
     _MI = mi
     return mi
 
