@@ -304,7 +304,9 @@ def test_studio_renders_that_fooled_the_finder(case):
     # 031241: a gingham table cloth and a grainy render; the seed cells were made of grain and
     # cloth corners, and loosely matched by more grain. 031074: a 5x5 board whose 16 corners,
     # once seeds were ranked strictly, lost to a lattice of 17 faint strays at another period,
-    # until the finder compared the window of every lattice it grew. Measured as grid_eval
+    # until the finder compared the window of every lattice it grew. 030138: a 6x6 board the
+    # size of the play area, its edge rows covered, found 7x6 until boards were taken to be
+    # square (``grid.SQUARE_PRIOR``). Measured as grid_eval
     # measures (the photo loaded and the grid found as the reader does).
     rows, _ = evaluate_photos([case])
     assert rows[0]["correct"], rows[0]

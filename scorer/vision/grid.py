@@ -43,6 +43,7 @@ CHECKER_THRESHOLD = 0.5  # neighbouring board squares must step by this (of the 
 CORNER_WEIGHT = 0.5
 HALF_SEEN_CORNER = 0.5  # weight of a corner with only two clean checker edges (see choose_extent)
 FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
+SQUARE_PRIOR = 1.0  # boards are square: a covered edge row should not make a 6x6 board 7x6
 SAMPLE_PX = 16  # rectified px per square when reading square colours
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
 
@@ -349,6 +350,7 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
             on_or_inside = _boxes(corners, width + 1, height + 1, na, nb)
             score = steps + CORNER_WEIGHT * (inside - (total - on_or_inside))
             score += FULL_SIZE_PRIOR * ((width == MAX_SQUARES) + (height == MAX_SQUARES))
+            score += SQUARE_PRIOR * (width == height)
             for a, b in zip(*np.unravel_index(np.argsort(-score, axis=None)[:3], score.shape)):
                 candidates.append((float(score[a, b]), int(a), int(b), width, height))
     if not candidates:
