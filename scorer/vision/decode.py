@@ -22,7 +22,7 @@ from scorer.rules import placement_violations
 EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
 LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
-UNSURE = 0.9  # below this confidence a square is flagged
+UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
 FAINT_PARK = 1.0  # a real park marker (clear glass, a chip like the cloth) may look like bare cloth
 
