@@ -3,8 +3,8 @@ each pyramid's apparent base size relative to its square, and its colour's name.
 
 A small two-branch CNN (``scripts/train_square_model.py`` trains it on studio photos and
 exports it to ONNX) run with OpenCV's dnn module on the views of ``patches.py``; two copies
-trained from different random starts are averaged (on renders neither saw, the pair reads
-more boards right than one alone). One square cannot tell a 2-pip on small squares from a
+trained from different random starts are averaged (with the earlier, narrower copies, on
+renders neither saw, the pair read more boards right than one alone). One square cannot tell a 2-pip on small squares from a
 3-pip on large ones, so the model regresses log(base side / square side) and
 :func:`size_probs` fits the board's square size (in mm, the pyramids' bases being fixed)
 over all of a board's pyramids at once. The colour names are
