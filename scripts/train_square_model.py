@@ -156,6 +156,44 @@ def build_model(width: int = 1):
     return SquareNet()
 
 
+def load_exported(model, path: Path, X) -> None:
+    """Start ``model`` from an exported copy (``path``, ONNX). The export folded each batch
+    norm into its convolution; each is rebuilt on the samples ``X`` (mean and spread of the
+    convolution's output there), so that the network computes what the copy computed and
+    training in batches sees the same numbers from its first step."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    folded = [(weights[n.input[1]], weights[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
+    layers = [m for branch in (model.top, model.up) for m in branch if isinstance(m, (torch.nn.Conv2d, torch.nn.BatchNorm2d))]
+    pairs = list(zip(layers[::2], layers[1::2]))
+    if len(pairs) != len(folded) or any(c.weight.shape != w.shape for (c, _), (w, _) in zip(pairs, folded)):
+        raise SystemExit(f"{path} does not fit a network of this --width")
+    hooks = []
+    with torch.no_grad():
+        for (conv, norm), (w, b) in zip(pairs, folded):
+            conv.weight.copy_(torch.from_numpy(w.copy()))
+
+            def refit(module, inputs, bias=torch.from_numpy(b.copy())):
+                x = inputs[0]
+                mean, var = x.mean(dim=(0, 2, 3)), x.var(dim=(0, 2, 3), unbiased=False)
+                module.running_mean.copy_(mean)
+                module.running_var.copy_(var)
+                module.weight.copy_(torch.sqrt(var + module.eps))
+                module.bias.copy_(mean + bias)
+            hooks.append(norm.register_forward_pre_hook(refit))
+        for name, tensor in model.head.named_parameters():
+            tensor.copy_(torch.from_numpy(weights[f"net.head.{name}"].copy()))
+        model.train()
+        model(torch.as_tensor(X).float())
+    for hook in hooks:
+        hook.remove()
+    model.eval()
+
+
 def augment(xb, rng_t):
     """Colour cast, brightness, contrast, noise and mirror images (both views together)."""
     import torch
@@ -180,21 +218,26 @@ COLOUR_LOSS_WEIGHT = 0.5  # the colour names' cross-entropy (pyramids only)
 
 
 def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed: int, epochs: int, *,
-          width: int = 1, batch: int = 128, device: str = "cpu", log=print):
-    """The trained network (on the CPU, in eval mode). The learning rate grows with the
-    square root of ``batch`` from 3e-3 at 128."""
+          width: int = 1, batch: int = 128, device: str = "cpu", lr: float | None = None,
+          init: Path | None = None, log=print):
+    """The trained network (on the CPU, in eval mode). The peak learning rate ``lr`` is by
+    default 3e-3 at ``batch`` 128, growing with the square root of ``batch``; ``init`` (an
+    exported ONNX copy) starts from that copy's weights instead of random ones."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(int(__import__("os").environ.get("TRAIN_THREADS", "1")))
     rng_t = torch.Generator(device=device).manual_seed(seed)
-    model = build_model(width).to(device)
+    model = build_model(width)
+    if init:
+        load_exported(model, init, X[torch.randperm(len(X), generator=torch.Generator().manual_seed(seed))[:4096].numpy()])
+    model = model.to(device)
     Xt = torch.from_numpy(X).to(device)
     yt = torch.from_numpy(y).to(device)
     zt = torch.from_numpy(np.nan_to_num(z, nan=0.0).astype(np.float32)).to(device)
     has_z = torch.from_numpy(~np.isnan(z)).to(device)
     ct = torch.from_numpy(colours).to(device)
-    lr = 3e-3 * (batch / 128) ** 0.5
+    lr = lr or 3e-3 * (batch / 128) ** 0.5
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(y) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
@@ -323,6 +366,8 @@ def main(argv=None) -> int:
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--device", default="cpu", help="torch device to train on: cpu (default) or cuda")
     parser.add_argument("--workers", type=int, default=1, help="processes cutting the photos into samples")
+    parser.add_argument("--lr", type=float, help="peak learning rate (default 3e-3 x sqrt(batch / 128))")
+    parser.add_argument("--init", type=Path, help="an exported copy (.onnx) to go on training from (same --width)")
     parser.add_argument("--samples", type=Path, help="an .npz of the samples: read it when it exists, else write it "
                         "(several trainings on the same photos cut them once)")
     args = parser.parse_args(argv)
@@ -341,10 +386,12 @@ def main(argv=None) -> int:
         if args.samples:
             np.savez(args.samples, X=X, y=y, z=z, colours=colours)
     print(f"{len(y)} samples in {time.time() - t0:.0f} s", flush=True)
-    model = train(X, y, z, colours, args.seed, args.epochs, width=args.width, batch=args.batch, device=args.device)
+    model = train(X, y, z, colours, args.seed, args.epochs, width=args.width, batch=args.batch, device=args.device,
+                  lr=args.lr, init=args.init)
     provenance = {
         "trained_on": {"folders": [str(p) for p in args.photos], "photos": len(photos),
                        "seeds": sorted({json.loads(p.with_suffix('.json').read_text()).get('seed') for p in photos})},
+        "continued_from": str(args.init) if args.init else None, "lr": args.lr,
         "copies": args.copies, "epochs": args.epochs, "seed": args.seed, "width": args.width, "batch": args.batch,
         "command": "scripts/train_square_model.py " + " ".join(sys.argv[1:] if argv is None else map(str, argv)),
     }
