@@ -514,3 +514,35 @@ def test_a_reading_without_a_board_shows_the_photo_and_a_message(page):
     page.click("#apply-text")
     expect(page.locator("#board-pane")).to_be_visible()
     expect(total_of(page, "red")).to_have_text("4")
+
+
+def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
+    board = "x3 x2 .\n. b2 x1\n# . b1\n"
+    answer_read(page, {
+        "board": board, "uncertain": [],
+        "reading": {
+            "board": board, "cells": [],
+            "colour_groups": [
+                {"colour": "clear", "cells": ["A3", "B3", "C2"], "confidence": 0.55,
+                 "alternatives": [{"colour": "white", "confidence": 0.45}], "unsure": True},
+                {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
+            "warnings": ["check a colour: the 3 clear pieces may be white (odds of clear: 55%)"],
+        },
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    expect(page.locator("#message")).to_contain_text("Check the colour of the clear pieces")
+    check = page.locator("#colour-checks .colour-check")
+    expect(check).to_have_count(1)  # blue was read surely
+    expect(check).to_contain_text("3 pieces read as clear (55%).")
+    shot(page, "colour-check", full_page=False)
+    check.get_by_role("button", name="They are white").click()
+    expect(page.locator('#players .player[data-colour="white"]')).to_have_count(1)
+    expect(page.locator("#colour-checks")).to_be_hidden()  # no clear piece left to ask about
+    assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board.replace("x", "w"))
+
+    # Any player's colour can be changed from their card; a colour in use swaps the two.
+    page.select_option('#players .player[data-colour="blue"] select.name', "white")
+    expect(page.locator('#players .player[data-colour="blue"] .total')).to_have_text(str(
+        score_board(Board.from_text(board.replace("b", "X").replace("x", "b").replace("X", "w"))).players["blue"].total))
+    assert Board.from_text(page.input_value("#board-text")) == Board.from_text(
+        board.replace("b", "X").replace("x", "b").replace("X", "w"))

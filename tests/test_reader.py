@@ -9,7 +9,7 @@ import pytest
 from scorer.board import Board
 from scorer.cli import main
 from scorer.vision.camera import camera_from_homography
-from scorer.reader import calibrated_confidence
+from scorer.reader import calibrated_confidence, colour_group_readings
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.evaluate import truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area
@@ -68,7 +68,7 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
     wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
     d = reading.to_dict()
-    assert set(d) == {"file", "board", "grid", "play_area", "cells", "warnings", "seconds"}
+    assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "warnings", "seconds"}
     assert d["play_area"] == {"row": 1, "col": 1, "rows": 6, "cols": 6}
     assert len(d["cells"]) == 36
     assert all(0.0 <= c["confidence"] <= 1.0 for c in d["cells"])
@@ -205,7 +205,25 @@ def test_read_command_json_and_overlay(tmp_path, capsys):
     assert d["file"] == str(photo)
     assert d["grid"]["rows"] == 8
     assert Board.from_text(d["board"]).rows == 8
+    read = Board.from_text(d["board"])
+    assert sorted(g["colour"] for g in d["colour_groups"]) == sorted(read.colours())
+    assert sorted(c for g in d["colour_groups"] for c in g["cells"]) == sorted(sq.name for sq, _ in read.pieces())
     assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_colour_groups_carry_their_naming_odds_and_white_and_clear_each_other():
+    board = Board.from_text("r3 w2 .\n. b2 w1\n# . b1\n")
+    names = ["red", "white", "blue", "green"]  # green: a group with no piece on the decoded board
+    odds = [{"red": 0.999, "orange": 0.001}, {"white": 0.99, "yellow": 0.01},
+            {"blue": 0.7, "purple": 0.25, "cyan": 0.05}, {"green": 1.0}]
+    groups = {g.colour: g for g in colour_group_readings(board, names, odds)}
+    assert sorted(groups) == ["blue", "red", "white"]
+    assert groups["red"].cells == ("A3",) and groups["red"].alternatives == () and not groups["red"].unsure
+    assert groups["blue"].alternatives == (("purple", 0.25), ("cyan", 0.05)) and groups["blue"].unsure
+    # white at 99% is still offered clear: the reader confuses the two whatever its odds
+    assert groups["white"].alternatives == (("clear", 0.0),) and groups["white"].unsure
+    assert groups["white"].to_dict() == {"colour": "white", "cells": ["B3", "C2"], "confidence": 0.99,
+                                         "alternatives": [{"colour": "clear", "confidence": 0.0}], "unsure": True}
 
 
 def test_eval_command_scores_a_folder_with_sidecars(tmp_path, capsys):

@@ -260,7 +260,8 @@
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
-    state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [] };
+    state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [],
+      colourGroups: reading.colour_groups || [] };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
@@ -279,7 +280,10 @@
     const n = state.reading.unsure.length;
     analyse(data.board).then((ok) => {
       if (!ok) return;
-      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`, "info");
+      const colours = state.reading.colourGroups.filter((g) => g.unsure).map((g) => g.colour);
+      const colourNote = colours.length ? ` Check the colour of the ${colours.join(" and ")} pieces (one tap under the photo).` : "";
+      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${colourNote}`, "info");
+      else if (colourNote) showMessage(colourNote.trim(), "info");
       ($("#message").hidden ? $("#results") : $("#message")).scrollIntoView({ behavior: "smooth", block: "start" });
     });
   }
@@ -293,12 +297,42 @@
   function renderWarnings() {
     const box = $("#reading-warnings");
     const items = ((state.reading && state.reading.warnings) || []).map((w) => el("li", { text: String(w) }));
-    if (items.length <= 3) {
-      box.replaceChildren(el("ul", { class: "warnings" }, items));
-    } else {
-      box.replaceChildren(el("details", {}, el("summary", { text: `${items.length} notes from the reader` }),
-        el("ul", { class: "warnings" }, items)));
-    }
+    const notes = items.length <= 3 ? el("ul", { class: "warnings" }, items)
+      : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
+    box.replaceChildren(colourChecks(), notes);
+  }
+
+  // A colour group the reader was unsure of (clear or white, blue or purple): one tap renames
+  // all its pieces. Shown while the group's colour is still on the board.
+  function colourChecks() {
+    const groups = ((state.reading && state.reading.colourGroups) || []).filter((g) => g.unsure && onBoardColours().has(g.colour));
+    if (!groups.length) return el("div", { id: "colour-checks", hidden: true });
+    return el("div", { id: "colour-checks" }, groups.map((g) =>
+      el("p", { class: "colour-check", "data-colour": g.colour },
+        swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
+        (g.alternatives || []).map((a) => el("button", {
+          type: "button", class: "button recolour-to", "data-colour": a.colour,
+          onclick: () => recolour(g.colour, a.colour),
+        }, swatch(a.colour), `They are ${a.colour}`)))));
+  }
+
+  function onBoardColours() {
+    const names = new Set();
+    for (const row of state.cells || []) for (const t of row) if (t.length === 2 && NAME_OF[t[0]]) names.add(NAME_OF[t[0]]);
+    return names;
+  }
+
+  // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap.
+  function recolour(from, to) {
+    const letter = (name) => (COLOURS.find((c) => c.name === name) || {}).letter;
+    const a = letter(from), b = letter(to);
+    if (!a || !b || a === b || !state.cells) return;
+    const swap = { [a]: b, [b]: a };
+    state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
+    save(); // kept even if the server cannot be reached to score it
+    renderWarnings();
+    renderDiagram();
+    analyse(boardText());
   }
 
   // --- the diagram ------------------------------------------------------------------------
@@ -494,10 +528,20 @@
     }
     line("Total", String(p.total), "total-row", null);
     return el("article", { class: "player" + (winner ? " winner" : ""), "data-colour": rank.colour },
-      el("header", {}, swatch(rank.colour), el("span", { class: "name", text: rank.colour }),
+      el("header", {}, swatch(rank.colour), colourSelect(rank.colour),
         rank.rank ? el("span", { class: "rank", text: `#${rank.rank}` }) : null,
         el("span", { class: "total", text: String(p.total) })),
       el("table", {}, el("tbody", {}, rows)));
+  }
+
+  function colourSelect(colour) {
+    const used = onBoardColours();
+    return el("select", {
+      class: "name", "aria-label": `Colour of the ${colour} pieces`,
+      title: "Change this player's colour (all their pieces); a colour another player has swaps with them",
+      onchange: (e) => recolour(colour, e.target.value),
+    }, COLOURS.map((c) => el("option", { value: c.name, selected: c.name === colour,
+      text: c.name === colour || !used.has(c.name) ? c.name : `${c.name} (swap)` })));
   }
 
   function colourCells(colour, pips) {
@@ -621,6 +665,7 @@
     renderScore();
     renderLegality();
     renderMidgame();
+    renderWarnings(); // the colour checks follow the board
   }
 
   // --- the square picker ------------------------------------------------------------------
