@@ -37,8 +37,7 @@ MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternative
 # Colour names the reader tells apart badly whatever its odds say: on dev, 154 renders the
 # square model never saw and 30 renders each with a clear player, groups named white were
 # right 22 times in 41 and groups named clear 35 in 47, mostly mistaken for each other, some
-# at odds of 1.0. Such a group is always
-# offered the other name and flagged.
+# at odds of 1.0. Such a group is always offered the other name and flagged.
 CONFUSED_NAMES = {"white": "clear", "clear": "white"}
 MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 # Grid confidence under which the reader warns: on the 1099 renders and photos where grid_eval
