@@ -10,6 +10,7 @@
   const FILES = "ABCDEFGHIJKL";
   const COLOURS = JSON.parse($("#colour-letters").textContent); // [{name, letter}]
   const NAME_OF = Object.fromEntries(COLOURS.map((c) => [c.letter, c.name]));
+  const LETTER_OF = Object.fromEntries(COLOURS.map((c) => [c.name, c.letter]));
   const FILL = {
     red: "#d7263d", yellow: "#f4c20d", orange: "#f57c00", green: "#2e9d44", cyan: "#17b3c8",
     blue: "#2a5fd6", purple: "#7c3fb8", clear: "#dfe8ef", black: "#262626", white: "#fbfbfb",
@@ -305,7 +306,8 @@
   // A colour group the reader was unsure of (clear or white, blue or purple): one tap renames
   // all its pieces. Shown while the group's colour is still on the board.
   function colourChecks() {
-    const groups = ((state.reading && state.reading.colourGroups) || []).filter((g) => g.unsure && onBoardColours().has(g.colour));
+    const onBoard = onBoardColours();
+    const groups = ((state.reading && state.reading.colourGroups) || []).filter((g) => g.unsure && onBoard.has(g.colour));
     if (!groups.length) return el("div", { id: "colour-checks", hidden: true });
     return el("div", { id: "colour-checks" }, groups.map((g) =>
       el("p", { class: "colour-check", "data-colour": g.colour },
@@ -324,8 +326,7 @@
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap.
   function recolour(from, to) {
-    const letter = (name) => (COLOURS.find((c) => c.name === name) || {}).letter;
-    const a = letter(from), b = letter(to);
+    const a = LETTER_OF[from], b = LETTER_OF[to];
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
     state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
@@ -545,9 +546,9 @@
   }
 
   function colourCells(colour, pips) {
-    const letter = COLOURS.find((c) => c.name === colour);
+    const letter = LETTER_OF[colour];
     if (!letter) return [];
-    const token = letter.letter + pips;
+    const token = letter + pips;
     const out = [];
     for (let row = 0; row < state.rows; row++)
       for (let col = 0; col < state.cols; col++) if (state.cells[row][col] === token) out.push(cellName(col, row));
@@ -686,8 +687,7 @@
     } else {
       $("#picker-reading").textContent = "";
     }
-    const onBoard = new Set();
-    for (const row of state.cells) for (const t of row) if (t.length === 2 && NAME_OF[t[0]]) onBoard.add(NAME_OF[t[0]]);
+    const onBoard = onBoardColours();
     for (const v of suggestions) if (v && v.length === 2 && NAME_OF[v[0]]) onBoard.add(NAME_OF[v[0]]);
     const showAll = onBoard.size === 0;
     $("#picker-colours").classList.toggle("all", showAll);
