@@ -12,7 +12,7 @@ from scorer.cli import main
 from scorer.rules import check_position
 from scorer.studio.geometry import aim_camera, order_corners
 from scorer.studio.post import develop, encode_jpeg
-from scorer.studio.scene import BOARD_KINDS, PYRAMID_SIZES, plan_scene
+from scorer.studio.scene import BOARD_KINDS, FROST_RANGE, PYRAMID_SIZES, plan_scene
 from scorer.studio.truth import sidecar
 
 SEEDS = range(24)
@@ -107,6 +107,20 @@ def test_clutter_is_off_the_board(plans):
             assert outside_x or outside_y, (plan.seed, item.kind, item.x, item.y)
 
 
+def test_with_colour_and_frost_fix_those_choices_and_leave_the_rest():
+    plain = [plan_scene(seed) for seed in range(40)]
+    for plan in plain:
+        assert FROST_RANGE[0] <= plan.materials["frost"] <= FROST_RANGE[1]
+        if "clear" in plan.colours:  # already there: the same plan as without the option
+            assert json.dumps(sidecar(plan_scene(plan.seed, with_colour="clear"))) == json.dumps(sidecar(plan))
+    assert sum("clear" in plan.colours for plan in plain) < len(plain)
+    for seed in range(40):
+        plan = plan_scene(seed, with_colour="clear", frost=(0.1, 0.2))
+        assert "clear" in plan.colours and len(set(plan.colours)) == plan.players
+        assert set(plan.board.colours()) <= set(plan.colours)
+        assert 0.1 <= plan.materials["frost"] <= 0.2
+
+
 def test_every_board_kind_plans():
     for seed, kind in enumerate(BOARD_KINDS):
         plan = plan_scene(100 + seed, board_kind=kind, players=4 if kind != "area_sized" else 2)
@@ -146,6 +160,10 @@ def test_cli_rejects_bad_options(capsys, tmp_path):
     assert err.startswith("subdivision: error: unknown clutter piano") and "\n" not in err
     assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--tilt", "89"]) == 2
     capsys.readouterr()
+    for frost in ("0.7,0.2", "a,b", "0.3", "0.2,1.5"):
+        assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--frost", frost]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("subdivision: error: --frost must be LOW,HIGH") and "\n" not in err
     (tmp_path / "a_file").write_text("")
     assert main(["studio", "--seed", "1", "--out", str(tmp_path / "a_file")]) == 2
     err = capsys.readouterr().err.strip()

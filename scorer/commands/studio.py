@@ -13,7 +13,9 @@ from scorer.errors import UserError
 
 
 def add_parser(subparsers) -> None:
-    from scorer.studio.scene import BOARD_KINDS, CLUTTER_KINDS, LIGHT_KINDS, RESOLUTIONS, STAGES, TABLE_KINDS, TOKEN_KINDS
+    from scorer.board import COLOURS
+    from scorer.studio.scene import (BOARD_KINDS, CLUTTER_KINDS, FROST_RANGE, LIGHT_KINDS, RESOLUTIONS, STAGES,
+                                     TABLE_KINDS, TOKEN_KINDS)
 
     parser = subparsers.add_parser(
         "studio",
@@ -38,6 +40,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--table", choices=TABLE_KINDS)
     parser.add_argument("--clutter", help=f"comma-separated, from {','.join(CLUTTER_KINDS)}; 'none' for a bare table")
     parser.add_argument("--tilt", type=float, help="camera angle from vertical, degrees (0-60)")
+    parser.add_argument("--with-colour", choices=COLOURS, help="a player of this colour in every photo")
+    parser.add_argument("--frost", help="range of the translucent pieces' frosting, LOW,HIGH between 0 (glassy) "
+                        f"and 1 (milky); default {FROST_RANGE[0]},{FROST_RANGE[1]}")
     parser.add_argument("--portrait", action="store_true", default=None, help="portrait photo")
     parser.add_argument("--landscape", dest="portrait", action="store_false", help="landscape photo")
     parser.set_defaults(func=run)
@@ -54,12 +59,20 @@ def _options(args) -> dict:
             raise UserError(f"unknown clutter {', '.join(unknown)}; known: {', '.join(CLUTTER_KINDS)}, none")
     if args.tilt is not None and not 0 <= args.tilt <= 75:
         raise UserError(f"--tilt must be between 0 and 75 degrees, not {args.tilt}")
+    frost = None
+    if args.frost is not None:
+        try:
+            frost = tuple(float(v) for v in args.frost.split(","))
+        except ValueError:
+            frost = ()
+        if len(frost) != 2 or not 0 <= frost[0] <= frost[1] <= 1:
+            raise UserError(f"--frost must be LOW,HIGH with 0 <= LOW <= HIGH <= 1, not {args.frost}")
     if args.count < 1 or args.spp < 1:
         raise UserError("--count and --spp must be at least 1")
     return {"players": args.players, "threehouse": args.threehouse, "stage": args.stage,
             "board_kind": args.board_kind, "token_kind": args.token_kind, "light": args.light,
             "table": args.table, "clutter": clutter, "megapixels": args.megapixels, "tilt": args.tilt,
-            "portrait": args.portrait, "spp": args.spp}
+            "portrait": args.portrait, "spp": args.spp, "with_colour": args.with_colour, "frost": frost}
 
 
 def run(args) -> int:

@@ -169,6 +169,7 @@ PIECE_RGB = {
     "white": (0.85, 0.85, 0.83),
 }
 OPAQUE_COLOURS = ("black", "white")
+FROST_RANGE = (0.45, 0.7)  # how milky the translucent pieces are, drawn per photo
 
 
 def _choose(rng: random.Random, value, options):
@@ -421,14 +422,19 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
                stage: str | None = None, board_kind: str | None = None, token_kind: str | None = None,
                light: str | None = None, table: str | None = None, clutter: list[str] | None = None,
                megapixels: int = 3, tilt: float | None = None, portrait: bool | None = None,
-               spp: int = 8, colours: list[str] | None = None, area_offset: tuple[int, int] | None = None) -> ScenePlan:
-    """Everything in one photo, drawn from ``seed``; any keyword fixes that choice."""
+               spp: int = 8, colours: list[str] | None = None, area_offset: tuple[int, int] | None = None,
+               with_colour: str | None = None, frost: tuple[float, float] | None = None) -> ScenePlan:
+    """Everything in one photo, drawn from ``seed``; any keyword fixes that choice.
+    ``with_colour`` puts a player of that colour among the drawn ones; ``frost`` is the range
+    the translucent pieces' frosting is drawn from (0 glassy, 1 milky; default ``FROST_RANGE``)."""
     rng = random.Random(seed)
     players = players or rng.choice([2, 2, 3, 3, 4])
     threehouse = (rng.random() < 0.3) if threehouse is None else threehouse
     stage = _choose(rng, stage, ["finished", "finished", "mid"])
     if colours is None:
         colours = rng.sample(COLOURS, players) if rng.random() < 0.7 else rng.sample(["red", "yellow", "green", "blue", "black"], players)
+        if with_colour is not None and with_colour not in colours:
+            colours[rng.randrange(players)] = with_colour
     position = plan_position(rng, players, threehouse, stage, list(colours))
     area = position.rows
     kind = _choose(rng, board_kind, ["bandanna", "bandanna", "bandanna", "printed", "wood", "vinyl", "area_sized"])
@@ -449,7 +455,7 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
     for name, rgb in PIECE_RGB.items():  # each set of pieces is a slightly different batch
         jitter = np.clip(np.array(rgb) * (1 + np.array([rng.gauss(0, 0.08) for _ in range(3)])), 0.0, 0.97)
         piece_rgb[name] = [round(float(c), 4) for c in jitter]
-    materials = {"piece_rgb": piece_rgb, "frost": round(rng.uniform(0.45, 0.7), 3),
+    materials = {"piece_rgb": piece_rgb, "frost": round(rng.uniform(*(frost or FROST_RANGE)), 3),
                  "gloss": round(rng.uniform(0.05, 0.2), 3)}
     return ScenePlan(seed, position, players, list(colours), threehouse, stage, spec, area_offset,
                      pieces, tokens, clutter_items, table_spec, lights, ambient, camera, camera_params,
