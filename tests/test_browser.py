@@ -534,6 +534,10 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
     check = page.locator("#colour-checks .colour-check")
     expect(check).to_have_count(1)  # blue was read surely
     expect(check).to_contain_text("3 pieces read as clear (55%).")
+    # right under the top message, above the photo (not below the fold on a phone)
+    tops = page.evaluate("['#message', '#colour-checks', '#overlay'].map((s) => document.querySelector(s).getBoundingClientRect().top)")
+    assert tops == sorted(tops), tops
+    expect(check).to_be_in_viewport()  # the page scrolls to the message, and the check is just under it
     shot(page, "colour-check", full_page=False)
     check.get_by_role("button", name="They are white").click()
     expect(page.locator('#players .player[data-colour="white"]')).to_have_count(1)

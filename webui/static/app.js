@@ -282,7 +282,7 @@
     analyse(data.board).then((ok) => {
       if (!ok) return;
       const colours = state.reading.colourGroups.filter((g) => g.unsure).map((g) => g.colour);
-      const colourNote = colours.length ? ` Check the colour of the ${colours.join(" and ")} pieces (one tap under the photo).` : "";
+      const colourNote = colours.length ? ` Check the colour of the ${colours.join(" and ")} pieces (one tap below).` : "";
       if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${colourNote}`, "info");
       else if (colourNote) showMessage(colourNote.trim(), "info");
       ($("#message").hidden ? $("#results") : $("#message")).scrollIntoView({ behavior: "smooth", block: "start" });
@@ -296,26 +296,27 @@
   }
 
   function renderWarnings() {
-    const box = $("#reading-warnings");
     const items = ((state.reading && state.reading.warnings) || []).map((w) => el("li", { text: String(w) }));
     const notes = items.length <= 3 ? el("ul", { class: "warnings" }, items)
       : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
-    box.replaceChildren(colourChecks(), notes);
+    $("#reading-warnings").replaceChildren(notes);
+    renderColourChecks();
   }
 
   // A colour group the reader was unsure of (clear or white, blue or purple): one tap renames
-  // all its pieces. Shown while the group's colour is still on the board.
-  function colourChecks() {
+  // all its pieces. Shown under the top message, while the group's colour is still on the board.
+  function renderColourChecks() {
+    const box = $("#colour-checks");
     const onBoard = onBoardColours();
     const groups = ((state.reading && state.reading.colourGroups) || []).filter((g) => g.unsure && onBoard.has(g.colour));
-    if (!groups.length) return el("div", { id: "colour-checks", hidden: true });
-    return el("div", { id: "colour-checks" }, groups.map((g) =>
+    box.replaceChildren(...groups.map((g) =>
       el("p", { class: "colour-check", "data-colour": g.colour },
         swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         (g.alternatives || []).map((a) => el("button", {
           type: "button", class: "button recolour-to", "data-colour": a.colour,
           onclick: () => recolour(g.colour, a.colour),
         }, swatch(a.colour), `They are ${a.colour}`)))));
+    box.hidden = !groups.length;
   }
 
   function onBoardColours() {
