@@ -23,7 +23,7 @@ from scorer.vision.colours import colour_groups_for
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo_scaled
-from scorer.vision.playarea import PlayArea, find_play_area
+from scorer.vision.playarea import PlayArea, find_play_area, infer_stash
 from scorer.vision.square_model import merge_learned
 from scorer.vision.squares import LABELS, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
 
@@ -121,6 +121,8 @@ class Reading:
     colour_names: list[str] = field(default_factory=list)
     colour_groups: list[ColourGroupReading] = field(default_factory=list)
     photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk)
+    threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
+    stash_inferred: bool = False  # the stash was inferred from the photo, not given
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -136,6 +138,8 @@ class Reading:
             "play_area": self.play_area.to_dict() if self.play_area is not None else None,
             "cells": [c.to_dict() for c in self.cells],
             "colour_groups": [g.to_dict() for g in self.colour_groups],
+            "threehouse": self.threehouse,
+            "stash_inferred": self.stash_inferred,
             "warnings": list(self.warnings),
             "seconds": round(self.seconds, 3),
         }
@@ -185,10 +189,11 @@ def find_board_grid(image: np.ndarray) -> GridFit:
     return find_grid(work).scaled(1.0 / scale) if scale != 1.0 else find_grid(work)
 
 
-def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool = False,
+def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool | None = None,
                area: PlayArea | dict | None = None, grid: GridFit | None = None,
                file: str | None = None) -> Reading:
-    """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth).
+    """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth);
+    ``threehouse`` None infers the stash from the play area and its parks (``infer_stash``).
 
     Row 1 of the board is the play area's edge nearest the bottom of the image; on a board
     turned near 45 degrees that can be another edge than the whole checkerboard's, and then
@@ -218,7 +223,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     return reading
 
 
-def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool,
+def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,
                   area: PlayArea | dict | None, file: str | None) -> Reading:
     """Every stage after the grid, in the grid's own orientation (``read_image`` times it)."""
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
@@ -241,12 +246,15 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         reading.play_area = play
         if play.ambiguous:
             reading.warnings.append(AMBIGUOUS_AREA)
-        stage = "colours"
-        trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
         inside = [(c, r) for r in range(play.row, play.row + play.rows) for c in range(play.col, play.col + play.cols)
                   if 0 <= c < g.cols and 0 <= r < g.rows]
         pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
                     and squares.readings[sq].colour_lab is not None]
+        if threehouse is None:
+            threehouse = _inferred_stash(reading, squares, inside, play.rows, players)
+        reading.threehouse = bool(threehouse)
+        stage = "colours"
+        trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
         empties = [sq for sq in inside if squares.readings[sq].label == "empty"]
         # A board with only a few bare-looking squares is most likely finished and full: those
         # are faint pieces or markers (clear plastic, a glass stone), not gaps.
@@ -315,7 +323,19 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
     return reading
 
 
-def read_photo(source: str | Path | bytes, *, players: int | None = None, threehouse: bool = False,
+def _inferred_stash(reading: Reading, squares, inside, size: int, players: int | None) -> bool:
+    """ThreeHouse or not, from the play area's size and its parks (``infer_stash``), with a
+    warning when the other stash fits nearly as well."""
+    guess = infer_stash(size, sum(squares.readings[sq].label == "park" for sq in inside), players)
+    reading.stash_inferred = True
+    if guess.close:
+        reading.warnings.append(
+            f"unsure of the stash: {guess.parks_seen} parks on a {guess.size}x{guess.size} board, read as "
+            f"{'ThreeHouse' if guess.threehouse else 'standard'}; set the stash (ThreeHouse or standard) if that is wrong")
+    return guess.threehouse
+
+
+def read_photo(source: str | Path | bytes, *, players: int | None = None, threehouse: bool | None = None,
                area: PlayArea | dict | None = None) -> Reading:
     """Read a board from a photo (path or bytes): see :class:`Reading`."""
     start = time.perf_counter()

@@ -159,7 +159,29 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
     data = json.loads(out)
     assert status == 0 and data["players"]["red"]["total"] == 24
     assert data["from_photo"] and data["reading_warnings"] == ["fake"]
-    assert calls == [(str, 2, False)]  # a path, so the reading can name its file
+    assert calls == [(str, 2, None)]  # a path, so the reading can name its file; the stash inferred
+
+
+def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, monkeypatch):
+    import types
+
+    from scorer.board import Board
+
+    class FakeReading:
+        board = Board.from_text("r1 . .\n. . .\n. . b1\n")
+
+        def to_dict(self):
+            return {"warnings": [], "threehouse": True}
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    left = {}
+    for option in ([], ["--standard"], ["--threehouse"]):
+        status, out, _ = run(["check", "--json", *option, str(path)], capsys)
+        left[tuple(option)] = json.loads(out)["stash"]["red"]
+    assert left[()] == left[("--threehouse",)] == {"1": 2, "2": 3, "3": 3}  # as read: ThreeHouse
+    assert left[("--standard",)] == {"1": 4, "2": 5, "3": 5}  # the option wins
 
 
 def test_photo_without_a_reader_is_one_clear_line(capsys, tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence, colour_group_readings
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.evaluate import truth_grid, truth_grid_of
-from scorer.vision.playarea import find_play_area
+from scorer.vision.playarea import find_play_area, infer_stash
 from scorer.vision.squares import PIECE_HEIGHT, Evidence, height_probe, outline, square_side_px
 from synthetic_scene import draw_scene, look_at_camera
 
@@ -68,7 +68,9 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
     wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
     d = reading.to_dict()
-    assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "warnings", "seconds"}
+    assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "threehouse",
+                      "stash_inferred", "warnings", "seconds"}
+    assert d["threehouse"] is False and d["stash_inferred"]  # a 6x6 area with 6 parks: standard
     assert d["play_area"] == {"row": 1, "col": 1, "rows": 6, "cols": 6}
     assert len(d["cells"]) == 36
     assert all(0.0 <= c["confidence"] <= 1.0 for c in d["cells"])
@@ -116,6 +118,24 @@ def test_play_area_prefers_the_block_holding_the_pieces_and_corner_parks():
     assert (area.rows, area.cols) == (8, 8)
     given = find_play_area(occ, park, area={"row": 0, "col": 2, "rows": 5, "cols": 5})
     assert (given.row, given.col, given.rows) == (0, 2, 5)
+
+
+def test_stash_is_inferred_from_the_play_areas_size_and_parks():
+    assert infer_stash(5, 7).threehouse and not infer_stash(5, 7).close  # 5x5 is only ThreeHouse
+    assert not infer_stash(7, 4).threehouse and not infer_stash(8, 3).threehouse  # only standard
+    # 6x6: standard for two (6 parks), ThreeHouse for three (9) or four (none)
+    assert (infer_stash(6, 6).threehouse, infer_stash(6, 9).threehouse, infer_stash(6, 0).threehouse) == (False, True, True)
+    assert not any(infer_stash(6, n).close for n in (0, 1, 5, 6, 9, 10))
+    assert infer_stash(6, 7).close and infer_stash(6, 8).close and infer_stash(6, 3).close
+    assert not infer_stash(6, 9, players=2).threehouse and infer_stash(6, 6, players=3).threehouse
+    # an unknown stash lets the play area be any size of either
+    occ, park = np.zeros((8, 8)), np.zeros((8, 8))
+    occ[2:7, 1:6] = 0.95  # a full 5x5 block with parks in its corners
+    for r, c in ((2, 1), (2, 5), (6, 1), (6, 5)):
+        park[r, c] = 0.9
+    assert find_play_area(occ, park).rows == 6  # standard boards are 6x6 or larger
+    area = find_play_area(occ, park, threehouse=None)
+    assert (area.row, area.col, area.rows, area.cols) == (2, 1, 5, 5)
 
 
 def _lab(bgr):
@@ -198,13 +218,14 @@ def test_read_command_json_and_overlay(tmp_path, capsys):
     photo = tmp_path / "board.png"
     cv2.imwrite(str(photo), img)
     out = tmp_path / "over.png"
-    assert main(["read", str(photo), "--json", "--overlay", str(out), "--players", "4"]) == 0
+    assert main(["read", str(photo), "--json", "--overlay", str(out), "--players", "4", "--standard"]) == 0
     line = capsys.readouterr().out.strip().splitlines()
     assert len(line) == 1
     d = json.loads(line[0])
     assert d["file"] == str(photo)
     assert d["grid"]["rows"] == 8
-    assert Board.from_text(d["board"]).rows == 8
+    assert Board.from_text(d["board"]).rows == 8  # four players, standard: 8x8
+    assert d["threehouse"] is False and d["stash_inferred"] is False
     read = Board.from_text(d["board"])
     assert sorted(g["colour"] for g in d["colour_groups"]) == sorted(read.colours())
     assert sorted(c for g in d["colour_groups"] for c in g["cells"]) == sorted(sq.name for sq, _ in read.pieces())

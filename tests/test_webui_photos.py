@@ -36,6 +36,16 @@ def upload(client, data, name="photo.jpg", **form):
                        content_type="multipart/form-data")
 
 
+def test_the_stash_is_inferred_unless_given(client, scene_jpeg):
+    for form, inferred in (({}, True), ({"threehouse": "auto"}, True), ({"threehouse": "false"}, False)):
+        reading = upload(client, scene_jpeg, **form).get_json()["reading"]
+        # a standard two-player game on a 6x6 play area with its 6 parks
+        assert reading["threehouse"] is False and reading["stash_inferred"] is inferred, form
+    reading = upload(client, scene_jpeg, threehouse="true").get_json()["reading"]
+    assert reading["threehouse"] is True and reading["stash_inferred"] is False
+    assert "must be true or false" in error_of(upload(client, scene_jpeg, threehouse="maybe"), 400)
+
+
 def error_of(response, status):
     assert response.status_code == status, response.data
     body = response.get_json()
@@ -51,6 +61,7 @@ def test_read_a_photo_of_a_board(client, scene_jpeg):
     assert (board.rows, board.cols) == (6, 6)
     reading = body["reading"]
     assert reading["board"] == body["board"]
+    assert reading["threehouse"] is False and reading["stash_inferred"] is False  # given
     assert reading["grid"]["rows"] >= 6 and len(reading["grid"]["corners"]) == 4
     assert sorted(c["cell"] for c in reading["cells"]) == sorted(sq.name for sq in board.squares())
     assert set(body["uncertain"]) <= {c["cell"] for c in reading["cells"]}

@@ -130,7 +130,8 @@ def read():
         raise ApiError(400, "the photo is empty (0 bytes)")
     check_photo_size(data)
     players = players_option(request.form)
-    threehouse = flag(request.form, "threehouse")
+    # "auto" (the default): the reader infers the stash from the play area and its parks
+    threehouse = None if request.form.get("threehouse", "auto").strip().lower() == "auto" else flag(request.form, "threehouse")
     read_photo = photo_reader()
     try:
         reading = read_photo(data, players=players, threehouse=threehouse)

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from scorer.commands import add_stash_options
 from scorer.errors import UserError
 
 
@@ -22,7 +23,7 @@ def add_parser(subparsers) -> None:
     read.add_argument("--overlay", metavar="OUT.png",
                       help="write the photo with the reading drawn on it (several photos: OUT-1.png, ...)")
     read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
-    read.add_argument("--threehouse", action="store_true", help="ThreeHouse stashes (3 trios a player)")
+    add_stash_options(read)
     read.set_defaults(func=run_read)
 
     ev = subparsers.add_parser(
@@ -37,6 +38,8 @@ def add_parser(subparsers) -> None:
     ev.add_argument("--true-grid", action="store_true",
                     help="use the sidecar's grid instead of finding it (measures the later stages alone)")
     ev.add_argument("--hints", action="store_true", help="tell the reader the number of players (as --players)")
+    ev.add_argument("--infer-stash", action="store_true",
+                    help="do not tell the reader whether the game is ThreeHouse (it infers the stash)")
     ev.add_argument("--limit", type=int, help="only the first N photos")
     ev.add_argument("--json", action="store_true", help="print the summary as JSON")
     ev.add_argument("--verbose", "-v", action="store_true", help="one line per photo")
@@ -81,6 +84,8 @@ def _print_reading(name: str, reading) -> None:
     print(f"{name}: {d['grid']['rows']}x{d['grid']['cols']} checkerboard, play area "
           + (f"{d['play_area']['rows']}x{d['play_area']['cols']} at row {d['play_area']['row']}, col {d['play_area']['col']}"
              if d["play_area"] else "unknown")
+          + ("" if d["threehouse"] is None else
+             f", {'ThreeHouse' if d['threehouse'] else 'standard'} stash{' (inferred)' if d['stash_inferred'] else ''}")
           + f" ({d['seconds']:.2f} s)")
     if d["board"]:
         print(d["board"], end="")
@@ -105,14 +110,16 @@ def run_eval(args) -> int:
         raise UserError(f"{directory}: no photos with .json sidecars")
     results = []
     for photo in photos:
-        result = evaluate_photo(photo, use_true_grid=args.true_grid, hints=args.hints)
+        result = evaluate_photo(photo, use_true_grid=args.true_grid, hints=args.hints,
+                                infer_stash=args.infer_stash)
         results.append(result)
         if args.verbose:
             print(f"{photo.name}: {result.failure or 'exact'}, wrong {result.wrong_in_play} in play "
                   f"({result.wrong} all), grid error {result.grid['max_error']}, {result.seconds:.2f} s",
                   file=sys.stderr)
     summary = summarise(results)
-    title = f"{directory}" + (" (true grid)" if args.true_grid else "") + (" (players given)" if args.hints else "")
+    title = (f"{directory}" + (" (true grid)" if args.true_grid else "") + (" (players given)" if args.hints else "")
+             + (" (stash inferred)" if args.infer_stash else ""))
     if args.json:
         print(json.dumps(summary))
     else:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError
+from scorer.commands import add_stash_options
 from scorer.errors import UserError
 from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
@@ -73,7 +74,7 @@ def _add_common(parser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="board text or photo; - reads standard input")
     parser.add_argument("--json", action="store_true", help="one JSON object per file per line")
     parser.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
-    parser.add_argument("--threehouse", action="store_true", help="ThreeHouse stashes (3 trios a player)")
+    add_stash_options(parser)
 
 
 # --- input ---------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def _read_photo(name: str, source: str | bytes, args) -> Loaded:
 # --- output --------------------------------------------------------------------------------
 
 def _each_file(args, analyse, format_text, status_of) -> int:
-    """For each FILE: load it, ``analyse(board)``, print the report (JSON line or text).
+    """For each FILE: load it, ``analyse(loaded)``, print the report (JSON line or text).
 
     Returns the worst status: ``status_of(report)`` per file, 2 for a file that cannot be
     read (reported on stderr in one line, and the other files still go through).
@@ -163,7 +164,7 @@ def _each_file(args, analyse, format_text, status_of) -> int:
             print(f"subdivision: error: {err}", file=sys.stderr)
             status = 2
             continue
-        report = analyse(loaded.board)
+        report = analyse(loaded)
         print(_json_line(name, loaded, report.to_dict()) if args.json else format_text(name, report))
         sys.stdout.flush()
         status = max(status, status_of(report))
@@ -182,8 +183,8 @@ def run_score(args) -> int:
     if args.loose_parks and not args.private_parks:
         raise UserError("--loose-parks only applies with --private-parks")
 
-    def analyse(board: Board) -> ScoreReport:
-        return score_board(board, private_parks=args.private_parks, loose_parks=args.loose_parks)
+    def analyse(loaded: Loaded) -> ScoreReport:
+        return score_board(loaded.board, private_parks=args.private_parks, loose_parks=args.loose_parks)
 
     return _each_file(args, analyse, format_score, lambda report: 0)
 
@@ -192,8 +193,11 @@ def run_check(args) -> int:
     if args.seats and args.players and args.players != len(args.seats):
         raise UserError(f"--players {args.players} but --seats names {len(args.seats)}: {','.join(args.seats)}")
 
-    def analyse(board: Board) -> CheckReport:
-        return check_position(board, players=args.players, threehouse=args.threehouse, seats=args.seats)
+    def analyse(loaded: Loaded) -> CheckReport:
+        threehouse = args.threehouse
+        if threehouse is None:  # a photo's stash as its reader inferred it; board text: standard
+            threehouse = bool((loaded.reading or {}).get("threehouse"))
+        return check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
 
     return _each_file(args, analyse, format_check, lambda report: 1 if report.violations else 0)
 

@@ -108,7 +108,8 @@ def photos_in(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES and sidecar_for(p))
 
 
-def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = False) -> PhotoResult:
+def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = False,
+                   infer_stash: bool = False) -> PhotoResult:
     """Read one photo and compare it with its sidecar."""
     from scorer.reader import read_image
 
@@ -122,11 +123,9 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     from scorer.reader import READ_LONG_SIDE
 
     image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
-    kwargs = {}
+    kwargs = {"threehouse": None if infer_stash else bool(truth.get("threehouse", False))}
     if hints:
-        kwargs = {"players": truth.get("players"), "threehouse": bool(truth.get("threehouse", False))}
-    else:
-        kwargs = {"threehouse": bool(truth.get("threehouse", False))}
+        kwargs["players"] = truth.get("players")
     try:
         reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None,
                              file=str(photo), **kwargs)
