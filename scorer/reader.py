@@ -250,8 +250,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                   if 0 <= c < g.cols and 0 <= r < g.rows]
         pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
                     and squares.readings[sq].colour_lab is not None]
+        n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
         if threehouse is None:
-            threehouse = _inferred_stash(reading, squares, inside, play.rows, players)
+            threehouse = _inferred_stash(reading, play.rows, n_parks, players)
         reading.threehouse = bool(threehouse)
         stage = "colours"
         trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
@@ -265,7 +266,6 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         setup = setup_for(players, threehouse) if players else (fitting[0] if len(fitting) == 1 else None)
         if setup is None and len(fitting) > 1 and full:
             # ThreeHouse 6x6 is for 3 or 4 players: the parks and pieces on a full board say which.
-            n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
             n_pieces = len(inside) - n_parks
             setup = min(fitting, key=lambda s: abs(s.parks - n_parks) + abs(s.players * 3 * trios - n_pieces))
         # The setup says how many players; mid-game with few pieces, let the colours say.
@@ -323,10 +323,10 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
     return reading
 
 
-def _inferred_stash(reading: Reading, squares, inside, size: int, players: int | None) -> bool:
-    """ThreeHouse or not, from the play area's size and its parks (``infer_stash``), with a
-    warning when the other stash fits nearly as well."""
-    guess = infer_stash(size, sum(squares.readings[sq].label == "park" for sq in inside), players)
+def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int | None) -> bool:
+    """ThreeHouse or not, from the play area's size and the parks read in it (``infer_stash``),
+    with a warning when the other stash fits nearly as well."""
+    guess = infer_stash(size, parks_seen, players)
     reading.stash_inferred = True
     if guess.close:
         reading.warnings.append(

@@ -57,6 +57,15 @@ def players_option(options: Mapping[str, Any]) -> int | None:
     return int(value)
 
 
+def stash_option(options: Mapping[str, Any]) -> bool | None:
+    """``threehouse`` for a photo: true or false, or ``"auto"``/missing for None (the reader
+    infers the stash from the play area and its parks)."""
+    value = options.get("threehouse")
+    if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
+        return None
+    return flag(options, "threehouse")
+
+
 def json_body() -> dict[str, Any]:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
@@ -130,8 +139,7 @@ def read():
         raise ApiError(400, "the photo is empty (0 bytes)")
     check_photo_size(data)
     players = players_option(request.form)
-    # "auto" (the default): the reader infers the stash from the play area and its parks
-    threehouse = None if request.form.get("threehouse", "auto").strip().lower() == "auto" else flag(request.form, "threehouse")
+    threehouse = stash_option(request.form)
     read_photo = photo_reader()
     try:
         reading = read_photo(data, players=players, threehouse=threehouse)

@@ -332,7 +332,7 @@
     const swap = { [a]: b, [b]: a };
     state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
     save(); // kept even if the server cannot be reached to score it
-    renderWarnings();
+    renderColourChecks();
     renderDiagram();
     analyse(boardText());
   }
@@ -667,7 +667,7 @@
     renderScore();
     renderLegality();
     renderMidgame();
-    renderWarnings(); // the colour checks follow the board
+    renderColourChecks(); // they follow the board; the reader's notes do not
   }
 
   // --- the square picker ------------------------------------------------------------------
