@@ -356,13 +356,15 @@ class Setup:
         return 3 * self.trios
 
 
+STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3  # trios per player in each stash
+
 SETUPS = {
-    (False, 2): Setup(2, 6, 6, 5),
-    (False, 3): Setup(3, 7, 4, 5),
-    (False, 4): Setup(4, 8, 4, 5),
-    (True, 2): Setup(2, 5, 7, 3),
-    (True, 3): Setup(3, 6, 9, 3),
-    (True, 4): Setup(4, 6, 0, 3),
+    (False, 2): Setup(2, 6, 6, STANDARD_TRIOS),
+    (False, 3): Setup(3, 7, 4, STANDARD_TRIOS),
+    (False, 4): Setup(4, 8, 4, STANDARD_TRIOS),
+    (True, 2): Setup(2, 5, 7, THREEHOUSE_TRIOS),
+    (True, 3): Setup(3, 6, 9, THREEHOUSE_TRIOS),
+    (True, 4): Setup(4, 6, 0, THREEHOUSE_TRIOS),
 }
 
 
@@ -377,3 +379,41 @@ def setup_for(players: int, threehouse: bool = False) -> Setup:
 def setups_for_size(rows: int, cols: int) -> list[Setup]:
     """The setup lines whose board is rows x cols (square boards only)."""
     return [s for s in SETUPS.values() if s.size == rows == cols]
+
+
+@dataclass(frozen=True)
+class StashGuess:
+    """Standard or ThreeHouse stashes, inferred from the play area's size and its parks."""
+
+    threehouse: bool
+    close: bool  # a setup of the other stash fits nearly as well
+    parks_seen: int
+    size: int
+
+    @property
+    def name(self) -> str:
+        return "ThreeHouse" if self.threehouse else "standard"
+
+    def doubt(self) -> str | None:
+        """A one-line warning when the other stash fits nearly as well, else None."""
+        if not self.close:
+            return None
+        return (f"unsure of the stash: {self.parks_seen} parks on a {self.size}x{self.size} board, read as "
+                f"{self.name}; set the stash (ThreeHouse or standard) if that is wrong")
+
+
+def infer_stash(size: int, parks_seen: int, players: int | None = None) -> StashGuess:
+    """Standard or ThreeHouse, from the play area's size (5x5 is only ThreeHouse, 7x7 and 8x8
+    only standard) and, on a 6x6, the parks seen: 6 for a standard two-player game, 9 for
+    ThreeHouse with three players, none for ThreeHouse with four. Parks are placed before the
+    first move, so they count mid-game too. Other sizes give standard."""
+    fitting = [(th, s) for (th, n), s in SETUPS.items() if s.size == size and (players is None or n == players)]
+    if not fitting:
+        return StashGuess(False, False, parks_seen, size)
+
+    def miss(setup: Setup) -> int:
+        return abs(setup.parks - parks_seen)
+
+    best_th, best = min(fitting, key=lambda ts: miss(ts[1]))
+    close = any(th != best_th and miss(s) <= miss(best) + 1 for th, s in fitting)
+    return StashGuess(best_th, close, parks_seen, size)

@@ -16,21 +16,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import COLOUR_LETTERS, Board, Square, setup_for, setups_for_size
+from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Square, infer_stash, setup_for,
+                          setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import colour_groups_for
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo_scaled
-from scorer.vision.playarea import PlayArea, find_play_area, infer_stash
+from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.square_model import merge_learned
 from scorer.vision.squares import LABELS, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
 SQUARE_PX = 48  # px per square (across) the square reader works at
-STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
@@ -328,10 +328,8 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
     with a warning when the other stash fits nearly as well."""
     guess = infer_stash(size, parks_seen, players)
     reading.stash_inferred = True
-    if guess.close:
-        reading.warnings.append(
-            f"unsure of the stash: {guess.parks_seen} parks on a {guess.size}x{guess.size} board, read as "
-            f"{'ThreeHouse' if guess.threehouse else 'standard'}; set the stash (ThreeHouse or standard) if that is wrong")
+    if guess.doubt():
+        reading.warnings.append(guess.doubt())
     return guess.threehouse
 
 

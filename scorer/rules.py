@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from scorer.board import COLOURS, PARK, PIPS, Board, Piece, Square, setup_for, setups_for_size
+from scorer.board import (COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, infer_stash,
+                          setup_for, setups_for_size)
 
-STANDARD_TRIOS = 5
-THREEHOUSE_TRIOS = 3
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
 
 Stash = dict[int, int]  # pips -> pyramids of that size still in hand
@@ -307,6 +306,7 @@ class CheckReport:
     game_over: bool
     notes: list[str]
     seats: list[str] | None = None  # the order of play, when given
+    stash_inferred: bool = False  # standard or ThreeHouse was inferred from the board, not given
 
     @property
     def ok(self) -> bool:
@@ -329,6 +329,8 @@ class CheckReport:
             "players_source": self.players_source,
             "unseen_players": self.unseen_players,
             "trios": self.trios,
+            "threehouse": self.trios == THREEHOUSE_TRIOS,
+            "stash_inferred": self.stash_inferred,
             "notes": self.notes,
             "seats": self.seats,
         }
@@ -547,18 +549,26 @@ def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple
 
 
 def check_position(
-    board: Board, *, players: int | None = None, threehouse: bool = False, seats: Sequence[str] | None = None
+    board: Board, *, players: int | None = None, threehouse: bool | None = False,
+    seats: Sequence[str] | None = None,
 ) -> CheckReport:
     """Check a board whose order of play is unknown (a photo): violations, stashes, turn.
 
     ``players``: the number of players (None: from the board size when the setup table
-    says, else the colours on the board). ``threehouse``: 3-trio stashes instead of 5.
+    says, else the colours on the board). ``threehouse``: 3-trio stashes instead of 5; None
+    infers it from the board's size and parks (``infer_stash``), noting a close call.
     ``seats``: the players' colours in order of play, first player first, when known (it
     sets the players, names those with no piece yet, and sharpens whose turn it is).
     """
+    notes: list[str] = []
+    stash_inferred = threehouse is None
+    if stash_inferred:
+        guess = infer_stash(board.rows if board.rows == board.cols else 0, len(board.parks()),
+                            len(seats) if seats is not None else players)
+        threehouse = guess.threehouse
+        notes += [guess.doubt()] if guess.doubt() else []
     trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
     violations = placement_violations(board, trios)
-    notes: list[str] = []
     if seats is not None:
         seats = _player_colours(seats)
         strangers = [c for c in board.colours() if c not in seats]
@@ -640,4 +650,5 @@ def check_position(
         game_over=not can_move and not (unseen and board.empty_squares()),
         notes=notes,
         seats=seats,
+        stash_inferred=stash_inferred,
     )

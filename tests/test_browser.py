@@ -311,6 +311,20 @@ def test_bad_board_text_shows_a_message_and_keeps_the_text(page):
     expect(total_of(page, "red")).to_have_text("4")  # the last good board is still shown
 
 
+def test_the_stash_is_inferred_from_the_board_unless_chosen(page):
+    assert page.is_checked("#opt-stash-auto")
+    enter_board(page, "r1 . . . #\n. . . . .\n. . . . .\n. . . . .\n# . . . b1\n")  # 5x5: only ThreeHouse
+    expect(page.locator("#stash th").first).to_have_text("Left in stash (ThreeHouse)")
+    expect(page.locator("#stash-used")).to_have_text("(ThreeHouse for this board)")
+    shot(page, "stash-inferred")
+    expect(page.locator("#stash tbody tr").first).to_contain_text("2")  # red: 2 one-pips left of 3
+    page.check("#opt-standard")
+    expect(page.locator("#stash th").first).to_have_text("Left in stash (standard)")
+    expect(page.locator("#stash-used")).to_have_text("")
+    page.reload()
+    assert page.is_checked("#opt-standard")
+
+
 def test_what_was_entered_survives_a_reload(page):
     page.check("#opt-threehouse")
     enter_board(page, MIDGAME)
@@ -435,6 +449,7 @@ def test_progress_shows_while_the_photo_is_read_and_a_dropped_photo_works(page, 
     shot(page, "progress", full_page=False)
     page.wait_for_timeout(200)
     assert held, "the page sent no request to /api/read"
+    assert b'name="threehouse"\r\n\r\nauto\r\n' in held[0].request.post_data_buffer  # the reader infers it
     held[0].continue_()
     page.unroute("**/api/read")
     expect(page.locator("#players .player").first).to_be_visible(timeout=60_000)

@@ -76,7 +76,7 @@ def test_check_finds_violations_and_exits_1(capsys, bad_board):
     assert all(set(v) >= {"cell", "rule", "message"} for v in data["violations"])
     for key in ("to_move", "stash", "legal_moves", "must_pass", "game_over"):
         assert key in data
-    assert data["stash"]["red"] == {"1": 4, "2": 4, "3": 4}
+    assert data["stash"]["red"] == {"1": 2, "2": 2, "3": 2}  # 5x5: a ThreeHouse stash
     assert set(data["legal_moves"]["red"]) == {"1", "2", "3"}
 
 
@@ -182,6 +182,18 @@ def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, m
         left[tuple(option)] = json.loads(out)["stash"]["red"]
     assert left[()] == left[("--threehouse",)] == {"1": 2, "2": 3, "3": 3}  # as read: ThreeHouse
     assert left[("--standard",)] == {"1": 4, "2": 5, "3": 5}  # the option wins
+
+
+def test_check_of_board_text_infers_the_stash_unless_given(capsys, tmp_path):
+    path = tmp_path / "five.txt"
+    path.write_text("r1 . . . #\n. . . . .\n. . . . .\n. . . . .\n# . . . b1\n")  # 5x5: only ThreeHouse
+    left = {}
+    for option in ([], ["--standard"], ["--threehouse"]):
+        _, out, _ = run(["check", "--json", "--players", "2", *option, str(path)], capsys)
+        left[tuple(option)] = (json.loads(out)["stash"]["red"], json.loads(out)["stash_inferred"])
+    assert left[()] == ({"1": 2, "2": 3, "3": 3}, True)
+    assert left[("--threehouse",)] == ({"1": 2, "2": 3, "3": 3}, False)
+    assert left[("--standard",)] == ({"1": 4, "2": 5, "3": 5}, False)
 
 
 def test_photo_without_a_reader_is_one_clear_line(capsys, tmp_path, monkeypatch):

@@ -5,7 +5,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from scorer.board import PARK, Board, Piece, Square, setup_for
+from scorer.board import PARK, Board, Piece, Square, infer_stash, setup_for
 from scorer.rules import (
     RULE_NOT_IN_STASH,
     RULE_OCCUPIED,
@@ -387,6 +387,37 @@ def test_players_come_from_the_setup_table_or_the_colours():
     report = check_position(board("r2 b2 g2 y2 . .\n" + ". . . . . .\n" * 5), threehouse=True)
     assert (report.players, report.players_source, report.trios) == (4, "colours on board", 3)
     assert check_position(Board(6, 6), players=3).players_source == "given"
+
+
+def test_stash_is_inferred_from_the_boards_size_and_parks():
+    assert infer_stash(5, 7).threehouse and not infer_stash(5, 7).close  # 5x5 is only ThreeHouse
+    assert not infer_stash(7, 4).threehouse and not infer_stash(8, 3).threehouse  # only standard
+    # 6x6: standard for two (6 parks), ThreeHouse for three (9) or four (none)
+    assert (infer_stash(6, 6).threehouse, infer_stash(6, 9).threehouse, infer_stash(6, 0).threehouse) == (False, True, True)
+    assert not any(infer_stash(6, n).close for n in (0, 1, 5, 6, 9, 10))
+    assert infer_stash(6, 7).close and infer_stash(6, 8).close and infer_stash(6, 3).close
+    assert infer_stash(6, 7).doubt().startswith("unsure of the stash: 7 parks on a 6x6 board")
+    assert infer_stash(6, 6).doubt() is None
+    assert not infer_stash(6, 9, players=2).threehouse and infer_stash(6, 6, players=3).threehouse
+    assert not infer_stash(9, 0).threehouse  # off the setup table: standard
+
+
+def test_check_position_infers_the_stash_when_not_given():
+    five = check_position(Board(5, 5), threehouse=None)
+    assert (five.trios, five.players, five.stash_inferred) == (3, 2, True)
+    assert five.to_dict()["threehouse"] and five.to_dict()["stash_inferred"]
+    assert check_position(board(EMPTY_2P), threehouse=None).trios == 5  # 6 parks: standard
+    nine = board(EMPTY_2P)
+    for name in ("B2", "E5", "C5"):
+        nine[name] = PARK
+    assert check_position(nine, threehouse=None).trios == 3  # 9 parks: ThreeHouse for three
+    seven = board(EMPTY_2P)
+    seven["B2"] = PARK
+    close = check_position(seven, threehouse=None)
+    assert close.trios == 5 and any(n.startswith("unsure of the stash") for n in close.notes)
+    # given, it is not inferred: a 5x5 checked as standard stays standard
+    given = check_position(Board(5, 5), players=2, threehouse=False)
+    assert (given.trios, given.stash_inferred) == (5, False)
 
 
 def test_a_park_count_off_the_setup_table_is_noted_not_flagged():

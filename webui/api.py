@@ -3,8 +3,8 @@
 - ``POST /api/read``: a photo (multipart field ``photo``) and options in; the reading out.
 - ``POST /api/score``: ``{"board": notation, "private_parks": bool, "loose_parks": bool}`` in;
   the itemized score out.
-- ``POST /api/check``: ``{"board": notation, "players": 2-4 or "auto", "threehouse": bool}``
-  in; violations, whose turn, stashes and legal moves out.
+- ``POST /api/check``: ``{"board": notation, "players": 2-4 or "auto", "threehouse": bool or
+  "auto"}`` in; violations, whose turn, stashes and legal moves out.
 
 Errors are ``{"error": one line, "status": code}`` with a 4xx status (see ``webui.errors``).
 """
@@ -58,8 +58,8 @@ def players_option(options: Mapping[str, Any]) -> int | None:
 
 
 def stash_option(options: Mapping[str, Any]) -> bool | None:
-    """``threehouse`` for a photo: true or false, or ``"auto"``/missing for None (the reader
-    infers the stash from the play area and its parks)."""
+    """``threehouse``: true or false, or ``"auto"``/missing for None (inferred from the play
+    area's size and its parks, see ``scorer.board.infer_stash``)."""
     value = options.get("threehouse")
     if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
         return None
@@ -107,9 +107,8 @@ def check():
     """Violations, whose turn, stashes and legal moves of a board."""
     body = json_body()
     board = board_from(body)
-    threehouse = flag(body, "threehouse")
     try:
-        report = rules.check_position(board, players=players_option(body), threehouse=threehouse)
+        report = rules.check_position(board, players=players_option(body), threehouse=stash_option(body))
     except (UserError, ValueError) as err:
         raise ApiError(422, str(err)) from None
     result = {**board_fields(board), **report.to_dict()}

@@ -195,8 +195,8 @@ def run_check(args) -> int:
 
     def analyse(loaded: Loaded) -> CheckReport:
         threehouse = args.threehouse
-        if threehouse is None:  # a photo's stash as its reader inferred it; board text: standard
-            threehouse = bool((loaded.reading or {}).get("threehouse"))
+        if threehouse is None and loaded.reading:  # a photo's stash as its reader inferred it
+            threehouse = loaded.reading.get("threehouse")
         return check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
 
     return _each_file(args, analyse, format_check, lambda report: 1 if report.violations else 0)

@@ -25,11 +25,9 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from scorer.board import Board, Piece, setups_for_size
+from scorer.board import STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, setups_for_size
 from scorer.vision.colours import ColourGroups, colour_groups_for
 from scorer.vision.evaluate import photos_in, sidecar_for, truth_grid_of
-
-STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3
 
 
 @dataclass

@@ -51,33 +51,6 @@ def candidate_sizes(players: int | None, threehouse: bool | None) -> list[int]:
     return sorted({s.size for (th, _), s in SETUPS.items() if th in stashes})
 
 
-@dataclass(frozen=True)
-class StashGuess:
-    """Standard or ThreeHouse stashes, inferred from the play area and its parks."""
-
-    threehouse: bool
-    close: bool  # a setup of the other stash fits nearly as well
-    parks_seen: int
-    size: int
-
-
-def infer_stash(size: int, parks_seen: int, players: int | None = None) -> StashGuess:
-    """Standard or ThreeHouse, from the play area's size (5x5 is only ThreeHouse, 7x7 and 8x8
-    only standard) and, on a 6x6, the parks seen: 6 for a standard two-player game, 9 for
-    ThreeHouse with three players, none for ThreeHouse with four. Parks are placed before the
-    first move, so they count mid-game too. Unknown sizes give standard."""
-    fitting = [(th, s) for (th, n), s in SETUPS.items() if s.size == size and (players is None or n == players)]
-    if not fitting:
-        return StashGuess(False, False, parks_seen, size)
-
-    def miss(setup) -> int:
-        return abs(setup.parks - parks_seen)
-
-    best_th, best = min(fitting, key=lambda ts: miss(ts[1]))
-    close = any(th != best_th and miss(s) <= miss(best) + 1 for th, s in fitting)
-    return StashGuess(best_th, close, parks_seen, size)
-
-
 def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | None = None,
                    threehouse: bool | None = False, area: PlayArea | dict | None = None) -> PlayArea:
     """Pick the play area from per-square probabilities (arrays indexed [row, col]):

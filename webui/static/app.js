@@ -103,7 +103,7 @@
   function options() {
     return {
       players: $("#opt-players").value,
-      threehouse: $("#opt-threehouse").checked,
+      threehouse: $("#opt-stash-auto").checked ? "auto" : $("#opt-threehouse").checked,
       private_parks: $("#opt-private-parks").checked,
       loose_parks: $("#opt-private-parks").checked && $("#opt-loose-parks").checked,
     };
@@ -112,11 +112,16 @@
   function setOptions(opts) {
     if (!opts) return;
     if (opts.players) $("#opt-players").value = String(opts.players);
-    $("#opt-threehouse").checked = !!opts.threehouse;
-    $("#opt-standard").checked = !opts.threehouse;
+    setStash(opts.threehouse ?? "auto");
     $("#opt-private-parks").checked = !!opts.private_parks;
     $("#opt-loose-parks").checked = !!opts.loose_parks;
     syncLooseParks();
+  }
+
+  function setStash(threehouse) {
+    $("#opt-stash-auto").checked = threehouse === "auto";
+    $("#opt-threehouse").checked = threehouse === true;
+    $("#opt-standard").checked = threehouse === false;
   }
 
   function syncLooseParks() {
@@ -229,7 +234,7 @@
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
     form.append("players", o.players);
-    form.append("threehouse", o.threehouse ? "true" : "false");
+    form.append("threehouse", String(o.threehouse)); // "auto": the reader infers it
     if (state.upload) state.upload.abort(); // a newer photo replaces one still being read
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
@@ -601,11 +606,13 @@
     const notes = check.notes || [];
     $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
 
+    const stashName = check.threehouse ? "ThreeHouse" : "standard";
+    $("#stash-used").textContent = check.stash_inferred ? `(${stashName} for this board)` : "";
     const colours = stashColours();
     const stash = check.stash || {};
     if (colours.length && Object.keys(stash).length) {
       $("#stash").replaceChildren(el("table", { class: "stash" },
-        el("thead", {}, el("tr", {}, el("th", { text: "Left in stash" }), el("th", { text: "1-pip" }), el("th", { text: "2-pip" }), el("th", { text: "3-pip" }))),
+        el("thead", {}, el("tr", {}, el("th", { text: `Left in stash (${stashName})` }), el("th", { text: "1-pip" }), el("th", { text: "2-pip" }), el("th", { text: "3-pip" }))),
         el("tbody", {}, colours.filter((c) => stash[c]).map((c) => el("tr", {},
           el("td", {}, swatch(c), " ", c), ...["1", "2", "3"].map((s) => el("td", { text: String(stash[c][s] ?? "") })))))));
     } else {
@@ -737,8 +744,7 @@
       [rows, cols] = choice.split("x").map(Number);
       const opt = $("#new-size").selectedOptions[0];
       $("#opt-players").value = opt.dataset.players;
-      $("#opt-threehouse").checked = opt.dataset.threehouse === "1";
-      $("#opt-standard").checked = opt.dataset.threehouse !== "1";
+      setStash(opt.dataset.threehouse === "1");
     }
     const line = Array(cols).fill(".").join(" ");
     const text = Array(rows).fill(line).join("\n") + "\n";
