@@ -381,6 +381,31 @@ def setups_for_size(rows: int, cols: int) -> list[Setup]:
     return [s for s in SETUPS.values() if s.size == rows == cols]
 
 
+SETUP_PARKS_MARGIN = 5  # mid-game, parks this much nearer one setup's count than the other's pick it
+
+
+def setup_of_area(rows: int, cols: int, threehouse: bool, players: int | None, parks_seen: int,
+                  pieces_seen: int | None = None) -> Setup | None:
+    """The setup-table line a play area follows: the one for ``players`` when given, else the
+    only one for its size and stash, else (ThreeHouse 6x6 is for 3 players with 9 parks or 4
+    with none) the one its parks fit clearly better: parks are placed before the first move,
+    so they tell at any stage. ``pieces_seen`` (a full board's pieces) counts too, and then
+    the nearer always wins. None when it stays open."""
+    if players:
+        return setup_for(players, threehouse)
+    fitting = [s for s in setups_for_size(rows, cols) if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
+    if len(fitting) < 2:
+        return fitting[0] if fitting else None
+
+    def miss(setup: Setup) -> int:
+        pieces = 0 if pieces_seen is None else abs(setup.pieces_per_player * setup.players - pieces_seen)
+        return abs(setup.parks - parks_seen) + pieces
+
+    best, second = sorted(fitting, key=miss)[:2]
+    if pieces_seen is not None or miss(second) - miss(best) >= SETUP_PARKS_MARGIN:
+        return best
+    return None
+
 @dataclass(frozen=True)
 class StashGuess:
     """Standard or ThreeHouse stashes, inferred from the play area's size and its parks."""

@@ -16,8 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Square, infer_stash, setup_for,
-                          setups_for_size)
+from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Square, infer_stash,
+                          setup_of_area, setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import colour_groups_for
@@ -263,11 +263,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         full = not empties or nearly_full
         fitting = [s for s in setups_for_size(play.rows, play.cols)
                    if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
-        setup = setup_for(players, threehouse) if players else (fitting[0] if len(fitting) == 1 else None)
-        if setup is None and len(fitting) > 1 and full:
-            # ThreeHouse 6x6 is for 3 or 4 players: the parks and pieces on a full board say which.
-            n_pieces = len(inside) - n_parks
-            setup = min(fitting, key=lambda s: abs(s.parks - n_parks) + abs(s.players * 3 * trios - n_pieces))
+        setup = setup_of_area(play.rows, play.cols, bool(threehouse), players, n_parks,
+                              len(inside) - n_parks if full else None)
         # The setup says how many players; mid-game with few pieces, let the colours say.
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]

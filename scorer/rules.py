@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
 from scorer.board import (COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, infer_stash,
-                          setup_for, setups_for_size)
+                          setup_for, setup_of_area, setups_for_size)
 
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
 
@@ -542,9 +542,10 @@ def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple
     seen = len(board.colours())
     if players is not None:
         return players, "given"
+    setup = setup_of_area(board.rows, board.cols, threehouse, None, len(board.parks()))
+    if setup is not None and setup.players >= seen:
+        return setup.players, "board size"
     sizes = {s.players for s in setups_for_size(board.rows, board.cols) if (s.trios == THREEHOUSE_TRIOS) == threehouse}
-    if len(sizes) == 1 and next(iter(sizes)) >= seen:
-        return next(iter(sizes)), "board size"
     return max(seen, min(sizes) if sizes else seen), "colours on board"
 
 

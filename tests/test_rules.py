@@ -383,9 +383,14 @@ def test_players_come_from_the_setup_table_or_the_colours():
     assert check_position(Board(7, 7)).players == 3
     assert check_position(Board(8, 8)).players == 4
     assert check_position(Board(5, 5), threehouse=True).players == 2
-    # ThreeHouse 6x6 is for 3 or 4 players: the colours decide, at least 3
-    report = check_position(board("r2 b2 g2 y2 . .\n" + ". . . . . .\n" * 5), threehouse=True)
-    assert (report.players, report.players_source, report.trios) == (4, "colours on board", 3)
+    # ThreeHouse 6x6 is for 3 players (9 parks) or 4 (none): the parks decide when clear,
+    report = check_position(board("r2 b2 . . . .\n" + ". . . . . .\n" * 5), threehouse=True)
+    assert (report.players, report.players_source, report.trios, report.unseen_players) == (4, "board size", 3, 2)
+    # else the colours, at least 3
+    four_parks = board("r2 b2 g2 y2 # #\n# . . . . .\n# . . . . .\n" + ". . . . . .\n" * 3)
+    report = check_position(four_parks, threehouse=True)
+    assert (report.players, report.players_source) == (4, "colours on board")
+    assert check_position(board("# # # . . .\n" + ". . . . . .\n" * 5), threehouse=True).players == 3
     assert check_position(Board(6, 6), players=3).players_source == "given"
 
 
@@ -479,3 +484,18 @@ def test_known_seats_say_whose_turn_it_is():
     report = check_position(b, seats=["red", "blue"])
     assert [v.cells for v in report.violations if v.rule == RULE_TOO_MANY_COLOURS] == [("D6",)]
     assert report.to_dict()["seats"] == ["red", "blue"]
+
+
+def test_the_setup_of_a_play_area_comes_from_its_parks_when_they_are_clear():
+    from scorer.board import setup_of_area
+
+    assert setup_of_area(7, 7, False, None, 0).players == 3  # one setup for the size
+    assert setup_of_area(6, 6, True, 3, 0).players == 3  # given
+    # ThreeHouse 6x6: 9 parks for three players, none for four; parks are there from the start
+    assert setup_of_area(6, 6, True, None, 1).players == 4
+    assert setup_of_area(6, 6, True, None, 8).players == 3
+    assert setup_of_area(6, 6, True, None, 4) is None  # halfway: left to the colours
+    # a full board: 27 pieces and 9 parks, or 36 pieces
+    assert setup_of_area(6, 6, True, None, 6, pieces_seen=30).players == 3
+    assert setup_of_area(6, 6, True, None, 3, pieces_seen=33).players == 4
+    assert setup_of_area(9, 9, False, None, 0) is None
