@@ -355,6 +355,10 @@ class Setup:
     def pieces_per_player(self) -> int:
         return 3 * self.trios
 
+    def parks_miss(self, parks_seen: int) -> int:
+        """How far a park count is from this setup's."""
+        return abs(self.parks - parks_seen)
+
 
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3  # trios per player in each stash
 
@@ -376,9 +380,11 @@ def setup_for(players: int, threehouse: bool = False) -> Setup:
         raise ValueError(f"Subdivision is played by 2, 3 or 4 players, not {players}") from None
 
 
-def setups_for_size(rows: int, cols: int) -> list[Setup]:
-    """The setup lines whose board is rows x cols (square boards only)."""
-    return [s for s in SETUPS.values() if s.size == rows == cols]
+def setups_for_size(rows: int, cols: int, threehouse: bool | None = None) -> list[Setup]:
+    """The setup lines whose board is rows x cols (square boards only), of one stash when
+    ``threehouse`` is given."""
+    return [s for s in SETUPS.values() if s.size == rows == cols
+            and (threehouse is None or (s.trios == THREEHOUSE_TRIOS) == bool(threehouse))]
 
 
 SETUP_PARKS_MARGIN = 5  # mid-game, parks this much nearer one setup's count than the other's pick it
@@ -393,13 +399,13 @@ def setup_of_area(rows: int, cols: int, threehouse: bool, players: int | None, p
     the nearer always wins. None when it stays open."""
     if players:
         return setup_for(players, threehouse)
-    fitting = [s for s in setups_for_size(rows, cols) if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
+    fitting = setups_for_size(rows, cols, threehouse)
     if len(fitting) < 2:
         return fitting[0] if fitting else None
 
     def miss(setup: Setup) -> int:
         pieces = 0 if pieces_seen is None else abs(setup.pieces_per_player * setup.players - pieces_seen)
-        return abs(setup.parks - parks_seen) + pieces
+        return setup.parks_miss(parks_seen) + pieces
 
     best, second = sorted(fitting, key=miss)[:2]
     if pieces_seen is not None or miss(second) - miss(best) >= SETUP_PARKS_MARGIN:
@@ -431,14 +437,12 @@ def infer_stash(size: int, parks_seen: int, players: int | None = None) -> Stash
     """Standard or ThreeHouse, from the play area's size (5x5 is only ThreeHouse, 7x7 and 8x8
     only standard) and, on a 6x6, the parks seen: 6 for a standard two-player game, 9 for
     ThreeHouse with three players, none for ThreeHouse with four. Parks are placed before the
-    first move, so they count mid-game too. Other sizes give standard."""
-    fitting = [(th, s) for (th, n), s in SETUPS.items() if s.size == size and (players is None or n == players)]
+    first move, so they count mid-game too. ``players`` narrows the choice unless no setup of
+    that many fits the size. Other sizes give standard."""
+    fitting = [(th, s) for (th, n), s in SETUPS.items() if s.size == size]
+    fitting = [(th, s) for th, s in fitting if s.players == players] or fitting
     if not fitting:
         return StashGuess(False, False, parks_seen, size)
-
-    def miss(setup: Setup) -> int:
-        return abs(setup.parks - parks_seen)
-
-    best_th, best = min(fitting, key=lambda ts: miss(ts[1]))
-    close = any(th != best_th and miss(s) <= miss(best) + 1 for th, s in fitting)
+    best_th, best = min(fitting, key=lambda ts: ts[1].parks_miss(parks_seen))
+    close = any(th != best_th and s.parks_miss(parks_seen) <= best.parks_miss(parks_seen) + 1 for th, s in fitting)
     return StashGuess(best_th, close, parks_seen, size)

@@ -123,6 +123,7 @@ class Reading:
     photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk)
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
+    stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -140,6 +141,7 @@ class Reading:
             "colour_groups": [g.to_dict() for g in self.colour_groups],
             "threehouse": self.threehouse,
             "stash_inferred": self.stash_inferred,
+            "stash_unsure": self.stash_unsure,
             "warnings": list(self.warnings),
             "seconds": round(self.seconds, 3),
         }
@@ -261,8 +263,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         # are faint pieces or markers (clear plastic, a glass stone), not gaps.
         nearly_full = 0 < len(empties) <= max(1, round(NEARLY_FULL * len(inside)))
         full = not empties or nearly_full
-        fitting = [s for s in setups_for_size(play.rows, play.cols)
-                   if (s.trios == THREEHOUSE_TRIOS) == bool(threehouse)]
+        fitting = setups_for_size(play.rows, play.cols, bool(threehouse))
         setup = setup_of_area(play.rows, play.cols, bool(threehouse), players, n_parks,
                               len(inside) - n_parks if full else None)
         # The setup says how many players; mid-game with few pieces, let the colours say.
@@ -325,6 +326,7 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
     with a warning when the other stash fits nearly as well."""
     guess = infer_stash(size, parks_seen, players)
     reading.stash_inferred = True
+    reading.stash_unsure = guess.close
     if guess.doubt():
         reading.warnings.append(guess.doubt())
     return guess.threehouse

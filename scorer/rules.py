@@ -293,7 +293,7 @@ class CheckReport:
 
     violations: list[Violation]
     players: int
-    players_source: str  # "given", "seats", "board size" or "colours on board"
+    players_source: str  # "given", "seats", "board size", "board size and parks" or "colours on board"
     colours: list[str]
     unseen_players: int  # players with no piece on the board yet (their colour is unknown)
     trios: int
@@ -312,6 +312,10 @@ class CheckReport:
     def ok(self) -> bool:
         return not self.violations
 
+    @property
+    def threehouse(self) -> bool:
+        return self.trios == THREEHOUSE_TRIOS
+
     def to_dict(self) -> dict:
         return {
             "violations": [v.to_dict() for v in self.violations],
@@ -329,7 +333,7 @@ class CheckReport:
             "players_source": self.players_source,
             "unseen_players": self.unseen_players,
             "trios": self.trios,
-            "threehouse": self.trios == THREEHOUSE_TRIOS,
+            "threehouse": self.threehouse,
             "stash_inferred": self.stash_inferred,
             "notes": self.notes,
             "seats": self.seats,
@@ -544,8 +548,9 @@ def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple
         return players, "given"
     setup = setup_of_area(board.rows, board.cols, threehouse, None, len(board.parks()))
     if setup is not None and setup.players >= seen:
-        return setup.players, "board size"
-    sizes = {s.players for s in setups_for_size(board.rows, board.cols) if (s.trios == THREEHOUSE_TRIOS) == threehouse}
+        one_size = len(setups_for_size(board.rows, board.cols, threehouse)) == 1
+        return setup.players, "board size" if one_size else "board size and parks"
+    sizes = {s.players for s in setups_for_size(board.rows, board.cols, threehouse)}
     return max(seen, min(sizes) if sizes else seen), "colours on board"
 
 
@@ -608,7 +613,8 @@ def check_position(
     analysis = analyse(unseen)
     if not analysis.feasible and unseen and source != "given" and analyse(0).feasible:
         notes.append(
-            f"the board size suggests {n_players} players, but the piece counts fit only the "
+            f"the {'setup table' if source == 'colours on board' else source} "
+            f"{'suggest' if ' and ' in source else 'suggests'} {n_players} players, but the piece counts fit only the "
             f"{len(colours)} colour(s) on the board"
         )
         n_players, source, unseen, analysis = len(colours), "colours on board", 0, analyse(0)
@@ -629,7 +635,7 @@ def check_position(
     to_move = candidates[0] if len(candidates) == 1 and not unseen_may_move and analysis.feasible else None
     if unseen:
         notes.append(f"{unseen} player(s) have no piece on the board yet")
-    setup = [s for s in setups_for_size(board.rows, board.cols) if s.players == n_players and (s.trios == trios)]
+    setup = [s for s in setups_for_size(board.rows, board.cols, threehouse) if s.players == n_players]
     if setup and len(board.parks()) != setup[0].parks:
         notes.append(
             f"the setup table has {setup[0].parks} parks for {n_players} players on "

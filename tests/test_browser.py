@@ -323,6 +323,11 @@ def test_the_stash_is_inferred_from_the_board_unless_chosen(page):
     expect(page.locator("#stash-used")).to_have_text("")
     page.reload()
     assert page.is_checked("#opt-standard")
+    # options saved before "auto" existed said threehouse: false, the old default: auto now
+    page.evaluate("""() => localStorage.setItem("subdivision-scorer.v1",
+        JSON.stringify({options: {players: "auto", threehouse: false}, text: ""}))""")
+    page.reload()
+    assert page.is_checked("#opt-stash-auto")
 
 
 def test_what_was_entered_survives_a_reload(page):
@@ -514,6 +519,37 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     shot(page, "uncertain", full_page=False)
 
 
+def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"  # 7 parks
+    sent = []
+
+    def answer(route):
+        sent.append(route.request.post_data_buffer)
+        threehouse = b'name="threehouse"\r\n\r\ntrue\r\n' in route.request.post_data_buffer
+        route.fulfill(status=200, json={
+            "board": board, "uncertain": [],
+            "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": threehouse,
+                        "stash_inferred": not threehouse, "stash_unsure": not threehouse,
+                        "warnings": [] if threehouse else ["unsure of the stash: 7 parks on a 6x6 board, read as standard"]},
+            "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+        })
+
+    page.route("**/api/read", answer)
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator("#message")).to_contain_text("Check the stash (one tap below)")
+    check = page.locator("#reader-checks .stash-check")
+    expect(check).to_contain_text("Read as a standard game")
+    expect(check).to_be_in_viewport()
+    page.wait_for_timeout(800)  # the smooth scroll to the message
+    shot(page, "stash-check", full_page=False)
+    check.get_by_role("button", name="It is ThreeHouse: read again").click()
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    assert len(sent) == 2 and b'name="threehouse"\r\n\r\nauto\r\n' in sent[0]
+    assert b'name="threehouse"\r\n\r\ntrue\r\n' in sent[1]
+    assert page.is_checked("#opt-threehouse")
+    expect(page.locator("#stash th").first).to_have_text("Left in stash (ThreeHouse)")
+
+
 def test_a_reading_without_a_board_shows_the_photo_and_a_message(page):
     enter_board(page, MIDGAME)
     answer_read(page, {
@@ -546,17 +582,17 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
     expect(page.locator("#message")).to_contain_text("Check the colour of the clear pieces")
-    check = page.locator("#colour-checks .colour-check")
+    check = page.locator("#reader-checks .colour-check")
     expect(check).to_have_count(1)  # blue was read surely
     expect(check).to_contain_text("3 pieces read as clear (55%).")
     # right under the top message, above the photo (not below the fold on a phone)
-    tops = page.evaluate("['#message', '#colour-checks', '#overlay'].map((s) => document.querySelector(s).getBoundingClientRect().top)")
+    tops = page.evaluate("['#message', '#reader-checks', '#overlay'].map((s) => document.querySelector(s).getBoundingClientRect().top)")
     assert tops == sorted(tops), tops
     expect(check).to_be_in_viewport()  # the page scrolls to the message, and the check is just under it
     shot(page, "colour-check", full_page=False)
     check.get_by_role("button", name="They are white").click()
     expect(page.locator('#players .player[data-colour="white"]')).to_have_count(1)
-    expect(page.locator("#colour-checks")).to_be_hidden()  # no clear piece left to ask about
+    expect(page.locator("#reader-checks")).to_be_hidden()  # no clear piece left to ask about
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board.replace("x", "w"))
 
     # Any player's colour can be changed from their card; a colour in use swaps the two.

@@ -171,7 +171,7 @@ def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, m
         board = Board.from_text("r1 . .\n. . .\n. . b1\n")
 
         def to_dict(self):
-            return {"warnings": [], "threehouse": True}
+            return {"warnings": [], "threehouse": True, "stash_inferred": True}
 
     monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
     path = tmp_path / "photo.jpg"
@@ -182,6 +182,8 @@ def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, m
         left[tuple(option)] = json.loads(out)["stash"]["red"]
     assert left[()] == left[("--threehouse",)] == {"1": 2, "2": 3, "3": 3}  # as read: ThreeHouse
     assert left[("--standard",)] == {"1": 4, "2": 5, "3": 5}  # the option wins
+    _, out, _ = run(["check", "--json", str(path)], capsys)
+    assert json.loads(out)["stash_inferred"] is True  # as the reader inferred it
 
 
 def test_check_of_board_text_infers_the_stash_unless_given(capsys, tmp_path):
@@ -194,6 +196,8 @@ def test_check_of_board_text_infers_the_stash_unless_given(capsys, tmp_path):
     assert left[()] == ({"1": 2, "2": 3, "3": 3}, True)
     assert left[("--threehouse",)] == ({"1": 2, "2": 3, "3": 3}, False)
     assert left[("--standard",)] == ({"1": 4, "2": 5, "3": 5}, False)
+    _, out, _ = run(["check", str(path)], capsys)
+    assert "  stash: ThreeHouse, 3 trios a player (inferred)" in out.splitlines()
 
 
 def test_photo_without_a_reader_is_one_clear_line(capsys, tmp_path, monkeypatch):

@@ -385,7 +385,7 @@ def test_players_come_from_the_setup_table_or_the_colours():
     assert check_position(Board(5, 5), threehouse=True).players == 2
     # ThreeHouse 6x6 is for 3 players (9 parks) or 4 (none): the parks decide when clear,
     report = check_position(board("r2 b2 . . . .\n" + ". . . . . .\n" * 5), threehouse=True)
-    assert (report.players, report.players_source, report.trios, report.unseen_players) == (4, "board size", 3, 2)
+    assert (report.players, report.players_source, report.trios, report.unseen_players) == (4, "board size and parks", 3, 2)
     # else the colours, at least 3
     four_parks = board("r2 b2 g2 y2 # #\n# . . . . .\n# . . . . .\n" + ". . . . . .\n" * 3)
     report = check_position(four_parks, threehouse=True)
@@ -405,6 +405,7 @@ def test_stash_is_inferred_from_the_boards_size_and_parks():
     assert infer_stash(6, 6).doubt() is None
     assert not infer_stash(6, 9, players=2).threehouse and infer_stash(6, 6, players=3).threehouse
     assert not infer_stash(9, 0).threehouse  # off the setup table: standard
+    assert infer_stash(5, 0, players=3).threehouse  # no 3-player 5x5: the size alone decides
 
 
 def test_check_position_infers_the_stash_when_not_given():
@@ -420,6 +421,8 @@ def test_check_position_infers_the_stash_when_not_given():
     seven["B2"] = PARK
     close = check_position(seven, threehouse=None)
     assert close.trios == 5 and any(n.startswith("unsure of the stash") for n in close.notes)
+    # the seats narrow it like a player count: three players on a 6x6 with 7 parks play ThreeHouse
+    assert check_position(seven, threehouse=None, seats=["red", "blue", "green"]).trios == 3
     # given, it is not inferred: a 5x5 checked as standard stays standard
     given = check_position(Board(5, 5), players=2, threehouse=False)
     assert (given.trios, given.stash_inferred) == (5, False)
@@ -494,7 +497,8 @@ def test_the_setup_of_a_play_area_comes_from_its_parks_when_they_are_clear():
     # ThreeHouse 6x6: 9 parks for three players, none for four; parks are there from the start
     assert setup_of_area(6, 6, True, None, 1).players == 4
     assert setup_of_area(6, 6, True, None, 8).players == 3
-    assert setup_of_area(6, 6, True, None, 4) is None  # halfway: left to the colours
+    assert setup_of_area(6, 6, True, None, 2).players == 4 and setup_of_area(6, 6, True, None, 7).players == 3
+    assert setup_of_area(6, 6, True, None, 3) is None and setup_of_area(6, 6, True, None, 6) is None  # left to the colours
     # a full board: 27 pieces and 9 parks, or 36 pieces
     assert setup_of_area(6, 6, True, None, 6, pieces_seen=30).players == 3
     assert setup_of_area(6, 6, True, None, 3, pieces_seen=33).players == 4

@@ -150,6 +150,15 @@ def test_check_lists_violations_with_their_cells(client):
     assert {"A3", "B3"} <= cells
 
 
+@pytest.mark.parametrize("body", [{}, {"threehouse": "auto"}, {"threehouse": None}])
+def test_check_infers_the_stash_unless_given(client, body):
+    five = "r1 . . . #\n. . . . .\n. . . . .\n. . . . .\n# . . . b1\n"  # 5x5: only ThreeHouse
+    report = client.post("/api/check", json={"board": five, **body}).get_json()
+    assert (report["threehouse"], report["stash_inferred"], report["stash"]["red"]) == (True, True, {"1": 2, "2": 3, "3": 3})
+    given = client.post("/api/check", json={"board": five, "threehouse": False}).get_json()
+    assert (given["threehouse"], given["stash_inferred"]) == (False, False)
+
+
 @pytest.mark.parametrize("players, threehouse", [(2, False), ("3", False), (4, True), ("auto", True), (None, False)])
 def test_check_passes_players_and_threehouse(client, players, threehouse):
     body = client.post("/api/check", json={"board": MIDGAME, "players": players, "threehouse": threehouse}).get_json()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError
@@ -197,6 +197,8 @@ def run_check(args) -> int:
         threehouse = args.threehouse
         if threehouse is None and loaded.reading:  # a photo's stash as its reader inferred it
             threehouse = loaded.reading.get("threehouse")
+            report = check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
+            return replace(report, stash_inferred=bool(loaded.reading.get("stash_inferred")))
         return check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
 
     return _each_file(args, analyse, format_check, lambda report: 1 if report.violations else 0)
@@ -254,6 +256,8 @@ def format_check(name: str, report: CheckReport) -> str:
         lines.append(f"  {where} [{v.rule}]: {v.message}")
     for note in report.notes:
         lines.append(f"  note: {note}")
+    stash = "ThreeHouse" if report.threehouse else "standard"
+    lines.append(f"  stash: {stash}, {report.trios} trios a player{' (inferred)' if report.stash_inferred else ''}")
     if report.game_over:
         lines.append("  game over: no player can place anything")
     elif report.to_move:

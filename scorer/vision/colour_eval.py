@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from scorer.board import STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, setups_for_size
+from scorer.board import STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, setup_of_area, setups_for_size
 from scorer.vision.colours import ColourGroups, colour_groups_for
 from scorer.vision.evaluate import photos_in, sidecar_for, truth_grid_of
 
@@ -94,15 +94,17 @@ def true_pyramids(truth: dict, grid=None) -> dict[tuple[int, int], str]:
 
 def group_settings(truth: dict, n_pieces: int) -> dict:
     """The players / per_player / choices the reader would pass for this board when its
-    earlier stages are right (true play area; a full board tells the setup)."""
+    earlier stages are right (true play area and parks: ``setup_of_area``)."""
     area = truth["play_area"]
     threehouse = bool(truth.get("threehouse", False))
     trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
     board = Board.from_text(truth["board"])
     full = not board.empty_squares()
-    fitting = [s for s in setups_for_size(int(area["rows"]), int(area["cols"])) if (s.trios == THREEHOUSE_TRIOS) == threehouse]
+    rows, cols = int(area["rows"]), int(area["cols"])
+    fitting = setups_for_size(rows, cols, threehouse)
     players = int(truth["players"])
-    known = len(fitting) == 1 or full
+    parks = len(board.parks())
+    known = setup_of_area(rows, cols, threehouse, None, parks, rows * cols - parks if full else None) is not None
     return {"players": players if known and n_pieces >= 2 * players else None,
             "per_player": 3 * trios if full else None,
             "choices": sorted({s.players for s in fitting}) or [2, 3, 4]}

@@ -103,7 +103,7 @@
   function options() {
     return {
       players: $("#opt-players").value,
-      threehouse: $("#opt-stash-auto").checked ? "auto" : $("#opt-threehouse").checked,
+      stash: ($('#options input[name="stash"]:checked') || { value: "auto" }).value, // auto, standard, threehouse
       private_parks: $("#opt-private-parks").checked,
       loose_parks: $("#opt-private-parks").checked && $("#opt-loose-parks").checked,
     };
@@ -112,10 +112,21 @@
   function setOptions(opts) {
     if (!opts) return;
     if (opts.players) $("#opt-players").value = String(opts.players);
-    setStash(opts.threehouse ?? "auto");
+    setStash(threehouseOption(opts)); // options saved before "auto" existed have no stash: auto
     $("#opt-private-parks").checked = !!opts.private_parks;
     $("#opt-loose-parks").checked = !!opts.loose_parks;
     syncLooseParks();
+  }
+
+  // true, false or "auto" (the server infers it from the board's size and parks)
+  function threehouseOption(o) {
+    return { standard: false, threehouse: true }[o.stash] ?? "auto";
+  }
+
+  // A photo's board is checked with the stash it was read with (the reader inferred it on auto).
+  function checkedStash(o) {
+    const option = threehouseOption(o);
+    return option === "auto" && state.reading && state.readTokens ? state.reading.threehouse : option;
   }
 
   function setStash(threehouse) {
@@ -198,7 +209,7 @@
     try {
       const [score, check] = await Promise.all([
         postJSON("api/score", { board: text, private_parks: o.private_parks, loose_parks: o.loose_parks }),
-        postJSON("api/check", { board: text, players: o.players, threehouse: o.threehouse }),
+        postJSON("api/check", { board: text, players: o.players, threehouse: checkedStash(o) }),
       ]);
       if (seq !== state.seq) return;
       state.score = score;
@@ -234,7 +245,7 @@
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
     form.append("players", o.players);
-    form.append("threehouse", String(o.threehouse)); // "auto": the reader infers it
+    form.append("threehouse", String(threehouseOption(o))); // "auto": the reader infers it
     if (state.upload) state.upload.abort(); // a newer photo replaces one still being read
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
@@ -267,7 +278,7 @@
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
     state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [],
-      colourGroups: reading.colour_groups || [] };
+      colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
@@ -287,9 +298,11 @@
     analyse(data.board).then((ok) => {
       if (!ok) return;
       const colours = state.reading.colourGroups.filter((g) => g.unsure).map((g) => g.colour);
-      const colourNote = colours.length ? ` Check the colour of the ${colours.join(" and ")} pieces (one tap below).` : "";
-      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${colourNote}`, "info");
-      else if (colourNote) showMessage(colourNote.trim(), "info");
+      const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
+      if (state.reading.stashUnsure) checks.push("the stash");
+      const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
+      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
+      else if (checkNote) showMessage(checkNote.trim(), "info");
       ($("#message").hidden ? $("#results") : $("#message")).scrollIntoView({ behavior: "smooth", block: "start" });
     });
   }
@@ -305,23 +318,38 @@
     const notes = items.length <= 3 ? el("ul", { class: "warnings" }, items)
       : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
     $("#reading-warnings").replaceChildren(notes);
-    renderColourChecks();
+    renderReaderChecks();
   }
 
-  // A colour group the reader was unsure of (clear or white, blue or purple): one tap renames
-  // all its pieces. Shown under the top message, while the group's colour is still on the board.
-  function renderColourChecks() {
-    const box = $("#colour-checks");
+  // The reader's close calls, each with a one-tap fix, shown under the top message: a colour
+  // group it was unsure of (clear or white, blue or purple), while that colour is still on the
+  // board, renamed whole; a stash inferred from parks that fit the other one nearly as well,
+  // while the Stash option is on auto, read again as the other.
+  function renderReaderChecks() {
+    const box = $("#reader-checks");
     const onBoard = onBoardColours();
     const groups = ((state.reading && state.reading.colourGroups) || []).filter((g) => g.unsure && onBoard.has(g.colour));
-    box.replaceChildren(...groups.map((g) =>
+    const checks = groups.map((g) =>
       el("p", { class: "colour-check", "data-colour": g.colour },
         swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         (g.alternatives || []).map((a) => el("button", {
           type: "button", class: "button recolour-to", "data-colour": a.colour,
           onclick: () => recolour(g.colour, a.colour),
-        }, swatch(a.colour), `They are ${a.colour}`)))));
-    box.hidden = !groups.length;
+        }, swatch(a.colour), `They are ${a.colour}`))));
+    if (state.reading && state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
+      const [read, other] = state.reading.threehouse ? ["ThreeHouse", "standard"] : ["standard", "ThreeHouse"];
+      checks.push(el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
+        el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
+          `It is ${other}: read again`)));
+    }
+    box.replaceChildren(...checks);
+    box.hidden = !checks.length;
+  }
+
+  function readAgainAs(threehouse) {
+    setStash(threehouse);
+    save();
+    uploadPhoto(state.lastPhoto);
   }
 
   function onBoardColours() {
@@ -337,7 +365,7 @@
     const swap = { [a]: b, [b]: a };
     state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
     save(); // kept even if the server cannot be reached to score it
-    renderColourChecks();
+    renderReaderChecks();
     renderDiagram();
     analyse(boardText());
   }
@@ -607,7 +635,7 @@
     $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
 
     const stashName = check.threehouse ? "ThreeHouse" : "standard";
-    $("#stash-used").textContent = check.stash_inferred ? `(${stashName} for this board)` : "";
+    $("#stash-used").textContent = $("#opt-stash-auto").checked ? `(${stashName} for this board)` : "";
     const colours = stashColours();
     const stash = check.stash || {};
     if (colours.length && Object.keys(stash).length) {
@@ -674,7 +702,7 @@
     renderScore();
     renderLegality();
     renderMidgame();
-    renderColourChecks(); // they follow the board; the reader's notes do not
+    renderReaderChecks(); // they follow the board and the options; the reader's notes do not
   }
 
   // --- the square picker ------------------------------------------------------------------
