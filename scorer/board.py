@@ -362,6 +362,11 @@ class Setup:
 
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3  # trios per player in each stash
 
+
+def stash_name(threehouse: bool) -> str:
+    """``"ThreeHouse"`` or ``"standard"``."""
+    return "ThreeHouse" if threehouse else "standard"
+
 SETUPS = {
     (False, 2): Setup(2, 6, 6, STANDARD_TRIOS),
     (False, 3): Setup(3, 7, 4, STANDARD_TRIOS),
@@ -412,6 +417,7 @@ def setup_of_area(rows: int, cols: int, threehouse: bool, players: int | None, p
         return best
     return None
 
+
 @dataclass(frozen=True)
 class StashGuess:
     """Standard or ThreeHouse stashes, inferred from the play area's size and its parks."""
@@ -421,16 +427,12 @@ class StashGuess:
     parks_seen: int
     size: int
 
-    @property
-    def name(self) -> str:
-        return "ThreeHouse" if self.threehouse else "standard"
-
     def doubt(self) -> str | None:
         """A one-line warning when the other stash fits nearly as well, else None."""
         if not self.close:
             return None
         return (f"unsure of the stash: {self.parks_seen} parks on a {self.size}x{self.size} board, read as "
-                f"{self.name}; set the stash (ThreeHouse or standard) if that is wrong")
+                f"{stash_name(self.threehouse)}; set the stash (ThreeHouse or standard) if that is wrong")
 
 
 def infer_stash(size: int, parks_seen: int, players: int | None = None) -> StashGuess:
@@ -439,10 +441,10 @@ def infer_stash(size: int, parks_seen: int, players: int | None = None) -> Stash
     ThreeHouse with three players, none for ThreeHouse with four. Parks are placed before the
     first move, so they count mid-game too. ``players`` narrows the choice unless no setup of
     that many fits the size. Other sizes give standard."""
-    fitting = [(th, s) for (th, n), s in SETUPS.items() if s.size == size]
-    fitting = [(th, s) for th, s in fitting if s.players == players] or fitting
+    fitting = setups_for_size(size, size)
+    fitting = [s for s in fitting if s.players == players] or fitting
     if not fitting:
         return StashGuess(False, False, parks_seen, size)
-    best_th, best = min(fitting, key=lambda ts: ts[1].parks_miss(parks_seen))
-    close = any(th != best_th and s.parks_miss(parks_seen) <= best.parks_miss(parks_seen) + 1 for th, s in fitting)
-    return StashGuess(best_th, close, parks_seen, size)
+    best = min(fitting, key=lambda s: s.parks_miss(parks_seen))
+    close = any(s.trios != best.trios and s.parks_miss(parks_seen) <= best.parks_miss(parks_seen) + 1 for s in fitting)
+    return StashGuess(best.trios == THREEHOUSE_TRIOS, close, parks_seen, size)

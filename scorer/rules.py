@@ -546,11 +546,11 @@ def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple
     seen = len(board.colours())
     if players is not None:
         return players, "given"
+    fitting = setups_for_size(board.rows, board.cols, threehouse)
     setup = setup_of_area(board.rows, board.cols, threehouse, None, len(board.parks()))
     if setup is not None and setup.players >= seen:
-        one_size = len(setups_for_size(board.rows, board.cols, threehouse)) == 1
-        return setup.players, "board size" if one_size else "board size and parks"
-    sizes = {s.players for s in setups_for_size(board.rows, board.cols, threehouse)}
+        return setup.players, "board size" if len(fitting) == 1 else "board size and parks"
+    sizes = {s.players for s in fitting}
     return max(seen, min(sizes) if sizes else seen), "colours on board"
 
 

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from scorer.board import stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError
 
@@ -85,7 +86,7 @@ def _print_reading(name: str, reading) -> None:
           + (f"{d['play_area']['rows']}x{d['play_area']['cols']} at row {d['play_area']['row']}, col {d['play_area']['col']}"
              if d["play_area"] else "unknown")
           + ("" if d["threehouse"] is None else
-             f", {'ThreeHouse' if d['threehouse'] else 'standard'} stash{' (inferred)' if d['stash_inferred'] else ''}")
+             f", {stash_name(d['threehouse'])} stash{' (inferred)' if d['stash_inferred'] else ''}")
           + f" ({d['seconds']:.2f} s)")
     if d["board"]:
         print(d["board"], end="")

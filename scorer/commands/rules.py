@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError
+from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError
 from scorer.rules import CheckReport, check_position
@@ -256,8 +256,7 @@ def format_check(name: str, report: CheckReport) -> str:
         lines.append(f"  {where} [{v.rule}]: {v.message}")
     for note in report.notes:
         lines.append(f"  note: {note}")
-    stash = "ThreeHouse" if report.threehouse else "standard"
-    lines.append(f"  stash: {stash}, {report.trios} trios a player{' (inferred)' if report.stash_inferred else ''}")
+    lines.append(f"  stash: {stash_name(report.threehouse)}, {report.trios} trios a player{' (inferred)' if report.stash_inferred else ''}")
     if report.game_over:
         lines.append("  game over: no player can place anything")
     elif report.to_move:
