@@ -79,3 +79,28 @@ def test_alternatives_are_next_best_values():
     assert "A1" in decoded.uncertain
     d = cell.to_dict()
     assert set(d) >= {"cell", "value", "confidence", "alternatives"}
+
+
+MID_GAME = """\
+# r3 . #
+. b1 . .
+. r1 b3 .
+# . . #
+"""
+
+
+def test_the_setups_parks_go_to_the_squares_with_park_odds():
+    board = Board.from_text(MID_GAME)
+    table = _table(board)
+    # A marker taken for a pyramid keeps some park odds; a bare square has almost none.
+    table["D4"] = {"r2": 0.85, "#": 0.1, ".": 0.05}
+    table["C3"] = {".": 0.995, "#": 0.003, "r1": 0.002}
+    decoded = decode(table, 4, 4, parks=4)
+    assert decoded.board == board
+    assert next(c for c in decoded.cells if c.cell == "D4").changed_by == "counts"
+    # A faint marker that looks bare (clear glass on a light square) is still a park.
+    table = _table(board)
+    table["A1"] = {".": 0.9, "#": 0.05, "r1": 0.05}
+    assert decode(table, 4, 4, parks=4).board == board
+    # Without the setup's count, each square keeps its own likeliest value.
+    assert decode(table, 4, 4).board["A1"] is None

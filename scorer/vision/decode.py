@@ -24,7 +24,6 @@ OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier
 LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
-FAINT_PARK = 1.0  # a real park marker (clear glass, a chip like the cloth) may look like bare cloth
 
 
 @dataclass
@@ -86,12 +85,11 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     col_required = np.array([c[1] == "required" for c in columns])
     cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :]
     if col_required.any():
-        # The setup's parks are all on the board; a faint marker (clear glass on a light
-        # square) reads as empty, so "looks empty" counts as partial evidence of a park.
-        looks = P[:, values.index(PARK_TOKEN)]
-        if EMPTY in values:
-            looks = looks + FAINT_PARK * P[:, values.index(EMPTY)]
-        cost[:, col_required] = -np.log(looks)[:, None] - PARK_BONUS
+        # The setup's parks are all on the board: the bonus lets weak park odds win (a faint
+        # marker, clear glass on a light square), and the squares with the most park odds
+        # take the parks. A bare look is no evidence of a park: a marker taken for a pyramid
+        # keeps more park odds than a truly empty square, which must not take its place.
+        cost[:, col_required] = -logp[:, [values.index(PARK_TOKEN)]] - PARK_BONUS
     _, chosen_cols = linear_sum_assignment(cost)
     chosen = [int(col_value[j]) for j in chosen_cols]
     warnings: list[str] = []
