@@ -20,7 +20,7 @@ from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Boar
                           setup_of_area, setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
-from scorer.vision.colours import colour_groups_for
+from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo_scaled
@@ -34,11 +34,6 @@ SQUARE_PX = 48  # px per square (across) the square reader works at
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
-# Colour names the reader tells apart badly whatever its odds say: on dev, 154 renders the
-# square model never saw and 30 renders each with a clear player, groups named white were
-# right 22 times in 41 and groups named clear 35 in 47, mostly mistaken for each other, some
-# at odds of 1.0. Such a group is always offered the other name and flagged.
-CONFUSED_NAMES = {"white": "clear", "clear": "white"}
 MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 # Grid confidence under which the reader warns: on the 1099 renders and photos where grid_eval
 # found a grid, it caught 8 of the 11 grids found wrong, and 0.8% of the right ones.

@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from scorer.board import COLOURS
 from scorer.vision.colours import LIGHTNESS_WEIGHT, group_colours, naming_odds, white_balance
@@ -131,17 +132,35 @@ def test_score_photo_counts_grouping_naming_and_pieces_against_the_truth():
 def test_learned_name_odds_settle_a_close_naming_and_missing_odds_change_nothing():
     from scorer.vision.colours import learned_name_costs, naming_odds
 
-    # A pale, nearly grey group: white or clear is a close call on colour alone.
-    centres = np.array([[1.0, 1.0, 0.6 * 72.0, 0.6 * 72.0]])
+    # A group between blue and purple (hue 307 degrees): a close call on colour alone.
+    hue = np.radians(307.0)
+    centres = np.array([[40.0 * np.cos(hue), 40.0 * np.sin(hue), 0.6 * 36.0, 0.6 * 36.0]])
     alone_names, alone_odds = naming_odds(centres)
+    assert 0.3 < alone_odds[0]["purple"] < 0.7
     labels = np.zeros(6, int)
-    says_white = np.full((6, len(COLOURS)), 0.01)
-    says_white[:, COLOURS.index("white")] = 0.91
-    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, labels, 1))
-    assert names == ["white"] and odds[0]["white"] > alone_odds[0].get("white", 0.0)
-    clear = np.full((6, len(COLOURS)), 0.01)
-    clear[:, COLOURS.index("clear")] = 0.91
-    assert naming_odds(centres, extra_costs=learned_name_costs(clear, labels, 1))[0] == ["clear"]
+    says_purple = np.full((6, len(COLOURS)), 0.01)
+    says_purple[:, COLOURS.index("purple")] = 0.91
+    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_purple, labels, 1))
+    assert names == ["purple"] and odds[0]["purple"] > 0.9
+    blue = np.full((6, len(COLOURS)), 0.01)
+    blue[:, COLOURS.index("blue")] = 0.91
+    assert naming_odds(centres, extra_costs=learned_name_costs(blue, labels, 1))[0] == ["blue"]
     unknown = np.full((6, len(COLOURS)), np.nan)
     assert learned_name_costs(unknown, labels, 1) == [{}]
     assert naming_odds(centres, extra_costs=learned_name_costs(unknown, labels, 1)) == (alone_names, alone_odds)
+
+
+def test_white_and_clear_are_never_named_with_more_than_the_measured_odds():
+    from scorer.vision.colours import CONFUSED_MAX_ODDS, learned_name_costs, naming_odds, temper_confused
+
+    # A bright, grey group that everything says is white, beside a clearly red one.
+    centres = np.array([[0.0, 0.0, 0.6 * 95.0, 0.6 * 95.0], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
+    says_white = np.full((6, len(COLOURS)), 0.001)
+    says_white[:, COLOURS.index("white")] = 0.99
+    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, np.zeros(6, int), 2) + [{}])
+    assert names == ["white", "red"]
+    assert odds[0]["white"] == pytest.approx(CONFUSED_MAX_ODDS)
+    assert odds[0]["clear"] >= 1.0 - CONFUSED_MAX_ODDS - 1e-9
+    assert sum(odds[0].values()) == pytest.approx(1.0)
+    assert odds[1]["red"] > 0.8 and temper_confused(odds[1]) == odds[1]  # other names keep their odds
+    assert temper_confused({"clear": 0.5, "white": 0.5}) == {"clear": 0.5, "white": 0.5}
