@@ -42,9 +42,9 @@ AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
 # The decoder's probability for a square's value against the share of squares read right at
 # that probability on the dev photos and 154 renders the square model never saw
 # (scripts/calibrate_confidence.py: 8830 squares in 12 equal-count bins, made monotone,
-# Laplace-smoothed). Alternatives keep the decoder's odds.
-CONFIDENCE_RAW = (0.681, 0.870, 0.960, 0.982, 0.993, 0.996)
-CONFIDENCE_RIGHT = (0.720, 0.869, 0.950, 0.988, 0.993, 0.997)
+# Laplace-smoothed, bins of one probability merged). Alternatives keep the decoder's odds.
+CONFIDENCE_RAW = (0.507, 0.796, 0.939, 0.979, 0.991, 0.996, 0.998, 0.999)
+CONFIDENCE_RIGHT = (0.740, 0.824, 0.988, 0.993, 0.998, 0.998, 0.998, 0.999)
 
 
 def calibrated_confidence(p: float) -> float:

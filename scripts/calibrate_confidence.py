@@ -23,15 +23,27 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorer.reader import CONFIDENCE_RAW, CONFIDENCE_RIGHT  # noqa: E402
+from scorer import reader  # noqa: E402
 from scorer.vision.decode import UNSURE  # noqa: E402
 from scorer.vision.evaluate import evaluate_photo, photos_in  # noqa: E402
 
 
-def decoder_probability(confidence: np.ndarray) -> np.ndarray:
-    """Undo the current calibration (a strictly increasing table) to get the decoder's own
-    probabilities back."""
-    return np.interp(confidence, CONFIDENCE_RIGHT, CONFIDENCE_RAW)
+def decoder_probabilities(photos: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """Each play-area square's decoder probability (the reader run with its calibration
+    switched off) and whether the square was read right."""
+    table = reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT
+    reader.CONFIDENCE_RAW = reader.CONFIDENCE_RIGHT = (0.0, 1.0)
+    try:
+        raw, right = [], []
+        for folder in photos:
+            for photo in photos_in(folder):
+                for square in evaluate_photo(photo).squares:
+                    if square[1] and square[5] is not None:  # in play and read
+                        raw.append(square[5])
+                        right.append(bool(square[2]))
+    finally:
+        reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT = table
+    return np.array(raw), np.array(right, np.float64)
 
 
 def monotone_bins(raw: np.ndarray, right: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
@@ -50,9 +62,18 @@ def monotone_bins(raw: np.ndarray, right: np.ndarray, bins: int) -> tuple[np.nda
             prev[0] = (prev[0] * prev[2] + last[0] * last[2]) / (prev[2] + last[2])
             prev[1] += last[1]
             prev[2] += last[2]
-    centres = np.array([b[0] for b in pooled])
-    shares = np.array([(b[1] + 1) / (b[2] + 2) for b in pooled])  # Laplace: no bin claims certainty
-    return centres, shares
+    merged: list[list[float]] = []
+    for block in pooled:  # bins of one probability (the table's top, where raw ties) become one
+        if merged and block[0] - merged[-1][0] < 1e-3:
+            last = merged[-1]
+            last[0] = (last[0] * last[2] + block[0] * block[2]) / (last[2] + block[2])
+            last[1] += block[1]
+            last[2] += block[2]
+        else:
+            merged.append(block)
+    centres = np.array([b[0] for b in merged])
+    shares = np.array([(b[1] + 1) / (b[2] + 2) for b in merged])  # Laplace: no bin claims certainty
+    return centres, np.maximum.accumulate(shares)  # smoothing a small bin must not break the order
 
 
 def main(argv=None) -> int:
@@ -62,16 +83,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if any("test" in p.parts for p in args.photos):
         raise SystemExit("never calibrate on the test split")
-    confidence, right = [], []
-    for folder in args.photos:
-        for photo in photos_in(folder):
-            result = evaluate_photo(photo)
-            for square in result.squares:
-                if square[1] and square[5] is not None:  # in play and read
-                    confidence.append(square[5])
-                    right.append(bool(square[2]))
-    raw = decoder_probability(np.array(confidence))
-    right_a = np.array(right, np.float64)
+    raw, right_a = decoder_probabilities(args.photos)
     centres, shares = monotone_bins(raw, right_a, args.bins)
     print(f"{len(raw)} squares, {100 * right_a.mean():.2f}% read right")
     print("CONFIDENCE_RAW = (" + ", ".join(f"{c:.3f}" for c in centres) + ")")

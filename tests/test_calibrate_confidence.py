@@ -1,0 +1,32 @@
+"""scripts/calibrate_confidence.py: the table mapping decoder probabilities to how often
+squares read at them were right."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "calibrate_confidence.py"
+spec = importlib.util.spec_from_file_location("calibrate_confidence", SCRIPT)
+calibrate_confidence = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(calibrate_confidence)
+
+
+def test_bins_are_monotone_smoothed_and_ties_merged():
+    raw = np.array([0.5] * 10 + [0.8] * 10 + [0.9] * 10 + [0.999] * 30)
+    right = np.array([0] * 5 + [1] * 5 + [1] * 9 + [0] + [0] * 3 + [1] * 7 + [1] * 30, np.float64)
+    centres, shares = calibrate_confidence.monotone_bins(raw, right, 6)
+    # 0.8 (90% right) and 0.9 (70%) fall out of order and are pooled; the three bins of
+    # 0.999 are one; no bin claims certainty (one right and one wrong square added).
+    assert np.allclose(centres, [0.5, 0.85, 0.999])
+    assert np.allclose(shares, [6 / 12, 17 / 22, 31 / 32])
+    assert np.all(np.diff(centres) > 0) and np.all(np.diff(shares) >= 0)
+
+
+def test_a_small_smoothed_bin_does_not_break_the_order():
+    # Two tied bins merged (20 of 20 right: 21/22 smoothed), then 10 of 10 at a higher
+    # probability (11/12 smoothed, less): kept at 21/22.
+    raw = np.array([0.99] * 20 + [0.995] * 10)
+    centres, shares = calibrate_confidence.monotone_bins(raw, np.ones(30), 3)
+    assert np.allclose(centres, [0.99, 0.995])
+    assert np.allclose(shares, [21 / 22, 21 / 22])
