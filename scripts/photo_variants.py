@@ -5,7 +5,8 @@ photos unlike the studio's (other cameras, other renderers, other light)::
     for v in /tmp/variants/*/; do .venv/bin/subdivision eval "$v"; done
 
 Each variant keeps the geometry (the sidecar is copied unchanged): darker and brighter
-(gamma), desaturated, a warm cast, blurred and JPEG-compressed, sensor noise. Never tune on
+(gamma), desaturated, a warm cast, blurred and JPEG-compressed, sensor noise, a lamp's
+warm pool of light on one side. Never tune on
 variants of the test split.
 """
 
@@ -55,6 +56,21 @@ def sensor_noise(image: np.ndarray, sigma: float = 10.0, seed: int = 0) -> np.nd
     return np.clip(image + noise, 0, 255).astype(np.uint8)
 
 
+def uneven_light(image: np.ndarray, spot=(0.3, 0.25), floor: float = 0.45, peak: float = 1.25,
+                 warmth: float = 0.2) -> np.ndarray:
+    """A lamp's pool of light: linear-light gain from ``peak`` at ``spot`` (fractions of the
+    width and height) falling to about ``floor`` at the far side, the pool warmer than the
+    rest by ``warmth`` (blue down, red up, as a tungsten lamp beside daylight)."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    d2 = ((xs - spot[0] * w) ** 2 + (ys - spot[1] * h) ** 2) / (0.5 * np.hypot(w, h)) ** 2
+    pool = np.exp(-d2)
+    gain = floor + (peak - floor) * pool
+    tint = np.stack([1.0 - warmth * pool, np.ones_like(pool), 1.0 + 0.5 * warmth * pool], axis=-1)
+    linear = (image / 255.0) ** 2.2 * gain[..., None] * tint
+    return np.clip(255.0 * np.clip(linear, 0, 1) ** (1 / 2.2), 0, 255).astype(np.uint8)
+
+
 VARIANTS = {
     "dark": lambda image: gamma(image, 1.5),
     "bright": lambda image: gamma(image, 0.65),
@@ -63,6 +79,7 @@ VARIANTS = {
     "warm": colour_cast,
     "blurred_jpeg": blur_and_compress,
     "noisy": sensor_noise,
+    "uneven_light": uneven_light,
 }
 
 

@@ -48,3 +48,11 @@ def test_main_writes_each_variant_with_its_sidecar(tmp_path):
     for name in ("dark", "noisy"):
         assert cv2.imread(str(tmp_path / "out" / name / "board.jpg")).shape == (90, 120, 3)
         assert json.loads((tmp_path / "out" / name / "board.json").read_text()) == {"board": "x"}
+
+
+def test_uneven_light_is_brighter_and_warmer_in_its_pool():
+    image = np.full((90, 120, 3), 128, np.uint8)
+    out = photo_variants.uneven_light(image).astype(float)  # the pool centred at (36, 22)
+    near, far = out[22, 36], out[88, 118]
+    assert near.mean() > far.mean() + 30
+    assert near[2] - near[0] > far[2] - far[0] + 10  # red over blue: a warm lamp
