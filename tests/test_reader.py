@@ -190,9 +190,12 @@ def test_naming_odds_weigh_close_namings():
 
 
 def test_calibrated_confidence_is_monotone_within_zero_and_one():
-    values = [calibrated_confidence(p) for p in np.linspace(0, 1, 21)]
+    ps = np.linspace(0, 1, 21)
+    values = [calibrated_confidence(p) for p in ps]
     assert all(0.0 <= v <= 1.0 for v in values)
     assert values == sorted(values)
+    assert all(v <= p for v, p in zip(values, ps))  # the table lowers a confidence, never raises it
+    assert calibrated_confidence(1.0) < 1.0  # no square is read with certainty
 
 
 def test_read_command_rejects_a_photo_without_a_board(tmp_path, capsys):
