@@ -550,6 +550,40 @@ def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):
     expect(page.locator("#stash th").first).to_have_text("Left in stash (ThreeHouse)")
 
 
+def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {
+        "board": board, "uncertain": ["A3", "B3", "C2"], "unsure_below": 0.95,
+        "reading": {
+            "board": board,
+            "cells": [
+                # Unsure only between white and clear: sure once white is confirmed.
+                {"cell": "A3", "value": "w3", "confidence": 0.79, "alternatives": [{"value": "x3", "confidence": 0.2}]},
+                {"cell": "B3", "value": "w2", "confidence": 0.78, "alternatives": [{"value": "x2", "confidence": 0.19}]},
+                # Also unsure of its size: stays marked.
+                {"cell": "C2", "value": "w1", "confidence": 0.6,
+                 "alternatives": [{"value": "w2", "confidence": 0.25}, {"value": "x1", "confidence": 0.15}]}],
+            "colour_groups": [
+                {"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.8,
+                 "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
+                {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
+            "warnings": [],
+        },
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    expect(page.locator("#message")).to_contain_text("1 square is still uncertain")
+    marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert marked == ["C2"]
+    assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board)  # nothing renamed
+    page.reload()  # the confirmation is kept
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert marked == ["C2"]
+
+
 def test_a_reading_without_a_board_shows_the_photo_and_a_message(page):
     enter_board(page, MIDGAME)
     answer_read(page, {

@@ -145,11 +145,14 @@ def read():
     except UserError as err:
         raise ApiError(photo_error_status(err), str(err)) from None
 
+    from scorer.vision.decode import UNSURE  # importable once the reader is
+
     overlay, transform = overlay_image(reading)
     return jsonify({
         "reading": reading.to_dict(),
         "board": reading.board.to_text() if reading.board is not None else None,
         "uncertain": list(reading.uncertain),
+        "unsure_below": UNSURE,
         **overlay,
         "squares": square_outlines(reading, transform) if overlay["overlay"] else {},
     })

@@ -277,7 +277,7 @@
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
-    state.reading = { byCell, unsure: Array.from(unsure), warnings: reading.warnings || [],
+    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || 0.95, warnings: reading.warnings || [],
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
@@ -332,6 +332,8 @@
     const checks = groups.map((g) =>
       el("p", { class: "colour-check", "data-colour": g.colour },
         swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
+        el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
+          swatch(g.colour), `Yes, ${g.colour}`),
         (g.alternatives || []).map((a) => el("button", {
           type: "button", class: "button recolour-to", "data-colour": a.colour,
           onclick: () => recolour(g.colour, a.colour),
@@ -356,6 +358,29 @@
     const names = new Set();
     for (const row of state.cells || []) for (const t of row) if (t.length === 2 && NAME_OF[t[0]]) names.add(NAME_OF[t[0]]);
     return names;
+  }
+
+  // The user says a colour group's name is right: the check goes, and so does the dashed mark
+  // of each of its squares that is sure enough once the other colours are ruled out (its
+  // confidence over what its alternatives in other colours leave).
+  function confirmColour(group) {
+    const letter = LETTER_OF[group.colour];
+    const settled = new Set(group.cells.filter((cell) => {
+      const info = state.reading.byCell[cell];
+      if (!info || typeof info.confidence !== "number") return false;
+      const otherColours = (info.alternatives || [])
+        .filter((a) => a.value.length === 2 && a.value[0] !== letter)
+        .reduce((sum, a) => sum + (a.confidence || 0), 0);
+      return info.confidence / Math.max(1e-9, 1 - otherColours) >= (state.reading.unsureBelow || 0.95);
+    }));
+    state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
+    group.unsure = false;
+    save();
+    const n = state.reading.unsure.length;
+    showMessage(n ? `${n} square${n > 1 ? "s are" : " is"} still uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`
+      : `The ${group.colour} pieces are confirmed.`, "info");
+    renderReaderChecks();
+    renderDiagram();
   }
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap.
