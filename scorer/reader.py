@@ -46,7 +46,9 @@ AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
 # confidence, never raise it: on those photos the decoder is underconfident (its mean
 # probability 93.1% against 96.1% right), but on harder ones (the test split) it is
 # overconfident, and a table fitted on easy photos must not talk a user out of checking a
-# square. Alternatives keep the decoder's odds.
+# square. With this table every share is at least its probability, so all it does today is
+# cap a confidence at 0.999; a refit that finds the decoder overconfident somewhere lowers
+# it there. Alternatives keep the decoder's odds.
 CONFIDENCE_RAW = (0.507, 0.796, 0.939, 0.979, 0.991, 0.996, 0.998, 0.999)
 CONFIDENCE_RIGHT = (0.740, 0.824, 0.988, 0.993, 0.998, 0.998, 0.998, 0.999)
 
@@ -54,7 +56,14 @@ CONFIDENCE_RIGHT = (0.740, 0.824, 0.988, 0.993, 0.998, 0.998, 0.998, 0.999)
 def calibrated_confidence(p: float) -> float:
     """How often a square read with decoder probability ``p`` is right (measured on dev and
     on renders the square model never saw), but never more than ``p``."""
-    return min(float(p), float(np.interp(p, CONFIDENCE_RAW, CONFIDENCE_RIGHT)))
+    return float(lowered_by_table(p, CONFIDENCE_RAW, CONFIDENCE_RIGHT))
+
+
+def lowered_by_table(p, raw, right):
+    """Decoder probabilities ``p`` (a number or an array) mapped through a calibration table
+    (``raw`` probabilities -> share ``right``) where that lowers them, kept where it would
+    raise them."""
+    return np.minimum(p, np.interp(p, raw, right))
 
 
 @dataclass(frozen=True)

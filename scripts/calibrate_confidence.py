@@ -88,7 +88,7 @@ def main(argv=None) -> int:
     print(f"{len(raw)} squares, {100 * right_a.mean():.2f}% read right")
     print("CONFIDENCE_RAW = (" + ", ".join(f"{c:.3f}" for c in centres) + ")")
     print("CONFIDENCE_RIGHT = (" + ", ".join(f"{s:.3f}" for s in shares) + ")")
-    new = np.interp(raw, centres, shares)
+    new = reader.lowered_by_table(raw, centres, shares)
     flagged = new < UNSURE
     print(f"with it: mean confidence {100 * new.mean():.2f}%, flagged {100 * flagged.mean():.2f}% of squares, "
           f"{100 * flagged[right_a == 0].mean():.2f}% of the wrong ones")

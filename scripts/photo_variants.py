@@ -59,8 +59,9 @@ def sensor_noise(image: np.ndarray, sigma: float = 10.0, seed: int = 0) -> np.nd
 def uneven_light(image: np.ndarray, spot=(0.3, 0.25), floor: float = 0.45, peak: float = 1.25,
                  warmth: float = 0.2) -> np.ndarray:
     """A lamp's pool of light: linear-light gain from ``peak`` at ``spot`` (fractions of the
-    width and height) falling to about ``floor`` at the far side, the pool warmer than the
-    rest by ``warmth`` (blue down, red up, as a tungsten lamp beside daylight)."""
+    width and height) falling towards ``floor`` (about 0.55 at the far corner with the
+    defaults), the pool warmer than the rest by ``warmth`` (blue down, red up, as a tungsten
+    lamp beside daylight)."""
     h, w = image.shape[:2]
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
     d2 = ((xs - spot[0] * w) ** 2 + (ys - spot[1] * h) ** 2) / (0.5 * np.hypot(w, h)) ** 2

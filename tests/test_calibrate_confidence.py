@@ -3,8 +3,12 @@ squares read at them were right."""
 
 import importlib.util
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
+import pytest
+
+from scorer import reader
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "calibrate_confidence.py"
 spec = importlib.util.spec_from_file_location("calibrate_confidence", SCRIPT)
@@ -30,3 +34,29 @@ def test_a_small_smoothed_bin_does_not_break_the_order():
     centres, shares = calibrate_confidence.monotone_bins(raw, np.ones(30), 3)
     assert np.allclose(centres, [0.99, 0.995])
     assert np.allclose(shares, [21 / 22, 21 / 22])
+
+
+def test_decoder_probabilities_are_read_with_the_table_off_and_it_is_put_back(monkeypatch, tmp_path):
+    table = reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT
+    seen = []
+
+    def evaluate(photo):
+        seen.append((reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT))
+        # (class, in play, right, colour right, class read, confidence): one outside the play
+        # area, one not read
+        return SimpleNamespace(squares=[("1", True, True, True, "1", reader.calibrated_confidence(0.42)),
+                                        ("1", True, False, None, "empty", reader.calibrated_confidence(0.97)),
+                                        ("empty", False, True, None, "empty", 0.5),
+                                        ("2", True, False, None, None, None)])
+
+    monkeypatch.setattr(calibrate_confidence, "photos_in", lambda folder: [folder / "a.jpg"])
+    monkeypatch.setattr(calibrate_confidence, "evaluate_photo", evaluate)
+    raw, right = calibrate_confidence.decoder_probabilities([tmp_path])
+    assert seen == [((0.0, 1.0), (0.0, 1.0))]
+    assert raw.tolist() == [0.42, 0.97] and right.tolist() == [1.0, 0.0]
+    assert (reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT) == table
+
+    monkeypatch.setattr(calibrate_confidence, "evaluate_photo", lambda photo: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        calibrate_confidence.decoder_probabilities([tmp_path])
+    assert (reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT) == table

@@ -65,6 +65,11 @@ def test_read_a_photo_of_a_board(client, scene_jpeg):
     assert reading["grid"]["rows"] >= 6 and len(reading["grid"]["corners"]) == 4
     assert sorted(c["cell"] for c in reading["cells"]) == sorted(sq.name for sq in board.squares())
     assert set(body["uncertain"]) <= {c["cell"] for c in reading["cells"]}
+    # the threshold the page judges the uncertain squares by, as the reader flagged them (the
+    # JSON's confidences are rounded to 3 places)
+    below = body["unsure_below"]
+    assert ({c["cell"] for c in reading["cells"] if c["confidence"] < below - 5e-4} <= set(body["uncertain"])
+            <= {c["cell"] for c in reading["cells"] if c["confidence"] < below + 5e-4})
     assert body["overlay"].startswith("data:image/jpeg;base64,")
     overlay = cv2.imdecode(np.frombuffer(base64.b64decode(body["overlay"].split(",", 1)[1]), np.uint8), cv2.IMREAD_COLOR)
     # cropped to the checkerboard with a margin (the 1200x900 drawing has background around it)

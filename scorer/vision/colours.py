@@ -297,8 +297,9 @@ def learned_name_costs(name_probs: np.ndarray, labels: np.ndarray, k: int,
 def naming_odds(centres: np.ndarray, temperature: float | None = None,
                 extra_costs: list[dict[str, float]] | None = None) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
-    name over all joint namings (costs as negative log-odds at ``temperature``), so a close
-    call between two namings (clear or white, blue or purple) shows in the confidence.
+    name over all joint namings (costs as negative log-odds at ``temperature``), white and
+    clear capped by :func:`temper_confused`, so a close call between two namings (clear or
+    white, blue or purple) shows in the confidence.
     ``extra_costs``: per group, more cost per name (e.g. :func:`learned_name_costs`)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     k = len(centres)

@@ -86,9 +86,9 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :]
     if col_required.any():
         # The setup's parks are all on the board: the bonus lets weak park odds win (a faint
-        # marker, clear glass on a light square), and the squares with the most park odds
-        # take the parks. A bare look is no evidence of a park: a marker taken for a pyramid
-        # keeps more park odds than a truly empty square, which must not take its place.
+        # marker, clear glass on a light square) against each square's own best reading. A
+        # bare look is no evidence of a park: a marker taken for a pyramid keeps more park
+        # odds than a truly empty square, which must not take its place.
         cost[:, col_required] = -logp[:, [values.index(PARK_TOKEN)]] - PARK_BONUS
     _, chosen_cols = linear_sum_assignment(cost)
     chosen = [int(col_value[j]) for j in chosen_cols]

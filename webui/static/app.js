@@ -16,6 +16,7 @@
     blue: "#2a5fd6", purple: "#7c3fb8", clear: "#dfe8ef", black: "#262626", white: "#fbfbfb",
   };
   const LIGHT_COLOURS = new Set(["yellow", "clear", "white", "cyan"]);
+  const UNSURE_BELOW = 0.95; // the reader's flag threshold, for readings saved before the API sent it
   const SIZE_NAME = { 1: "small", 2: "medium", 3: "large" };
   const MAX_PHOTO_BYTES = 25000000;
   const STORAGE_KEY = "subdivision-scorer.v1";
@@ -277,7 +278,7 @@
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
-    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || 0.95, warnings: reading.warnings || [],
+    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
@@ -294,17 +295,25 @@
     setBoardFromText(data.board);
     state.readTokens = state.cells.map((r) => r.slice());
     state.textDirty = false;
-    const n = state.reading.unsure.length;
     analyse(data.board).then((ok) => {
       if (!ok) return;
-      const colours = state.reading.colourGroups.filter((g) => g.unsure).map((g) => g.colour);
-      const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
-      if (state.reading.stashUnsure) checks.push("the stash");
-      const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
-      if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
-      else if (checkNote) showMessage(checkNote.trim(), "info");
+      showReadingMessage();
       ($("#message").hidden ? $("#results") : $("#message")).scrollIntoView({ behavior: "smooth", block: "start" });
     });
+  }
+
+  // The top message after a reading: how many uncertain squares are left to check (not
+  // corrected since), and which one-tap checks wait below. False when there is nothing to say.
+  function showReadingMessage() {
+    const n = state.reading.unsure.filter((cell) => readTokenAt(cell) === tokenAt(cell)).length;
+    const onBoard = onBoardColours();
+    const colours = state.reading.colourGroups.filter((g) => g.unsure && onBoard.has(g.colour)).map((g) => g.colour);
+    const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
+    if (state.reading.stashUnsure) checks.push("the stash");
+    const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
+    if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
+    else if (checkNote) showMessage(checkNote.trim(), "info");
+    return Boolean(n || checkNote);
   }
 
   function showPhotoPane(shown) {
@@ -365,20 +374,20 @@
   // confidence over what its alternatives in other colours leave).
   function confirmColour(group) {
     const letter = LETTER_OF[group.colour];
+    // (The alternatives carry the decoder's odds, the cell its calibrated confidence, which
+    // is never above them: this errs towards keeping a mark.)
     const settled = new Set(group.cells.filter((cell) => {
       const info = state.reading.byCell[cell];
       if (!info || typeof info.confidence !== "number") return false;
-      const otherColours = (info.alternatives || [])
-        .filter((a) => a.value.length === 2 && a.value[0] !== letter)
+      const otherColours = alternativesOf(info)
+        .filter((a) => (a.value || "").length === 2 && a.value[0] !== letter)
         .reduce((sum, a) => sum + (a.confidence || 0), 0);
-      return info.confidence / Math.max(1e-9, 1 - otherColours) >= (state.reading.unsureBelow || 0.95);
+      return info.confidence / Math.max(1e-9, 1 - otherColours) >= (state.reading.unsureBelow || UNSURE_BELOW);
     }));
     state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
     group.unsure = false;
     save();
-    const n = state.reading.unsure.length;
-    showMessage(n ? `${n} square${n > 1 ? "s are" : " is"} still uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`
-      : `The ${group.colour} pieces are confirmed.`, "info");
+    if (!showReadingMessage()) showMessage(`The ${group.colour} pieces are confirmed.`, "info");
     renderReaderChecks();
     renderDiagram();
   }
@@ -497,6 +506,12 @@
       const px = cx + (i - (pips - 1) / 2) * 7;
       g.append(svg("circle", { class: "pip", cx: px, cy: by - 6, r: 2.4, fill: dot }));
     }
+  }
+
+  // A read cell's next-best values as {value, confidence} (readings saved by older pages
+  // may hold bare values).
+  function alternativesOf(info) {
+    return ((info && info.alternatives) || []).map((a) => (typeof a === "string" ? { value: a } : a));
   }
 
   function readTokenAt(name) {
@@ -740,7 +755,7 @@
     const info = state.reading && state.reading.byCell[name];
     const suggestions = new Set();
     if (info) {
-      const alts = (info.alternatives || []).map((a) => (typeof a === "string" ? { value: a } : a));
+      const alts = alternativesOf(info);
       alts.forEach((a) => suggestions.add(a.value));
       const conf = typeof info.confidence === "number" ? ` (${Math.round(info.confidence * 100)}% sure)` : "";
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
