@@ -517,6 +517,21 @@ def turn_analysis(
     return TurnAnalysis(feasible, frozenset(candidates), True)
 
 
+def counts_fit_turn_order(board: Board, trios: int = STANDARD_TRIOS) -> bool:
+    """Whether the piece counts of the colours on ``board`` (taken as all the players) can
+    come from play in turn order (``turn_analysis``): the reader's test of a reading."""
+    _, counts, steady = _placements(board, board.colours(), trios)
+    return turn_analysis(counts, steady, set()).feasible
+
+
+def _placements(board: Board, colours, trios: int) -> tuple[dict[str, Stash], dict[str, int], set[str]]:
+    """Per colour: the stash left, the pieces placed, and whether it surely never passed."""
+    stash = {c: remaining_stash(board, c, trios) for c in colours}
+    counts = {c: sum(placed_counts(board, c).values()) for c in colours}
+    steady = {c for c in colours if never_passed(board, c, stash[c])}
+    return stash, counts, steady
+
+
 def _turn_analysis_in_seats(
     counts: Mapping[str, int], steady: set[str], can_move: set[str], seats: list[str]
 ) -> TurnAnalysis:
@@ -595,11 +610,9 @@ def check_position(
                 f"{len(colours)} colours on the board ({', '.join(colours)}) for {n_players} players",
                 tuple(sq.name for sq, _ in board.pieces()),
             ))
-    stash = {c: remaining_stash(board, c, trios) for c in colours}
+    stash, counts, steady = _placements(board, colours, trios)
     moves = {c: all_legal_moves(board, c, stash[c]) for c in colours}
     can_move = {c for c in colours if any(moves[c].values())}
-    counts = {c: sum(placed_counts(board, c).values()) for c in colours}
-    steady = {c for c in colours if never_passed(board, c, stash[c])}
 
     def analyse(unseen: int) -> TurnAnalysis:
         if seats is not None:

@@ -104,3 +104,21 @@ def test_the_setups_parks_go_to_the_squares_with_park_odds():
     assert decode(table, 4, 4, parks=4).board == board
     # Without the setup's count, each square keeps its own likeliest value.
     assert decode(table, 4, 4).board["A1"] is None
+
+
+def test_turn_order_restores_a_missed_piece_but_not_a_clearly_empty_square():
+    board = Board.from_text(LEGAL)  # red 6, blue 6
+    table = _table(board)
+    # Two blue 2-pips read as bare cloth: red 6 against blue 4 cannot come from turns.
+    table["C3"] = {".": 0.6, "b2": 0.38, "r2": 0.02}
+    table["B1"] = {".": 0.55, "b2": 0.43, "r2": 0.02}
+    decoded = decode(table, 4, 4)
+    # The cheaper change (B1) makes the counts fit (6 against 5); C3 keeps its own reading.
+    assert decoded.board["B1"].symbol == "b2" and decoded.board["C3"] is None
+    cell = next(c for c in decoded.cells if c.cell == "B1")
+    assert cell.changed_by == "turns" and any("B1" in w and "turn order" in w for w in decoded.warnings)
+    # Read clearly as bare cloth, the squares stay so and the counts stay as read.
+    table["C3"] = table["B1"] = {".": 0.9, "b2": 0.08, "r2": 0.02}
+    decoded = decode(table, 4, 4)
+    assert decoded.board["B1"] is None and decoded.board["C3"] is None
+    assert all(c.changed_by is None for c in decoded.cells)

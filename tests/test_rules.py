@@ -17,6 +17,7 @@ from scorer.rules import (
     RULE_TOO_MANY_PIECES,
     RULE_TURN_ORDER,
     check_position,
+    counts_fit_turn_order,
     default_parks,
     legal_moves,
     move_violation,
@@ -503,3 +504,18 @@ def test_the_setup_of_a_play_area_comes_from_its_parks_when_they_are_clear():
     assert setup_of_area(6, 6, True, None, 6, pieces_seen=30).players == 3
     assert setup_of_area(6, 6, True, None, 3, pieces_seen=33).players == 4
     assert setup_of_area(9, 9, False, None, 0) is None
+
+
+def test_counts_fit_turn_order_for_every_reachable_position_and_agrees_with_the_check():
+    rng = random.Random(11)
+    for _ in range(40):
+        players = rng.choice([2, 3, 4])
+        board = random_game(rng, players, moves=rng.randrange(0, 15 * players + 1))
+        assert counts_fit_turn_order(board)
+    # Red three placements ahead of blue while both still hold 2-pips: impossible.
+    board = Board.from_text("r2 r2 r2 .\n. . . .\n. . . .\nb2 . . .\n")
+    assert not counts_fit_turn_order(board)
+    assert any(v.rule == RULE_TURN_ORDER for v in check_position(board, players=2).violations)
+    board["C4"] = None  # red one ahead (it went first): fine
+    assert counts_fit_turn_order(board)
+    assert not any(v.rule == RULE_TURN_ORDER for v in check_position(board, players=2).violations)

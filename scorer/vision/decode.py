@@ -17,13 +17,17 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from scorer.board import Board, content_from_symbol
-from scorer.rules import placement_violations
+from scorer.rules import counts_fit_turn_order, placement_violations
 
 EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
 LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
+TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts come from turns
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
+
+
+SETTLED_BY = {"counts": "stash counts", "rules": "placement rules", "turns": "turn order"}
 
 
 @dataclass
@@ -32,7 +36,7 @@ class CellReading:
     value: str
     confidence: float
     alternatives: list[tuple[str, float]]
-    changed_by: str | None = None  # "counts" or "rules" when the constraints moved it
+    changed_by: str | None = None  # "counts", "rules" or "turns" when the constraints moved it
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence and next-best alternatives (the warnings
@@ -104,6 +108,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
 
     if use_rules:
         _settle_by_rules(board, cells, values, P, chosen, changed, trios, parks)
+        _settle_turn_order(board, cells, values, P, chosen, changed, trios)
 
     over = {}
     for i in range(n):
@@ -127,7 +132,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
                                     alternatives=alts, changed_by=changed.get(i)))
     for r in readings:
         if r.changed_by:
-            warnings.append(f"{r.cell}: read as {r.value} (settled by the {'stash counts' if r.changed_by == 'counts' else 'placement rules'})")
+            warnings.append(f"{r.cell}: read as {r.value} (settled by the {SETTLED_BY[r.changed_by]})")
     return Decoded(board=board, cells=readings, warnings=warnings)
 
 
@@ -176,3 +181,55 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
         board[cells[i]] = content_from_symbol(values[j])
         changed[i] = "rules"
 
+
+
+def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, rounds: int = 3) -> None:
+    """Players take turns, so their piece counts stay within one of each other unless some
+    had to pass: when the counts read cannot come from turns (``rules.counts_fit_turn_order``),
+    a missed or extra piece, or one given the wrong colour, is likelier than the position.
+    Change the square whose change costs least (at most TURN_ORDER_MAX_COST nats) that makes
+    the counts fit, or failing that brings the colours' counts closer; up to ``rounds`` times."""
+    if counts_fit_turn_order(board, trios):
+        return
+    logp = np.log(P)
+    index = {cell: i for i, cell in enumerate(cells)}
+    colours = set(board.colours())
+    for _ in range(rounds):
+        per_value: dict[str, int] = {}
+        for i in range(len(cells)):
+            per_value[values[chosen[i]]] = per_value.get(values[chosen[i]], 0) + 1
+        spread = _count_spread(board)
+        best = None
+        for cell in cells:
+            i = index[cell]
+            if values[chosen[i]] == PARK_TOKEN:
+                continue
+            for j in range(len(values)):
+                v = values[j]
+                cost = logp[i, chosen[i]] - logp[i, j]
+                if j == chosen[i] or v == PARK_TOKEN or cost > TURN_ORDER_MAX_COST:
+                    continue
+                if v != EMPTY and (content_from_symbol(v).colour not in colours or per_value.get(v, 0) >= trios):
+                    continue
+                old = board[cell]
+                board[cell] = content_from_symbol(v)
+                key = (not counts_fit_turn_order(board, trios), _count_spread(board), cost)
+                board[cell] = old
+                if (not key[0] or key[1] < spread) and (best is None or key < best[0]):
+                    best = (key, i, j)
+        if best is None:
+            return
+        (unfit, _, _), i, j = best
+        chosen[i] = j
+        board[cells[i]] = content_from_symbol(values[j])
+        changed[i] = "turns"
+        if not unfit:
+            return
+
+
+def _count_spread(board: Board) -> int:
+    """The most pieces of any colour on the board less the fewest."""
+    counts: dict[str, int] = {}
+    for _, piece in board.pieces():
+        counts[piece.colour] = counts.get(piece.colour, 0) + 1
+    return max(counts.values()) - min(counts.values()) if len(counts) > 1 else 0
