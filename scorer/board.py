@@ -367,6 +367,7 @@ def stash_name(threehouse: bool) -> str:
     """``"ThreeHouse"`` or ``"standard"``."""
     return "ThreeHouse" if threehouse else "standard"
 
+
 SETUPS = {
     (False, 2): Setup(2, 6, 6, STANDARD_TRIOS),
     (False, 3): Setup(3, 7, 4, STANDARD_TRIOS),

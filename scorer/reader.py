@@ -335,8 +335,9 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
     guess = infer_stash(size, parks_seen, players)
     reading.stash_inferred = True
     reading.stash_unsure = guess.close
-    if guess.doubt():
-        reading.warnings.append(guess.doubt())
+    doubt = guess.doubt()
+    if doubt:
+        reading.warnings.append(doubt)
     return guess.threehouse
 
 

@@ -587,7 +587,8 @@ def check_position(
         guess = infer_stash(board.rows if board.rows == board.cols else 0, len(board.parks()),
                             len(seats) if seats is not None else players)
         threehouse = guess.threehouse
-        notes += [guess.doubt()] if guess.doubt() else []
+        doubt = guess.doubt()
+        notes += [doubt] if doubt else []
     trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
     violations = placement_violations(board, trios)
     if seats is not None:

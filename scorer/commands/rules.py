@@ -194,12 +194,10 @@ def run_check(args) -> int:
         raise UserError(f"--players {args.players} but --seats names {len(args.seats)}: {','.join(args.seats)}")
 
     def analyse(loaded: Loaded) -> CheckReport:
-        threehouse = args.threehouse
-        if threehouse is None and loaded.reading:  # a photo's stash as its reader inferred it
-            threehouse = loaded.reading.get("threehouse")
-            report = check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
-            return replace(report, stash_inferred=bool(loaded.reading.get("stash_inferred")))
-        return check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
+        from_photo = args.threehouse is None and loaded.reading  # a photo's stash as its reader inferred it
+        threehouse = loaded.reading.get("threehouse") if from_photo else args.threehouse
+        report = check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
+        return replace(report, stash_inferred=bool(loaded.reading.get("stash_inferred"))) if from_photo else report
 
     return _each_file(args, analyse, format_check, lambda report: 1 if report.violations else 0)
 

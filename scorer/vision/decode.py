@@ -25,8 +25,6 @@ LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative a
 TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts come from turns
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
-
-
 SETTLED_BY = {"counts": "stash counts", "rules": "placement rules", "turns": "turn order"}
 
 
@@ -182,7 +180,6 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
         changed[i] = "rules"
 
 
-
 def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, rounds: int = 3) -> None:
     """Players take turns, so their piece counts stay within one of each other unless some
     had to pass: when the counts read cannot come from turns (``rules.counts_fit_turn_order``),
@@ -192,7 +189,6 @@ def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, r
     if counts_fit_turn_order(board, trios):
         return
     logp = np.log(P)
-    index = {cell: i for i, cell in enumerate(cells)}
     colours = set(board.colours())
     for _ in range(rounds):
         per_value: dict[str, int] = {}
@@ -200,8 +196,7 @@ def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, r
             per_value[values[chosen[i]]] = per_value.get(values[chosen[i]], 0) + 1
         spread = _count_spread(board)
         best = None
-        for cell in cells:
-            i = index[cell]
+        for i, cell in enumerate(cells):
             if values[chosen[i]] == PARK_TOKEN:
                 continue
             for j in range(len(values)):

@@ -130,6 +130,10 @@
     return option === "auto" && state.reading && state.readTokens ? state.reading.threehouse : option;
   }
 
+  function nameOfStash(threehouse) {
+    return threehouse ? "ThreeHouse" : "standard";
+  }
+
   function setStash(threehouse) {
     $("#opt-stash-auto").checked = threehouse === "auto";
     $("#opt-threehouse").checked = threehouse === true;
@@ -348,7 +352,7 @@
           onclick: () => recolour(g.colour, a.colour),
         }, swatch(a.colour), `They are ${a.colour}`))));
     if (state.reading && state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
-      const [read, other] = state.reading.threehouse ? ["ThreeHouse", "standard"] : ["standard", "ThreeHouse"];
+      const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
       checks.push(el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
         el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)));
@@ -674,7 +678,7 @@
     const notes = check.notes || [];
     $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
 
-    const stashName = check.threehouse ? "ThreeHouse" : "standard";
+    const stashName = nameOfStash(check.threehouse);
     $("#stash-used").textContent = $("#opt-stash-auto").checked ? `(${stashName} for this board)` : "";
     const colours = stashColours();
     const stash = check.stash || {};
