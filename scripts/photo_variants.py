@@ -5,7 +5,7 @@ photos unlike the studio's (other cameras, other renderers, other light)::
     for v in /tmp/variants/*/; do .venv/bin/subdivision eval "$v"; done
 
 Each variant keeps the geometry (the sidecar is copied unchanged): darker and brighter
-(gamma), desaturated, a warm cast, blurred and JPEG-compressed, sensor noise, a lamp's
+(gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed, sensor noise, a lamp's
 warm pool of light on one side. Never tune on
 variants of the test split.
 """
@@ -77,6 +77,7 @@ VARIANTS = {
     "bright": lambda image: gamma(image, 0.65),
     "desaturated": lambda image: saturation(image, 0.55),
     "desaturated_mildly": lambda image: saturation(image, 0.75),
+    "saturated": lambda image: saturation(image, 1.4),  # a phone's vivid mode
     "warm": colour_cast,
     "blurred_jpeg": blur_and_compress,
     "noisy": sensor_noise,

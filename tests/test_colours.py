@@ -30,6 +30,21 @@ def test_a_washed_out_blue_beside_yellow_stays_blue():
     assert names == ["yellow", "blue"]
 
 
+def test_a_washed_out_photo_keeps_its_colours_and_its_clear_pieces(monkeypatch):
+    # Group centres from dev's chroma x0.55 variant (colour_eval): at full chroma alone the
+    # faint blue would be clear; tried at lower chroma gains it is blue again.
+    import scorer.vision.colours as colours
+
+    blue_and_yellow = np.array([[2.1, -10.3, 29.9, 33.4], [-2.1, 12.4, 39.3, 40.8]])
+    assert naming_odds(blue_and_yellow)[0] == ["blue", "yellow"]
+    # A nearly grey group stays clear beside washed-out orange and yellow ones.
+    clear_orange_yellow = np.array([[-0.8, -1.4, 40.8, 43.4], [6.7, 10.7, 37.1, 40.7], [-3.1, 15.3, 40.6, 44.3]])
+    assert naming_odds(clear_orange_yellow)[0] == ["clear", "orange", "yellow"]
+    # Only the gain of 1 would name the blue group clear.
+    monkeypatch.setattr(colours, "CHROMA_GAINS", (1.0,))
+    assert naming_odds(blue_and_yellow)[0] == ["clear", "yellow"]
+
+
 def test_close_namings_share_the_odds():
     # Two bluish groups barely differing in lightness: blue/purple either way round, and
     # the odds say it is a close call.
@@ -157,7 +172,7 @@ def test_white_and_clear_are_never_named_with_more_than_the_measured_odds():
     centres = np.array([[0.0, 0.0, 0.6 * 95.0, 0.6 * 95.0], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
     says_white = np.full((6, len(COLOURS)), 0.001)
     says_white[:, COLOURS.index("white")] = 0.99
-    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, np.zeros(6, int), 2) + [{}])
+    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, np.zeros(6, int), 1) + [{}])
     assert names == ["white", "red"]
     assert odds[0]["white"] == pytest.approx(CONFUSED_MAX_ODDS)
     assert odds[0]["clear"] >= 1.0 - CONFUSED_MAX_ODDS - 1e-9
