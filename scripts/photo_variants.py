@@ -4,15 +4,17 @@ photos unlike the studio's (other cameras, other renderers, other light)::
     .venv/bin/python scripts/photo_variants.py sample_photos/dev /tmp/variants
     for v in /tmp/variants/*/; do .venv/bin/subdivision eval "$v"; done
 
-Each variant keeps the geometry (the sidecar is copied unchanged): darker and brighter
-(gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed, sensor noise, a lamp's
-warm pool of light on one side. Never tune on
-variants of the test split.
+Each photometric variant keeps the geometry (the sidecar is copied unchanged): darker and
+brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
+sensor noise, a lamp's warm pool of light on one side. The smaller-photo variants
+(``SHRUNK``: half and a third of the size, as from an old phone or a video frame) scale the
+sidecar's pixel positions with the photo. Never tune on variants of the test split.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -83,13 +85,35 @@ VARIANTS = {
     "noisy": sensor_noise,
     "uneven_light": uneven_light,
 }
+SHRUNK = {"half_size": 0.5, "third_size": 1 / 3}
+
+
+def shrunk(image: np.ndarray, factor: float) -> np.ndarray:
+    """The photo resized by ``factor`` (area averaging, as a camera bins its pixels)."""
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+
+
+def shrunk_sidecar(truth: dict, factor: float, image_size: tuple[int, int]) -> dict:
+    """A studio sidecar with its pixel positions (the checkerboard's corners, the square
+    centres, the pieces' bases and tips) scaled by ``factor``; ``image_size`` (w, h)."""
+    out = json.loads(json.dumps(truth))
+    def scaled(xy):
+        return [v * factor for v in xy]
+    if "checkerboard" in out:
+        out["checkerboard"]["corners"] = [scaled(c) for c in out["checkerboard"]["corners"]]
+    out["square_centres"] = {name: scaled(xy) for name, xy in out.get("square_centres", {}).items()}
+    for piece in out.get("pieces", []):
+        piece.update({key: scaled(piece[key]) for key in ("base_px", "tip_px") if key in piece})
+    out["image_size"] = list(image_size)
+    return out
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", type=Path, help="folder of photos with sidecars")
     parser.add_argument("out", type=Path, help="folder to write one subfolder per variant into")
-    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=sorted(VARIANTS))
+    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS) + sorted(SHRUNK),
+                        default=sorted(VARIANTS) + sorted(SHRUNK))
     args = parser.parse_args(argv)
     if "test" in args.photos.parts:
         print("note: variants of the test split are for measuring only, never for tuning")
@@ -99,8 +123,15 @@ def main(argv=None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         for photo in photos:
             image = load_photo(photo)
-            cv2.imwrite(str(folder / f"{photo.stem}.jpg"), VARIANTS[name](image), [cv2.IMWRITE_JPEG_QUALITY, 92])
-            shutil.copy(sidecar_for(photo), folder / f"{photo.stem}.json")
+            if name in SHRUNK:
+                out = shrunk(image, SHRUNK[name])
+                truth = shrunk_sidecar(json.loads(sidecar_for(photo).read_text()), SHRUNK[name],
+                                       (out.shape[1], out.shape[0]))
+                (folder / f"{photo.stem}.json").write_text(json.dumps(truth, indent=1))
+            else:
+                out = VARIANTS[name](image)
+                shutil.copy(sidecar_for(photo), folder / f"{photo.stem}.json")
+            cv2.imwrite(str(folder / f"{photo.stem}.jpg"), out, [cv2.IMWRITE_JPEG_QUALITY, 92])
         print(f"{folder}: {len(photos)} photos", flush=True)
     return 0
 
