@@ -139,32 +139,41 @@ def _robust_fit(x, y, values, rows, cols, iters=3):
 
 
 def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int, cols: int) -> CheckerAppearance:
-    """Fit the light and dark squares' colour over the board from their visible corners."""
+    """Fit the light and dark squares' colour over the board from their visible corners
+    (squares mostly off the photo, or outside the part of ``image_lab`` that was converted,
+    which is zero, do not count)."""
     px = TEXTURE_PX
     top = rectify(image_lab, homography, rows, cols, px, cv2.INTER_LINEAR)
+    seen = cv2.warpPerspective((image_lab != 0).any(axis=2).astype(np.uint8), homography @ _texture_to_board(rows, px),
+                               (cols * px, rows * px), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     m = max(1, round(0.06 * px))  # stay off the printed lines
     k = max(2, round(0.22 * px))  # corner patch size
     square_lab = np.zeros((rows, cols, 3))
     spread = np.zeros((rows, cols))
+    visible = np.zeros((rows, cols), bool)
     for row in range(rows):
         v0 = (rows - 1 - row) * px
         for col in range(cols):
             u0 = col * px
-            cell = top[v0:v0 + px, u0:u0 + px]
-            patches = [cell[m:m + k, m:m + k], cell[m:m + k, px - m - k:px - m],
-                       cell[px - m - k:px - m, m:m + k], cell[px - m - k:px - m, px - m - k:px - m]]
-            pix = np.concatenate([p.reshape(-1, 3) for p in patches])
+            corners = [(slice(m, m + k), slice(m, m + k)), (slice(m, m + k), slice(px - m - k, px - m)),
+                       (slice(px - m - k, px - m), slice(m, m + k)), (slice(px - m - k, px - m), slice(px - m - k, px - m))]
+            cell, cell_seen = top[v0:v0 + px, u0:u0 + px], seen[v0:v0 + px, u0:u0 + px]
+            pix = np.concatenate([cell[ys, xs].reshape(-1, 3) for ys, xs in corners])
+            visible[row, col] = np.mean([cell_seen[ys, xs].mean() for ys, xs in corners]) > 0.5
             med = np.median(pix, axis=0)
             square_lab[row, col] = med
             spread[row, col] = np.median(colour_distance(pix, med))
     ys, xs = np.mgrid[0:rows, 0:cols]
     parity = (xs + ys) % 2
+    if min(np.sum(visible & (parity == p)) for p in (0, 1)) < 3:  # too little in view to leave any out
+        visible[:] = True
     lum = square_lab[..., 0]
-    dark_parity = int(np.median(lum[parity == 1]) < np.median(lum[parity == 0]))
+    dark_parity = int(np.median(lum[(parity == 1) & visible]) < np.median(lum[(parity == 0) & visible]))
     coefs = {}
     bare = np.zeros((rows, cols), bool)
     for p in (0, 1):
-        sel = parity == p
+        sel = (parity == p) & visible
         coef, inliers = _robust_fit(xs[sel] + 0.5, ys[sel] + 0.5, square_lab[sel], rows, cols)
         coefs[p] = coef
         bare[sel] = inliers
@@ -208,7 +217,7 @@ def colour_distance(lab: np.ndarray, reference: np.ndarray, *, brighter_weight: 
     """How far Lab colours are from the reference cloth colour: chroma difference plus the
     lightness as a log ratio (a shadow, a moderate darkening, counts less than a dark piece)."""
     d_ab = lab[..., 1:] - reference[..., 1:]
-    ratio = np.log((lab[..., 0] + 4.0) / (reference[..., 0] + 4.0))
+    ratio = np.log((lab[..., 0] + 4.0) / np.maximum(reference[..., 0] + 4.0, 1.0))  # a fit can dip below 0
     l_term = np.where(ratio > 0, brighter_weight * ratio, darker_weight * ratio)
     return np.sqrt(l_term ** 2 + d_ab[..., 0] ** 2 + d_ab[..., 1] ** 2)
 
@@ -390,16 +399,23 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
         R = reach[sq]
         gy, gx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
         penalties[sq] = offset_cost * (gx ** 2 + gy ** 2)  # per square area: area / side^2 = 1
-    pad = max(reach.values()) + 2
-    E_pad = cv2.copyMakeBorder(E, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    # Outlines may run off the evidence map (a board filling the frame, a tall piece at its
+    # edge): pad it with "no evidence" on each side by as much as they reach beyond it.
+    masks = [m for per in hyps.values() for _, m, _ in per.values()]
+    margin = max(reach.values()) + 2
+    top = margin + max([0] + [-m.y0 for m in masks])
+    left = margin + max([0] + [-m.x0 for m in masks])
+    bottom = margin + max([0] + [m.y0 + m.mask.shape[0] - shape[0] for m in masks])
+    right = margin + max([0] + [m.x0 + m.mask.shape[1] - shape[1] for m in masks])
+    E_pad = cv2.copyMakeBorder(E, top, bottom, left, right, cv2.BORDER_CONSTANT, value=0.0)
     cover = np.zeros(E_pad.shape, np.int16)
 
     def window(m: _Mask, R: int):
-        return (slice(m.y0 + pad - R, m.y0 + pad + m.mask.shape[0] + R),
-                slice(m.x0 + pad - R, m.x0 + pad + m.mask.shape[1] + R))
+        return (slice(m.y0 + top - R, m.y0 + top + m.mask.shape[0] + R),
+                slice(m.x0 + left - R, m.x0 + left + m.mask.shape[1] + R))
 
     def place(m: _Mask, dx: int, dy: int, sign: int):
-        y, x = m.y0 + pad + dy, m.x0 + pad + dx
+        y, x = m.y0 + top + dy, m.x0 + left + dx
         cover[y:y + m.mask.shape[0], x:x + m.mask.shape[1]] += sign * m.mask
 
     chosen: dict[tuple[int, int], tuple] = {sq: ("empty", None, 0, 0) for sq in squares}
@@ -415,7 +431,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
             continue
         m = hyps[sq]["3"][1]
         R = reach[sq]
-        ya, xa = m.y0 + pad - R, m.x0 + pad - R
+        ya, xa = m.y0 + top - R, m.x0 + left - R
         yb, xb = ya + m.mask.shape[0] + 2 * R, xa + m.mask.shape[1] + 2 * R
         ya, xa = max(ya, 0), max(xa, 0)
         yb, xb = min(yb, E_pad.shape[0]), min(xb, E_pad.shape[1])
@@ -480,7 +496,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
             reading.offset = (dx / side, dy / side)
             reading.outline = hyps[sq][label][0] + np.array([dx, dy], np.float32)
         readings[sq] = reading
-    cover_core = cover[pad:-pad, pad:-pad]
+    cover_core = cover[top:top + shape[0], left:left + shape[1]]
     _sample_colours(readings, chosen, ev, cover_core)
     mean_area = float(np.mean(list(square_area.values())))
     n_pieces = sum(1 for v in chosen.values() if v[1] is not None)
