@@ -6,9 +6,10 @@ photos unlike the studio's (other cameras, other renderers, other light)::
 
 Each photometric variant keeps the geometry (the sidecar is copied unchanged): darker and
 brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
-sensor noise, a lamp's warm pool of light on one side. The smaller-photo variants
-(``SHRUNK``: half and a third of the size, as from an old phone or a video frame) scale the
-sidecar's pixel positions with the photo. Never tune on variants of the test split.
+sensor noise, a lamp's warm pool of light on one side. The variants that move the board
+(``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
+tightly on the play area, as a player who frames only what is in play) move the sidecar's
+pixel positions with the photo. Never tune on variants of the test split.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorer.vision.evaluate import photos_in, sidecar_for  # noqa: E402
+from scorer.vision.evaluate import framed_on_play_area, photos_in, sidecar_for  # noqa: E402
 from scorer.vision.load import load_photo  # noqa: E402
 
 
@@ -85,25 +86,32 @@ VARIANTS = {
     "noisy": sensor_noise,
     "uneven_light": uneven_light,
 }
-SHRUNK = {"half_size": 0.5, "third_size": 1 / 3}
+# Variants that move the board in the photo: each gives the new photo and the 2x3 affine map
+# of old px to new, by which the sidecar's pixel positions move too.
+MOVED = {
+    "half_size": lambda image, truth: shrunk(image, 0.5),
+    "third_size": lambda image, truth: shrunk(image, 1 / 3),
+    "tight_frame": framed_on_play_area,
+}
 
 
-def shrunk(image: np.ndarray, factor: float) -> np.ndarray:
-    """The photo resized by ``factor`` (area averaging, as a camera bins its pixels)."""
-    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+def shrunk(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo resized by ``factor`` (area averaging, as a camera bins its pixels), and the map."""
+    out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    return out, np.array([[out.shape[1] / image.shape[1], 0, 0], [0, out.shape[0] / image.shape[0], 0]])
 
 
-def shrunk_sidecar(truth: dict, factor: float, image_size: tuple[int, int]) -> dict:
+def moved_sidecar(truth: dict, affine: np.ndarray, image_size: tuple[int, int]) -> dict:
     """A studio sidecar with its pixel positions (the checkerboard's corners, the square
-    centres, the pieces' bases and tips) scaled by ``factor``; ``image_size`` (w, h)."""
+    centres, the pieces' bases and tips) moved by the 2x3 ``affine``; ``image_size`` (w, h)."""
     out = json.loads(json.dumps(truth))
-    def scaled(xy):
-        return [v * factor for v in xy]
+    def moved(xy):
+        return [float(v) for v in np.asarray(affine, np.float64) @ [xy[0], xy[1], 1.0]]
     if "checkerboard" in out:
-        out["checkerboard"]["corners"] = [scaled(c) for c in out["checkerboard"]["corners"]]
-    out["square_centres"] = {name: scaled(xy) for name, xy in out.get("square_centres", {}).items()}
+        out["checkerboard"]["corners"] = [moved(c) for c in out["checkerboard"]["corners"]]
+    out["square_centres"] = {name: moved(xy) for name, xy in out.get("square_centres", {}).items()}
     for piece in out.get("pieces", []):
-        piece.update({key: scaled(piece[key]) for key in ("base_px", "tip_px") if key in piece})
+        piece.update({key: moved(piece[key]) for key in ("base_px", "tip_px") if key in piece})
     out["image_size"] = list(image_size)
     return out
 
@@ -112,8 +120,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", type=Path, help="folder of photos with sidecars")
     parser.add_argument("out", type=Path, help="folder to write one subfolder per variant into")
-    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS) + sorted(SHRUNK),
-                        default=sorted(VARIANTS) + sorted(SHRUNK))
+    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS) + sorted(MOVED),
+                        default=sorted(VARIANTS) + sorted(MOVED))
     args = parser.parse_args(argv)
     if "test" in args.photos.parts:
         print("note: variants of the test split are for measuring only, never for tuning")
@@ -123,11 +131,11 @@ def main(argv=None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         for photo in photos:
             image = load_photo(photo)
-            if name in SHRUNK:
-                out = shrunk(image, SHRUNK[name])
-                truth = shrunk_sidecar(json.loads(sidecar_for(photo).read_text()), SHRUNK[name],
-                                       (out.shape[1], out.shape[0]))
-                (folder / f"{photo.stem}.json").write_text(json.dumps(truth, indent=1))
+            if name in MOVED:
+                truth = json.loads(sidecar_for(photo).read_text())
+                out, affine = MOVED[name](image, truth)
+                moved = moved_sidecar(truth, affine, (out.shape[1], out.shape[0]))
+                (folder / f"{photo.stem}.json").write_text(json.dumps(moved, indent=1))
             else:
                 out = VARIANTS[name](image)
                 shutil.copy(sidecar_for(photo), folder / f"{photo.stem}.json")

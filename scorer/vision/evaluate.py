@@ -1,7 +1,8 @@
 """Measure the whole photo reader against the studio's ground-truth sidecars, stage by stage.
 
 For each photo with a ``<photo>.json`` sidecar (``board``, ``play_area``, ``checkerboard``):
-the grid (found, corner error in squares, via ``grid_eval``), then every square of the
+the grid (found, corner error in squares, via ``grid_eval``; when the photo cuts the
+checkerboard, right if it lies on the true squares and spans the play area), then every square of the
 checkerboard compared through the image (a true square's centre is projected into the photo
 and looked up on the read board, so a grid found from another side still compares), split by
 the true class (empty, park, each size) plus colour on pyramids; whole boards exactly right or
@@ -22,6 +23,7 @@ import numpy as np
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit
+from scorer.vision.lattice import project
 from scorer.vision.grid_eval import CORRECT_MAX_ERROR, PHOTO_SUFFIXES, evaluate_grid
 from scorer.vision.decode import UNSURE
 from scorer.vision.load import load_photo_scaled
@@ -72,6 +74,39 @@ def truth_grid_of(truth: dict) -> GridFit:
     turns = [base.turned(k) for k in range(4)]
     fits = [k for k in range(4) if rect[0] + rect[2] <= turns[k].cols and rect[1] + rect[3] <= turns[k].rows]
     return turns[max(fits or [0], key=lambda k: agreement(turns[k]))]
+
+
+def covers_play_area(fit: GridFit, truth: GridFit, area: dict) -> bool:
+    """Whether a grid found on part of a checkerboard (a photo cut inside the board's edges)
+    lies on the true grid ``truth`` (9 in 10 of its intersections within CORRECT_MAX_ERROR
+    squares of a true one) and spans the whole play area ``area``."""
+    board = project(np.linalg.inv(truth.homography), fit.intersections.reshape(-1, 2))
+    nearest = np.round(board)
+    if np.percentile(np.hypot(*(board - nearest).T), 90) > CORRECT_MAX_ERROR:
+        return False
+    low, high = nearest.min(axis=0), nearest.max(axis=0)
+    return bool(low[0] <= area["col"] and low[1] <= area["row"]
+                and high[0] >= area["col"] + area["cols"] and high[1] >= area["row"] + area["rows"])
+
+
+def framed_on_play_area(image: np.ndarray, truth: dict, margin: float = 0.3) -> tuple[np.ndarray, np.ndarray]:
+    """The photo as a player framing only the play area would take it: turned so that the
+    play area's bottom edge is level, and cut ``margin`` squares outside the play area (the
+    sidecar ``truth`` says where it is). Returns the new photo and the 2x3 affine map from
+    the old photo's px to the new one's."""
+    grid, area = truth_grid_of(truth), truth["play_area"]
+    c0, r0 = area["col"] - margin, area["row"] - margin
+    c1, r1 = area["col"] + area["cols"] + margin, area["row"] + area["rows"] + margin
+    frame = grid.board_to_image(np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], np.float64))
+    height, width = image.shape[:2]
+    dx, dy = frame[1] - frame[0]
+    level = cv2.getRotationMatrix2D((width / 2, height / 2), float(np.degrees(np.arctan2(dy, dx))), 1.0)
+    turned = cv2.warpAffine(image, level, (width, height), borderMode=cv2.BORDER_REPLICATE)
+    framed = cv2.transform(frame[None], level)[0]
+    x0, y0 = np.maximum(np.floor(framed.min(axis=0)), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(framed.max(axis=0)), [width, height]).astype(int)
+    level[:, 2] -= [x0, y0]
+    return np.ascontiguousarray(turned[y0:y1, x0:x1]), level
 
 
 def _class_of(content) -> str:
@@ -149,6 +184,10 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     grid = reading.grid.scaled(k) if k != 1.0 else reading.grid  # in photo px, like the sidecar
     result = PhotoResult(str(photo), seconds, evaluate_grid(grid, checker["corners"], t_rows, t_cols),
                          warnings=list(reading.warnings))
+    corners = np.asarray(checker["corners"], np.float64)
+    cut_off = ((corners < 0) | (corners > [image.shape[1] * k, image.shape[0] * k])).any()
+    if not result.grid["correct"] and cut_off:  # only part of the checkerboard is in the photo
+        result.grid["correct"] = covers_play_area(grid, t_grid, area)
     # Truth squares in the sidecar's orientation (row 0 nearest the image bottom), compared
     # through the image so that a grid read from another side still lines up.
     t_area_rows, t_area_cols = int(area["rows"]), int(area["cols"])
