@@ -149,6 +149,8 @@ def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     m = max(1, round(0.06 * px))  # stay off the printed lines
     k = max(2, round(0.22 * px))  # corner patch size
+    near, far = slice(m, m + k), slice(px - m - k, px - m)
+    corners = [(near, near), (near, far), (far, near), (far, far)]
     square_lab = np.zeros((rows, cols, 3))
     spread = np.zeros((rows, cols))
     visible = np.zeros((rows, cols), bool)
@@ -156,8 +158,6 @@ def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int,
         v0 = (rows - 1 - row) * px
         for col in range(cols):
             u0 = col * px
-            corners = [(slice(m, m + k), slice(m, m + k)), (slice(m, m + k), slice(px - m - k, px - m)),
-                       (slice(px - m - k, px - m), slice(m, m + k)), (slice(px - m - k, px - m), slice(px - m - k, px - m))]
             cell, cell_seen = top[v0:v0 + px, u0:u0 + px], seen[v0:v0 + px, u0:u0 + px]
             pix = np.concatenate([cell[ys, xs].reshape(-1, 3) for ys, xs in corners])
             visible[row, col] = np.mean([cell_seen[ys, xs].mean() for ys, xs in corners]) > 0.5
