@@ -86,8 +86,8 @@ def test_a_photo_framed_tightly_on_the_play_area_is_read(photo):
     # Turned level and cut 0.3 squares outside the play area, as a player framing only the
     # play area would. The outlines of the edge squares' pieces, slid about, run off the
     # photo, and the whole checkerboard's grid runs off it too: this once failed the squares
-    # stage (a broadcasting error) or the decoder (the cloth's colour fitted to the zeros
-    # off the photo dipped below black and gave NaN odds).
+    # stage (an index or broadcasting error), then, with that mended, the decoder (the
+    # cloth's colour fitted to the zeros off the photo dipped below black: NaN odds).
     from scorer.reader import read_image
 
     path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / f"{photo}.jpg"
