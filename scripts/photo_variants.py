@@ -96,14 +96,18 @@ MOVED = {
 
 
 def shrunk(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray]:
-    """The photo resized by ``factor`` (area averaging, as a camera bins its pixels), and the map."""
+    """The photo resized by ``factor`` (area averaging, as a camera bins its pixels), and the
+    map of pixel centres (x' = s x + (s - 1) / 2 with s the actual ratio along each axis)."""
     out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    return out, np.array([[out.shape[1] / image.shape[1], 0, 0], [0, out.shape[0] / image.shape[0], 0]])
+    sx, sy = out.shape[1] / image.shape[1], out.shape[0] / image.shape[0]
+    return out, np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2]])
 
 
 def moved_sidecar(truth: dict, affine: np.ndarray, image_size: tuple[int, int]) -> dict:
-    """A studio sidecar with its pixel positions (the checkerboard's corners, the square
-    centres, the pieces' bases and tips) moved by the 2x3 ``affine``; ``image_size`` (w, h)."""
+    """A studio sidecar with the pixel positions evaluation uses (the checkerboard's corners,
+    the square centres, the pieces' bases and tips, the parks) moved by the 2x3 ``affine``;
+    ``image_size`` (w, h). The render's own records (``camera``, ``orientation_margin_px``)
+    stay as rendered."""
     out = json.loads(json.dumps(truth))
     def moved(xy):
         return [float(v) for v in np.asarray(affine, np.float64) @ [xy[0], xy[1], 1.0]]
@@ -112,6 +116,9 @@ def moved_sidecar(truth: dict, affine: np.ndarray, image_size: tuple[int, int]) 
     out["square_centres"] = {name: moved(xy) for name, xy in out.get("square_centres", {}).items()}
     for piece in out.get("pieces", []):
         piece.update({key: moved(piece[key]) for key in ("base_px", "tip_px") if key in piece})
+    for park in out.get("parks", []):
+        if "px" in park:
+            park["px"] = moved(park["px"])
     out["image_size"] = list(image_size)
     return out
 

@@ -64,12 +64,14 @@ def test_shrunk_variants_scale_the_sidecars_pixel_positions(tmp_path):
     cv2.imwrite(str(source / "board.png"), _photo())
     truth = {"board": "x", "checkerboard": {"rows": 8, "cols": 8, "corners": [[30, 60], [90, 60], [90, 0], [30, 0]]},
              "square_centres": {"A1": [33.0, 57.0]}, "pieces": [{"square": "A1", "base_px": [33, 57], "tip_px": [33, 45]}],
-             "image_size": [120, 90]}
+             "parks": [{"square": "B1", "px": [41, 57]}], "image_size": [120, 90]}
     (source / "board.json").write_text(json.dumps(truth))
     assert photo_variants.main([str(source), str(tmp_path / "out"), "--variants", "half_size"]) == 0
     assert cv2.imread(str(tmp_path / "out" / "half_size" / "board.jpg")).shape == (45, 60, 3)
     half = json.loads((tmp_path / "out" / "half_size" / "board.json").read_text())
-    assert half["checkerboard"]["corners"][0] == [15, 30] and half["square_centres"]["A1"] == [16.5, 28.5]
-    assert half["pieces"][0]["base_px"] == [16.5, 28.5] and half["pieces"][0]["tip_px"] == [16.5, 22.5]
+    # Pixel centres sit on whole numbers: x' = x / 2 - 1/4.
+    assert half["checkerboard"]["corners"][0] == [14.75, 29.75] and half["square_centres"]["A1"] == [16.25, 28.25]
+    assert half["pieces"][0]["base_px"] == [16.25, 28.25] and half["pieces"][0]["tip_px"] == [16.25, 22.25]
+    assert half["parks"][0]["px"] == [20.25, 28.25]
     assert half["image_size"] == [60, 45] and half["board"] == "x"
     assert json.loads((source / "board.json").read_text()) == truth  # the source's sidecar is untouched

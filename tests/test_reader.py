@@ -113,12 +113,13 @@ def test_a_grid_found_on_part_of_the_board_is_right_when_it_lies_on_the_true_squ
     whole = truth_grid(8, 8, [[100, 100], [900, 120], [950, 800], [60, 780]])
     area = {"col": 1, "row": 1, "cols": 6, "rows": 6}
     def part(rows, cols, shift=0.0):
-        return dataclasses.replace(whole, rows=rows.stop - rows.start - 1, cols=cols.stop - cols.start - 1,
-                                   intersections=whole.intersections[rows, cols] + shift)
+        grid = whole.intersections[rows, cols] + shift
+        return dataclasses.replace(whole, rows=grid.shape[0] - 1, cols=grid.shape[1] - 1, intersections=grid)
     assert covers_play_area(part(slice(1, 8), slice(1, 8)), whole, area)
     assert covers_play_area(part(slice(0, 8), slice(1, 9)), whole, area)
     assert not covers_play_area(part(slice(1, 8), slice(1, 8), shift=40.0), whole, area)  # half a square off
     assert not covers_play_area(part(slice(1, 7), slice(1, 8)), whole, area)  # a row of the play area missing
+    assert not covers_play_area(part(slice(1, 9, 2), slice(1, 9, 2)), whole, area)  # every other line: 2 squares a cell
 
 
 def test_reader_finds_the_grid_itself_and_the_pieces():

@@ -312,9 +312,9 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
     k = len(centres)
-    if k == 0:
+    names = list(name_cost(centres[0])) if k else []
+    if k == 0 or k > len(names):
         return [], []
-    names = list(name_cost(centres[0]))
     combos = np.array(list(itertools.permutations(range(len(names)), k)), int)  # (P, k) name indices
     # The groups' lightness differences do not depend on the chroma gain: one table per pair.
     lit = [_lit_lightness(c) for c in centres]

@@ -78,13 +78,21 @@ def truth_grid_of(truth: dict) -> GridFit:
 
 def covers_play_area(fit: GridFit, truth: GridFit, area: dict) -> bool:
     """Whether a grid found on part of a checkerboard (a photo cut inside the board's edges)
-    lies on the true grid ``truth`` (9 in 10 of its intersections within CORRECT_MAX_ERROR
-    squares of a true one) and spans the whole play area ``area``."""
+    lies on the true grid ``truth`` and spans the whole play area ``area``: 9 in 10 of its
+    intersections within CORRECT_MAX_ERROR squares of a true one, neighbouring ones one
+    true square apart, and those on the true grid reaching every edge of the play area."""
     board = project(np.linalg.inv(truth.homography), fit.intersections.reshape(-1, 2))
+    board = board.reshape(fit.intersections.shape)
     nearest = np.round(board)
-    if np.percentile(np.hypot(*(board - nearest).T), 90) > CORRECT_MAX_ERROR:
+    on_grid = np.hypot(*np.moveaxis(board - nearest, -1, 0)) <= CORRECT_MAX_ERROR
+    if on_grid.mean() < 0.9:
         return False
-    low, high = nearest.min(axis=0), nearest.max(axis=0)
+    for axis in (0, 1):  # neighbours along the found rows and columns: one true square apart
+        step = np.abs(np.diff(nearest, axis=axis)).sum(axis=-1)
+        both = on_grid[1:] & on_grid[:-1] if axis == 0 else on_grid[:, 1:] & on_grid[:, :-1]
+        if (step[both] != 1).any():
+            return False
+    low, high = nearest[on_grid].min(axis=0), nearest[on_grid].max(axis=0)
     return bool(low[0] <= area["col"] and low[1] <= area["row"]
                 and high[0] >= area["col"] + area["cols"] and high[1] >= area["row"] + area["rows"])
 

@@ -138,15 +138,19 @@ def _robust_fit(x, y, values, rows, cols, iters=3):
     return coef, weights > 0.5
 
 
-def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int, cols: int) -> CheckerAppearance:
-    """Fit the light and dark squares' colour over the board from their visible corners
-    (squares mostly off the photo, or outside the part of ``image_lab`` that was converted,
-    which is zero, do not count)."""
+def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int, cols: int,
+                       region: tuple[int, int, int, int] | None = None) -> CheckerAppearance:
+    """Fit the light and dark squares' colour over the board from their visible corners;
+    squares mostly off the photo, or outside ``region`` (x0, y0, x1, y1: the part of
+    ``image_lab`` that holds Lab values, as :func:`board_lab` leaves it), do not count."""
     px = TEXTURE_PX
     top = rectify(image_lab, homography, rows, cols, px, cv2.INTER_LINEAR)
-    seen = cv2.warpPerspective((image_lab != 0).any(axis=2).astype(np.uint8), homography @ _texture_to_board(rows, px),
-                               (cols * px, rows * px), flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    x0, y0, x1, y1 = region or (0, 0, image_lab.shape[1], image_lab.shape[0])
+    in_view = np.zeros(image_lab.shape[:2], np.uint8)
+    in_view[y0:y1, x0:x1] = 1
+    seen = cv2.warpPerspective(in_view, homography @ _texture_to_board(rows, px), (cols * px, rows * px),
+                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT,
+                               borderValue=0)
     m = max(1, round(0.06 * px))  # stay off the printed lines
     k = max(2, round(0.22 * px))  # corner patch size
     near, far = slice(m, m + k), slice(px - m - k, px - m)
@@ -366,7 +370,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
     if appearance is None or evidence is None:
         region = board_region(camera, rows, cols, image_bgr.shape)
         lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
-        appearance = checker_appearance(lab, homography, rows, cols)
+        appearance = checker_appearance(lab, homography, rows, cols, region)
         evidence = evidence_map(lab, homography, appearance, region)
     ev = evidence
     E = ev.logodds
@@ -519,7 +523,7 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     """
     region = board_region(camera, rows, cols, image_bgr.shape)
     lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
-    appearance = checker_appearance(lab, homography, rows, cols)
+    appearance = checker_appearance(lab, homography, rows, cols, region)
     evidence = evidence_map(lab, homography, appearance, region)
     quick = dict(kwargs, iterations=1)  # one sweep per scale; the best one is refined
     trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
