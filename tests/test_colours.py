@@ -180,3 +180,19 @@ def test_white_and_clear_are_never_named_with_more_than_the_measured_odds():
     assert odds[1]["red"] > 0.8
     assert temper_confused({"red": 0.95, "white": 0.05}) == {"red": 0.95, "white": 0.05}  # other names untouched
     assert temper_confused({"clear": 0.5, "white": 0.5}) == {"clear": 0.5, "white": 0.5}
+
+
+def test_a_name_the_learned_model_all_but_rules_out_is_never_sure():
+    from scorer.vision.colours import CONFUSED_MAX_ODDS, learned_name_costs, temper_disputed
+
+    # A dark grey group the hand-built naming calls black, whose pieces the model says are white.
+    centres = np.array([[0.0, 0.0, 0.6 * 20.0, 0.6 * 20.0], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
+    says_white = np.full((6, len(COLOURS)), 0.001)
+    says_white[:, COLOURS.index("white")] = 0.99
+    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, np.zeros(6, int), 1) + [{}])
+    assert names == ["black", "red"]
+    assert odds[0]["black"] == pytest.approx(CONFUSED_MAX_ODDS) and odds[0]["white"] > 0.19
+    assert sum(odds[0].values()) == pytest.approx(1.0)
+    # The model agreeing, or no word from it, leaves the odds alone.
+    assert temper_disputed({"black": 0.99, "white": 0.01}, "black", {"black": 0.1, "white": 6.9}) == {"black": 0.99, "white": 0.01}
+    assert temper_disputed({"black": 0.99, "white": 0.01}, "black", {}) == {"black": 0.99, "white": 0.01}
