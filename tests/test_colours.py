@@ -165,14 +165,22 @@ def test_learned_name_odds_settle_a_close_naming_and_missing_odds_change_nothing
     assert naming_odds(centres, extra_costs=learned_name_costs(unknown, labels, 1)) == (alone_names, alone_odds)
 
 
-def test_white_and_clear_are_never_named_with_more_than_the_measured_odds():
-    from scorer.vision.colours import CONFUSED_MAX_ODDS, learned_name_costs, naming_odds, temper_confused
+def _grey_group_the_model_calls_white_beside_red(lightness):
+    """naming_odds for a grey group of 6 pieces at ``lightness`` (percent of the light squares)
+    that the learned model calls white, and a plainly red group it has no word on."""
+    from scorer.vision.colours import learned_name_costs
 
-    # A bright, grey group that everything says is white, beside a clearly red one.
-    centres = np.array([[0.0, 0.0, 0.6 * 95.0, 0.6 * 95.0], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
+    centres = np.array([[0.0, 0.0, 0.6 * lightness, 0.6 * lightness], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
     says_white = np.full((6, len(COLOURS)), 0.001)
     says_white[:, COLOURS.index("white")] = 0.99
-    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, np.zeros(6, int), 1) + [{}])
+    return naming_odds(centres, extra_costs=learned_name_costs(says_white, np.zeros(6, int), 1) + [{}])
+
+
+def test_white_and_clear_are_never_named_with_more_than_the_measured_odds():
+    from scorer.vision.colours import CONFUSED_MAX_ODDS, temper_confused
+
+    # A bright, grey group that everything says is white, beside a clearly red one.
+    names, odds = _grey_group_the_model_calls_white_beside_red(95.0)
     assert names == ["white", "red"]
     assert odds[0]["white"] == pytest.approx(CONFUSED_MAX_ODDS)
     assert odds[0]["clear"] >= 1.0 - CONFUSED_MAX_ODDS - 1e-9
@@ -183,13 +191,10 @@ def test_white_and_clear_are_never_named_with_more_than_the_measured_odds():
 
 
 def test_a_name_the_learned_model_all_but_rules_out_is_never_sure():
-    from scorer.vision.colours import CONFUSED_MAX_ODDS, learned_name_costs, temper_disputed
+    from scorer.vision.colours import CONFUSED_MAX_ODDS, temper_disputed
 
     # A dark grey group the hand-built naming calls black, whose pieces the model says are white.
-    centres = np.array([[0.0, 0.0, 0.6 * 20.0, 0.6 * 20.0], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
-    says_white = np.full((6, len(COLOURS)), 0.001)
-    says_white[:, COLOURS.index("white")] = 0.99
-    names, odds = naming_odds(centres, extra_costs=learned_name_costs(says_white, np.zeros(6, int), 1) + [{}])
+    names, odds = _grey_group_the_model_calls_white_beside_red(20.0)
     assert names == ["black", "red"]
     assert odds[0]["black"] == pytest.approx(CONFUSED_MAX_ODDS) and odds[0]["white"] > 0.19
     assert sum(odds[0].values()) == pytest.approx(1.0)
