@@ -101,7 +101,8 @@ def test_a_photo_framed_tightly_on_the_play_area_is_read(photo):
     assert (play_corners > 0).all() and (play_corners < cropped.shape[1::-1]).all()  # all in play is in the photo
     reading = read_image(cropped, grid=framed, area=area, threehouse=bool(truth["threehouse"]))
     assert reading.failed_stage is None, reading.warnings
-    wrong = [sq.name for sq in reading.board.squares() if reading.board[sq] != Board.from_text(truth["board"])[sq]]
+    board = Board.from_text(truth["board"])
+    wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
     assert len(wrong) <= 3, (wrong, reading.board.to_text())
 
 

@@ -322,19 +322,18 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     if k == 0 or k > len(names):
         return [], []
     combos = np.array(list(itertools.permutations(range(len(names)), k)), int)  # (P, k) name indices
-    # The groups' lightness differences do not depend on the chroma gain: one table per pair.
+    # The groups' lightness differences and the extra costs do not depend on the chroma gain.
     lit = [_lit_lightness(c) for c in centres]
     order = np.zeros(len(combos))
     for i, j in itertools.combinations(range(k), 2):
         table = np.array([[lightness_order_cost(lit[i], lit[j], a, b) for b in names] for a in names])
         order += table[combos[:, i], combos[:, j]]
+    extra = np.array([[group.get(name, 0.0) for name in names] for group in extra_costs]) if extra_costs else 0.0
     totals_by_gain = []
     for gain in CHROMA_GAINS:
         seen_as = centres.copy()
         seen_as[:, :2] /= gain
-        costs = np.array([[own[name] for name in names] for own in map(name_cost, seen_as)])  # (k, names)
-        if extra_costs:
-            costs += np.array([[extra.get(name, 0.0) for name in names] for extra in extra_costs])
+        costs = np.array([[own[name] for name in names] for own in map(name_cost, seen_as)]) + extra  # (k, names)
         totals_by_gain.append(costs[np.arange(k), combos].sum(axis=1) + order + CHROMA_GAIN_COST * np.log(1.0 / gain))
     totals = np.concatenate(totals_by_gain)
     combos = np.tile(combos, (len(CHROMA_GAINS), 1))
@@ -353,23 +352,25 @@ def temper_disputed(odds: dict[str, float], name: str, learned_costs: dict[str, 
     cost of it (``learned_costs``, :func:`learned_name_costs`) is over LEARNED_DISPUTE_COST,
     the excess moved to the name the model likes best."""
     others = {other: cost for other, cost in learned_costs.items() if other != name}
-    excess = odds.get(name, 0.0) - CONFUSED_MAX_ODDS
-    if learned_costs.get(name, 0.0) <= LEARNED_DISPUTE_COST or excess <= 0 or not others:
+    if learned_costs.get(name, 0.0) <= LEARNED_DISPUTE_COST or not others:
         return odds
-    favourite = min(others, key=others.get)
-    return {**odds, name: CONFUSED_MAX_ODDS, favourite: odds.get(favourite, 0.0) + excess}
+    return _capped(odds, name, min(others, key=others.get))
 
 
 def temper_confused(odds: dict[str, float]) -> dict[str, float]:
     """A group's name odds with white and clear each capped at CONFUSED_MAX_ODDS, the excess
     moved to the other name of the pair."""
-    out = dict(odds)
     for name, partner in CONFUSED_NAMES.items():
-        excess = out.get(name, 0.0) - CONFUSED_MAX_ODDS
-        if excess > 0:
-            out[name] = CONFUSED_MAX_ODDS
-            out[partner] = out.get(partner, 0.0) + excess
-    return out
+        odds = _capped(odds, name, partner)
+    return odds
+
+
+def _capped(odds: dict[str, float], name: str, to: str) -> dict[str, float]:
+    """``odds`` with ``name`` at most CONFUSED_MAX_ODDS, any excess moved to ``to``."""
+    excess = odds.get(name, 0.0) - CONFUSED_MAX_ODDS
+    if excess <= 0:
+        return odds
+    return {**odds, name: CONFUSED_MAX_ODDS, to: odds.get(to, 0.0) + excess}
 
 
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,

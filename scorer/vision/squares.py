@@ -108,10 +108,11 @@ def square_side_px(camera: BoardCamera, rows: int, cols: int) -> float:
 
 
 def rectify(image: np.ndarray, homography: np.ndarray, rows: int, cols: int,
-            px: int = TEXTURE_PX, flags=cv2.INTER_AREA) -> np.ndarray:
-    """Top-down view of the checkerboard: ``px`` pixels per square, row 0 at the bottom."""
+            px: int = TEXTURE_PX, flags=cv2.INTER_AREA, border=cv2.BORDER_REPLICATE) -> np.ndarray:
+    """Top-down view of the checkerboard: ``px`` pixels per square, row 0 at the bottom
+    (off the image: its edge repeated, or zero with ``border=cv2.BORDER_CONSTANT``)."""
     return cv2.warpPerspective(image, homography @ _texture_to_board(rows, px), (cols * px, rows * px),
-                               flags=flags | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+                               flags=flags | cv2.WARP_INVERSE_MAP, borderMode=border, borderValue=0)
 
 
 def _texture_to_board(rows: int, px: int) -> np.ndarray:
@@ -148,9 +149,7 @@ def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int,
     x0, y0, x1, y1 = region or (0, 0, image_lab.shape[1], image_lab.shape[0])
     in_view = np.zeros(image_lab.shape[:2], np.uint8)
     in_view[y0:y1, x0:x1] = 1
-    seen = cv2.warpPerspective(in_view, homography @ _texture_to_board(rows, px), (cols * px, rows * px),
-                               flags=cv2.INTER_NEAREST | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT,
-                               borderValue=0)
+    seen = rectify(in_view, homography, rows, cols, px, cv2.INTER_NEAREST, border=cv2.BORDER_CONSTANT)
     m = max(1, round(0.06 * px))  # stay off the printed lines
     k = max(2, round(0.22 * px))  # corner patch size
     near, far = slice(m, m + k), slice(px - m - k, px - m)
