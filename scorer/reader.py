@@ -20,7 +20,7 @@ from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Boar
                           setup_of_area, setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
-from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for
+from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo_scaled
@@ -39,6 +39,7 @@ MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 # found a grid, it caught 8 of the 11 grids found wrong, and 0.8% of the right ones.
 GRID_UNSURE = 0.75
 AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
+COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
 # The decoder's probability for a square's value against the share of squares read right at
 # that probability on the dev photos and 154 renders the square model never saw
 # (scripts/calibrate_confidence.py: 8830 squares in 12 equal-count bins, made monotone,
@@ -308,7 +309,13 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             cell.confidence = calibrated_confidence(cell.confidence)
         reading.cells = decoded.cells
         reading.warnings += decoded.warnings
-        reading.colour_groups = colour_group_readings(decoded.board, groups.names, groups.name_odds)
+        name_odds = groups.name_odds
+        if pyramids and not has_colour(image):
+            # Lightness alone cannot tell a player's colour: every group is flagged, and the
+            # decoding keeps the lightness-only names so each group stays one colour.
+            name_odds = [colourless_odds(odds) for odds in name_odds]
+            reading.warnings.append(COLOURLESS)
+        reading.colour_groups = colour_group_readings(decoded.board, groups.names, name_odds)
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)

@@ -201,3 +201,18 @@ def test_a_name_the_learned_model_all_but_rules_out_is_never_sure():
     # The model agreeing, or no word from it, leaves the odds alone.
     assert temper_disputed({"black": 0.99, "white": 0.01}, "black", {"black": 0.1, "white": 6.9}) == {"black": 0.99, "white": 0.01}
     assert temper_disputed({"black": 0.99, "white": 0.01}, "black", {}) == {"black": 0.99, "white": 0.01}
+
+
+def test_a_black_and_white_photo_has_no_colour_and_leaves_every_name_open():
+    from scorer.vision.colours import colourless_odds, has_colour
+
+    rng = np.random.default_rng(3)
+    photo = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    photo[:60, :, :] = (40, 60, 200)  # a red table edge among the noise
+    grey = cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    assert has_colour(photo)
+    assert not has_colour(grey)
+    assert not has_colour(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+    odds = colourless_odds({"black": 0.9, "blue": 0.08, "purple": 0.02})
+    assert set(odds) == set(COLOURS) and np.allclose(list(odds.values()), 1.0 / len(COLOURS))
+    assert list(odds)[:3] == ["black", "blue", "purple"]  # in the lightness-only naming's order

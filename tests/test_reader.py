@@ -417,3 +417,16 @@ def test_play_area_turns_with_the_grid(turns):
     after = {tuple(np.round(turned.square_centre(c, r), 3)) for r in range(moved.row, moved.row + moved.rows)
              for c in range(moved.col, moved.col + moved.cols)}
     assert before == after
+
+
+def test_a_black_and_white_photo_flags_every_colour_group():
+    from scorer.reader import COLOURLESS, read_image
+
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001001.jpg"
+    photo = cv2.imread(str(path))
+    colour = read_image(photo, threehouse=False)
+    assert COLOURLESS not in colour.warnings
+    grey = read_image(cv2.cvtColor(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), threehouse=False)
+    assert COLOURLESS in grey.warnings
+    assert grey.colour_groups and all(g.unsure and g.confidence <= 0.1 for g in grey.colour_groups)
+    assert all(len(g.alternatives) == 3 for g in grey.colour_groups)  # one tap away from three other names
