@@ -550,6 +550,19 @@ def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):
     expect(page.locator("#stash th").first).to_have_text("Left in stash (ThreeHouse)")
 
 
+def test_a_blurred_photo_asks_for_another_at_the_top(page):
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . . . .\n. . . . b3 .\n# . . . . #\n"
+    answer_read(page, {
+        "board": board, "uncertain": [],
+        "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False, "stash_inferred": False,
+                    "stash_unsure": False, "sharpness": 0.17, "blurred": True,
+                    "warnings": ["the photo is blurred (out of focus or shaken): hold the phone still and take it "
+                                 "again for a surer reading"]},
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    expect(page.locator("#message")).to_contain_text("The photo is blurred: take it again")
+
+
 def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {

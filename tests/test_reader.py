@@ -70,7 +70,7 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
     d = reading.to_dict()
     assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "threehouse",
-                      "stash_inferred", "stash_unsure", "warnings", "seconds"}
+                      "stash_inferred", "stash_unsure", "sharpness", "blurred", "warnings", "seconds"}
     assert d["threehouse"] is False and d["stash_inferred"]  # a 6x6 area with 6 parks: standard
     assert isinstance(d["stash_unsure"], bool)
     assert d["play_area"] == {"row": 1, "col": 1, "rows": 6, "cols": 6}

@@ -116,3 +116,16 @@ def test_an_iphone_heic_photo_is_read(client, scene_jpeg):
     response = upload(client, heic.getvalue(), "IMG_0001.HEIC")
     assert response.status_code == 200, response.data
     assert Board.from_text(response.get_json()["board"]).rows == 6
+
+
+def test_a_blurred_photo_is_read_and_says_so(client, scene_jpeg):
+    sharp = upload(client, scene_jpeg).get_json()["reading"]
+    assert sharp["blurred"] is False and sharp["sharpness"] > 0.3
+    image = cv2.imdecode(np.frombuffer(scene_jpeg, np.uint8), cv2.IMREAD_COLOR)
+    ok, data = cv2.imencode(".jpg", cv2.GaussianBlur(image, (0, 0), 5.0))
+    response = upload(client, data.tobytes())
+    assert response.status_code == 200, response.data
+    reading = response.get_json()["reading"]
+    assert reading["blurred"] is True and reading["sharpness"] < 0.2
+    assert any("blurred" in w for w in reading["warnings"])
+    assert all(cell["confidence"] < 0.97 for cell in reading["cells"])

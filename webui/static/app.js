@@ -283,7 +283,8 @@
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
-      colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse };
+      colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
+      blurred: !!reading.blurred };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
@@ -315,9 +316,10 @@
     const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
     if (state.reading.stashUnsure) checks.push("the stash");
     const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
-    if (n) showMessage(`${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
-    else if (checkNote) showMessage(checkNote.trim(), "info");
-    return Boolean(n || checkNote);
+    const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
+    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
+    else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
+    return Boolean(n || checkNote || retake);
   }
 
   function showPhotoPane(shown) {

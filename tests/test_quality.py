@@ -1,0 +1,52 @@
+"""Photo sharpness (scorer.vision.quality) on drawn boards and a studio photo."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.vision.evaluate import truth_grid
+from scorer.vision.quality import BLURRED_SHARPNESS, sharpness
+
+
+def _board_photo(side_px: int = 60):
+    """A tilted 8x8 checkerboard on grey, ``side_px`` px per square, and its grid."""
+    size = 8 * side_px
+    flat = ((np.indices((size, size)) // side_px).sum(axis=0) % 2 * 180 + 40).astype(np.uint8)
+    corners = np.float32([[120, 90], [120 + size, 130], [90 + size, 110 + size], [100, 80 + size]])
+    warp = cv2.getPerspectiveTransform(np.float32([[0, 0], [size, 0], [size, size], [0, size]]), corners)
+    photo = cv2.warpPerspective(flat, warp, (size + 260, size + 220), flags=cv2.INTER_LINEAR, borderValue=120)
+    return photo, truth_grid(8, 8, corners)
+
+
+def test_a_crisp_board_is_sharp_and_a_blurred_one_is_not():
+    photo, grid = _board_photo()
+    crisp = sharpness(photo, grid)
+    assert crisp > 0.3
+    for sigma in (1.0, 4.0, 8.0):
+        blurred = sharpness(cv2.GaussianBlur(photo, (0, 0), sigma), grid)
+        assert blurred < crisp
+    # Judged at 48 px per square: the same blur in squares reads the same at any photo size.
+    big, big_grid = _board_photo(side_px=120)
+    small_blur = sharpness(cv2.GaussianBlur(photo, (0, 0), 4.0), grid)
+    big_blur = sharpness(cv2.GaussianBlur(big, (0, 0), 8.0), big_grid)
+    assert small_blur < BLURRED_SHARPNESS and big_blur < BLURRED_SHARPNESS
+    assert abs(small_blur - big_blur) < 0.03
+
+
+def test_a_photo_without_contrast_has_no_sharpness():
+    _, grid = _board_photo()
+    assert sharpness(np.full((700, 800), 128, np.uint8), grid) is None
+
+
+def test_a_blurred_photo_is_read_with_a_warning_and_no_square_sure():
+    from scorer.reader import BLURRED, BLURRED_MAX_CONFIDENCE, read_image
+
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+    photo = cv2.resize(cv2.imread(str(path)), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    sharp = read_image(photo, threehouse=False)
+    assert BLURRED not in sharp.warnings and sharp.sharpness >= BLURRED_SHARPNESS
+    blurred = read_image(cv2.GaussianBlur(photo, (0, 0), 3.0), threehouse=False)
+    assert BLURRED in blurred.warnings and blurred.sharpness < BLURRED_SHARPNESS
+    assert max(cell.confidence for cell in blurred.cells) <= BLURRED_MAX_CONFIDENCE
+    assert blurred.to_dict()["sharpness"] == round(blurred.sharpness, 3)
