@@ -25,7 +25,8 @@ from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
-from scorer.vision.quality import BLURRED_SHARPNESS, sharpness
+from scorer.vision.quality import (BLOWN_SHARE, BLURRED_SHARPNESS, DIRECTIONAL_BLURRED, blown_share,
+                                   directional_sharpness, photo_problems, sharpness)
 from scorer.vision.square_model import merge_learned
 from scorer.vision.squares import LABELS, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
 
@@ -40,10 +41,12 @@ MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 # found a grid, it caught 8 of the 11 grids found wrong, and 0.8% of the right ones.
 GRID_UNSURE = 0.75
 AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
+BLOWN = "much of the photo is blown out to white (too bright): with less light on the board, or less exposure, it reads surer"
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
-# On blurred photos (quality.BLURRED_SHARPNESS) squares the decoder gave 0.95 or more were right
-# 96.7% of the time (99.8% on sharp ones): no square is surer than that.
-BLURRED_MAX_CONFIDENCE = 0.967
+# On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
+# gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is
+# surer than that.
+BLURRED_MAX_CONFIDENCE = 0.973
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
 # The decoder's probability for a square's value against the share of squares read right at
 # that probability on the dev photos and 154 renders the square model never saw
@@ -138,7 +141,8 @@ class Reading:
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
-    sharpness: float | None = None  # quality.sharpness of the photo (under BLURRED_SHARPNESS: blurred)
+    sharpness: float | None = None  # quality.sharpness over the board (under BLURRED_SHARPNESS: blurred)
+    directional_sharpness: float | None = None  # over the whole photo (under DIRECTIONAL_BLURRED: blurred)
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -169,8 +173,11 @@ class Reading:
 
     @property
     def blurred(self) -> bool:
-        """Whether the photo is too blurred for a sure reading (quality.BLURRED_SHARPNESS)."""
-        return self.sharpness is not None and self.sharpness < BLURRED_SHARPNESS
+        """Whether the photo is too blurred for a sure reading: out of focus over the board
+        (BLURRED_SHARPNESS) or smeared in some direction over the whole photo (shaken,
+        DIRECTIONAL_BLURRED)."""
+        return ((self.sharpness is not None and self.sharpness < BLURRED_SHARPNESS)
+                or (self.directional_sharpness is not None and self.directional_sharpness < DIRECTIONAL_BLURRED))
 
     def overlay(self, image: np.ndarray | None = None) -> np.ndarray:
         """The photo with the grid, the play area and each square's reading drawn on it
@@ -224,11 +231,17 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     the board is read again with the grid turned to match."""
     start = time.perf_counter()
     found = grid is None
-    if found:
-        grid = find_board_grid(image)
-    if min(grid.rows, grid.cols) < MIN_PLAY_SIZE:
-        raise NoBoardFound(f"the checkerboard found is only {grid.cols}x{grid.rows} squares; "
-                           f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")
+    try:
+        if found:
+            grid = find_board_grid(image)
+        if min(grid.rows, grid.cols) < MIN_PLAY_SIZE:
+            raise NoBoardFound(f"the checkerboard found is only {grid.cols}x{grid.rows} squares; "
+                               f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")
+    except NoBoardFound as err:
+        problems = photo_problems(image) if found else []
+        if problems:
+            raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
+        raise
     reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file)
     play = reading.play_area
     turns = grid.bottom_turns(play.col, play.row, play.cols, play.rows) if play is not None else 0
@@ -240,11 +253,27 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 again.play_area = replace(again.play_area, ambiguous=True)
                 again.warnings.insert(0, AMBIGUOUS_AREA)
             reading = again
+    _judge_photo_quality(reading, image)
     if found and grid.confidence < GRID_UNSURE:
         reading.warnings.insert(0, f"unsure of the board's outline (grid confidence {grid.confidence:.2f}): check "
                                    "that the grid drawn on the photo covers the whole checkerboard")
     reading.seconds = time.perf_counter() - start
     return reading
+
+
+def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
+    """Warn about a blurred or blown-out photo; on a blurred one no square is surer than
+    BLURRED_MAX_CONFIDENCE."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    reading.sharpness = sharpness(gray, reading.grid)
+    reading.directional_sharpness = directional_sharpness(cv2.resize(gray, None, fx=0.5, fy=0.5,
+                                                                     interpolation=cv2.INTER_AREA))
+    if reading.blurred:
+        for cell in reading.cells:
+            cell.confidence = min(cell.confidence, BLURRED_MAX_CONFIDENCE)
+        reading.warnings.insert(0, BLURRED)
+    if blown_share(image[::2, ::2]) >= BLOWN_SHARE:
+        reading.warnings.insert(0, BLOWN)
 
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,
@@ -253,7 +282,6 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
     stage = "squares"
     try:
-        reading.sharpness = sharpness(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image, grid)
         factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1.0 else image
         g = grid.scaled(factor) if factor != 1.0 else grid
@@ -321,10 +349,6 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
-            if reading.blurred:
-                cell.confidence = min(cell.confidence, BLURRED_MAX_CONFIDENCE)
-        if reading.blurred:
-            reading.warnings.append(BLURRED)
         reading.cells = decoded.cells
         reading.warnings += decoded.warnings
         name_odds = groups.name_odds

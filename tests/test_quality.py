@@ -50,3 +50,42 @@ def test_a_blurred_photo_is_read_with_a_warning_and_no_square_sure():
     assert BLURRED in blurred.warnings and blurred.sharpness < BLURRED_SHARPNESS
     assert max(cell.confidence for cell in blurred.cells) <= BLURRED_MAX_CONFIDENCE
     assert blurred.to_dict()["sharpness"] == round(blurred.sharpness, 3)
+
+
+def test_a_shaken_photo_is_blurred_in_its_least_sharp_direction():
+    from scorer.vision.quality import DIRECTIONAL_BLURRED, directional_sharpness
+
+    photo, grid = _board_photo(side_px=48)
+    shake = np.zeros((15, 15), np.float32)
+    np.fill_diagonal(shake, 1.0 / 15)
+    shaken = cv2.filter2D(photo, -1, shake)
+    assert directional_sharpness(photo) > 0.3
+    assert directional_sharpness(shaken) < DIRECTIONAL_BLURRED
+    assert sharpness(shaken, grid) > directional_sharpness(shaken)  # edges along the shake stay sharp
+    assert directional_sharpness(np.full((100, 100), 90, np.uint8)) is None
+
+
+def test_what_kept_a_board_from_being_found_is_put_in_words():
+    from scorer.vision.quality import blown_share, photo_problems
+
+    photo, _ = _board_photo()
+    colour = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    assert photo_problems(colour) == []
+    assert photo_problems(cv2.GaussianBlur(colour, (0, 0), 8.0)) == ["blurred (out of focus or shaken)"]
+    bright = np.clip(colour.astype(np.float32) * 1.6, 0, 255).astype(np.uint8)
+    assert blown_share(colour) == 0.0 and blown_share(bright) > 0.2  # the light squares
+    assert photo_problems(bright) == ["too bright (much of it blown out to white)"]
+
+
+def test_a_shaken_photo_without_a_board_found_says_why():
+    import pytest
+
+    from scorer.reader import read_image
+    from scorer.vision.grid import NoBoardFound
+
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+    photo = cv2.resize(cv2.imread(str(path)), (1600, 1200), interpolation=cv2.INTER_AREA)
+    shake = np.zeros((25, 25), np.float32)
+    np.fill_diagonal(shake, 1.0 / 25)
+    with pytest.raises(NoBoardFound, match=r"the photo looks blurred \(out of focus or shaken\): take it again"):
+        read_image(cv2.filter2D(photo, -1, shake), threehouse=False)

@@ -24,7 +24,7 @@ SHARPNESS_MIN_PIXELS = 200
 # px at 1600 px and the 154 unseen renders: readings under 0.2 had 14% of their squares
 # wrong and their squares read at 0.95 or more right only 96.7% of the time (99.8% at 0.2
 # or more); no unblurred studio photo (least 0.221) nor real chessboard photo (least 0.289)
-# scored under 0.2.
+# scored under 0.2. Dev blurred by 2 px (read as well as unblurred) had 1 of 50 under it.
 BLURRED_SHARPNESS = 0.2
 
 
@@ -52,3 +52,52 @@ def sharpness(gray: np.ndarray, grid: GridFit) -> float | None:
     if counted.sum() < SHARPNESS_MIN_PIXELS:
         return None
     return float(np.percentile(slope[counted] / contrast[counted], SHARPNESS_PERCENTILE))
+
+
+# A photo with no board found is judged whole, at half the reading size (about 48 px per
+# square for a board filling half the photo), and by its least sharp direction, so a shaken
+# photo (sharp along the shake, smeared across it) counts as blurred too. Dev's photos as they
+# are and the 154 unseen renders scored 0.198 or more, the real chessboard photos 0.230 or
+# more; dev blurred by 5 px had a median of 0.151, shaken by 15 px sideways 0.175,
+# diagonally 0.162.
+DIRECTIONAL_BLURRED = 0.17
+DIRECTIONS = (0.0, 45.0, 90.0, 135.0)  # degrees
+# Share of a photo blown out to white (every channel 250 or more): at most 1.3% in dev, the
+# 154 unseen renders, dev's brighter variant and the real chessboards; dev exposed 1.6 times
+# too long had a median of 21% (and the board went unfound in 5 of 50), 1.9 times 24% (16).
+BLOWN_SHARE = 0.1
+
+
+def directional_sharpness(gray: np.ndarray) -> float | None:
+    """:func:`sharpness` over a whole photo (no board known) as given, in its least sharp
+    direction: the least over DIRECTIONS of the SHARPNESS_PERCENTILE-th percentile of the
+    slope along that direction over the local range."""
+    grey = gray.astype(np.float32)
+    window = np.ones((SHARPNESS_WINDOW, SHARPNESS_WINDOW), np.uint8)
+    contrast = cv2.dilate(grey, window) - cv2.erode(grey, window)
+    counted = contrast >= SHARPNESS_MIN_RANGE
+    if counted.sum() < SHARPNESS_MIN_PIXELS:
+        return None
+    dx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)[counted] / 8.0
+    dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)[counted] / 8.0
+    return float(min(np.percentile(np.abs(dx * np.cos(a) + dy * np.sin(a)) / contrast[counted], SHARPNESS_PERCENTILE)
+                     for a in np.radians(DIRECTIONS)))
+
+
+def blown_share(image_bgr: np.ndarray) -> float:
+    """Share of the photo's pixels blown out to white (every channel at 250 or more)."""
+    pixels = image_bgr if image_bgr.ndim == 3 else image_bgr[..., None]
+    return float((pixels >= 250).all(axis=2).mean())
+
+
+def photo_problems(image_bgr: np.ndarray) -> list[str]:
+    """What may have kept a board from being found in a photo, in words: blurred, blown out."""
+    half = cv2.resize(image_bgr, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) if half.ndim == 3 else half
+    problems = []
+    sharp = directional_sharpness(gray)
+    if sharp is not None and sharp < DIRECTIONAL_BLURRED:
+        problems.append("blurred (out of focus or shaken)")
+    if blown_share(half) >= BLOWN_SHARE:
+        problems.append("too bright (much of it blown out to white)")
+    return problems
