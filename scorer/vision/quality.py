@@ -1,11 +1,13 @@
-"""How sharp a photo is, as the reader sees it: an out-of-focus or shaken photo smears every
-edge, pieces' included, and the reader then misses pieces and swaps sizes.
+"""Whether a photo is good enough to read surely: blurred (out of focus or shaken) or blown
+out to white. An out-of-focus or shaken photo smears every edge, pieces' included, and the
+reader then misses pieces and swaps sizes.
 
-Measured at the reader's own scale (the board shrunk to SQUARE_PX px per square): at every
-pixel with some contrast around it, the steepest grey-level slope over that contrast. A crisp
-edge climbs its whole step in a pixel or two; a blurred one over many. The photo's sharpness
-is a high percentile of that ratio, so the crispest edges in view (the pieces' silhouettes)
-count, not a soft-printed cloth's.
+Sharpness is judged at every pixel with some contrast around it: the steepest grey-level
+slope over that contrast. A crisp edge climbs its whole step in a pixel or two, a blurred one
+over many. A photo's sharpness is a high percentile of that ratio, so the crispest edges in
+view (the pieces' silhouettes) count, not a soft-printed cloth's: over the board at the
+square reader's scale (:func:`sharpness`), and over the whole photo in its least sharp
+direction, which catches a shaken one (:func:`directional_sharpness`).
 """
 
 from __future__ import annotations
@@ -45,18 +47,24 @@ def sharpness(gray: np.ndarray, grid: GridFit) -> float | None:
     board = np.zeros(gray.shape[:2], np.uint8)
     cv2.fillConvexPoly(board, np.round((corners - (x0, y0)) * factor).astype(np.int32), 1)
     grey = gray.astype(np.float32)
-    slope = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 8.0
-    window = np.ones((SHARPNESS_WINDOW, SHARPNESS_WINDOW), np.uint8)
-    contrast = cv2.dilate(grey, window) - cv2.erode(grey, window)
+    contrast = _contrast(grey)
     counted = (board > 0) & (contrast >= SHARPNESS_MIN_RANGE)
     if counted.sum() < SHARPNESS_MIN_PIXELS:
         return None
+    slope = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)) / 8.0
     return float(np.percentile(slope[counted] / contrast[counted], SHARPNESS_PERCENTILE))
 
 
-# A photo with no board found is judged whole, at half the reading size (about 48 px per
-# square for a board filling half the photo), and by its least sharp direction, so a shaken
-# photo (sharp along the shake, smeared across it) counts as blurred too. Dev's photos as they
+def _contrast(grey: np.ndarray) -> np.ndarray:
+    """Each pixel's grey-level range over its SHARPNESS_WINDOW neighbourhood."""
+    window = np.ones((SHARPNESS_WINDOW, SHARPNESS_WINDOW), np.uint8)
+    return cv2.dilate(grey, window) - cv2.erode(grey, window)
+
+
+# The whole photo is judged too (a read one, and one with no board found), at half the
+# reading size (about 48 px per square for a board filling half the photo), and by its least
+# sharp direction, so a shaken photo (sharp along the shake, smeared across it) counts as
+# blurred. Dev's photos as they
 # are and the 154 unseen renders scored 0.198 or more, the real chessboard photos 0.230 or
 # more; dev blurred by 5 px had a median of 0.151, shaken by 15 px sideways 0.175,
 # diagonally 0.162.
@@ -73,8 +81,7 @@ def directional_sharpness(gray: np.ndarray) -> float | None:
     direction: the least over DIRECTIONS of the SHARPNESS_PERCENTILE-th percentile of the
     slope along that direction over the local range."""
     grey = gray.astype(np.float32)
-    window = np.ones((SHARPNESS_WINDOW, SHARPNESS_WINDOW), np.uint8)
-    contrast = cv2.dilate(grey, window) - cv2.erode(grey, window)
+    contrast = _contrast(grey)
     counted = contrast >= SHARPNESS_MIN_RANGE
     if counted.sum() < SHARPNESS_MIN_PIXELS:
         return None
