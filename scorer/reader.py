@@ -25,8 +25,7 @@ from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import GridFit, NoBoardFound, find_grid
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
-from scorer.vision.quality import (BLOWN_SHARE, BLURRED_SHARPNESS, DIRECTIONAL_BLURRED, blown_share,
-                                   directional_sharpness, photo_problems, sharpness)
+from scorer.vision.quality import PhotoQuality, photo_quality
 from scorer.vision.square_model import merge_learned
 from scorer.vision.squares import LABELS, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
 
@@ -141,8 +140,7 @@ class Reading:
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
-    sharpness: float | None = None  # quality.sharpness over the board (under BLURRED_SHARPNESS: blurred)
-    directional_sharpness: float | None = None  # over the whole photo (under DIRECTIONAL_BLURRED: blurred)
+    quality: PhotoQuality | None = None  # blurred, shaken or blown out (quality.photo_quality)
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -161,7 +159,8 @@ class Reading:
             "threehouse": self.threehouse,
             "stash_inferred": self.stash_inferred,
             "stash_unsure": self.stash_unsure,
-            "sharpness": None if self.sharpness is None else round(self.sharpness, 3),
+            "sharpness": None if self.quality is None or self.quality.sharpness is None
+            else round(self.quality.sharpness, 3),
             "blurred": self.blurred,
             "warnings": list(self.warnings),
             "seconds": round(self.seconds, 3),
@@ -173,11 +172,8 @@ class Reading:
 
     @property
     def blurred(self) -> bool:
-        """Whether the photo is too blurred for a sure reading: out of focus over the board
-        (BLURRED_SHARPNESS) or smeared in some direction over the whole photo (shaken,
-        DIRECTIONAL_BLURRED)."""
-        return ((self.sharpness is not None and self.sharpness < BLURRED_SHARPNESS)
-                or (self.directional_sharpness is not None and self.directional_sharpness < DIRECTIONAL_BLURRED))
+        """Whether the photo is too blurred (or shaken) for a sure reading."""
+        return self.quality is not None and self.quality.blurred
 
     def overlay(self, image: np.ndarray | None = None) -> np.ndarray:
         """The photo with the grid, the play area and each square's reading drawn on it
@@ -238,7 +234,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             raise NoBoardFound(f"the checkerboard found is only {grid.cols}x{grid.rows} squares; "
                                f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")
     except NoBoardFound as err:
-        problems = photo_problems(image) if found else []
+        problems = photo_quality(image).problems() if found else []
         if problems:
             raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
         raise
@@ -264,15 +260,12 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
 def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
     """Warn about a blurred or blown-out photo; on a blurred one no square is surer than
     BLURRED_MAX_CONFIDENCE."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    reading.sharpness = sharpness(gray, reading.grid)
-    reading.directional_sharpness = directional_sharpness(cv2.resize(gray, None, fx=0.5, fy=0.5,
-                                                                     interpolation=cv2.INTER_AREA))
-    if reading.blurred:
+    reading.quality = photo_quality(image, reading.grid)
+    if reading.quality.blurred:
         for cell in reading.cells:
             cell.confidence = min(cell.confidence, BLURRED_MAX_CONFIDENCE)
         reading.warnings.insert(0, BLURRED)
-    if blown_share(image[::2, ::2]) >= BLOWN_SHARE:
+    if reading.quality.blown_out:
         reading.warnings.insert(0, BLOWN)
 
 

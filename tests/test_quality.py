@@ -45,11 +45,11 @@ def test_a_blurred_photo_is_read_with_a_warning_and_no_square_sure():
     path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
     photo = cv2.resize(cv2.imread(str(path)), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     sharp = read_image(photo, threehouse=False)
-    assert BLURRED not in sharp.warnings and sharp.sharpness >= BLURRED_SHARPNESS
+    assert BLURRED not in sharp.warnings and sharp.quality.sharpness >= BLURRED_SHARPNESS
     blurred = read_image(cv2.GaussianBlur(photo, (0, 0), 3.0), threehouse=False)
-    assert BLURRED in blurred.warnings and blurred.sharpness < BLURRED_SHARPNESS
+    assert BLURRED in blurred.warnings and blurred.quality.sharpness < BLURRED_SHARPNESS
     assert max(cell.confidence for cell in blurred.cells) <= BLURRED_MAX_CONFIDENCE
-    assert blurred.to_dict()["sharpness"] == round(blurred.sharpness, 3)
+    assert blurred.to_dict()["sharpness"] == round(blurred.quality.sharpness, 3) and blurred.to_dict()["blurred"]
 
 
 def test_a_shaken_photo_is_blurred_in_its_least_sharp_direction():
@@ -66,15 +66,16 @@ def test_a_shaken_photo_is_blurred_in_its_least_sharp_direction():
 
 
 def test_what_kept_a_board_from_being_found_is_put_in_words():
-    from scorer.vision.quality import blown_share, photo_problems
+    from scorer.vision.quality import blown_share, photo_quality
 
-    photo, _ = _board_photo()
+    photo, grid = _board_photo()
     colour = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
-    assert photo_problems(colour) == []
-    assert photo_problems(cv2.GaussianBlur(colour, (0, 0), 8.0)) == ["blurred (out of focus or shaken)"]
+    assert photo_quality(colour).problems() == []
+    assert photo_quality(colour).sharpness is None and photo_quality(colour, grid).sharpness == sharpness(photo, grid)
+    assert photo_quality(cv2.GaussianBlur(colour, (0, 0), 8.0)).problems() == ["blurred (out of focus or shaken)"]
     bright = np.clip(colour.astype(np.float32) * 1.6, 0, 255).astype(np.uint8)
     assert blown_share(colour) == 0.0 and blown_share(bright) > 0.2  # the light squares
-    assert photo_problems(bright) == ["too bright (much of it blown out to white)"]
+    assert photo_quality(bright).problems() == ["too bright (much of it blown out to white)"]
 
 
 def test_a_shaken_photo_without_a_board_found_says_why():

@@ -12,6 +12,8 @@ direction, which catches a shaken one (:func:`directional_sharpness`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -97,14 +99,37 @@ def blown_share(image_bgr: np.ndarray) -> float:
     return float((pixels >= 250).all(axis=2).mean())
 
 
-def photo_problems(image_bgr: np.ndarray) -> list[str]:
-    """What may have kept a board from being found in a photo, in words: blurred, blown out."""
-    half = cv2.resize(image_bgr, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    gray = cv2.cvtColor(half, cv2.COLOR_BGR2GRAY) if half.ndim == 3 else half
-    problems = []
-    sharp = directional_sharpness(gray)
-    if sharp is not None and sharp < DIRECTIONAL_BLURRED:
-        problems.append("blurred (out of focus or shaken)")
-    if blown_share(half) >= BLOWN_SHARE:
-        problems.append("too bright (much of it blown out to white)")
-    return problems
+@dataclass(frozen=True)
+class PhotoQuality:
+    """How good a photo is to read: :func:`sharpness` over the board (None without a board or
+    contrast), :func:`directional_sharpness` over the whole photo, and :func:`blown_share`."""
+
+    sharpness: float | None
+    directional_sharpness: float | None
+    blown_share: float
+
+    @property
+    def blurred(self) -> bool:
+        """Out of focus over the board (under BLURRED_SHARPNESS) or smeared in some direction
+        over the whole photo (shaken: under DIRECTIONAL_BLURRED)."""
+        return ((self.sharpness is not None and self.sharpness < BLURRED_SHARPNESS)
+                or (self.directional_sharpness is not None and self.directional_sharpness < DIRECTIONAL_BLURRED))
+
+    @property
+    def blown_out(self) -> bool:
+        return self.blown_share >= BLOWN_SHARE
+
+    def problems(self) -> list[str]:
+        """What is wrong with the photo, in words (for an error that no board was found)."""
+        return ((["blurred (out of focus or shaken)"] if self.blurred else [])
+                + (["too bright (much of it blown out to white)"] if self.blown_out else []))
+
+
+def photo_quality(image_bgr: np.ndarray, grid: GridFit | None = None) -> PhotoQuality:
+    """The photo's :class:`PhotoQuality` (the board's sharpness only with its ``grid``); the
+    whole photo is judged at half its size."""
+    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
+    half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    return PhotoQuality(sharpness=sharpness(gray, grid) if grid is not None else None,
+                        directional_sharpness=directional_sharpness(half),
+                        blown_share=blown_share(image_bgr[::2, ::2]))
