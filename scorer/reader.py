@@ -27,11 +27,10 @@ from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
 from scorer.vision.square_model import merge_learned
-from scorer.vision.squares import LABELS, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
+from scorer.vision.squares import LABELS, SQUARE_PX, SquaresResult, apply_height_cue, read_squares_any_scale as read_squares
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
-SQUARE_PX = 48  # px per square (across) the square reader works at
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
@@ -238,12 +237,14 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         if problems:
             raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
         raise
-    reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file)
+    colourless = not has_colour(image)
+    reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
+                            colourless=colourless)
     play = reading.play_area
     turns = grid.bottom_turns(play.col, play.row, play.cols, play.rows) if play is not None else 0
     if turns and reading.failed_stage is None:
         again = _read_on_grid(image, grid.turned(turns), players=players, threehouse=threehouse,
-                              area=play.turned(turns, grid.cols, grid.rows), file=file)
+                              area=play.turned(turns, grid.cols, grid.rows), file=file, colourless=colourless)
         if again.failed_stage is None:
             if play.ambiguous:
                 again.play_area = replace(again.play_area, ambiguous=True)
@@ -270,8 +271,9 @@ def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
 
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,
-                  area: PlayArea | dict | None, file: str | None) -> Reading:
-    """Every stage after the grid, in the grid's own orientation (``read_image`` times it)."""
+                  area: PlayArea | dict | None, file: str | None, colourless: bool) -> Reading:
+    """Every stage after the grid, in the grid's own orientation (``read_image`` times it);
+    ``colourless``: the photo has no colour (``colours.has_colour``)."""
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
     stage = "squares"
     try:
@@ -345,7 +347,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         reading.cells = decoded.cells
         reading.warnings += decoded.warnings
         name_odds = groups.name_odds
-        if pyramids and not has_colour(image):
+        if pyramids and colourless:
             # Lightness alone cannot tell a player's colour: every group is flagged, and the
             # decoding keeps the lightness-only names so each group stays one colour.
             name_odds = [colourless_odds(odds) for odds in name_odds]

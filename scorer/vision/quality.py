@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 
 from scorer.vision.grid import GridFit
+from scorer.vision.squares import SQUARE_PX
 
-SHARPNESS_SQUARE_PX = 48  # px per square the sharpness is judged at (the square reader's scale)
 SHARPNESS_WINDOW = 7  # px: the neighbourhood whose grey-level range is a pixel's contrast
 SHARPNESS_MIN_RANGE = 30.0  # grey levels: pixels with less contrast around them do not count
 SHARPNESS_PERCENTILE = 95
@@ -33,7 +33,7 @@ BLURRED_SHARPNESS = 0.2
 
 
 def sharpness(gray: np.ndarray, grid: GridFit) -> float | None:
-    """The photo's sharpness over the board (``grid``'s outline) at SHARPNESS_SQUARE_PX px per
+    """The photo's sharpness over the board (``grid``'s outline) at SQUARE_PX px per
     square: the SHARPNESS_PERCENTILE-th percentile, over pixels with at least
     SHARPNESS_MIN_RANGE grey levels of range around them, of their gradient over that range;
     None when too few pixels have any contrast."""
@@ -41,7 +41,7 @@ def sharpness(gray: np.ndarray, grid: GridFit) -> float | None:
     x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
     gray = gray[y0:y1, x0:x1]
-    factor = min(1.0, SHARPNESS_SQUARE_PX / max(grid.square_side_px(), 1.0))
+    factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
     if factor < 1.0:
         gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     if gray.size == 0:

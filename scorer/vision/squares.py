@@ -33,6 +33,7 @@ PIECE_HEIGHT = {1: 0.571, 2: 0.784, 3: 1.0}  # apex height / square side
 PARK_RADII = {"park": 0.30, "park_small": 0.21, "park_large": 0.42}  # coins, glass stones, chips
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
+SQUARE_PX = 48  # px per square (across) the square reader works at (the photo is shrunk to it)
 PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (40-57 mm squares)
 SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
