@@ -16,8 +16,10 @@ import pytest
 
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
-from scorer.vision.grid import NoBoardFound, clockwise_from_top_left, find_grid
-from scorer.vision.grid_eval import evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, summarise
+from scorer.vision.grid import (InvalidCorners, NoBoardFound, clockwise_from_top_left, find_grid, grid_from_corners,
+                                parse_squares)
+from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
+                                     summarise)
 from scorer.vision.lattice import fit_lattices, lattice_score, project
 from scorer.vision.xcorners import detect_xcorners
 from scorer.vision.load import load_photo
@@ -284,6 +286,52 @@ def test_real_chessboard_photos(name):
         pytest.xfail("known miss: an arm hides two rows and a corner")
     assert result["correct"], result
     assert result["mean_error"] < 0.12, result
+
+
+# --- corners marked by hand -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(_LABELS))
+def test_a_board_marked_by_hand_is_fitted_to_its_squares(name):
+    # Taps a quarter of a square off, in any order, give the grid to a tenth of a square: on
+    # chess_img_19 too, where the finder alone sees only part of the board.
+    entry = _LABELS[name]
+    image = load_photo(REAL / name)
+    rng = np.random.default_rng(sum(map(ord, name)))
+    fit = grid_from_corners(image, marked_by_hand(entry["corners_px"], 8, 8, rng, 0.25), 8, 8)
+    result = evaluate_grid(fit, entry["corners_px"], 8, 8)
+    assert result["correct"] and result["max_error"] < 0.15, result
+    assert fit.support >= 20  # snapped to the board's own x-corners, not just the taps
+
+
+def test_marks_with_no_board_under_them_are_taken_as_they_are():
+    blank = np.full((480, 640, 3), 120, np.uint8)
+    marks = [[100, 80], [540, 90], [560, 420], [90, 400]]
+    fit = grid_from_corners(blank, [marks[2], marks[0], marks[3], marks[1]], 6, 6)
+    assert (fit.rows, fit.cols, fit.support) == (6, 6, 0)
+    assert np.abs(clockwise_from_top_left(fit.corners) - np.array(marks)).max() < 1e-6
+
+
+@pytest.mark.parametrize("corners, squares, message", [
+    ([[0, 0], [100, 0], [100, 100]], (8, 8), "four outer corners"),
+    ([[0, 0], [np.nan, 0], [100, 100], [0, 100]], (8, 8), "four outer corners"),
+    ([[10, 10], [300, 10], [60, 60], [10, 300]], (8, 8), "do not outline a board"),
+    ([[10, 10], [900, 10], [900, 400], [10, 400]], (8, 8), "outside"),
+    ([[10, 10], [40, 10], [40, 40], [10, 40]], (8, 8), "too small"),
+    ([[10, 10], [300, 10], [300, 300], [10, 300]], (10, 10), "3 to 8 squares"),
+])
+def test_marks_that_cannot_outline_a_board_say_why(corners, squares, message):
+    with pytest.raises(InvalidCorners, match=message):
+        grid_from_corners(np.zeros((480, 640, 3), np.uint8), corners, *squares)
+    assert issubclass(InvalidCorners, UserError)
+
+
+def test_board_sizes_are_written_cols_by_rows():
+    assert parse_squares("8x8") == (8, 8) and parse_squares("8 x 6") == (8, 6)
+    assert parse_squares("7") == (7, 7) and parse_squares("6\u00d75") == (6, 5)
+    for bad in ("", "x", "8x", "axb", "8x8x8", "-8x8", "8.5x8"):
+        with pytest.raises(ValueError, match="COLSxROWS"):
+            parse_squares(bad)
 
 
 def test_fit_lattices_gives_every_lattice_grown_largest_first():

@@ -364,6 +364,143 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     return Extent(best[1] + i_range[0], best[2] + j_range[0], best[3], best[4], float(best[0]), float(margin))
 
 
+# --- a board marked by hand -----------------------------------------------------------------
+
+
+class InvalidCorners(UserError):
+    """Corners given by hand that cannot outline a checkerboard."""
+
+
+MARKED_ROUNDING = 0.45  # marks this near (in squares) a lattice's points choose its window
+MARKED_SNAP = (0.35, 0.2)  # without one, x-corners this near (squares) are taken, in two rounds
+MARKED_MIN_SNAPPED = 8  # fewer snapped x-corners: the marks are taken as they are
+MARKED_MAX_SHIFT = 0.6  # a fit moving a mark further (squares) than this is not trusted
+MARKED_MIN_SQUARE_PX = 6.0  # at working resolution: smaller squares cannot be read
+
+
+def parse_squares(text: str) -> tuple[int, int]:
+    """"COLSxROWS" ("8x8", "8 x 6", "8"; x or the multiplication sign) -> (cols, rows);
+    ValueError for anything else. Whether the reader can read that size is
+    :func:`grid_from_corners`' call."""
+    parts = str(text).lower().replace("\u00d7", "x").split("x")
+    if len(parts) > 2 or not all(part.strip().isdigit() for part in parts):
+        raise ValueError(f"squares as COLSxROWS, e.g. 8x8, not {text!r}")
+    return int(parts[0]), int(parts[-1])
+
+
+def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int = 8) -> GridFit:
+    """The grid of a checkerboard whose four outer corners were marked by hand (image px,
+    in any order around the board; the edge from the corner nearest the image's top-left
+    clockwise to the next has ``cols`` squares). The marks need only be within about 0.4 of a
+    square: when a lattice of x-corners grown as :func:`find_grid` grows them has all four
+    marks near its points, its plane places the board (however much of it is hidden), else the
+    marks' own plane does; every inner intersection is then snapped to an x-corner near it and
+    the plane refitted. With too few x-corners near, or a fit far from the marks, the marks are
+    taken as they are (``support`` 0). Raises :class:`InvalidCorners` for corners that do not
+    outline a board of that many squares."""
+    points = np.asarray(corners, np.float64)
+    if points.shape != (4, 2) or not np.isfinite(points).all():
+        raise InvalidCorners("give the board's four outer corners, each as x, y in image pixels")
+    if not (MIN_SQUARES <= rows <= MAX_SQUARES and MIN_SQUARES <= cols <= MAX_SQUARES):
+        raise InvalidCorners(f"a marked board has {MIN_SQUARES} to {MAX_SQUARES} squares each way, not {cols}x{rows}")
+    if image_bgr is None or image_bgr.size == 0:
+        raise NoBoardFound("empty image: no board to find")
+    height, width = image_bgr.shape[:2]
+    slack = 0.05 * max(width, height)
+    if (points < -slack).any() or (points[:, 0] > width + slack).any() or (points[:, 1] > height + slack).any():
+        raise InvalidCorners(f"a corner lies outside the {width}x{height} photo")
+    ordered = clockwise_from_top_left(points)
+    edges = np.roll(ordered, -1, axis=0) - ordered
+    following = np.roll(edges, -1, axis=0)
+    if not (edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0] > 0).all():
+        raise InvalidCorners("the four corners do not outline a board (one lies inside the others)")
+    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    gray, scale = working_gray(gray)
+    gray = stretch_contrast(gray)
+    ordered = ordered * scale
+    board = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
+    marked = cv2.getPerspectiveTransform(board, ordered.astype(np.float32))
+    ii, jj = np.meshgrid(np.arange(cols + 1), np.arange(rows + 1), indexing="ij")
+    coords = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float64)
+    if not (local_scale(marked, coords) >= MARKED_MIN_SQUARE_PX).all():
+        raise InvalidCorners(f"the corners outline squares too small to read ({cols}x{rows} squares)")
+    detected = detect_xcorners(gray)
+    start = marked
+    for lattice in fit_lattices(detected.points, gray):
+        on_lattice = _marked_on_lattice(lattice, ordered, rows, cols)
+        if on_lattice is not None:
+            start = cv2.getPerspectiveTransform(board, on_lattice.astype(np.float32))
+            break
+    fit = _snapped_fit(start, marked, coords, detected.points.astype(np.float64), rows, cols)
+    moved = np.linalg.norm(fit.corners[:, None, :] - ordered[None, :, :], axis=2).min(axis=1)
+    if moved.max() > MARKED_MAX_SHIFT * fit.square_side_px():
+        fit = _as_marked(marked, coords, rows, cols)
+    return fit.scaled(1.0 / scale) if scale != 1.0 else fit
+
+
+def _marked_on_lattice(lattice: Lattice, ordered: np.ndarray, rows: int, cols: int) -> np.ndarray | None:
+    """Where the lattice puts the board corners the marks (clockwise, working px) stand for:
+    each mark within MARKED_ROUNDING of a lattice point, the four making a cols x rows
+    rectangle (cols along the first edge); None when they do not."""
+    at = project(np.linalg.inv(lattice.homography), ordered)
+    if not np.isfinite(at).all():
+        return None
+    nearest = np.round(at)
+    if np.abs(at - nearest).max() > MARKED_ROUNDING:
+        return None
+    first, second = nearest[1] - nearest[0], nearest[3] - nearest[0]
+    if (np.abs(first).sum() != cols or np.abs(second).sum() != rows or np.count_nonzero(first) != 1
+            or np.count_nonzero(second) != 1 or np.count_nonzero(first * second) != 0
+            or not np.array_equal(nearest[2], nearest[1] + second)):
+        return None
+    return project(lattice.homography, nearest)
+
+
+def _snapped_fit(start: np.ndarray, marked: np.ndarray, coords: np.ndarray, detected: np.ndarray,
+                 rows: int, cols: int) -> GridFit:
+    """The plane ``start`` (board -> working px) with each inner intersection snapped to a
+    detected x-corner near it (two rounds, MARKED_SNAP squares), refitted robustly, corrected
+    as a cloth is; the ``marked`` plane as it is when too few x-corners are near."""
+    homography = start
+    inner = coords[(coords[:, 0] > 0) & (coords[:, 0] < cols) & (coords[:, 1] > 0) & (coords[:, 1] < rows)]
+    src = dst = np.zeros((0, 2))
+    for tolerance in MARKED_SNAP:
+        src, dst = _snap(homography, inner, detected, tolerance)
+        if len(src) < MARKED_MIN_SNAPPED:
+            return _as_marked(marked, coords, rows, cols)
+        side = float(np.median(local_scale(homography, src)))
+        refit, inliers = cv2.findHomography(src, dst, cv2.RANSAC, 0.1 * side)
+        if refit is None:
+            return _as_marked(marked, coords, rows, cols)
+        keep = inliers.ravel().astype(bool)
+        src, dst = src[keep], dst[keep]
+        homography, _ = cv2.findHomography(src, dst, 0)
+    offsets = dst - project(homography, src)
+    refined = project(homography, coords) + correction_field(coords, src, offsets, local_scale(homography, coords))
+    return _orient(refined.reshape(cols + 1, rows + 1, 2), 1.0, int(len(src)))
+
+
+def _as_marked(marked: np.ndarray, coords: np.ndarray, rows: int, cols: int) -> GridFit:
+    """The grid of the marks' own plane, nothing snapped (``support`` 0)."""
+    return _orient(project(marked, coords).reshape(cols + 1, rows + 1, 2), 1.0, 0)
+
+
+def _snap(homography: np.ndarray, coords: np.ndarray, detected: np.ndarray,
+          tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """The lattice points ``coords`` whose projection has a detected x-corner within
+    ``tolerance`` squares, and those x-corners (each used once at most)."""
+    if not len(detected):
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    predicted = project(homography, coords)
+    side = local_scale(homography, coords)
+    distance = np.linalg.norm(predicted[:, None, :] - detected[None, :, :], axis=2)
+    nearest = np.argmin(distance, axis=1)
+    near = distance[np.arange(len(coords)), nearest] < tolerance * side
+    _, first = np.unique(nearest[near], return_index=True)
+    chosen = np.flatnonzero(near)[first]
+    return coords[chosen], detected[nearest[chosen]]
+
+
 # --- per-intersection refinement and orientation ------------------------------------------
 
 
@@ -397,7 +534,10 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
     field_ = correction_field(coords, src, dst - project(homography, src), scale)
     refined = (predicted + field_).reshape(width + 1, height + 1, 2)  # [i - i0, j - j0]
     support = int(len(src))
-    return _orient(refined, window, support)
+    inner = max(1, (width - 1) * (height - 1))
+    coverage = min(1.0, support / min(inner, 16))
+    certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
+    return _orient(refined, round(0.5 * coverage + 0.5 * certainty, 3), support)
 
 
 def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
@@ -420,18 +560,16 @@ def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray,
     return field
 
 
-def _orient(refined: np.ndarray, window: Extent, support: int) -> GridFit:
-    """Label the window's intersections in board coordinates: seen from above (x to the right
-    when y points up the picture), then turned so that row 0 is the edge nearest the bottom."""
+def _orient(refined: np.ndarray, confidence: float, support: int) -> GridFit:
+    """Label intersections ``refined[i, j]`` (lattice i, j) in board coordinates: seen from
+    above (x to the right when y points up the picture), then turned so that row 0 is the
+    edge nearest the bottom."""
     grid = refined.transpose(1, 0, 2)  # [j, i]: x along the lattice's i, y along its j
     dx = grid[0, -1] - grid[0, 0]
     dy = grid[-1, 0] - grid[0, 0]
     if dx[0] * dy[1] - dx[1] * dy[0] > 0:  # mirrored: seen from above, x runs the other way
         grid = grid[:, ::-1]
-    inner = max(1, (grid.shape[0] - 2) * (grid.shape[1] - 2))
-    coverage = min(1.0, support / min(inner, 16))
-    certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
-    fit = _grid_fit(grid, round(0.5 * coverage + 0.5 * certainty, 3), support)
+    fit = _grid_fit(grid, confidence, support)
     return fit.turned(fit.bottom_turns())
 
 

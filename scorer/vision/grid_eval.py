@@ -7,6 +7,7 @@ cyclic order, so a board labelled from another side (rotated by a multiple of 90
 still matches; errors are in squares (px divided by the local square size).
 
     python -m scorer.vision.grid_eval /work/shared/real_chessboards sample_photos/dev
+    python -m scorer.vision.grid_eval tests/data/real_chessboards --marked 0.25  # corners marked by hand
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 from scorer.board import Square
 from scorer.errors import UserError
 from scorer.reader import READ_LONG_SIDE, find_board_grid
-from scorer.vision.grid import GridFit, NoBoardFound
+from scorer.vision.grid import GridFit, NoBoardFound, grid_from_corners
 from scorer.vision.load import load_photo_scaled
 
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"}
@@ -118,14 +119,33 @@ def labelled_photos(path: Path) -> list[tuple[Path, np.ndarray, int, int, dict]]
     return items
 
 
-def evaluate_photos(items) -> tuple[list[dict], dict]:
-    """Run the finder on each labelled photo; per-photo rows and a summary."""
+def marked_by_hand(corners, rows: int, cols: int, rng: np.random.Generator, off: float) -> np.ndarray:
+    """True outer corners (clockwise from the top-left, ``cols`` squares along the first edge)
+    as a finger might tap them: each moved up to ``off`` of a square in x and in y (the square
+    measured along the two edges meeting there), in a random order."""
+    corners = np.asarray(corners, np.float64).reshape(4, 2)
+    counts = [cols, rows, cols, rows]  # edge k runs from corner k to k + 1
+    edges = [np.hypot(*(corners[(k + 1) % 4] - corners[k])) / counts[k] for k in range(4)]
+    side = np.array([(edges[k] + edges[k - 1]) / 2 for k in range(4)])
+    taps = corners + rng.uniform(-off, off, size=(4, 2)) * side[:, None]
+    return taps[rng.permutation(4)]
+
+
+def evaluate_photos(items, marked: float | None = None, seed: int = 0) -> tuple[list[dict], dict]:
+    """Run the finder on each labelled photo; per-photo rows and a summary. ``marked``: fit
+    the grid from the true corners as tapped by hand instead (:func:`marked_by_hand`, that
+    far off, ``grid.grid_from_corners``)."""
+    rng = np.random.default_rng(seed)
     rows = []
     for photo, truth, n_rows, n_cols, sidecar in items:
         start = time.perf_counter()
         try:
             image, photo_px = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as the reader loads it
-            fit = find_board_grid(image)
+            if marked is None:
+                fit = find_board_grid(image)
+            else:
+                taps = marked_by_hand(truth, n_rows, n_cols, rng, marked)
+                fit = grid_from_corners(image, taps / photo_px, n_rows, n_cols)
             fit = fit.scaled(photo_px) if photo_px != 1.0 else fit
             error = None
         except NoBoardFound as err:
@@ -175,13 +195,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Measure the board finder against labelled photos.")
     parser.add_argument("paths", nargs="+", type=Path, help="labels.json, or a directory with labels.json or studio sidecars")
     parser.add_argument("--json", action="store_true", help="print one JSON object per photo and a summary")
+    parser.add_argument("--marked", type=float, metavar="OFF",
+                        help="measure grids fitted to corners marked by hand instead of the finder's: the true "
+                        "corners, each moved up to OFF of a square at random (e.g. 0.25)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of --marked (default 0)")
     args = parser.parse_args(argv)
     for path in args.paths:
         try:
             items = labelled_photos(path)
         except (OSError, ValueError, KeyError, TypeError) as err:  # missing path, not labels JSON
             parser.error(f"{path}: not a labels.json or a folder of photos with sidecars ({type(err).__name__}: {err})")
-        rows, summary = evaluate_photos(items)
+        rows, summary = evaluate_photos(items, args.marked, args.seed)
         if args.json:
             for row in rows:
                 print(json.dumps(row))
