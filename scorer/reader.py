@@ -22,7 +22,7 @@ from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour
 from scorer.vision.decode import UNSURE, CellReading, decode
-from scorer.vision.grid import GridFit, NoBoardFound, find_grid
+from scorer.vision.grid import GridFit, NoBoardFound, find_grid, grid_from_corners
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
@@ -140,6 +140,7 @@ class Reading:
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
     quality: PhotoQuality | None = None  # blurred, shaken or blown out (quality.photo_quality)
+    grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -147,7 +148,8 @@ class Reading:
         if self.grid is not None:
             k = self.photo_scale
             grid = {"rows": self.grid.rows, "cols": self.grid.cols,
-                    "corners": [[round(float(x) * k, 1), round(float(y) * k, 1)] for x, y in self.grid.corners]}
+                    "corners": [[round(float(x) * k, 1), round(float(y) * k, 1)] for x, y in self.grid.corners],
+                    "marked": self.grid_marked}
         return {
             "file": self.file,
             "board": self.board.to_text() if self.board is not None else None,
@@ -230,7 +232,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         if found:
             grid = find_board_grid(image)
         if min(grid.rows, grid.cols) < MIN_PLAY_SIZE:
-            raise NoBoardFound(f"the checkerboard found is only {grid.cols}x{grid.rows} squares; "
+            raise NoBoardFound(f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} squares; "
                                f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")
     except NoBoardFound as err:
         problems = photo_quality(image).problems() if found else []
@@ -386,12 +388,23 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
 
 
 def read_photo(source: str | Path | bytes, *, players: int | None = None, threehouse: bool | None = None,
-               area: PlayArea | dict | None = None) -> Reading:
-    """Read a board from a photo (path or bytes): see :class:`Reading`."""
+               area: PlayArea | dict | None = None, corners=None, rows: int = 8, cols: int = 8) -> Reading:
+    """Read a board from a photo (path or bytes): see :class:`Reading`. ``corners``: the
+    checkerboard's four outer corners marked by hand (the photo's own px, EXIF-rotated, any
+    order around the board; ``rows`` x ``cols`` squares, ``grid.grid_from_corners``) instead
+    of the board finder's, for a board it misses or gets wrong."""
     start = time.perf_counter()
     image, photo_scale = load_photo_scaled(source, long_side=READ_LONG_SIDE)
     file = str(source) if isinstance(source, (str, Path)) else None
-    reading = read_image(image, players=players, threehouse=threehouse, area=area, file=file)
+    grid = None
+    if corners is not None:
+        grid = grid_from_corners(image, np.asarray(corners, np.float64) / photo_scale, rows, cols)
+    reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file)
+    if grid is not None:
+        reading.grid_marked = True
+        if grid.support == 0:
+            reading.warnings.insert(0, "no square corners were seen near the marked corners, so the grid follows "
+                                       "the marks as they are: check that it lies on the squares")
     reading.photo_scale = photo_scale
     reading.seconds = time.perf_counter() - start
     return reading

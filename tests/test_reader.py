@@ -10,7 +10,7 @@ import pytest
 from scorer.board import Board
 from scorer.cli import main
 from scorer.vision.camera import camera_from_homography
-from scorer.reader import calibrated_confidence, colour_group_readings
+from scorer.reader import calibrated_confidence, colour_group_readings, read_photo
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area
@@ -250,6 +250,44 @@ def test_read_command_rejects_a_photo_without_a_board(tmp_path, capsys):
     assert main(["read", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("subdivision: error:") and err.count("\n") == 1
+
+
+REAL = Path(__file__).parent / "data" / "real_chessboards"
+
+
+def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
+    # chess_img_19: an arm hides two rows, and the finder alone returns the 8x5 it can see.
+    # Marked by hand (here at twice the size, so the photo is read shrunk and the marks are
+    # in the photo's own px), the whole 8x8 is read, and the JSON says the grid was marked.
+    label = next(e for e in json.loads((REAL / "labels.json").read_text()) if e["file"] == "chess_img_19.jpg")
+    photo = tmp_path / "big.jpg"
+    image = cv2.imread(str(REAL / "chess_img_19.jpg"))
+    cv2.imwrite(str(photo), cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+    corners = 2.0 * np.asarray(label["corners_px"]) + [[6, -5], [-4, 7], [5, 5], [-6, -3]]
+    assert read_photo(photo).grid.rows < 8
+    assert main(["read", str(photo), "--json", "--corners", ",".join(f"{v:.1f}" for v in corners.ravel()),
+                 "--squares", "8x8"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["grid"]["rows"], d["grid"]["cols"], d["grid"]["marked"]) == (8, 8, True)
+    side = np.linalg.norm(corners[1] - corners[0]) / 8
+    assert np.abs(np.asarray(d["grid"]["corners"]) - 2.0 * np.asarray(label["corners_px"])).max() < 0.15 * side
+    assert not any("no square corners were seen" in w for w in d["warnings"])
+
+
+def test_read_command_refuses_bad_marks_in_one_line(capsys):
+    photo = str(REAL / "chess_img_19.jpg")
+    with pytest.raises(SystemExit) as exited:  # argparse: the usage, then one error line
+        main(["read", photo, "--corners", "1,2,3"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith("subdivision read: error: argument --corners")
+    square = "300,200,700,200,700,600,300,600"
+    for args in (["--corners", "10,10,20,10,20,20,10,20"], ["--corners", square, "--squares", "9x9"],
+                 ["--corners", square, "--squares", "4x4"]):
+        assert main(["read", photo, *args]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("subdivision: error:") and err.count("\n") == 1, err
+    assert main(["read", photo, photo, "--corners", square]) == 2
+    assert "one PHOTO" in capsys.readouterr().err
 
 
 def test_read_command_json_and_overlay(tmp_path, capsys):

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -25,6 +26,12 @@ def add_parser(subparsers) -> None:
                       help="write the photo with the reading drawn on it (several photos: OUT-1.png, ...)")
     read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
     add_stash_options(read)
+    read.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y", type=corners_argument,
+                      help="the checkerboard's four outer corners in the photo (px, any order around the "
+                      "board), for a board the finder misses or gets wrong; one PHOTO only")
+    read.add_argument("--squares", metavar="COLSxROWS", type=squares_argument, default=(8, 8),
+                      help="squares of the board marked with --corners (default 8x8; COLS along the edge "
+                      "from the corner nearest the photo's top-left, clockwise)")
     read.set_defaults(func=run_read)
 
     ev = subparsers.add_parser(
@@ -47,6 +54,27 @@ def add_parser(subparsers) -> None:
     ev.set_defaults(func=run_eval)
 
 
+def corners_argument(text: str) -> list[list[float]]:
+    """``--corners``: eight numbers, x and y of four corners."""
+    try:
+        numbers = [float(part) for part in text.replace(";", ",").split(",")]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 8:
+        raise argparse.ArgumentTypeError("give four corners as eight numbers: x,y,x,y,x,y,x,y (photo px)")
+    return [numbers[k:k + 2] for k in range(0, 8, 2)]
+
+
+def squares_argument(text: str) -> tuple[int, int]:
+    """``--squares``: COLSxROWS (or one number for a square board) -> (cols, rows)."""
+    from scorer.vision.grid import parse_squares
+
+    try:
+        return parse_squares(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _overlay_path(base: str, index: int, total: int) -> Path:
     path = Path(base)
     if total == 1:
@@ -57,10 +85,14 @@ def _overlay_path(base: str, index: int, total: int) -> Path:
 def run_read(args) -> int:
     from scorer.reader import read_photo
 
+    if args.corners is not None and len(args.photos) != 1:
+        raise UserError("--corners marks the board in one photo: give one PHOTO")
+    cols, rows = args.squares
     status = 0
     for index, name in enumerate(args.photos):
         try:
-            reading = read_photo(name, players=args.players, threehouse=args.threehouse)
+            reading = read_photo(name, players=args.players, threehouse=args.threehouse,
+                                 corners=args.corners, rows=rows, cols=cols)
         except UserError as err:
             message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
             print(f"subdivision: error: {message}", file=sys.stderr)
