@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import re
 import sys
 import types
@@ -290,8 +291,9 @@ def stand_in_reader(monkeypatch):
     calls = []
     module = types.ModuleType("scorer.reader")
 
-    def read_photo(source, *, players=None, threehouse=False, area=None):
-        calls.append({"source": source, "players": players, "threehouse": threehouse})
+    def read_photo(source, *, players=None, threehouse=False, area=None, corners=None, rows=8, cols=8):
+        calls.append({"source": source, "players": players, "threehouse": threehouse, "corners": corners,
+                      "squares": (cols, rows)})
         if source.startswith(b"NOBOARD"):
             raise NoBoardFound("photo: no board found")
         return StandInReading(None if source.startswith(b"GRIDONLY") else MIDGAME)
@@ -316,7 +318,8 @@ def test_read_returns_reading_board_and_a_small_overlay(client, stand_in_reader)
     assert body["board"] == MIDGAME
     assert body["reading"]["cells"][0]["cell"] == "A1"
     assert body["uncertain"] == ["A1"]
-    assert stand_in_reader == [{"source": png_bytes(), "players": 3, "threehouse": True}]
+    assert stand_in_reader == [{"source": png_bytes(), "players": 3, "threehouse": True, "corners": None,
+                                "squares": (8, 8)}]
     assert body["overlay"].startswith("data:image/jpeg;base64,")
     jpeg = base64.b64decode(body["overlay"].split(",", 1)[1])
     overlay = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
@@ -348,9 +351,20 @@ def test_read_without_a_photo_is_400(client, stand_in_reader):
     assert "empty" in assert_json_error(upload(client, b""), 400)
 
 
+def test_read_passes_corners_marked_by_hand_to_the_reader(client, stand_in_reader):
+    marks = [[10, 20], [300.5, 22], [310, 290], [12, 280]]
+    assert upload(client, png_bytes(), corners=json.dumps(marks), squares="6x6").status_code == 200
+    assert upload(client, png_bytes(), corners="", squares="").status_code == 200  # the finder's grid
+    assert [(c["corners"], c["squares"]) for c in stand_in_reader] == [(marks, (6, 6)), (None, (8, 8))]
+
+
 def test_read_bad_options_are_400(client, stand_in_reader):
     assert_json_error(upload(client, png_bytes(), players="7"), 400)
     assert_json_error(upload(client, png_bytes(), threehouse="perhaps"), 400)
+    assert "four [x, y] points" in assert_json_error(upload(client, png_bytes(), corners="[[1, 2], [3, 4]]"), 400)
+    assert "four [x, y] points" in assert_json_error(upload(client, png_bytes(), corners='[[1, 2], [3, 4], [5, 6], [7, "x"]]'), 400)
+    assert "COLSxROWS" in assert_json_error(upload(client, png_bytes(), corners="[[1, 2], [3, 4], [5, 6], [7, 8]]",
+                                                   squares="eight"), 400)
     assert stand_in_reader == []
 
 
@@ -380,6 +394,9 @@ def test_read_without_a_reader_is_503(client, monkeypatch):
     monkeypatch.setitem(sys.modules, "scorer.reader", None)  # import fails as if not installed
     message = assert_json_error(upload(client, png_bytes()), 503)
     assert "photo reading not available" in message
+    preview = client.post("/api/preview", data={"photo": (io.BytesIO(png_bytes()), "photo.png")},
+                          content_type="multipart/form-data")
+    assert "photo reading not available" in assert_json_error(preview, 503)
 
 
 def test_read_errors_from_the_reader_become_4xx(client, monkeypatch):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import io
+import json
 import random
 
 import cv2
@@ -129,3 +130,49 @@ def test_a_blurred_photo_is_read_and_says_so(client, scene_jpeg):
     assert reading["blurred"] is True and reading["sharpness"] < 0.2
     assert any("blurred" in w for w in reading["warnings"])
     assert all(cell["confidence"] <= 0.973 for cell in reading["cells"])
+
+
+# --- a board marked by hand ----------------------------------------------------------------------
+def test_a_board_marked_by_hand_is_read_on_the_marks(client, scene_jpeg):
+    found = upload(client, scene_jpeg).get_json()
+    grid = found["reading"]["grid"]
+    assert grid["marked"] is False
+    marks = np.asarray(grid["corners"]) + [[4, -3], [-3, 4], [3, 3], [-4, -2]]  # a few px off
+    response = upload(client, scene_jpeg, corners=json.dumps(marks[::-1].tolist()),
+                      squares=f"{grid['cols']}x{grid['rows']}")
+    assert response.status_code == 200, response.data
+    marked = response.get_json()
+    assert marked["reading"]["grid"]["marked"] is True
+    assert np.abs(np.asarray(marked["reading"]["grid"]["corners"]) - grid["corners"]).max() < 2.0
+    assert marked["board"] == found["board"]
+
+
+@pytest.mark.parametrize("form, message", [
+    ({"corners": "the four corners"}, "four [x, y] points"),
+    ({"corners": "[[1, 2], [3, 4], [5, 6]]"}, "four [x, y] points"),
+    ({"corners": "[[10, 10], [600, 10], [600, 400], [10, 400]]", "squares": "big"}, "COLSxROWS"),
+    ({"corners": "[[10, 10], [600, 10], [600, 400], [10, 400]]", "squares": "12x12"}, "3 to 8 squares"),
+    ({"corners": "[[10, 10], [600, 10], [100, 100], [10, 400]]"}, "do not outline a board"),
+    ({"corners": "[[10, 10], [6000, 10], [6000, 400], [10, 400]]"}, "outside"),
+])
+def test_marks_that_cannot_outline_a_board_are_400(client, scene_jpeg, form, message):
+    assert message in error_of(upload(client, scene_jpeg, **form), 400)
+
+
+def test_the_preview_to_mark_on_is_the_photo_upright_with_its_scale(client):
+    from PIL import Image
+
+    exif = Image.Exif()
+    exif[0x0112] = 6  # shown turned 90 degrees clockwise, as a phone held upright writes it
+    buffer = io.BytesIO()
+    Image.new("RGB", (2000, 1000), (90, 120, 150)).save(buffer, format="JPEG", exif=exif)
+    response = client.post("/api/preview", data={"photo": (io.BytesIO(buffer.getvalue()), "IMG.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 200, response.data
+    body = response.get_json()
+    assert body["preview_size"] == [640, 1280] and body["scale"] == pytest.approx(2000 / 1280)
+    jpeg = base64.b64decode(body["preview"].split(",", 1)[1])
+    assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape[:2] == (1280, 640)
+    bad = client.post("/api/preview", data={"photo": (io.BytesIO(b"not a photo at all"), "x.jpg")},
+                      content_type="multipart/form-data")
+    assert "not an image" in error_of(bad, 400)

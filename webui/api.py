@@ -1,6 +1,9 @@
 """The JSON API behind the page (documented in the README's "The web app" section).
 
 - ``POST /api/read``: a photo (multipart field ``photo``) and options in; the reading out.
+  ``corners`` (JSON, four [x, y] in photo px) and ``squares`` ("8x8") read the board marked
+  by hand instead of the one the board finder finds.
+- ``POST /api/preview``: a photo in; the photo as the reader sees it (for marking corners).
 - ``POST /api/score``: ``{"board": notation, "private_parks": bool, "loose_parks": bool}`` in;
   the itemized score out.
 - ``POST /api/check``: ``{"board": notation, "players": 2-4 or "auto", "threehouse": bool or
@@ -12,6 +15,8 @@ Errors are ``{"error": one line, "status": code}`` with a 4xx status (see ``webu
 from __future__ import annotations
 
 import base64
+import json
+import math
 from typing import Any, Mapping
 
 from flask import Blueprint, current_app, jsonify, request
@@ -26,6 +31,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_BOARD_TEXT = 10_000
 OVERLAY_MAX_SIDE = 1600
 OVERLAY_MARGIN = 0.12  # of the checkerboard's size, kept around it when the overlay is cropped
+PREVIEW_MAX_SIDE = 1280  # px of the photo shown for marking corners
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"", "0", "false", "no", "off"}
 
@@ -64,6 +70,31 @@ def stash_option(options: Mapping[str, Any]) -> bool | None:
     if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
         return None
     return flag(options, "threehouse")
+
+
+def corners_option(options: Mapping[str, Any]) -> list[list[float]] | None:
+    """``corners``: the checkerboard's four outer corners marked by hand, JSON ``[[x, y], ...]``
+    in the photo's own px (EXIF-rotated); missing or empty: the board finder's."""
+    value = options.get("corners")
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        points = [[float(x), float(y)] for x, y in (json.loads(value) if isinstance(value, str) else value)]
+    except (ValueError, TypeError):
+        points = []
+    if len(points) != 4 or not all(math.isfinite(v) for point in points for v in point):
+        raise ApiError(400, "option 'corners' must be four [x, y] points in photo pixels, as JSON")
+    return points
+
+
+def squares_option(options: Mapping[str, Any]) -> tuple[int, int]:
+    """``squares``: the marked board's size, "COLSxROWS" (default "8x8")."""
+    from scorer.vision.grid import parse_squares
+
+    try:
+        return parse_squares(options.get("squares") or "8x8")
+    except ValueError as err:
+        raise ApiError(400, f"option 'squares': {err}") from None
 
 
 def json_body() -> dict[str, Any]:
@@ -130,18 +161,14 @@ def unseen_player_moves(board: Board, report) -> dict[str, list[str]]:
 @bp.post("/read")
 def read():
     """Read a photo: the board, each square's value and confidence, and an overlay image."""
-    upload = request.files.get("photo")
-    if upload is None:
-        raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
-    data = upload.read()
-    if not data:
-        raise ApiError(400, "the photo is empty (0 bytes)")
-    check_photo_size(data)
+    data = photo_upload()
     players = players_option(request.form)
     threehouse = stash_option(request.form)
+    corners = corners_option(request.form)
+    cols, rows = squares_option(request.form)
     read_photo = photo_reader()
     try:
-        reading = read_photo(data, players=players, threehouse=threehouse)
+        reading = read_photo(data, players=players, threehouse=threehouse, corners=corners, rows=rows, cols=cols)
     except UserError as err:
         raise ApiError(photo_error_status(err), str(err)) from None
 
@@ -156,6 +183,44 @@ def read():
         **overlay,
         "squares": square_outlines(reading, transform) if overlay["overlay"] else {},
     })
+
+
+@bp.post("/preview")
+def preview():
+    """The photo as the reader sees it (EXIF-rotated, at most PREVIEW_MAX_SIDE px, JPEG data
+    URL) and its scale (photo px per preview px), for marking the board's corners by hand."""
+    import cv2
+
+    data = photo_upload()
+    photo_reader()  # the same 503 as /api/read where the reader is missing
+    from scorer.vision.load import load_photo_scaled
+
+    try:
+        image, scale = load_photo_scaled(data, long_side=PREVIEW_MAX_SIDE)
+    except UserError as err:
+        raise ApiError(photo_error_status(err), str(err)) from None
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    if not ok:
+        raise ApiError(422, "the photo could not be shown")
+    height, width = image.shape[:2]
+    return jsonify({
+        "preview": "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii"),
+        "preview_size": [width, height],
+        "scale": scale,  # photo px per preview px
+    })
+
+
+def photo_upload() -> bytes:
+    """The photo in the multipart field ``photo``: 400 when missing or empty, 413 when over
+    the limits."""
+    upload = request.files.get("photo")
+    if upload is None:
+        raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
+    data = upload.read()
+    if not data:
+        raise ApiError(400, "the photo is empty (0 bytes)")
+    check_photo_size(data)
+    return data
 
 
 def photo_reader():
@@ -209,11 +274,12 @@ def header_pixels(data: bytes) -> int | None:
 def photo_error_status(err: UserError) -> int:
     """400 for a file that is not a readable photo, 413 for one too large (limits the header
     check above did not see), 422 otherwise (a readable photo in which no board was found)."""
+    from scorer.vision.grid import InvalidCorners
     from scorer.vision.load import PhotoError, PhotoTooLarge
 
     if isinstance(err, PhotoTooLarge):
         return 413
-    return 400 if isinstance(err, PhotoError) else 422
+    return 400 if isinstance(err, (PhotoError, InvalidCorners)) else 422
 
 
 def overlay_image(reading) -> tuple[dict[str, Any], tuple[float, float, float]]:
