@@ -14,6 +14,7 @@ import os
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scorer.board import Board, Piece, Square
@@ -649,3 +650,72 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
         score_board(Board.from_text(board.replace("b", "X").replace("x", "b").replace("X", "w"))).players["blue"].total))
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(
         board.replace("b", "X").replace("x", "b").replace("X", "w"))
+
+
+# --- a board marked by hand -------------------------------------------------------------------
+REAL = ROOT / "tests" / "data" / "real_chessboards"
+
+
+def tap_corners(page, corners, photo_size) -> None:
+    """Tap each corner (photo px) on the marking view of the photo."""
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    photo = page.locator("#mark-photo")
+    photo.scroll_into_view_if_needed()
+    frame = photo.bounding_box()
+    for x, y in corners:
+        photo.click(position={"x": x / photo_size[0] * frame["width"], "y": y / photo_size[1] * frame["height"]})
+
+
+def test_a_grid_read_wrong_is_read_again_from_four_tapped_corners(page):
+    require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
+    import json
+
+    label = next(e for e in json.loads((REAL / "labels.json").read_text()) if e["file"] == "chess_img_19.jpg")
+    with page.expect_response("**/api/read", timeout=60_000) as first:
+        page.set_input_files("#file-input", str(REAL / "chess_img_19.jpg"))
+    assert first.value.json()["reading"]["grid"]["rows"] < 8  # an arm hides two rows from the finder
+    expect(page.locator("#photo-pane")).to_be_visible()
+    expect(page.locator("#mark-card")).to_be_hidden()
+    page.click("#mark-open")
+    expect(page.locator("#mark-card")).to_be_visible()
+    expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
+    tap_corners(page, label["corners_px"], (label["width"], label["height"]))
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
+    expect(page.locator("#mark-dots .mark-dot")).to_have_count(4)
+    page.click("#mark-undo")
+    expect(page.locator("#mark-status")).to_have_text("3 of 4 corners")
+    expect(page.locator("#mark-read")).to_be_disabled()
+    tap_corners(page, label["corners_px"][-1:], (label["width"], label["height"]))
+    shot(page, "mark-corners", full_page=False)
+    with page.expect_response("**/api/read", timeout=60_000) as second:
+        page.click("#mark-read")
+    grid = second.value.json()["reading"]["grid"]
+    assert (grid["rows"], grid["cols"], grid["marked"]) == (8, 8, True)
+    corners = np.asarray(label["corners_px"])
+    assert np.abs(np.asarray(grid["corners"]) - corners).max() < 0.15 * np.linalg.norm(corners[1] - corners[0]) / 8
+    expect(page.locator("#mark-card")).to_be_hidden()
+    expect(page.locator("#board-pane")).to_be_visible()
+    assert_fits_width(page)
+    # "read again" keeps the marks
+    with page.expect_response("**/api/read", timeout=60_000) as third:
+        page.click("#read-again")
+    assert third.value.json()["reading"]["grid"]["marked"] is True
+
+
+def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
+    require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
+    import cv2
+
+    rng = np.random.default_rng(0)
+    table = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), table)
+    page.set_input_files("#file-input", str(path))
+    expect(page.locator("#message")).to_contain_text("mark the board's four corners", timeout=60_000)
+    expect(page.locator("#mark-card")).to_be_visible()
+    expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
+    tap_corners(page, [[100, 80], [540, 90], [560, 420], [90, 400]], (640, 480))
+    expect(page.locator("#mark-read")).to_be_enabled()
+    page.click("#mark-cancel")
+    expect(page.locator("#mark-card")).to_be_hidden()
+    assert_fits_width(page)

@@ -1,6 +1,7 @@
 /* Subdivision scorer page: photo upload, board diagram with one-tap corrections, score
  * breakdown, legality and legal moves. Plain JavaScript; talks only to the JSON API:
- * POST /api/read (photo), /api/score and /api/check (board text). */
+ * POST /api/read (photo, with corners marked by hand or not), /api/preview (the photo to mark
+ * them on), /api/score and /api/check (board text). */
 (function () {
   "use strict";
 
@@ -33,6 +34,8 @@
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
     lastPhoto: null,                 // the last photo sent, for "read again" (kept in memory only)
+    lastMarked: null,                // {corners, squares} the last photo was read with, if marked by hand
+    marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
     seq: 0,
   };
 
@@ -238,19 +241,27 @@
     }
   }
 
-  function uploadPhoto(file) {
+  // Read a photo; ``marked`` ({corners in photo px, squares "8x8"}) reads the board marked by
+  // hand instead of the one the reader finds.
+  function uploadPhoto(file, marked = null) {
     if (!file) return;
     clearMessage();
     if (file.size > MAX_PHOTO_BYTES) {
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
       return;
     }
+    if (file !== state.lastPhoto) closeMarking();
     state.lastPhoto = file;
+    state.lastMarked = marked;
     const o = options();
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
     form.append("players", o.players);
     form.append("threehouse", String(threehouseOption(o))); // "auto": the reader infers it
+    if (marked) {
+      form.append("corners", JSON.stringify(marked.corners));
+      form.append("squares", marked.squares);
+    }
     if (state.upload) state.upload.abort(); // a newer photo replaces one still being read
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
@@ -266,11 +277,16 @@
       progress(null);
       const data = xhr.response;
       if (xhr.status !== 200 || !data) {
-        if (data && data.error) showMessage(data.error);
+        if (xhr.status === 422 && data && data.error && !marked) {
+          // No board found: the photo is fine, so let the player show the reader where it is.
+          showMessage(`${data.error}. Or mark the board's four corners on the photo below.`);
+          openMarking();
+        } else if (data && data.error) showMessage(data.error);
         else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.");
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
+      if (marked) closeMarking();
       showReading(data);
     };
     progress("Uploading\u2026", 0);
@@ -289,6 +305,7 @@
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
     $("#read-again").hidden = !state.lastPhoto;
+    $("#mark-open").hidden = !state.lastPhoto;
     renderWarnings();
     if (!data.board) {
       state.readTokens = null;
@@ -320,6 +337,79 @@
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
     else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
     return Boolean(n || checkNote || retake);
+  }
+
+  // --- corners marked by hand ---------------------------------------------------------------
+  function openMarking() {
+    const file = state.lastPhoto;
+    if (!file) return;
+    state.marks = [];
+    state.mark = null;
+    renderMarking();
+    $("#mark-photo").removeAttribute("src");
+    $("#mark-card").hidden = false;
+    const form = new FormData();
+    form.append("photo", file, file.name || "photo.jpg");
+    fetch("api/preview", { method: "POST", body: form }).then(async (response) => {
+      const data = await response.json().catch(() => null);
+      if (state.lastPhoto !== file) return;
+      if (!response.ok || !data || !data.preview) {
+        closeMarking();
+        showMessage((data && data.error) || `The photo could not be shown (the server answered ${response.status}).`);
+        return;
+      }
+      state.mark = { scale: data.scale, size: data.preview_size };
+      $("#mark-photo").src = data.preview;
+      renderMarking();
+      $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
+    }).catch(() => {
+      closeMarking();
+      showMessage("Could not reach the scorer: check the connection and try again.");
+    });
+  }
+
+  function closeMarking() {
+    $("#mark-card").hidden = true;
+    state.marks = [];
+  }
+
+  function renderMarking() {
+    const n = state.marks.length;
+    $("#mark-status").textContent = state.mark ? `${n} of 4 corners` : "Loading the photo\u2026";
+    $("#mark-read").disabled = n !== 4;
+    $("#mark-undo").disabled = n === 0;
+    const dots = $("#mark-dots");
+    if (!state.mark) { dots.replaceChildren(); return; }
+    const [w, h] = state.mark.size;
+    dots.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    const r = Math.max(w, h) / 90;
+    const shapes = [];
+    if (n >= 3) {
+      const cx = state.marks.reduce((a, p) => a + p[0], 0) / n;
+      const cy = state.marks.reduce((a, p) => a + p[1], 0) / n;
+      const around = state.marks.slice().sort((p, q) => Math.atan2(p[1] - cy, p[0] - cx) - Math.atan2(q[1] - cy, q[0] - cx));
+      shapes.push(svg("polygon", { class: "mark-outline", points: around.map((p) => p.join(",")).join(" ") }));
+    }
+    for (const [x, y] of state.marks) shapes.push(svg("circle", { class: "mark-dot", cx: x, cy: y, r }));
+    dots.replaceChildren(...shapes);
+  }
+
+  function markAt(e) {
+    if (!state.mark || state.marks.length >= 4) return;
+    const box = $("#mark-photo").getBoundingClientRect();
+    if (!box.width || !box.height) return;
+    const [w, h] = state.mark.size;
+    state.marks.push([((e.clientX - box.left) / box.width) * w, ((e.clientY - box.top) / box.height) * h]);
+    renderMarking();
+  }
+
+  function readMarked() {
+    if (state.marks.length !== 4 || !state.mark) return;
+    const k = state.mark.scale;
+    uploadPhoto(state.lastPhoto, {
+      corners: state.marks.map(([x, y]) => [Math.round(x * k * 10) / 10, Math.round(y * k * 10) / 10]),
+      squares: $("#mark-squares").value,
+    });
   }
 
   function showPhotoPane(shown) {
@@ -846,7 +936,12 @@
     window.addEventListener("dragover", (e) => e.preventDefault());
     window.addEventListener("drop", (e) => e.preventDefault());
 
-    $("#read-again").addEventListener("click", () => uploadPhoto(state.lastPhoto));
+    $("#read-again").addEventListener("click", () => uploadPhoto(state.lastPhoto, state.lastMarked));
+    $("#mark-open").addEventListener("click", openMarking);
+    $("#mark-photo").addEventListener("click", markAt);
+    $("#mark-undo").addEventListener("click", () => { state.marks.pop(); renderMarking(); });
+    $("#mark-cancel").addEventListener("click", closeMarking);
+    $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", () => {
       syncLooseParks();
       save();
