@@ -141,6 +141,7 @@ class Reading:
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
     quality: PhotoQuality | None = None  # blurred, shaken or blown out (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
+    grid_unsure: bool = False  # the board finder was unsure of the board's outline (GRID_UNSURE)
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -149,7 +150,7 @@ class Reading:
             k = self.photo_scale
             grid = {"rows": self.grid.rows, "cols": self.grid.cols,
                     "corners": [[round(float(x) * k, 1), round(float(y) * k, 1)] for x, y in self.grid.corners],
-                    "marked": self.grid_marked}
+                    "marked": self.grid_marked, "unsure": self.grid_unsure}
         return {
             "file": self.file,
             "board": self.board.to_text() if self.board is not None else None,
@@ -254,6 +255,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             reading = again
     _judge_photo_quality(reading, image)
     if found and grid.confidence < GRID_UNSURE:
+        reading.grid_unsure = True
         reading.warnings.insert(0, f"unsure of the board's outline (grid confidence {grid.confidence:.2f}): check "
                                    "that the grid drawn on the photo covers the whole checkerboard")
     reading.seconds = time.perf_counter() - start

@@ -300,7 +300,7 @@
     const unsure = new Set(data.uncertain || []);
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
-      blurred: !!reading.blurred };
+      blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure) };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
@@ -332,6 +332,7 @@
     const colours = state.reading.colourGroups.filter((g) => g.unsure && onBoard.has(g.colour)).map((g) => g.colour);
     const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
     if (state.reading.stashUnsure) checks.push("the stash");
+    if (state.reading.gridUnsure) checks.push("the grid on the photo");
     const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
@@ -429,7 +430,8 @@
   // The reader's close calls, each with a one-tap fix, shown under the top message: a colour
   // group it was unsure of (clear or white, blue or purple), while that colour is still on the
   // board, renamed whole; a stash inferred from parks that fit the other one nearly as well,
-  // while the Stash option is on auto, read again as the other.
+  // while the Stash option is on auto, read again as the other; a grid the finder was unsure
+  // of, its corners marked by hand.
   function renderReaderChecks() {
     const box = $("#reader-checks");
     const onBoard = onBoardColours();
@@ -449,6 +451,10 @@
         el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)));
     }
+    if (state.reading && state.reading.gridUnsure && state.lastPhoto) {
+      checks.push(el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
+        el("button", { type: "button", class: "button", onclick: openMarking }, "Mark its corners")));
+    }
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
   }
@@ -456,7 +462,7 @@
   function readAgainAs(threehouse) {
     setStash(threehouse);
     save();
-    uploadPhoto(state.lastPhoto);
+    uploadPhoto(state.lastPhoto, state.lastMarked);
   }
 
   function onBoardColours() {
