@@ -312,6 +312,16 @@ def test_marks_with_no_board_under_them_are_taken_as_they_are():
     assert np.abs(clockwise_from_top_left(fit.corners) - np.array(marks)).max() < 1e-6
 
 
+def test_marks_of_another_size_than_the_board_fall_back_to_the_marks():
+    # chess_img_27's 8x8 marked as if it were 5x5: the few x-corners near the wrong lattice
+    # once gave a degenerate refit with corners of nan; the marks are taken as they are instead.
+    image = load_photo(REAL / "chess_img_27.jpg")
+    marks = [[579.6, 520.1], [1050.6, 406.0], [1470.7, 714.9], [1004.4, 957.3]]
+    fit = grid_from_corners(image, marks, 5, 5)
+    assert np.isfinite(fit.intersections).all() and fit.support == 0
+    assert np.abs(clockwise_from_top_left(fit.corners) - np.array(marks)).max() < 1e-3
+
+
 @pytest.mark.parametrize("corners, squares, message", [
     ([[0, 0], [100, 0], [100, 100]], (8, 8), "four outer corners"),
     ([[0, 0], [np.nan, 0], [100, 100], [0, 100]], (8, 8), "four outer corners"),
@@ -329,7 +339,7 @@ def test_marks_that_cannot_outline_a_board_say_why(corners, squares, message):
 def test_board_sizes_are_written_cols_by_rows():
     assert parse_squares("8x8") == (8, 8) and parse_squares("8 x 6") == (8, 6)
     assert parse_squares("7") == (7, 7) and parse_squares("6\u00d75") == (6, 5)
-    for bad in ("", "x", "8x", "axb", "8x8x8", "-8x8", "8.5x8"):
+    for bad in ("", "x", "8x", "axb", "8x8x8", "-8x8", "8.5x8", "\u00b2x\u00b2"):
         with pytest.raises(ValueError, match="COLSxROWS"):
             parse_squares(bad)
 

@@ -32,6 +32,7 @@ MAX_BOARD_TEXT = 10_000
 OVERLAY_MAX_SIDE = 1600
 OVERLAY_MARGIN = 0.12  # of the checkerboard's size, kept around it when the overlay is cropped
 PREVIEW_MAX_SIDE = 1280  # px of the photo shown for marking corners
+MAX_CORNERS_TEXT = 400  # characters of the corners option: four [x, y] need far fewer
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"", "0", "false", "no", "off"}
 
@@ -78,10 +79,14 @@ def corners_option(options: Mapping[str, Any]) -> list[list[float]] | None:
     value = options.get("corners")
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    try:
-        points = [[float(x), float(y)] for x, y in (json.loads(value) if isinstance(value, str) else value)]
-    except (ValueError, TypeError):
-        points = []
+    points = []
+    if isinstance(value, str) and len(value) <= MAX_CORNERS_TEXT:
+        try:
+            marks = json.loads(value)
+            if isinstance(marks, list) and all(isinstance(mark, list) and len(mark) == 2 for mark in marks):
+                points = [[float(x), float(y)] for x, y in marks]
+        except (ValueError, TypeError, OverflowError, RecursionError):
+            points = []
     if len(points) != 4 or not all(math.isfinite(v) for point in points for v in point):
         raise ApiError(400, "option 'corners' must be four [x, y] points in photo pixels, as JSON")
     return points

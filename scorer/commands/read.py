@@ -28,7 +28,8 @@ def add_parser(subparsers) -> None:
     add_stash_options(read)
     read.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y", type=corners_argument,
                       help="the checkerboard's four outer corners in the photo (px, any order around the "
-                      "board), for a board the finder misses or gets wrong; one PHOTO only")
+                      "board), for a board the finder misses or gets wrong; one PHOTO only (write "
+                      "--corners=-3,... when the first number is negative)")
     read.add_argument("--squares", metavar="COLSxROWS", type=squares_argument, default=(8, 8),
                       help="squares of the board marked with --corners (default 8x8; COLS along the edge "
                       "from the corner nearest the photo's top-left, clockwise)")

@@ -383,7 +383,7 @@ def parse_squares(text: str) -> tuple[int, int]:
     ValueError for anything else. Whether the reader can read that size is
     :func:`grid_from_corners`' call."""
     parts = str(text).lower().replace("\u00d7", "x").split("x")
-    if len(parts) > 2 or not all(part.strip().isdigit() for part in parts):
+    if len(parts) > 2 or not all(part.strip().isascii() and part.strip().isdigit() for part in parts):
         raise ValueError(f"squares as COLSxROWS, e.g. 8x8, not {text!r}")
     return int(parts[0]), int(parts[-1])
 
@@ -408,7 +408,7 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
     height, width = image_bgr.shape[:2]
     slack = 0.05 * max(width, height)
     if (points < -slack).any() or (points[:, 0] > width + slack).any() or (points[:, 1] > height + slack).any():
-        raise InvalidCorners(f"a corner lies outside the {width}x{height} photo")
+        raise InvalidCorners("a corner lies outside the photo")
     ordered = clockwise_from_top_left(points)
     edges = np.roll(ordered, -1, axis=0) - ordered
     following = np.roll(edges, -1, axis=0)
@@ -431,9 +431,13 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
         if on_lattice is not None:
             start = cv2.getPerspectiveTransform(board, on_lattice.astype(np.float32))
             break
-    fit = _snapped_fit(start, marked, coords, detected.points.astype(np.float64), rows, cols)
-    moved = np.linalg.norm(fit.corners[:, None, :] - ordered[None, :, :], axis=2).min(axis=1)
-    if moved.max() > MARKED_MAX_SHIFT * fit.square_side_px():
+    try:
+        fit = _snapped_fit(start, marked, coords, detected.points.astype(np.float64), rows, cols)
+        moved = np.linalg.norm(fit.corners[:, None, :] - ordered[None, :, :], axis=2).min(axis=1)
+        trusted = np.isfinite(fit.intersections).all() and moved.max() <= MARKED_MAX_SHIFT * fit.square_side_px()
+    except NoBoardFound:  # a degenerate refit
+        trusted = False
+    if not trusted:
         fit = _as_marked(marked, coords, rows, cols)
     return fit.scaled(1.0 / scale) if scale != 1.0 else fit
 
@@ -453,7 +457,8 @@ def _marked_on_lattice(lattice: Lattice, ordered: np.ndarray, rows: int, cols: i
             or np.count_nonzero(second) != 1 or np.count_nonzero(first * second) != 0
             or not np.array_equal(nearest[2], nearest[1] + second)):
         return None
-    return project(lattice.homography, nearest)
+    on_lattice = project(lattice.homography, nearest)
+    return on_lattice if np.isfinite(on_lattice).all() else None
 
 
 def _snapped_fit(start: np.ndarray, marked: np.ndarray, coords: np.ndarray, detected: np.ndarray,
@@ -470,11 +475,13 @@ def _snapped_fit(start: np.ndarray, marked: np.ndarray, coords: np.ndarray, dete
             return _as_marked(marked, coords, rows, cols)
         side = float(np.median(local_scale(homography, src)))
         refit, inliers = cv2.findHomography(src, dst, cv2.RANSAC, 0.1 * side)
-        if refit is None:
+        keep = np.zeros(len(src), bool) if refit is None else inliers.ravel().astype(bool)
+        if keep.sum() < MARKED_MIN_SNAPPED:
             return _as_marked(marked, coords, rows, cols)
-        keep = inliers.ravel().astype(bool)
         src, dst = src[keep], dst[keep]
         homography, _ = cv2.findHomography(src, dst, 0)
+        if homography is None:
+            return _as_marked(marked, coords, rows, cols)
     offsets = dst - project(homography, src)
     refined = project(homography, coords) + correction_field(coords, src, offsets, local_scale(homography, coords))
     return _orient(refined.reshape(cols + 1, rows + 1, 2), 1.0, int(len(src)))

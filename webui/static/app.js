@@ -250,9 +250,8 @@
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
       return;
     }
-    if (file !== state.lastPhoto) closeMarking();
+    if (file !== state.lastPhoto) { closeMarking(); state.lastMarked = null; }
     state.lastPhoto = file;
-    state.lastMarked = marked;
     const o = options();
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
@@ -286,6 +285,7 @@
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
+      state.lastMarked = marked; // what "read again" sends: the marks of the reading shown
       if (marked) closeMarking();
       showReading(data);
     };
@@ -359,10 +359,14 @@
         showMessage((data && data.error) || `The photo could not be shown (the server answered ${response.status}).`);
         return;
       }
-      state.mark = { scale: data.scale, size: data.preview_size };
-      $("#mark-photo").src = data.preview;
-      renderMarking();
-      $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
+      const photo = $("#mark-photo");
+      photo.onload = () => { // taps count once the photo is there to tap on
+        photo.onload = null;
+        state.mark = { scale: data.scale, size: data.preview_size };
+        renderMarking();
+        $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
+      };
+      photo.src = data.preview;
     }).catch(() => {
       closeMarking();
       showMessage("Could not reach the scorer: check the connection and try again.");
