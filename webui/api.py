@@ -194,8 +194,6 @@ def read():
 def preview():
     """The photo as the reader sees it (EXIF-rotated, at most PREVIEW_MAX_SIDE px, JPEG data
     URL) and its scale (photo px per preview px), for marking the board's corners by hand."""
-    import cv2
-
     data = photo_upload()
     photo_reader()  # the same 503 as /api/read where the reader is missing
     from scorer.vision.load import load_photo_scaled
@@ -204,12 +202,12 @@ def preview():
         image, scale = load_photo_scaled(data, long_side=PREVIEW_MAX_SIDE)
     except UserError as err:
         raise ApiError(photo_error_status(err), str(err)) from None
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:
+    url = jpeg_data_url(image)
+    if url is None:
         raise ApiError(422, "the photo could not be shown")
     height, width = image.shape[:2]
     return jsonify({
-        "preview": "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii"),
+        "preview": url,
         "preview_size": [width, height],
         "scale": scale,  # photo px per preview px
     })
@@ -294,7 +292,6 @@ def overlay_image(reading) -> tuple[dict[str, Any], tuple[float, float, float]]:
     Returns ``{"overlay": JPEG data URL or None, "overlay_size": [w, h]}`` and the transform
     from photo px to overlay px as ``(x0, y0, scale)``: overlay = (photo - (x0, y0)) * scale.
     """
-    import cv2
     import numpy as np
 
     from scorer.vision.load import downscale
@@ -318,11 +315,18 @@ def overlay_image(reading) -> tuple[dict[str, Any], tuple[float, float, float]]:
         else:
             x0 = y0 = 0
     drawn, scale = downscale(drawn, OVERLAY_MAX_SIDE)
-    ok, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:
+    url = jpeg_data_url(drawn)
+    if url is None:
         return nothing
-    url = "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii")
     return {"overlay": url, "overlay_size": [drawn.shape[1], drawn.shape[0]]}, (float(x0), float(y0), scale)
+
+
+def jpeg_data_url(image) -> str | None:
+    """A BGR image as a JPEG data URL (quality 85), for the page; None if it cannot be encoded."""
+    import cv2
+
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii") if ok else None
 
 
 def square_outlines(reading, transform: tuple[float, float, float]) -> dict[str, list[list[float]]]:
