@@ -666,14 +666,45 @@ def tap_corners(page, corners, photo_size) -> None:
         photo.click(position={"x": x / photo_size[0] * frame["width"], "y": y / photo_size[1] * frame["height"]})
 
 
-def test_a_grid_read_wrong_is_read_again_from_four_tapped_corners(page):
+def marked_corners(page, photo_size) -> np.ndarray:
+    """The corners marked so far, in photo px, in the order they were marked."""
+    dots = page.locator("#mark-dots .mark-dot").evaluate_all(
+        "els => els.map(e => [Number(e.getAttribute('cx')), Number(e.getAttribute('cy'))])")
+    width = float(page.locator("#mark-dots").get_attribute("viewBox").split()[2])
+    return np.asarray(dots, float).reshape(-1, 2) * photo_size[0] / width
+
+
+def drag_corner(page, start, end, photo_size, screenshot: str | None = None) -> None:
+    """Drag the marked corner at ``start`` to ``end`` (photo px) with the mouse; the loupe
+    shows while it moves (``screenshot``: saved then) and goes when it is let go."""
+    frame = page.locator("#mark-photo").bounding_box()
+
+    def screen(point):
+        return (frame["x"] + point[0] / photo_size[0] * frame["width"],
+                frame["y"] + point[1] / photo_size[1] * frame["height"])
+
+    page.mouse.move(*screen(start))
+    page.mouse.down()
+    page.mouse.move(*screen(end), steps=6)
+    expect(page.locator("#mark-loupe")).to_be_visible()
+    if screenshot:
+        shot(page, screenshot, full_page=False)
+    page.mouse.up()
+    expect(page.locator("#mark-loupe")).to_be_hidden()
+
+
+def test_a_grid_read_wrong_is_read_again_from_its_corners_put_right(page):
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
     import json
 
     label = next(e for e in json.loads((REAL / "labels.json").read_text()) if e["file"] == "chess_img_19.jpg")
+    size = (label["width"], label["height"])
+    truth = np.asarray(label["corners_px"])
+    side = np.linalg.norm(truth[1] - truth[0]) / 8
     with page.expect_response("**/api/read", timeout=60_000) as first:
         page.set_input_files("#file-input", str(REAL / "chess_img_19.jpg"))
-    assert first.value.json()["reading"]["grid"]["rows"] < 8  # an arm hides two rows from the finder
+    found = first.value.json()["reading"]["grid"]
+    assert found["rows"] < 8  # an arm hides two rows from the finder
     expect(page.locator("#photo-pane")).to_be_visible()
     expect(page.locator("#mark-card")).to_be_hidden()
     expect(page.locator("#mark-open")).to_be_visible()  # always there, above the photo
@@ -681,21 +712,34 @@ def test_a_grid_read_wrong_is_read_again_from_four_tapped_corners(page):
     expect(page.locator("#message")).to_contain_text("the grid on the photo")
     page.click("#reader-checks .grid-check button")
     expect(page.locator("#mark-card")).to_be_visible()
-    expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
-    tap_corners(page, label["corners_px"], (label["width"], label["height"]))
-    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
-    expect(page.locator("#mark-dots .mark-dot")).to_have_count(4)
+    # the marking starts from the outline the reader found, drawn as the 8 x 8 squares it implies
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners", timeout=30_000)
+    expect(page.locator("#mark-dots .mark-line")).to_have_count(14)
+    page.locator("#mark-photo").scroll_into_view_if_needed()
+    start = marked_corners(page, size)
+    assert np.abs(start - np.asarray(found["corners"])).max() < 1.0
+    # the corners off the board's are dragged to it; the others stay
+    moved = 0
+    for corner in truth:
+        near = start[np.argmin(np.linalg.norm(start - corner, axis=1))]
+        if np.linalg.norm(near - corner) > 0.25 * side:
+            drag_corner(page, near, corner, size, screenshot=None if moved else "mark-drag")
+            moved += 1
+    assert moved == 2
+    now = marked_corners(page, size)
+    assert all(np.linalg.norm(now - corner, axis=1).min() < 0.25 * side for corner in truth)
+    # undo takes the last corner away; a tap puts it back
     page.click("#mark-undo")
     expect(page.locator("#mark-status")).to_have_text("3 of 4 corners")
     expect(page.locator("#mark-read")).to_be_disabled()
-    tap_corners(page, label["corners_px"][-1:], (label["width"], label["height"]))
+    tap_corners(page, now[-1:], size)
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
     shot(page, "mark-corners", full_page=False)
     with page.expect_response("**/api/read", timeout=60_000) as second:
         page.click("#mark-read")
     grid = second.value.json()["reading"]["grid"]
     assert (grid["rows"], grid["cols"], grid["marked"]) == (8, 8, True)
-    corners = np.asarray(label["corners_px"])
-    assert np.abs(np.asarray(grid["corners"]) - corners).max() < 0.15 * np.linalg.norm(corners[1] - corners[0]) / 8
+    assert np.abs(np.asarray(grid["corners"]) - truth).max() < 0.15 * side
     expect(page.locator("#mark-card")).to_be_hidden()
     expect(page.locator("#board-pane")).to_be_visible()
     assert_fits_width(page)
@@ -717,8 +761,65 @@ def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     expect(page.locator("#message")).to_contain_text("mark the board's four corners", timeout=60_000)
     expect(page.locator("#mark-card")).to_be_visible()
     expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
-    tap_corners(page, [[100, 80], [540, 90], [560, 420], [90, 400]], (640, 480))
+    tapped = [[100, 80], [540, 90], [560, 420], [90, 400]]
+    tap_corners(page, tapped, (640, 480))
     expect(page.locator("#mark-read")).to_be_enabled()
+    assert np.abs(marked_corners(page, (640, 480)) - tapped).max() < 3
+    expect(page.locator("#mark-dots .mark-line")).to_have_count(14)
+    page.select_option("#mark-squares", "6x6")
+    expect(page.locator("#mark-dots .mark-line")).to_have_count(10)
+    drag_corner(page, tapped[2], (500, 380), (640, 480))  # a tap on a corner picks it up
+    moved = marked_corners(page, (640, 480))
+    assert np.abs(moved[2] - (500, 380)).max() < 3 and np.abs(moved[[0, 1, 3]] - np.delete(tapped, 2, 0)).max() < 3
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
     page.click("#mark-cancel")
     expect(page.locator("#mark-card")).to_be_hidden()
     assert_fits_width(page)
+def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(browser, base_url, tmp_path):
+    """On a touch screen a corner is picked up and moved by a finger, and the page does not
+    scroll under it."""
+    require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
+    import cv2
+
+    rng = np.random.default_rng(1)
+    table = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), table)
+    context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(base_url + "/")
+        page.set_input_files("#file-input", str(path))
+        expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=60_000)
+        page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+        page.locator("#mark-photo").scroll_into_view_if_needed()
+        frame = page.locator("#mark-photo").bounding_box()
+
+        def screen(x, y):
+            return frame["x"] + x / 640 * frame["width"], frame["y"] + y / 480 * frame["height"]
+
+        tapped = [[100, 80], [540, 90], [560, 420], [90, 400]]
+        for corner in tapped:
+            page.touchscreen.tap(*screen(*corner))
+        expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
+        scrolled = page.evaluate("window.scrollY")
+        cdp = context.new_cdp_session(page)
+        path_px = [screen(560 - 10 * k, 420 - 8 * k) for k in range(7)]
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": path_px[0][0], "y": path_px[0][1]}]})
+        for x, y in path_px[1:]:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+        expect(page.locator("#mark-loupe")).to_be_visible()
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        expect(page.locator("#mark-loupe")).to_be_hidden()
+        moved = marked_corners(page, (640, 480))
+        assert np.abs(moved[2] - (500, 372)).max() < 4, moved
+        assert np.abs(moved[[0, 1, 3]] - np.delete(tapped, 2, 0)).max() < 4
+        assert page.evaluate("window.scrollY") == scrolled
+        expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
+        assert not errors, f"JavaScript errors on the page: {errors}"
+    finally:
+        context.close()
+
+

@@ -36,6 +36,7 @@
     lastPhoto: null,                 // the last photo sent, for "read again" (kept in memory only)
     lastMarked: null,                // {corners, squares} the last photo was read with, if marked by hand
     marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
+    drag: null,                      // {index, pointer} of the corner being dragged
     seq: 0,
   };
 
@@ -300,7 +301,8 @@
     const unsure = new Set(data.uncertain || []);
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
-      blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure) };
+      blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
+      grid: reading.grid || null, file: state.lastPhoto };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
@@ -341,6 +343,12 @@
   }
 
   // --- corners marked by hand ---------------------------------------------------------------
+  // The four corners, in preview px, start where the reader put the board's outline (when it
+  // found one on this photo) or are tapped one by one; each can then be dragged, with a loupe
+  // showing what is under the finger, and the squares they imply are drawn between them.
+  const LOUPE_ZOOM = 3;     // the loupe's magnification of the photo as shown
+  const HANDLE_PX = 22;     // a corner can be picked up this far (CSS px) from its dot
+
   function openMarking() {
     const file = state.lastPhoto;
     if (!file) return;
@@ -363,6 +371,7 @@
       photo.onload = () => { // taps count once the photo is there to tap on
         photo.onload = null;
         state.mark = { scale: data.scale, size: data.preview_size };
+        startFromReadGrid(file);
         renderMarking();
         $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
       };
@@ -373,9 +382,52 @@
     });
   }
 
+  // The corners of the grid read from this photo, as marks to drag; its size in the menu when
+  // the menu has it (a grid found on part of a board keeps the menu's 8 x 8).
+  function startFromReadGrid(file) {
+    const grid = state.reading && state.reading.file === file ? state.reading.grid : null;
+    if (!grid || !Array.isArray(grid.corners) || grid.corners.length !== 4) return;
+    const k = state.mark.scale;
+    state.marks = grid.corners.map(([x, y]) => [x / k, y / k]);
+    const size = `${grid.cols}x${grid.rows}`;
+    const menu = $("#mark-squares");
+    if (Array.from(menu.options).some((o) => o.value === size)) menu.value = size;
+  }
+
   function closeMarking() {
     $("#mark-card").hidden = true;
     state.marks = [];
+    endDrag();
+  }
+
+  // Corners in order around their centre, so that any tapping order outlines the board.
+  function marksAround() {
+    const n = state.marks.length;
+    const cx = state.marks.reduce((a, p) => a + p[0], 0) / n;
+    const cy = state.marks.reduce((a, p) => a + p[1], 0) / n;
+    return state.marks.slice().sort((p, q) => Math.atan2(p[1] - cy, p[0] - cx) - Math.atan2(q[1] - cy, q[0] - cx));
+  }
+
+  // The projective map of the unit square onto a quadrilateral (corners in order around it),
+  // so that the squares' lines are drawn as the camera sees them.
+  function unitSquareTo([p0, p1, p2, p3]) {
+    const sx = p0[0] - p1[0] + p2[0] - p3[0], sy = p0[1] - p1[1] + p2[1] - p3[1];
+    const dx1 = p1[0] - p2[0], dx2 = p3[0] - p2[0], dy1 = p1[1] - p2[1], dy2 = p3[1] - p2[1];
+    const det = dx1 * dy2 - dx2 * dy1;
+    const g = det ? (sx * dy2 - dx2 * sy) / det : 0;
+    const h = det ? (dx1 * sy - sx * dy1) / det : 0;
+    const a = p1[0] - p0[0] + g * p1[0], b = p3[0] - p0[0] + h * p3[0];
+    const d = p1[1] - p0[1] + g * p1[1], e = p3[1] - p0[1] + h * p3[1];
+    return (u, v) => {
+      const z = g * u + h * v + 1;
+      return [(a * u + b * v + p0[0]) / z, (d * u + e * v + p0[1]) / z];
+    };
+  }
+
+  // Photo px per CSS px of the marking view (1 before the photo is laid out).
+  function previewPerCssPx() {
+    const box = $("#mark-photo").getBoundingClientRect();
+    return state.mark && box.width ? state.mark.size[0] / box.width : 1;
   }
 
   function renderMarking() {
@@ -390,22 +442,85 @@
     const r = Math.max(w, h) / 90;
     const shapes = [];
     if (n >= 3) {
-      const cx = state.marks.reduce((a, p) => a + p[0], 0) / n;
-      const cy = state.marks.reduce((a, p) => a + p[1], 0) / n;
-      const around = state.marks.slice().sort((p, q) => Math.atan2(p[1] - cy, p[0] - cx) - Math.atan2(q[1] - cy, q[0] - cx));
+      const around = marksAround();
       shapes.push(svg("polygon", { class: "mark-outline", points: around.map((p) => p.join(",")).join(" ") }));
+      if (n === 4) {
+        const [cols, rows] = $("#mark-squares").value.split("x").map(Number);
+        const at = unitSquareTo(around);
+        const line = (p, q) => svg("line", { class: "mark-line", x1: p[0], y1: p[1], x2: q[0], y2: q[1] });
+        for (let i = 1; i < cols; i++) shapes.push(line(at(i / cols, 0), at(i / cols, 1)));
+        for (let j = 1; j < rows; j++) shapes.push(line(at(0, j / rows), at(1, j / rows)));
+      }
     }
-    for (const [x, y] of state.marks) shapes.push(svg("circle", { class: "mark-dot", cx: x, cy: y, r }));
+    const grab = HANDLE_PX * previewPerCssPx();
+    state.marks.forEach(([x, y], i) => {
+      shapes.push(svg("circle", { class: "mark-dot", cx: x, cy: y, r }));
+      shapes.push(svg("circle", { class: "mark-handle", cx: x, cy: y, r: grab, "data-index": i }));
+    });
     dots.replaceChildren(...shapes);
+  }
+
+  function previewPoint(e) {
+    const box = $("#mark-photo").getBoundingClientRect();
+    if (!box.width || !box.height || !state.mark) return null;
+    const [w, h] = state.mark.size;
+    return [Math.min(Math.max(((e.clientX - box.left) / box.width) * w, 0), w),
+      Math.min(Math.max(((e.clientY - box.top) / box.height) * h, 0), h)];
   }
 
   function markAt(e) {
     if (!state.mark || state.marks.length >= 4) return;
-    const box = $("#mark-photo").getBoundingClientRect();
-    if (!box.width || !box.height) return;
-    const [w, h] = state.mark.size;
-    state.marks.push([((e.clientX - box.left) / box.width) * w, ((e.clientY - box.top) / box.height) * h]);
+    const point = previewPoint(e);
+    if (!point) return;
+    state.marks.push(point);
     renderMarking();
+  }
+
+  function startDrag(e) {
+    const handle = e.target.closest(".mark-handle");
+    if (!handle || !state.mark) return;
+    e.preventDefault();
+    state.drag = { index: Number(handle.dataset.index), pointer: e.pointerId };
+    $("#mark-wrap").setPointerCapture(e.pointerId);
+    drawLoupe(state.marks[state.drag.index]);
+  }
+
+  function moveDrag(e) {
+    if (!state.drag || e.pointerId !== state.drag.pointer) return;
+    const point = previewPoint(e);
+    if (!point) return;
+    state.marks[state.drag.index] = point;
+    renderMarking();
+    drawLoupe(point);
+  }
+
+  function endDrag() {
+    state.drag = null;
+    $("#mark-loupe").hidden = true;
+  }
+
+  // The photo under the finger, magnified, with cross-hairs on the corner being placed; it
+  // sits in the top corner of the photo away from the finger.
+  function drawLoupe([x, y]) {
+    const loupe = $("#mark-loupe");
+    const photo = $("#mark-photo");
+    const css = loupe.clientWidth || 120;
+    const ratio = window.devicePixelRatio || 1;
+    loupe.width = loupe.height = Math.round(css * ratio);
+    const span = (css / LOUPE_ZOOM) * previewPerCssPx(); // preview px across the loupe
+    const ctx = loupe.getContext("2d");
+    ctx.fillStyle = "#777";
+    ctx.fillRect(0, 0, loupe.width, loupe.height);
+    ctx.drawImage(photo, x - span / 2, y - span / 2, span, span, 0, 0, loupe.width, loupe.height);
+    const c = loupe.width / 2;
+    ctx.strokeStyle = "rgba(255, 214, 0, .95)";
+    ctx.lineWidth = Math.max(1, ratio);
+    ctx.beginPath();
+    ctx.moveTo(c, 0); ctx.lineTo(c, loupe.height);
+    ctx.moveTo(0, c); ctx.lineTo(loupe.width, c);
+    ctx.stroke();
+    loupe.classList.toggle("right", x < state.mark.size[0] / 2);
+    loupe.hidden = false;
   }
 
   function readMarked() {
@@ -949,6 +1064,10 @@
     $("#read-again").addEventListener("click", () => uploadPhoto(state.lastPhoto, state.lastMarked));
     $("#mark-open").addEventListener("click", openMarking);
     $("#mark-photo").addEventListener("click", markAt);
+    $("#mark-dots").addEventListener("pointerdown", startDrag);
+    $("#mark-wrap").addEventListener("pointermove", moveDrag);
+    ["pointerup", "pointercancel"].forEach((t) => $("#mark-wrap").addEventListener(t, endDrag));
+    $("#mark-squares").addEventListener("change", renderMarking);
     $("#mark-undo").addEventListener("click", () => { state.marks.pop(); renderMarking(); });
     $("#mark-cancel").addEventListener("click", closeMarking);
     $("#mark-read").addEventListener("click", readMarked);
