@@ -8,8 +8,9 @@ Each photometric variant keeps the geometry (the sidecar is copied unchanged): d
 brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
 sensor noise, a lamp's warm pool of light on one side. The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
-tightly on the play area, as a player who frames only what is in play) move the sidecar's
-pixel positions with the photo. Never tune on variants of the test split.
+tightly on the play area, as a player who frames only what is in play; a lens's barrel
+distortion left uncorrected, mild and strong) move the sidecar's pixel positions with the
+photo. Never tune on variants of the test split.
 """
 
 from __future__ import annotations
@@ -86,12 +87,15 @@ VARIANTS = {
     "noisy": sensor_noise,
     "uneven_light": uneven_light,
 }
-# Variants that move the board in the photo: each gives the new photo and the 2x3 affine map
-# of old px to new, by which the sidecar's pixel positions move too.
+# Variants that move the board in the photo: each gives the new photo and the map of old px
+# to new (a 2x3 affine, or a function of (N, 2) points), by which the sidecar's pixel
+# positions move too.
 MOVED = {
     "half_size": lambda image, truth: shrunk(image, 0.5),
     "third_size": lambda image, truth: shrunk(image, 1 / 3),
     "tight_frame": framed_on_play_area,
+    "barrel_mild": lambda image, truth: barrel_distorted(image, -0.05),
+    "barrel_strong": lambda image, truth: barrel_distorted(image, -0.15),
 }
 
 
@@ -103,14 +107,40 @@ def shrunk(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray]:
     return out, np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2]])
 
 
-def moved_sidecar(truth: dict, affine: np.ndarray, image_size: tuple[int, int]) -> dict:
+def barrel_distorted(image: np.ndarray, k1: float, focal: float = 0.75) -> tuple[np.ndarray, object]:
+    """The photo as a lens with radial distortion ``k1`` (negative: barrel; OpenCV's model,
+    focal length ``focal`` times the long side, centred) would have taken it, with nothing
+    corrected, and the map of old px to new. At the corners of a 4:3 photo -0.05 moves points
+    3.5% of their distance to the centre inwards, about a phone's main lens uncorrected;
+    -0.15 10%, a cheap wide lens."""
+    height, width = image.shape[:2]
+    f = focal * max(width, height)
+    camera = np.array([[f, 0, (width - 1) / 2], [0, f, (height - 1) / 2], [0, 0, 1]])
+    distortion = np.array([k1, 0, 0, 0, 0], np.float64)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    seen = np.stack([xs.ravel(), ys.ravel()], axis=1)[:, None, :]
+    source = cv2.undistortPoints(seen, camera, distortion, P=camera).reshape(height, width, 2)
+    out = cv2.remap(image, source[..., 0], source[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+    def move(points: np.ndarray) -> np.ndarray:
+        xy = (np.asarray(points, np.float64) - camera[:2, 2]) / f
+        return xy * (1 + k1 * (xy ** 2).sum(axis=1, keepdims=True)) * f + camera[:2, 2]
+
+    return out, move
+
+
+def moved_sidecar(truth: dict, mapping, image_size: tuple[int, int]) -> dict:
     """A studio sidecar with the pixel positions evaluation uses (the checkerboard's corners,
-    the square centres, the pieces' bases and tips, the parks) moved by the 2x3 ``affine``;
-    ``image_size`` (w, h). The render's own records (``camera``, ``orientation_margin_px``)
-    stay as rendered."""
+    the square centres, the pieces' bases and tips, the parks) moved by ``mapping`` (a 2x3
+    affine, or a function of (N, 2) points); ``image_size`` (w, h). The render's own records
+    (``camera``, ``orientation_margin_px``) stay as rendered."""
     out = json.loads(json.dumps(truth))
+    if not callable(mapping):
+        affine = np.asarray(mapping, np.float64)
+        mapping = lambda points: points @ affine[:, :2].T + affine[:, 2]  # noqa: E731
+
     def moved(xy):
-        return [float(v) for v in np.asarray(affine, np.float64) @ [xy[0], xy[1], 1.0]]
+        return [float(v) for v in mapping(np.asarray([xy], np.float64))[0]]
     if "checkerboard" in out:
         out["checkerboard"]["corners"] = [moved(c) for c in out["checkerboard"]["corners"]]
     out["square_centres"] = {name: moved(xy) for name, xy in out.get("square_centres", {}).items()}

@@ -75,3 +75,27 @@ def test_shrunk_variants_scale_the_sidecars_pixel_positions(tmp_path):
     assert half["parks"][0]["px"] == [20.25, 28.25]
     assert half["image_size"] == [60, 45] and half["board"] == "x"
     assert json.loads((source / "board.json").read_text()) == truth  # the source's sidecar is untouched
+
+
+@pytest.mark.parametrize("k1", [-0.05, -0.15])
+def test_barrel_distortion_moves_the_sidecars_points_where_the_photos_pixels_go(k1):
+    image = np.zeros((300, 400, 3), np.uint8)
+    spots = np.array([[40.0, 30.0], [360.0, 260.0], [200.0, 150.0], [380.0, 40.0]])
+    for x, y in spots:
+        cv2.circle(image, (int(x), int(y)), 4, (255, 255, 255), -1)
+    out, move = photo_variants.barrel_distorted(image, k1)
+    assert out.shape == image.shape
+    moved = move(spots)
+    for (x, y), (mx, my) in zip(spots, moved):
+        window = out[int(my) - 12:int(my) + 13, int(mx) - 12:int(mx) + 13, 0].astype(float)
+        ys, xs = np.nonzero(window > 60)
+        assert len(xs), (x, y)
+        seen = np.array([xs.mean() + int(mx) - 12, ys.mean() + int(my) - 12])
+        assert np.abs(seen - (mx, my)).max() < 1.0
+    # barrel: the corners move in towards the centre, the centre stays
+    centre = np.array([199.5, 149.5])
+    assert np.linalg.norm(moved[0] - centre) < np.linalg.norm(spots[0] - centre) - 3
+    assert np.abs(moved[2] - spots[2]).max() < 0.1
+    truth = {"checkerboard": {"corners": spots.tolist()}, "square_centres": {"A1": [40.0, 30.0]}}
+    sidecar = photo_variants.moved_sidecar(truth, move, (400, 300))
+    assert np.allclose(sidecar["checkerboard"]["corners"], moved) and np.allclose(sidecar["square_centres"]["A1"], moved[0])
