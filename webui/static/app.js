@@ -347,11 +347,14 @@
   // found one on this photo) or are tapped one by one; each can then be dragged, with a loupe
   // showing what is under the finger, and the squares they imply are drawn between them.
   const LOUPE_ZOOM = 3;     // the loupe's magnification of the photo as shown
-  const HANDLE_PX = 22;     // a corner can be picked up this far (CSS px) from its dot
+  const HANDLE_PX = [12, 22]; // a corner is picked up this far (CSS px) from its dot: while
+                              // corners are still being tapped, and once all four are there
+  const LOUPE_GAP = 28;       // CSS px between the finger and the loupe
 
   function openMarking() {
     const file = state.lastPhoto;
     if (!file) return;
+    endDrag();
     state.marks = [];
     state.mark = null;
     renderMarking();
@@ -382,8 +385,8 @@
     });
   }
 
-  // The corners of the grid read from this photo, as marks to drag; its size in the menu when
-  // the menu has it (a grid found on part of a board keeps the menu's 8 x 8).
+  // The corners of the grid read from this photo, as marks to drag, and its size in the menu
+  // when the menu has it (a grid found on part of a board, 8 x 5, gives 8 x 8).
   function startFromReadGrid(file) {
     const grid = state.reading && state.reading.file === file ? state.reading.grid : null;
     if (!grid || !Array.isArray(grid.corners) || grid.corners.length !== 4) return;
@@ -391,7 +394,7 @@
     state.marks = grid.corners.map(([x, y]) => [x / k, y / k]);
     const size = `${grid.cols}x${grid.rows}`;
     const menu = $("#mark-squares");
-    if (Array.from(menu.options).some((o) => o.value === size)) menu.value = size;
+    menu.value = Array.from(menu.options).some((o) => o.value === size) ? size : "8x8";
   }
 
   function closeMarking() {
@@ -409,7 +412,8 @@
   }
 
   // The projective map of the unit square onto a quadrilateral (corners in order around it),
-  // so that the squares' lines are drawn as the camera sees them.
+  // so that the squares' lines are drawn as the camera sees them; null for a quadrilateral no
+  // camera sees a square as (one corner inside the others' triangle).
   function unitSquareTo([p0, p1, p2, p3]) {
     const sx = p0[0] - p1[0] + p2[0] - p3[0], sy = p0[1] - p1[1] + p2[1] - p3[1];
     const dx1 = p1[0] - p2[0], dx2 = p3[0] - p2[0], dy1 = p1[1] - p2[1], dy2 = p3[1] - p2[1];
@@ -418,6 +422,7 @@
     const h = det ? (dx1 * sy - sx * dy1) / det : 0;
     const a = p1[0] - p0[0] + g * p1[0], b = p3[0] - p0[0] + h * p3[0];
     const d = p1[1] - p0[1] + g * p1[1], e = p3[1] - p0[1] + h * p3[1];
+    if (!(1 + g > 0 && 1 + h > 0 && 1 + g + h > 0)) return null;
     return (u, v) => {
       const z = g * u + h * v + 1;
       return [(a * u + b * v + p0[0]) / z, (d * u + e * v + p0[1]) / z];
@@ -448,11 +453,11 @@
         const [cols, rows] = $("#mark-squares").value.split("x").map(Number);
         const at = unitSquareTo(around);
         const line = (p, q) => svg("line", { class: "mark-line", x1: p[0], y1: p[1], x2: q[0], y2: q[1] });
-        for (let i = 1; i < cols; i++) shapes.push(line(at(i / cols, 0), at(i / cols, 1)));
-        for (let j = 1; j < rows; j++) shapes.push(line(at(0, j / rows), at(1, j / rows)));
+        for (let i = 1; at && i < cols; i++) shapes.push(line(at(i / cols, 0), at(i / cols, 1)));
+        for (let j = 1; at && j < rows; j++) shapes.push(line(at(0, j / rows), at(1, j / rows)));
       }
     }
-    const grab = HANDLE_PX * previewPerCssPx();
+    const grab = HANDLE_PX[n === 4 ? 1 : 0] * previewPerCssPx();
     state.marks.forEach(([x, y], i) => {
       shapes.push(svg("circle", { class: "mark-dot", cx: x, cy: y, r }));
       shapes.push(svg("circle", { class: "mark-handle", cx: x, cy: y, r: grab, "data-index": i }));
@@ -478,7 +483,7 @@
 
   function startDrag(e) {
     const handle = e.target.closest(".mark-handle");
-    if (!handle || !state.mark) return;
+    if (!handle || !state.mark || state.drag || e.button !== 0) return;
     e.preventDefault();
     state.drag = { index: Number(handle.dataset.index), pointer: e.pointerId };
     $("#mark-wrap").setPointerCapture(e.pointerId);
@@ -494,20 +499,28 @@
     drawLoupe(point);
   }
 
-  function endDrag() {
+  function endDrag(e) {
+    if (e && state.drag && e.pointerId !== state.drag.pointer) return; // another finger
     state.drag = null;
     $("#mark-loupe").hidden = true;
   }
 
   // The photo under the finger, magnified, with cross-hairs on the corner being placed; it
-  // sits in the top corner of the photo away from the finger.
+  // sits above the finger and to one side (beside it near the photo's top).
   function drawLoupe([x, y]) {
     const loupe = $("#mark-loupe");
     const photo = $("#mark-photo");
-    const css = loupe.clientWidth || 120;
+    loupe.hidden = false;
+    const css = loupe.clientWidth || 114;
+    const outer = loupe.offsetWidth || 120;
+    const perCss = previewPerCssPx();
+    const [fx, fy] = [x / perCss, y / perCss]; // the finger, CSS px in the photo
+    const across = photo.clientWidth;
+    loupe.style.left = `${fx + LOUPE_GAP + outer <= across || fx < across / 2 ? fx + LOUPE_GAP : fx - LOUPE_GAP - outer}px`;
+    loupe.style.top = `${fy - LOUPE_GAP - outer >= 0 ? fy - LOUPE_GAP - outer : Math.max(0, fy - outer / 2)}px`;
     const ratio = window.devicePixelRatio || 1;
     loupe.width = loupe.height = Math.round(css * ratio);
-    const span = (css / LOUPE_ZOOM) * previewPerCssPx(); // preview px across the loupe
+    const span = (css / LOUPE_ZOOM) * perCss; // preview px across the loupe
     const ctx = loupe.getContext("2d");
     ctx.fillStyle = "#777";
     ctx.fillRect(0, 0, loupe.width, loupe.height);
@@ -519,8 +532,6 @@
     ctx.moveTo(c, 0); ctx.lineTo(c, loupe.height);
     ctx.moveTo(0, c); ctx.lineTo(loupe.width, c);
     ctx.stroke();
-    loupe.classList.toggle("right", x < state.mark.size[0] / 2);
-    loupe.hidden = false;
   }
 
   function readMarked() {
