@@ -1079,7 +1079,7 @@
     $("#mark-wrap").addEventListener("pointermove", moveDrag);
     ["pointerup", "pointercancel"].forEach((t) => $("#mark-wrap").addEventListener(t, endDrag));
     $("#mark-squares").addEventListener("change", renderMarking);
-    $("#mark-undo").addEventListener("click", () => { state.marks.pop(); renderMarking(); });
+    $("#mark-undo").addEventListener("click", () => { endDrag(); state.marks.pop(); renderMarking(); });
     $("#mark-cancel").addEventListener("click", closeMarking);
     $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", () => {
