@@ -656,22 +656,43 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
 REAL = ROOT / "tests" / "data" / "real_chessboards"
 
 
+def no_board_photo(tmp_path, seed: int):
+    """A photo of a mottled table and no board, 640 x 480."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    table = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), table)
+    return path
+
+
+def on_screen(page, point, photo_size) -> tuple[float, float]:
+    """Where a point of the photo (photo px) is on the marking view, in the page's px."""
+    frame = page.locator("#mark-photo").bounding_box()
+    return (frame["x"] + point[0] / photo_size[0] * frame["width"],
+            frame["y"] + point[1] / photo_size[1] * frame["height"])
+
+
 def tap_corners(page, corners, photo_size) -> None:
     """Tap each corner (photo px) on the marking view of the photo."""
     page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
-    photo = page.locator("#mark-photo")
-    photo.scroll_into_view_if_needed()
-    frame = photo.bounding_box()
-    for x, y in corners:
-        photo.click(position={"x": x / photo_size[0] * frame["width"], "y": y / photo_size[1] * frame["height"]})
+    page.locator("#mark-photo").scroll_into_view_if_needed()
+    for corner in corners:
+        page.mouse.click(*on_screen(page, corner, photo_size))
+
+
+def in_photo_px(page, values, photo_size) -> np.ndarray:
+    """Coordinates drawn on the marking view (its SVG's units) in photo px."""
+    width = float(page.locator("#mark-dots").get_attribute("viewBox").split()[2])
+    return np.asarray(values, float) * photo_size[0] / width
 
 
 def marked_corners(page, photo_size) -> np.ndarray:
     """The corners marked so far, in photo px, in the order they were marked."""
     dots = page.locator("#mark-dots .mark-dot").evaluate_all(
         "els => els.map(e => [Number(e.getAttribute('cx')), Number(e.getAttribute('cy'))])")
-    width = float(page.locator("#mark-dots").get_attribute("viewBox").split()[2])
-    return np.asarray(dots, float).reshape(-1, 2) * photo_size[0] / width
+    return in_photo_px(page, dots, photo_size).reshape(-1, 2)
 
 
 def crossing(line, other) -> np.ndarray:
@@ -685,15 +706,9 @@ def crossing(line, other) -> np.ndarray:
 def drag_corner(page, start, end, photo_size, screenshot: str | None = None) -> None:
     """Drag the marked corner at ``start`` to ``end`` (photo px) with the mouse; the loupe
     shows while it moves (``screenshot``: saved then) and goes when it is let go."""
-    frame = page.locator("#mark-photo").bounding_box()
-
-    def screen(point):
-        return (frame["x"] + point[0] / photo_size[0] * frame["width"],
-                frame["y"] + point[1] / photo_size[1] * frame["height"])
-
-    page.mouse.move(*screen(start))
+    page.mouse.move(*on_screen(page, start, photo_size))
     page.mouse.down()
-    page.mouse.move(*screen(end), steps=6)
+    page.mouse.move(*on_screen(page, end, photo_size), steps=6)
     expect(page.locator("#mark-loupe")).to_be_visible()
     if screenshot:
         shot(page, screenshot, full_page=False)
@@ -759,13 +774,7 @@ def test_a_grid_read_wrong_is_read_again_from_its_corners_put_right(page):
 
 def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
-    import cv2
-
-    rng = np.random.default_rng(0)
-    table = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
-    path = tmp_path / "table.jpg"
-    cv2.imwrite(str(path), table)
-    page.set_input_files("#file-input", str(path))
+    page.set_input_files("#file-input", str(no_board_photo(tmp_path, seed=0)))
     expect(page.locator("#message")).to_contain_text("mark the board's four corners", timeout=60_000)
     expect(page.locator("#mark-card")).to_be_visible()
     expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
@@ -776,9 +785,8 @@ def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     expect(page.locator("#mark-dots .mark-line")).to_have_count(14)
     # drawn as the camera sees the squares: the middle lines cross where the diagonals do
     # (an even split of the sides would put that point 77 px lower)
-    lines = np.asarray(page.locator("#mark-dots .mark-line").evaluate_all(
-        "els => els.map(e => ['x1', 'y1', 'x2', 'y2'].map(k => Number(e.getAttribute(k))))"), float) * 640 / float(
-        page.locator("#mark-dots").get_attribute("viewBox").split()[2])
+    lines = in_photo_px(page, page.locator("#mark-dots .mark-line").evaluate_all(
+        "els => els.map(e => ['x1', 'y1', 'x2', 'y2'].map(k => Number(e.getAttribute(k))))"), (640, 480))
     assert np.abs(crossing(lines[3], lines[7 + 3]) - crossing([*tapped[0], *tapped[2]], [*tapped[1], *tapped[3]])).max() < 2
     page.select_option("#mark-squares", "6x6")
     expect(page.locator("#mark-dots .mark-line")).to_have_count(10)
@@ -795,12 +803,7 @@ def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(browser, base_url, 
     """On a touch screen a corner is picked up and moved by a finger, and the page does not
     scroll under it."""
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
-    import cv2
-
-    rng = np.random.default_rng(1)
-    table = cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0)
-    path = tmp_path / "table.jpg"
-    cv2.imwrite(str(path), table)
+    path = no_board_photo(tmp_path, seed=1)
     context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, has_touch=True, is_mobile=True)
     try:
         page = context.new_page()
@@ -811,19 +814,14 @@ def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(browser, base_url, 
         expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=60_000)
         page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
         page.locator("#mark-photo").scroll_into_view_if_needed()
-        frame = page.locator("#mark-photo").bounding_box()
-
-        def screen(x, y):
-            return frame["x"] + x / 640 * frame["width"], frame["y"] + y / 480 * frame["height"]
-
         tapped = [[100, 80], [540, 90], [560, 420], [90, 400]]
         for corner in tapped:
-            page.touchscreen.tap(*screen(*corner))
+            page.touchscreen.tap(*on_screen(page, corner, (640, 480)))
         expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
         scrolled = page.evaluate("window.scrollY")
         assert scrolled > 100  # room to scroll up: the finger moves down, as a page would follow it
         cdp = context.new_cdp_session(page)
-        path_px = [screen(560 - 10 * k, 420 + 6 * k) for k in range(7)]
+        path_px = [on_screen(page, (560 - 10 * k, 420 + 6 * k), (640, 480)) for k in range(7)]
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": path_px[0][0], "y": path_px[0][1]}]})
         for x, y in path_px[1:]:
             cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
