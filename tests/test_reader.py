@@ -10,8 +10,9 @@ import pytest
 from scorer.board import Board
 from scorer.cli import main
 from scorer.vision.camera import camera_from_homography
-from scorer.reader import calibrated_confidence, colour_group_readings, read_photo
+from scorer.reader import calibrated_confidence, colour_group_readings, read_image, read_photo
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
+from scorer.vision.grid import NoBoardFound
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area
 from scorer.vision.squares import PIECE_HEIGHT, Evidence, height_probe, outline, square_side_px
@@ -250,6 +251,13 @@ def test_read_command_rejects_a_photo_without_a_board(tmp_path, capsys):
     assert main(["read", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("subdivision: error:") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (2, 5000, 3), (20, 20)])
+def test_an_image_too_small_for_a_board_is_no_board_not_a_crash(shape):
+    # read_image takes arrays straight from the library's users, past load_photo's size checks.
+    with pytest.raises(NoBoardFound):
+        read_image(np.zeros(shape, np.uint8))
 
 
 REAL = Path(__file__).parent / "data" / "real_chessboards"

@@ -86,15 +86,15 @@ def test_exif_orientation_is_applied(orientation, shape):
 
 
 def test_alpha_is_flattened_on_white():
-    rgba = Image.new("RGBA", (10, 10), (0, 0, 0, 0))
+    rgba = Image.new("RGBA", (40, 40), (0, 0, 0, 0))
     image = load_photo(_encode(rgba, "PNG"))
-    assert image.shape == (10, 10, 3) and image.min() == 255
+    assert image.shape == (40, 40, 3) and image.min() == 255
 
 
 def test_sixteen_bit_greyscale_png():
-    array = (np.arange(100, dtype=np.uint16).reshape(10, 10) * 600).astype(np.uint16)
+    array = (np.arange(1600, dtype=np.uint16).reshape(40, 40) * 40).astype(np.uint16)
     image = load_photo(_encode(Image.fromarray(array), "PNG"))
-    assert image.shape == (10, 10, 3) and image.dtype == np.uint8 and image.max() > 200
+    assert image.shape == (40, 40, 3) and image.dtype == np.uint8 and image.max() > 200
 
 
 @pytest.mark.parametrize("data", [b"", b"hello, this is not a photo", b"%PDF-1.4\n" + b"0" * 200])
@@ -111,6 +111,24 @@ def test_truncated_files_are_refused(fmt):
     data = _encode(noisy, fmt)
     with pytest.raises(PhotoError, match="truncated|corrupt|cannot"):
         load_photo(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("size", [(1, 1), (31, 400), (400, 20)])
+def test_photos_too_small_to_show_a_board_are_refused_with_one_line(size):
+    with pytest.raises(PhotoError, match=r"only \d+x\d+ px") as caught:
+        load_photo(_encode(_test_image(*size), "PNG"))
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("size", [(2000, 100), (64, 5000)])
+def test_strips_too_narrow_to_show_a_board_are_refused(size):
+    with pytest.raises(PhotoError, match="too narrow"):
+        load_photo(_encode(_test_image(*size), "PNG"))
+
+
+def test_the_smallest_and_narrowest_photos_allowed_still_decode():
+    assert load_photo(_encode(_test_image(32, 32), "PNG")).shape == (32, 32, 3)
+    assert load_photo(_encode(_test_image(1600, 100), "PNG")).shape == (100, 1600, 3)
 
 
 def _png_header_only(width: int, height: int) -> bytes:

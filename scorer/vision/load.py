@@ -27,6 +27,8 @@ except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
 
 MAX_BYTES = 25_000_000
 MAX_PIXELS = 80_000_000
+MIN_SIDE = 32  # px: a smaller photo cannot show a board (5 squares of the 6 px the reader needs)
+MAX_ASPECT = 16  # nor a longer, thinner strip (under 100 px across at the reader's working size)
 WORKING_LONG_SIDE = 1280
 ACCEPTED_FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP", "TIFF"}
 
@@ -88,7 +90,8 @@ def load_photo_scaled(
     EXIF orientation is applied. ``long_side``: shrink to at most this many px on the longer
     side (a JPEG is then decoded at a reduced scale directly, several times faster).
     Raises :class:`PhotoError` with a one-line message for a missing or empty file, a file over
-    ``max_bytes``, a non-image, an image over ``max_pixels`` (checked from the header, before
+    ``max_bytes``, a non-image, an image under MIN_SIDE px either way, one more than MAX_ASPECT times as long as wide,
+    one over ``max_pixels`` (checked from the header, before
     decoding) and a truncated or corrupt image.
     """
     data, name = _read_bytes(source, max_bytes)
@@ -109,6 +112,12 @@ def load_photo_scaled(
         width, height = image.size
         if width <= 0 or height <= 0:
             raise PhotoError(f"{name}: image has no pixels")
+        if min(width, height) < MIN_SIDE:
+            raise PhotoError(f"{name}: image is only {width}x{height} px; a photo of a board needs at least "
+                             f"{MIN_SIDE} px each way")
+        if max(width, height) > MAX_ASPECT * min(width, height):
+            raise PhotoError(f"{name}: image is {width}x{height} px, a strip too narrow to show a board "
+                             f"(at most {MAX_ASPECT} times as long as it is wide)")
         if width * height > max_pixels:
             raise PhotoTooLarge(
                 f"{name}: image is {width}x{height} = {width * height:,} pixels, "

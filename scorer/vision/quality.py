@@ -129,7 +129,7 @@ def photo_quality(image_bgr: np.ndarray, grid: GridFit | None = None) -> PhotoQu
     """The photo's :class:`PhotoQuality` (the board's sharpness only with its ``grid``); the
     whole photo is judged at half its size."""
     gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
-    half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if min(gray.shape[:2]) >= 2 else gray
     return PhotoQuality(sharpness=sharpness(gray, grid) if grid is not None else None,
                         directional_sharpness=directional_sharpness(half),
                         blown_share=blown_share(image_bgr[::2, ::2]))
