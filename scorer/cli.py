@@ -12,7 +12,7 @@ import importlib
 import sys
 
 from scorer.board import NotationError
-from scorer.errors import UserError
+from scorer.errors import UserError, one_line, print_error
 
 COMMAND_MODULES = (
     "scorer.commands.rules",
@@ -22,8 +22,16 @@ COMMAND_MODULES = (
 )
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a usage mistake told in one line (the usage is one ``--help`` away);
+    each command's sub-parser is one too."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="subdivision",
         description="Score and check Subdivision boards, from board text or from a photo.",
     )
@@ -39,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (UserError, NotationError) as err:
-        print(f"subdivision: error: {err}", file=sys.stderr)
+        print_error(err)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -1,4 +1,7 @@
-"""``subdivision eval``'s options are checked before any photo is read."""
+"""``subdivision eval``'s options are checked before any photo is read, and a broken sidecar is one line."""
+
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -10,3 +13,21 @@ def test_a_limit_below_one_is_a_one_line_error(capsys, tmp_path, limit):
     assert main(["eval", str(tmp_path), "--limit", limit]) == 2
     err = capsys.readouterr().err
     assert err == f"subdivision: error: --limit must be at least 1, not {limit}\n"
+
+
+PHOTO = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+
+
+@pytest.mark.parametrize("sidecar", [
+    b'{"board": ', b"[1, 2, 3]", b"{}", b"\xff\xfe{}",
+    b'{"checkerboard": {"rows": 8, "cols": 8, "corners": [[1, 2]]}, "board": ". . .",'
+    b' "play_area": {"row": 0, "col": 0, "rows": 3, "cols": 3}}',
+    b'{"checkerboard": {"rows": "eight", "cols": 8, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]]},'
+    b' "board": "z9 . .", "play_area": {"row": 0, "col": 0, "rows": 3, "cols": 3}}',
+])
+def test_a_broken_sidecar_is_a_one_line_error_naming_it(capsys, tmp_path, sidecar):
+    shutil.copy(PHOTO, tmp_path / "a.jpg")
+    (tmp_path / "a.json").write_bytes(sidecar)
+    assert main(["eval", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"subdivision: error: {tmp_path / 'a.json'}: not a studio sidecar") and err.count("\n") == 1

@@ -123,6 +123,34 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, content, expected):
         assert "Traceback" not in err
 
 
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+@pytest.mark.parametrize("command", ["score", "check", "read"])
+def test_an_endless_file_is_refused_without_reading_it_all(capsys, command):
+    # /dev/zero's size is 0 to stat(): only a bounded read tells it is too large.
+    status, _, err = run([command, "/dev/zero"], capsys)
+    assert status == 2 and err.count("\n") == 1 and ("too large" in err or "more than" in err)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["score", "--players", "5", GAME_2P], "invalid choice: 5"),
+    (["check", "--standard", "--threehouse", GAME_2P], "not allowed with"),
+    (["check", "--seats", "red,zz", GAME_2P], "unknown colour"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_a_usage_mistake_is_one_line(capsys, argv, expected):
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and err.count("\n") == 1 and expected in err and "--help" in err
+
+
+def test_an_error_quoting_a_huge_token_is_cut_short(capsys, tmp_path):
+    path = tmp_path / "long.txt"
+    path.write_text("r3 " + "x" * 100_000 + " .\n. . .\n. . .\n")
+    status, _, err = run(["score", str(path)], capsys)
+    assert status == 2 and err.count("\n") == 1 and len(err) < 400
+
+
 def test_missing_file_and_directory(capsys, tmp_path):
     status, _, err = run(["score", str(tmp_path / "nope.txt")], capsys)
     assert status == 2 and "no such file" in err

@@ -376,17 +376,32 @@ def test_read_over_25_mb_is_413(client, stand_in_reader):
     assert stand_in_reader == []
 
 
-def test_read_over_80_megapixels_is_413(client, stand_in_reader):
-    # A PNG header claiming 10000 x 9000 = 90 MP: refused from the header, nothing decoded.
+def test_json_nested_past_the_parser_is_a_400_not_a_500(client):
+    for route in ("/api/score", "/api/check"):
+        response = client.post(route, data='{"board": ' + "[" * 5000 + "]" * 5000 + "}",
+                               content_type="application/json")
+        assert "JSON object" in assert_json_error(response, 400)
+
+
+def test_an_error_quoting_a_huge_option_is_cut_short(client):
+    response = client.post("/api/check", json={"board": ". . .\n. . .\n. . .", "players": "2" * 1_000_000})
+    assert len(assert_json_error(response, 400)) <= 300
+
+
+@pytest.mark.parametrize("width, height, said", [(10000, 9000, "90 megapixels"),
+                                                 (65535, 65535, "too many pixels (a decompression bomb?)")])
+def test_read_over_80_megapixels_is_413(client, stand_in_reader, width, height, said):
+    # A PNG header claiming 10000 x 9000 = 90 MP: refused from the header, nothing decoded;
+    # one PIL itself calls a bomb is not given a made-up size.
     import struct
     import zlib
 
     def chunk(kind, body):
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
-    header = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 10000, 9000, 8, 2, 0, 0, 0))
+    header = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
     bomb = header + chunk(b"IDAT", zlib.compress(b"\0" * 1000)) + chunk(b"IEND", b"")
-    assert "megapixels" in assert_json_error(upload(client, bomb), 413)
+    assert said in assert_json_error(upload(client, bomb), 413)
     assert stand_in_reader == []
 
 

@@ -34,14 +34,19 @@ def test_serve_runs_the_app_on_waitress(monkeypatch, capsys):
 
     seen = {}
 
-    def fake_serve(app, **kwargs):
+    class FakeServer:
+        def run(self):
+            seen["ran"] = True
+
+    def fake_create_server(app, **kwargs):
         seen["app"] = app
         seen.update(kwargs)
+        return FakeServer()
 
-    monkeypatch.setattr(waitress, "serve", fake_serve)
+    monkeypatch.setattr(waitress, "create_server", fake_create_server)
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
     assert (seen["host"], seen["port"]) == ("0.0.0.0", 8123)
-    assert seen["app"].name == "webui"
+    assert seen["app"].name == "webui" and seen["ran"]
     assert "http://0.0.0.0:8123/" in capsys.readouterr().out
 
 
@@ -50,6 +55,16 @@ def test_serve_bad_options_are_one_line_errors(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("subdivision: error: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("host", ["999.1.1.1", "no-such-host.invalid"])
+def test_serve_on_a_host_it_cannot_listen_on_is_a_one_line_error(host, capsys):
+    # Run apart, so that a server started by mistake is stopped by the timeout.
+    done = subprocess.run([sys.executable, "-m", "scorer", "serve", "--host", host, "--port", str(free_port())],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"subdivision: error: cannot listen on {host}") and done.stderr.count("\n") == 1
+    assert "serving on" not in done.stdout
 
 
 def test_serve_port_in_use_is_a_one_line_error(capsys):

@@ -103,7 +103,10 @@ def squares_option(options: Mapping[str, Any]) -> tuple[int, int]:
 
 
 def json_body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the JSON parser goes; silent= catches only ValueError
+        body = None
     if not isinstance(body, dict):
         raise ApiError(400, 'send a JSON object such as {"board": "<board notation>"}')
     return body
@@ -240,6 +243,9 @@ def photo_reader():
 
 
 # --- photo helpers --------------------------------------------------------------------------
+BOMB_PIXELS = 2**62  # header_pixels' answer for a header PIL itself calls a decompression bomb
+
+
 def check_photo_size(data: bytes) -> None:
     """413 for a photo over the byte or pixel limit (the pixel count read from its header)."""
     max_bytes = current_app.config["MAX_PHOTO_BYTES"]
@@ -248,9 +254,8 @@ def check_photo_size(data: bytes) -> None:
     pixels = header_pixels(data)
     max_pixels = current_app.config["MAX_PHOTO_PIXELS"]
     if pixels is not None and pixels > max_pixels:
-        raise ApiError(
-            413, f"the photo has {pixels / 1e6:.0f} megapixels; up to {max_pixels / 1e6:.0f} are accepted"
-        )
+        size = "too many pixels (a decompression bomb?)" if pixels == BOMB_PIXELS else f"{pixels / 1e6:.0f} megapixels"
+        raise ApiError(413, f"the photo has {size}; up to {max_pixels / 1e6:.0f} megapixels are accepted")
 
 
 def header_pixels(data: bytes) -> int | None:
@@ -268,7 +273,7 @@ def header_pixels(data: bytes) -> int | None:
             with Image.open(io.BytesIO(data)) as image:
                 width, height = image.size
     except Image.DecompressionBombError:
-        return 2**62
+        return BOMB_PIXELS
     except Exception:  # not an image PIL knows: the reader's loader gives the message
         return None
     return width * height

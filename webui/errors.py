@@ -9,6 +9,8 @@ from __future__ import annotations
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from scorer.errors import one_line
+
 MESSAGES = {
     400: "The request could not be understood.",
     404: "There is nothing at this address.",
@@ -33,6 +35,7 @@ def wants_json() -> bool:
 
 def error_response(status: int, message: str):
     """A JSON ``{"error": ..., "status": ...}`` under /api, a small HTML page elsewhere."""
+    message = one_line(message)
     if wants_json():
         response = jsonify(error=message, status=status)
     else:

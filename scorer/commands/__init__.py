@@ -4,8 +4,9 @@
 def add_stash_options(parser) -> None:
     """``--threehouse`` / ``--standard``: the stash size; with neither it is inferred from the
     play area's size and its parks (``scorer.board.infer_stash``), for photos by the reader."""
-    parser.add_argument("--threehouse", action="store_true", default=None,
-                        help="ThreeHouse stashes (3 trios a player)")
-    parser.add_argument("--standard", dest="threehouse", action="store_false",
-                        help="standard stashes (5 trios a player); with neither option the stash is "
-                        "inferred from the board's size and parks")
+    stash = parser.add_mutually_exclusive_group()
+    stash.add_argument("--threehouse", action="store_true", default=None,
+                       help="ThreeHouse stashes (3 trios a player)")
+    stash.add_argument("--standard", dest="threehouse", action="store_false",
+                       help="standard stashes (5 trios a player); with neither option the stash is "
+                       "inferred from the board's size and parks")

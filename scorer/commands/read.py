@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scorer.board import stash_name
 from scorer.commands import add_stash_options
-from scorer.errors import UserError
+from scorer.errors import UserError, print_error
 
 
 def add_parser(subparsers) -> None:
@@ -96,7 +96,7 @@ def run_read(args) -> int:
                                  corners=args.corners, rows=rows, cols=cols)
         except UserError as err:
             message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
-            print(f"subdivision: error: {message}", file=sys.stderr)
+            print_error(message)
             status = 2
             continue
         if args.overlay:

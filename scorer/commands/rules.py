@@ -14,7 +14,8 @@ from pathlib import Path
 
 from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError, stash_name
 from scorer.commands import add_stash_options
-from scorer.errors import UserError
+from scorer.errors import UserError, print_error
+from scorer.files import read_at_most
 from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
 
@@ -108,7 +109,7 @@ def read_input(name: str, args) -> Loaded:
             size = path.stat().st_size
             if size > MAX_INPUT_BYTES:
                 raise UserError(f"{name}: too large ({size} bytes)")
-            data = path.read_bytes()
+            data = read_at_most(path, MAX_INPUT_BYTES)
         except FileNotFoundError:
             raise UserError(f"{name}: no such file") from None
         except OSError as err:
@@ -161,7 +162,7 @@ def _each_file(args, analyse, format_text, status_of) -> int:
         try:
             loaded = read_input(name, args)
         except (UserError, NotationError) as err:
-            print(f"subdivision: error: {err}", file=sys.stderr)
+            print_error(err)
             status = 2
             continue
         report = analyse(loaded)

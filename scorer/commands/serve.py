@@ -32,13 +32,8 @@ def run_serve(args) -> int:
     if args.threads < 1:
         raise UserError(f"--threads must be at least 1, not {args.threads}")
     app = create_app()
-    shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
-    print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
-    if args.host in ("0.0.0.0", "::"):
-        print(f"subdivision: from a phone on the same network open http://<this computer's address>:{args.port}/",
-              flush=True)
     try:
-        waitress.serve(
+        server = waitress.create_server(
             app, host=args.host, port=args.port, threads=args.threads, ident="subdivision",
             # Bodies a little over the app's own limit still reach the app, which answers a
             # JSON 413; far larger ones are refused by waitress before they are buffered.
@@ -46,4 +41,12 @@ def run_serve(args) -> int:
         )
     except OSError as err:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+    except ValueError as err:  # waitress: a host it cannot resolve or parse
+        raise UserError(f"cannot listen on {args.host}:{args.port}: {err}") from None
+    shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
+    print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
+    if args.host in ("0.0.0.0", "::"):
+        print(f"subdivision: from a phone on the same network open http://<this computer's address>:{args.port}/",
+              flush=True)
+    server.run()
     return 0

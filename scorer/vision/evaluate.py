@@ -151,17 +151,29 @@ def photos_in(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES and sidecar_for(p))
 
 
+def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
+    """The photo's studio sidecar, its checkerboard's grid and its board; a one-line
+    UserError naming the sidecar when it is not one."""
+    sidecar = sidecar_for(photo)
+    try:
+        truth = json.loads(sidecar.read_text(encoding="utf-8"))
+        area = truth["play_area"]
+        for key in ("row", "col", "rows", "cols"):
+            area[key] = int(area[key])
+        return truth, truth_grid_of(truth), Board.from_text(truth["board"])
+    except (ValueError, KeyError, TypeError, IndexError) as err:  # JSON, UTF-8, notation and schema alike
+        detail = " ".join(str(err).split())[:120] or type(err).__name__
+        raise UserError(f"{sidecar}: not a studio sidecar ({type(err).__name__}: {detail})") from None
+
+
 def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = False,
                    infer_stash: bool = False) -> PhotoResult:
     """Read one photo and compare it with its sidecar."""
     from scorer.reader import read_image
 
-    truth = json.loads(sidecar_for(photo).read_text())
-    checker = truth["checkerboard"]
+    truth, t_grid, t_board = load_truth(photo)
+    checker, area = truth["checkerboard"], truth["play_area"]
     t_rows, t_cols = int(checker["rows"]), int(checker["cols"])
-    t_grid = truth_grid_of(truth)
-    t_board = Board.from_text(truth["board"])
-    area = truth["play_area"]
     start = time.perf_counter()
     from scorer.reader import READ_LONG_SIDE
 

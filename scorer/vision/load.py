@@ -16,6 +16,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from scorer.errors import UserError
+from scorer.files import read_at_most
 
 try:  # HEIC/HEIF support is optional at import time, required by pyproject.
     import pillow_heif
@@ -61,9 +62,12 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
     if size > max_bytes:
         raise PhotoTooLarge(f"{name}: file is {size:,} bytes, more than the {max_bytes:,} allowed")
     try:
-        return path.read_bytes(), name
+        data = read_at_most(path, max_bytes)
     except OSError as err:
         raise PhotoError(f"{name}: cannot read ({err.strerror or err})") from None
+    if len(data) > max_bytes:  # a device or pipe, whose size stat() does not know
+        raise PhotoTooLarge(f"{name}: file is more than the {max_bytes:,} bytes allowed")
+    return data, name
 
 
 def load_photo(

@@ -1,0 +1,12 @@
+"""Reading the user's files with a size limit (no heavy imports: the text commands use it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def read_at_most(path: str | Path, max_bytes: int) -> bytes:
+    """The file's first ``max_bytes`` + 1 bytes (one more than allowed shows it is too long):
+    never the whole of /dev/zero or an endless pipe, whose size ``stat()`` gives as 0."""
+    with open(path, "rb") as file:
+        return file.read(max_bytes + 1)
