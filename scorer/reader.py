@@ -22,7 +22,7 @@ from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour
 from scorer.vision.decode import UNSURE, CellReading, decode
-from scorer.vision.grid import GridFit, InvalidCorners, NoBoardFound, find_grid, grid_from_corners
+from scorer.vision.grid import MAX_SQUARES, GridFit, InvalidCorners, NoBoardFound, find_grid, grid_from_corners
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
@@ -400,8 +400,8 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
     file = str(source) if isinstance(source, (str, Path)) else None
     grid = None
     if corners is not None:
-        if min(rows, cols) < MIN_PLAY_SIZE:
-            raise InvalidCorners(f"a Subdivision board has at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE} squares, "
+        if not MIN_PLAY_SIZE <= min(rows, cols) <= max(rows, cols) <= MAX_SQUARES:
+            raise InvalidCorners(f"a board marked by hand has {MIN_PLAY_SIZE} to {MAX_SQUARES} squares each way, "
                                  f"not {cols}x{rows}")
         grid = grid_from_corners(image, np.asarray(corners, np.float64) / photo_scale, rows, cols)
     reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file)

@@ -1,6 +1,8 @@
 """The photo reader's stages 3-8 on drawn scenes with known geometry (no studio photos needed)."""
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -284,18 +286,35 @@ def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
 
 def test_read_command_refuses_bad_marks_in_one_line(capsys):
     photo = str(REAL / "chess_img_19.jpg")
-    with pytest.raises(SystemExit) as exited:  # argparse: the usage, then one error line
-        main(["read", photo, "--corners", "1,2,3"])
-    assert exited.value.code == 2
-    assert capsys.readouterr().err.splitlines()[-1].startswith("subdivision read: error: argument --corners")
+    for args in (["--corners", "1,2,3"], ["--overlay", ""]):
+        with pytest.raises(SystemExit) as exited:  # argparse, in one line
+            main(["read", photo, *args])
+        assert exited.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"subdivision read: error: argument {args[0]}") and err.count("\n") == 1
     square = "300,200,700,200,700,600,300,600"
     for args in (["--corners", "10,10,20,10,20,20,10,20"], ["--corners", square, "--squares", "9x9"],
                  ["--corners", square, "--squares", "4x4"]):
         assert main(["read", photo, *args]) == 2
         err = capsys.readouterr().err
         assert err.startswith("subdivision: error:") and err.count("\n") == 1, err
+    assert "5 to 8 squares each way, not 4x4" in err  # the same bounds as for 9x9
     assert main(["read", photo, photo, "--corners", square]) == 2
     assert "one PHOTO" in capsys.readouterr().err
+    assert main(["read", photo, "--squares", "6x6"]) == 2  # a size without the corners it belongs to
+    assert "give the corners too" in capsys.readouterr().err
+
+
+def test_read_command_reads_a_photo_from_standard_input(capsys, monkeypatch):
+    photo = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(photo.read_bytes())))
+    assert main(["read", "-", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["file"] == "-" and d["board"]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"not a photo")))
+    assert main(["read", "-"]) == 2
+    assert capsys.readouterr().err == ("subdivision: error: standard input: not an image "
+                                       "(expected JPEG, PNG, WebP or HEIC)\n")
 
 
 def test_read_command_json_and_overlay(tmp_path, capsys):

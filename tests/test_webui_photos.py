@@ -151,13 +151,13 @@ def test_a_board_marked_by_hand_is_read_on_the_marks(client, scene_jpeg):
     ({"corners": "the four corners"}, "four [x, y] points"),
     ({"corners": "[[1, 2], [3, 4], [5, 6]]"}, "four [x, y] points"),
     ({"corners": "[[10, 10], [600, 10], [600, 400], [10, 400]]", "squares": "big"}, "COLSxROWS"),
-    ({"corners": "[[10, 10], [600, 10], [600, 400], [10, 400]]", "squares": "12x12"}, "3 to 8 squares"),
+    ({"corners": "[[10, 10], [600, 10], [600, 400], [10, 400]]", "squares": "12x12"}, "5 to 8 squares each way, not 12x12"),
     ({"corners": "[[10, 10], [600, 10], [100, 100], [10, 400]]"}, "do not outline a board"),
     ({"corners": "[[10, 10], [6000, 10], [6000, 400], [10, 400]]"}, "outside"),
     ({"corners": "[[1" + "0" * 330 + ", 1], [2, 2], [3, 3], [4, 4]]"}, "four [x, y] points"),  # no float that big
     ({"corners": "[" * 150 + "]" * 150}, "four [x, y] points"),
     ({"corners": '{"12": 0, "34": 0, "56": 0, "78": 0}'}, "four [x, y] points"),
-    ({"corners": "[[10, 10], [600, 10], [600, 400], [10, 400]]", "squares": "4x4"}, "at least 5x5"),
+    ({"corners": "[[10, 10], [600, 10], [600, 400], [10, 400]]", "squares": "4x4"}, "5 to 8 squares each way, not 4x4"),
 ])
 def test_marks_that_cannot_outline_a_board_are_400(client, scene_jpeg, form, message):
     assert message in error_of(upload(client, scene_jpeg, **form), 400)

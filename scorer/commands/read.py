@@ -20,9 +20,9 @@ def add_parser(subparsers) -> None:
         description="Read a Subdivision board from each photo: grid, parks, pyramids' colours and sizes, "
         "with each square's confidence and alternatives.",
     )
-    read.add_argument("photos", nargs="+", metavar="PHOTO", help="a photo (JPEG, PNG, WebP, HEIC)")
+    read.add_argument("photos", nargs="+", metavar="PHOTO", help="a photo (JPEG, PNG, WebP, HEIC), or - for standard input")
     read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
-    read.add_argument("--overlay", metavar="OUT.png",
+    read.add_argument("--overlay", metavar="OUT.png", type=overlay_argument,
                       help="write the photo with the reading drawn on it (several photos: OUT-1.png, ...)")
     read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
     add_stash_options(read)
@@ -30,7 +30,7 @@ def add_parser(subparsers) -> None:
                       help="the checkerboard's four outer corners in the photo (px, any order around the "
                       "board), for a board the finder misses or gets wrong; one PHOTO only (write "
                       "--corners=-3,... when the first number is negative)")
-    read.add_argument("--squares", metavar="COLSxROWS", type=squares_argument, default=(8, 8),
+    read.add_argument("--squares", metavar="COLSxROWS", type=squares_argument,
                       help="squares of the board marked with --corners (default 8x8; COLS along the edge "
                       "from the corner nearest the photo's top-left, clockwise)")
     read.set_defaults(func=run_read)
@@ -66,6 +66,13 @@ def corners_argument(text: str) -> list[list[float]]:
     return [numbers[k:k + 2] for k in range(0, 8, 2)]
 
 
+def overlay_argument(text: str) -> str:
+    """``--overlay``: a file name, not an empty one."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give the file to write the overlay to, e.g. --overlay out.png")
+    return text
+
+
 def squares_argument(text: str) -> tuple[int, int]:
     """``--squares``: COLSxROWS (or one number for a square board) -> (cols, rows)."""
     from scorer.vision.grid import parse_squares
@@ -85,17 +92,27 @@ def _overlay_path(base: str, index: int, total: int) -> Path:
 
 def run_read(args) -> int:
     from scorer.reader import read_photo
+    from scorer.vision.load import MAX_BYTES
 
     if args.corners is not None and len(args.photos) != 1:
         raise UserError("--corners marks the board in one photo: give one PHOTO")
-    cols, rows = args.squares
+    if args.squares is not None and args.corners is None:
+        raise UserError("--squares is the size of a board marked with --corners: give the corners too")
+    if args.photos.count("-") > 1:
+        raise UserError("standard input (-) holds one photo: give - once")
+    cols, rows = args.squares or (8, 8)
     status = 0
     for index, name in enumerate(args.photos):
         try:
-            reading = read_photo(name, players=args.players, threehouse=args.threehouse,
+            source = sys.stdin.buffer.read(MAX_BYTES + 1) if name == "-" else name
+            reading = read_photo(source, players=args.players, threehouse=args.threehouse,
                                  corners=args.corners, rows=rows, cols=cols)
+            reading.file = name
         except UserError as err:
-            message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
+            if name == "-":
+                message = f"standard input: {str(err).removeprefix('photo: ')}"
+            else:
+                message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
             print_error(message)
             status = 2
             continue
