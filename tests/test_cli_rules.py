@@ -246,13 +246,20 @@ def test_a_truncated_photo_names_its_file_once(capsys, tmp_path):
 
 @pytest.mark.parametrize(
     "magic",
-    [b"\xff\xd8\xff\xe0", b"\x89PNG\r\n\x1a\n", b"RIFF\x00\x00\x00\x00WEBPVP8 ", b"\x00\x00\x00\x18ftypheic"],
+    [b"\xff\xd8\xff\xe0", b"\x89PNG\r\n\x1a\n", b"RIFF\x00\x00\x00\x00WEBPVP8 ", b"\x00\x00\x00\x18ftypheic",
+     b"II*\x00", b"MM\x00*", b"BM\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x28\x00\x00\x00"],
 )
 def test_image_magic_bytes(magic):
     from scorer.commands.rules import is_image
 
     assert is_image(magic + b"\x00" * 32)
     assert not is_image(b"r3 . .\n" + magic)
+
+
+def test_board_text_starting_like_a_bitmap_is_still_text():
+    from scorer.commands.rules import is_image
+
+    assert not is_image(b"BM . .\n. . .\n. . .\n")
 
 
 def test_real_process_exit_codes_and_no_traceback(tmp_path):

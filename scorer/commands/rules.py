@@ -88,12 +88,15 @@ class Loaded:
 
 
 def is_image(data: bytes) -> bool:
-    """JPEG, PNG, WebP or HEIC/HEIF (ISO-BMFF ``ftyp``), by magic bytes."""
+    """JPEG, PNG, WebP, HEIC/HEIF/AVIF (ISO-BMFF ``ftyp``), and the TIFF and BMP the photo
+    loader also reads, by magic bytes."""
     return (
         data.startswith(b"\xff\xd8\xff")
         or data.startswith(b"\x89PNG\r\n\x1a\n")
         or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
         or data[4:8] == b"ftyp"
+        or data[:4] in (b"II*\x00", b"MM\x00*")
+        or (data[:2] == b"BM" and int.from_bytes(data[14:18], "little") in (12, 40, 52, 56, 108, 124))  # DIB header size
     )
 
 
