@@ -376,6 +376,13 @@ def test_read_over_25_mb_is_413(client, stand_in_reader):
     assert stand_in_reader == []
 
 
+def test_a_form_field_too_long_is_413_saying_so_not_blaming_the_photo(client, stand_in_reader):
+    response = client.post("/api/read", data={"photo": (io.BytesIO(png_bytes()), "board.png"), "corners": "1" * 200_000},
+                           content_type="multipart/form-data")
+    assert "form field is too long" in assert_json_error(response, 413)
+    assert stand_in_reader == []
+
+
 def test_json_nested_past_the_parser_is_a_400_not_a_500(client):
     for route in ("/api/score", "/api/check"):
         response = client.post(route, data='{"board": ' + "[" * 5000 + "]" * 5000 + "}",
