@@ -65,6 +65,19 @@ def test_a_shaken_photo_is_blurred_in_its_least_sharp_direction():
     assert directional_sharpness(np.full((100, 100), 90, np.uint8)) is None
 
 
+def test_a_crisp_striped_cloth_or_wood_grain_is_not_taken_for_a_shaken_photo():
+    from scorer.vision.quality import DIRECTIONAL_BLURRED, directional_sharpness
+
+    y, x = np.indices((600, 800))
+    stripes = ((x // 40) % 2 * 160 + 50).astype(np.uint8)
+    assert directional_sharpness(stripes) > DIRECTIONAL_BLURRED
+    grain = (128 + 60 * np.sign(np.sin((x + 0.3 * y + 8 * np.sin(y / 50.0)) / 6.0))).astype(np.uint8)
+    assert directional_sharpness(grain) > DIRECTIONAL_BLURRED
+    shake = np.zeros((15, 15), np.float32)
+    shake[:, 7] = 1.0 / 15  # shaken across the stripes: now they are smeared
+    assert directional_sharpness(cv2.filter2D(stripes, -1, shake.T)) < DIRECTIONAL_BLURRED
+
+
 def test_what_kept_a_board_from_being_found_is_put_in_words():
     from scorer.vision.quality import blown_share, photo_quality
 
