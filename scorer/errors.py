@@ -12,9 +12,13 @@ MESSAGE_CHARS = 300  # an error message quoting what the user sent is cut here
 
 def one_line(message: object, limit: int = MESSAGE_CHARS) -> str:
     """``message`` on one line and at most ``limit`` characters: a message that quotes a
-    5 MB option value or a multi-line token must not repeat it."""
+    5 MB option value or a multi-line token must not repeat it. The middle goes, so that
+    both the file it names and the advice at its end stay."""
     text = " ".join(str(message).split())
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "\u2026" + text[len(text) - (limit - 1 - head):]
 
 
 def print_error(message: object) -> None:

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+
+def read_stdin(max_bytes: int) -> bytes:
+    """Standard input's first ``max_bytes`` + 1 bytes; a UserError when there is none (closed)."""
+    from scorer.errors import UserError
+
+    if sys.stdin is None:
+        raise UserError("standard input is closed: there is nothing to read")
+    return sys.stdin.buffer.read(max_bytes + 1)
 
 
 def read_at_most(path: str | Path, max_bytes: int) -> bytes:

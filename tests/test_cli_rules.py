@@ -1,8 +1,10 @@
 """``subdivision score`` and ``subdivision check``: output, JSON shape, exit status, bad input."""
 
 import json
+import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -187,7 +189,37 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
     data = json.loads(out)
     assert status == 0 and data["players"]["red"]["total"] == 24
     assert data["from_photo"] and data["reading_warnings"] == ["fake"]
-    assert calls == [(str, 2, None)]  # a path, so the reading can name its file; the stash inferred
+    assert calls == [(bytes, 2, None)]  # the bytes already read (a pipe cannot be read twice); the stash inferred
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_photo_through_a_pipe_is_read_once(capsys, tmp_path):
+    # `subdivision score <(cat photo.jpg)`: the pipe can be read only once, and the reader gets those bytes.
+    photo = ROOT / "sample_photos" / "dev" / "studio_001000.jpg"
+    pipe = tmp_path / "photo.pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_bytes(photo.read_bytes()))
+    writer.start()
+    status, out, err = run(["score", "--json", str(pipe)], capsys)
+    writer.join(timeout=30)
+    assert status == 0, err
+    assert json.loads(out)["from_photo"]
+
+
+def test_standard_input_that_is_closed_is_one_line(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", None)
+    for command in ("score", "read"):
+        status, _, err = run([command, "-"], capsys)
+        assert status == 2 and err == "subdivision: error: standard input is closed: there is nothing to read\n"
+
+
+def test_a_long_message_keeps_its_start_and_its_end():
+    from scorer.errors import one_line
+
+    text = "/very/long/path/" + "x" * 500 + "/photo.jpg: no board found; take it again"
+    cut = one_line(text)
+    assert len(cut) == 300 and cut.startswith("/very/long/path/") and cut.endswith("take it again")
+    assert one_line("a\nb   c") == "a b c"
 
 
 def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, monkeypatch):

@@ -55,8 +55,8 @@ def register_error_handlers(app: Flask) -> None:
         length, limit = request.content_length, app.config.get("MAX_CONTENT_LENGTH")
         if status == 413 and length is not None and limit is not None and length <= limit:
             # The whole request was within bounds: one form field was over MAX_FORM_MEMORY_SIZE.
-            message = (f"a form field is too long (at most {app.config['MAX_FORM_MEMORY_SIZE'] // 1000} kB); "
-                       "the photo itself goes in the 'photo' file field")
+            message = (f"a form field is too long (at most {app.config['MAX_FORM_MEMORY_SIZE'] // 1000} kB) or there "
+                       "are too many fields; the photo itself goes in the 'photo' file field")
         return error_response(status, message)
 
     @app.errorhandler(Exception)

@@ -11,6 +11,7 @@ from pathlib import Path
 from scorer.board import stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
+from scorer.files import read_stdin
 
 
 def add_parser(subparsers) -> None:
@@ -103,8 +104,8 @@ def run_read(args) -> int:
     cols, rows = args.squares or (8, 8)
     status = 0
     for index, name in enumerate(args.photos):
+        source = read_stdin(MAX_BYTES) if name == "-" else name
         try:
-            source = sys.stdin.buffer.read(MAX_BYTES + 1) if name == "-" else name
             reading = read_photo(source, players=args.players, threehouse=args.threehouse,
                                  corners=args.corners, rows=rows, cols=cols)
             reading.file = name
@@ -145,7 +146,7 @@ def _print_reading(name: str, reading) -> None:
 
 
 def run_eval(args) -> int:
-    from scorer.vision.evaluate import evaluate_photo, format_summary, photos_in, summarise
+    from scorer.vision.evaluate import evaluate_photo, format_summary, load_truth, photos_in, summarise
 
     directory = Path(args.directory)
     if args.split:
@@ -159,6 +160,8 @@ def run_eval(args) -> int:
         photos = photos[: args.limit]
     if not photos:
         raise UserError(f"{directory}: no photos with .json sidecars")
+    for photo in photos:  # a broken sidecar stops the run before any photo is read, not after
+        load_truth(photo)
     results = []
     for photo in photos:
         result = evaluate_photo(photo, use_true_grid=args.true_grid, hints=args.hints,

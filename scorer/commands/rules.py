@@ -15,7 +15,7 @@ from pathlib import Path
 from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import read_at_most
+from scorer.files import read_at_most, read_stdin
 from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
 
@@ -103,7 +103,7 @@ def is_image(data: bytes) -> bool:
 def read_input(name: str, args) -> Loaded:
     """Load a FILE argument as a board; raises UserError with a one-line message."""
     if name == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        data = read_stdin(MAX_INPUT_BYTES)
     else:
         path = Path(name)
         try:
@@ -120,7 +120,7 @@ def read_input(name: str, args) -> Loaded:
     if len(data) > MAX_INPUT_BYTES:
         raise UserError(f"{name}: too large (over {MAX_INPUT_BYTES} bytes)")
     if is_image(data):
-        return _read_photo(name, data if name == "-" else name, args)
+        return _read_photo(name, data, args)  # the bytes read: a pipe such as <(cat photo.jpg) cannot be read twice
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
     if b"\x00" in data:
@@ -135,7 +135,7 @@ def read_input(name: str, args) -> Loaded:
         raise UserError(f"{name}: {err}") from None
 
 
-def _read_photo(name: str, source: str | bytes, args) -> Loaded:
+def _read_photo(name: str, source: bytes, args) -> Loaded:
     try:
         from scorer.reader import read_photo
     except ImportError as err:
@@ -144,11 +144,11 @@ def _read_photo(name: str, source: str | bytes, args) -> Loaded:
         seats = getattr(args, "seats", None)
         players = args.players or (len(seats) if seats else None)
         reading = read_photo(source, players=players, threehouse=args.threehouse)
-    except UserError as err:  # the reader's message names a path it was given; don't name it twice
-        message = str(err)
-        raise UserError(message if message.startswith(f"{name}: ") else f"{name}: {message}") from None
+    except UserError as err:  # given bytes, the loader calls the file "photo": name it instead
+        raise UserError(f"{name}: {str(err).removeprefix('photo: ')}") from None
     except Exception as err:  # a reader fault still gets one line, not a traceback
         raise UserError(f"{name}: the photo reader failed: {type(err).__name__}: {err}") from None
+    reading.file = name
     return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
 
 

@@ -44,6 +44,7 @@ def run_serve(args) -> int:
     except ValueError as err:  # waitress: a host it cannot resolve or parse
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err}") from None
     shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
+    shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL
     print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(f"subdivision: from a phone on the same network open http://<this computer's address>:{args.port}/",

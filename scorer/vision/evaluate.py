@@ -189,7 +189,6 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
         seconds = time.perf_counter() - start
         result = PhotoResult(str(photo), seconds, evaluate_grid(None, checker["corners"], t_rows, t_cols),
                              failure="grid", warnings=[str(err)])
-        t_board = Board.from_text(truth["board"])
         for r in range(t_rows):
             for c in range(t_cols):
                 in_play = (area["row"] <= r < area["row"] + int(area["rows"])

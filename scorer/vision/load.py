@@ -46,8 +46,8 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         name = "photo"
-        if len(data) > max_bytes:
-            raise PhotoTooLarge(f"{name}: file is {len(data):,} bytes, more than the {max_bytes:,} allowed")
+        if len(data) > max_bytes:  # standard input is read only one byte past the limit: no size to give
+            raise PhotoTooLarge(f"{name}: file is more than the {max_bytes:,} bytes allowed")
         return data, name
     path = Path(source)
     name = str(path)
