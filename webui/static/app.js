@@ -169,8 +169,19 @@
     if (typeof saved.text === "string") $("#board-text").value = saved.text;
     state.textDirty = !!saved.textDirty;
     state.readTokens = saved.readTokens || null;
-    state.reading = saved.reading || null;
-    if (saved.board) analyse(saved.board, { quiet: true });
+    state.reading = wellFormedReading(saved.reading) ? saved.reading : null;
+    if (typeof saved.board === "string" && saved.board.trim()) analyse(saved.board, { quiet: true });
+  }
+
+  // A reading saved by this page has these fields; one damaged in storage is dropped, not drawn.
+  function wellFormedReading(r) {
+    const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+    const isList = (v, item) => Array.isArray(v) && v.every(item);
+    return isObject(r) && isObject(r.byCell) && Object.values(r.byCell).every(isObject)
+      && isList(r.unsure, (c) => typeof c === "string")
+      && isList(r.warnings, (w) => typeof w === "string")
+      && isList(r.colourGroups, (g) => isObject(g) && typeof g.colour === "string"
+        && isList(g.cells, (c) => typeof c === "string"));
   }
 
   // --- messages and progress --------------------------------------------------------------
@@ -237,7 +248,12 @@
     } catch (err) {
       if (seq !== state.seq) return false;
       $("#text-status").textContent = "";
-      showMessage(err.message);
+      if (err instanceof TypeError || err instanceof RangeError) {  // the page's own fault, not the answer's
+        console.error(err);
+        showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
+      } else {
+        showMessage(err.message);
+      }
       return false;
     }
   }
@@ -1130,6 +1146,17 @@
       });
     }
   }
+
+  // The second click of a double click that lands on another control than the first (the first
+  // hid a box or closed a menu, and the page moved under the pointer) is dropped: it was not aimed.
+  let firstClick = null;
+  document.addEventListener("click", (event) => {
+    if (event.detail <= 1) { firstClick = event.target; return; }
+    if (firstClick && firstClick !== event.target && !(firstClick instanceof Node && firstClick.contains(event.target))) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
 
   syncLooseParks();
   wire();
