@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+PHOTO_FORMATS = "JPEG, PNG, WebP, HEIC, TIFF or BMP"  # the photo formats read, as messages name them
+
 
 def read_stdin(max_bytes: int) -> bytes:
     """Standard input's first ``max_bytes`` + 1 bytes; a UserError when there is none (closed)."""

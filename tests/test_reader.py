@@ -314,7 +314,7 @@ def test_read_command_reads_a_photo_from_standard_input(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"not a photo")))
     assert main(["read", "-"]) == 2
     assert capsys.readouterr().err == ("subdivision: error: standard input: not an image "
-                                       "(expected JPEG, PNG, WebP or HEIC)\n")
+                                       "(expected JPEG, PNG, WebP, HEIC, TIFF or BMP)\n")
 
 
 def test_read_command_json_and_overlay(tmp_path, capsys):

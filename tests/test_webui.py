@@ -425,7 +425,7 @@ def test_read_errors_from_the_reader_become_4xx(client, monkeypatch):
     from scorer.vision.load import PhotoError, PhotoTooLarge
 
     module = types.ModuleType("scorer.reader")
-    errors = iter([PhotoError("photo: not an image (expected JPEG, PNG, WebP or HEIC)"),
+    errors = iter([PhotoError("photo: not an image (expected JPEG, PNG, WebP, HEIC, TIFF or BMP)"),
                    PhotoError("photo: image is truncated or corrupt (broken data stream)"),
                    PhotoTooLarge("photo: image is 12000x8000 = 96,000,000 pixels, more than the 80,000,000 allowed")])
 

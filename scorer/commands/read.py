@@ -11,7 +11,7 @@ from pathlib import Path
 from scorer.board import stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import read_stdin
+from scorer.files import PHOTO_FORMATS, read_stdin
 
 
 def add_parser(subparsers) -> None:
@@ -21,7 +21,7 @@ def add_parser(subparsers) -> None:
         description="Read a Subdivision board from each photo: grid, parks, pyramids' colours and sizes, "
         "with each square's confidence and alternatives.",
     )
-    read.add_argument("photos", nargs="+", metavar="PHOTO", help="a photo (JPEG, PNG, WebP, HEIC), or - for standard input")
+    read.add_argument("photos", nargs="+", metavar="PHOTO", help=f"a photo ({PHOTO_FORMATS}), or - for standard input")
     read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     read.add_argument("--overlay", metavar="OUT.png", type=overlay_argument,
                       help="write the photo with the reading drawn on it (several photos: OUT-1.png, ...)")

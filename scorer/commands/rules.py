@@ -1,6 +1,6 @@
 """``subdivision score`` and ``subdivision check``: score or check boards from text or photos.
 
-A FILE is board text (see ``scorer.board``), a photo (JPEG, PNG, WebP, HEIC; recognised by its
+A FILE is board text (see ``scorer.board``), a photo (JPEG, PNG, WebP, HEIC, TIFF, BMP; recognised by its
 first bytes and read with ``scorer.reader.read_photo``), or ``-`` for standard input.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import read_at_most, read_stdin
+from scorer.files import PHOTO_FORMATS, read_at_most, read_stdin
 from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
 
@@ -124,11 +124,11 @@ def read_input(name: str, args) -> Loaded:
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
     if b"\x00" in data:
-        raise UserError(f"{name}: neither board text nor a photo (JPEG, PNG, WebP, HEIC)")
+        raise UserError(f"{name}: neither board text nor a photo ({PHOTO_FORMATS})")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise UserError(f"{name}: neither board text (not UTF-8) nor a photo (JPEG, PNG, WebP, HEIC)") from None
+        raise UserError(f"{name}: neither board text (not UTF-8) nor a photo ({PHOTO_FORMATS})") from None
     try:
         return Loaded(Board.from_text(text))
     except NotationError as err:

@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from scorer.errors import UserError
-from scorer.files import read_at_most
+from scorer.files import PHOTO_FORMATS, read_at_most
 
 try:  # HEIC/HEIF support is optional at import time, required by pyproject.
     import pillow_heif
@@ -106,7 +106,7 @@ def load_photo_scaled(
         try:
             image = Image.open(io.BytesIO(data))
         except UnidentifiedImageError:
-            raise PhotoError(f"{name}: not an image (expected JPEG, PNG, WebP or HEIC)") from None
+            raise PhotoError(f"{name}: not an image (expected {PHOTO_FORMATS})") from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
