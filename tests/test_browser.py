@@ -685,6 +685,23 @@ def test_a_reading_damaged_in_storage_is_dropped_and_the_board_still_works(page,
     expect(page.locator("#message")).to_be_hidden()
 
 
+def test_a_board_damaged_in_storage_is_named_as_last_visits_and_the_text_kept(page):
+    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
+                  ["subdivision-scorer.v1", {"board": "r3 zz\n. .", "text": "my notes r3", "textDirty": True}])
+    page.reload()
+    expect(page.locator("#message")).to_contain_text("The board kept from your last visit could not be shown")
+    expect(page.locator("#board-text")).to_have_value("my notes r3")
+
+
+@pytest.mark.parametrize("players", [7, "x", None])
+def test_saved_options_out_of_range_leave_the_players_menu_on_a_choice(page, players):
+    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
+                  ["subdivision-scorer.v1", {"options": {"players": players, "stash": "threehouse"}}])
+    page.reload()
+    expect(page.locator("#opt-players")).to_have_value("auto")
+    expect(page.locator("#opt-threehouse")).to_be_checked()  # the rest of the options still restored
+
+
 # --- a board marked by hand -------------------------------------------------------------------
 REAL = ROOT / "tests" / "data" / "real_chessboards"
 
@@ -827,6 +844,15 @@ def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     moved = marked_corners(page, (640, 480))
     assert np.abs(moved[2] - (560, 380)).max() < 3 and np.abs(moved[[0, 1, 3]] - np.delete(tapped, 2, 0)).max() < 3
     expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
+    # a double tap on "Read with these corners" sends the photo once
+    sent = []
+    page.on("request", lambda request: sent.append(request) if request.url.endswith("/api/read") else None)
+    with page.expect_response("**/api/read", timeout=60_000):
+        page.dblclick("#mark-read")
+    assert len(sent) == 1
+    if page.locator("#mark-card").is_hidden():  # read: open the marking again to cancel it
+        page.click("#mark-open")
+    expect(page.locator("#mark-read")).to_be_enabled()
     page.click("#mark-cancel")
     expect(page.locator("#mark-card")).to_be_hidden()
     assert_fits_width(page)

@@ -116,7 +116,8 @@
 
   function setOptions(opts) {
     if (!opts) return;
-    if (opts.players) $("#opt-players").value = String(opts.players);
+    const players = $("#opt-players");
+    if ([...players.options].some((o) => o.value === String(opts.players))) players.value = String(opts.players);
     setStash(threehouseOption(opts)); // options saved before "auto" existed have no stash: auto
     $("#opt-private-parks").checked = !!opts.private_parks;
     $("#opt-loose-parks").checked = !!opts.loose_parks;
@@ -170,7 +171,7 @@
     state.textDirty = !!saved.textDirty;
     state.readTokens = saved.readTokens || null;
     state.reading = wellFormedReading(saved.reading) ? saved.reading : null;
-    if (typeof saved.board === "string" && saved.board.trim()) analyse(saved.board, { quiet: true });
+    if (typeof saved.board === "string" && saved.board.trim()) analyse(saved.board, { quiet: true, restoring: true });
   }
 
   // A reading saved by this page has these fields; one damaged in storage is dropped, not drawn.
@@ -251,6 +252,8 @@
       if (err instanceof TypeError || err instanceof RangeError) {  // the page's own fault, not the answer's
         console.error(err);
         showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
+      } else if (opts.restoring) {
+        showMessage(`The board kept from your last visit could not be shown (${err.message}). Read a photo or enter a board to go on.`);
       } else {
         showMessage(err.message);
       }
@@ -281,7 +284,10 @@
     if (state.upload) state.upload.abort(); // a newer photo replaces one still being read
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
-    xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
+    xhr.onloadend = () => {
+      if (state.upload === xhr) state.upload = null;
+      if (marked) renderMarking(); // the marks' button, off while they were being read, back on
+    };
     xhr.open("POST", "api/read");
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => {
@@ -307,6 +313,7 @@
       showReading(data);
     };
     progress("Uploading\u2026", 0);
+    if (marked) $("#mark-read").disabled = true; // one read per tap, however quick the taps
     xhr.send(form);
   }
 
