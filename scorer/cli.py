@@ -38,12 +38,22 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).add_parser(subparsers)
+    parser.command_parsers = subparsers.choices
     return parser
+
+
+def parse_command_line(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """``parser.parse_args``, but an argument no command takes is blamed on the command given,
+    whose ``--help`` lists what it does take."""
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        parser.command_parsers[args.command].error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parse_command_line(parser, argv)
     try:
         return int(args.func(args) or 0)
     except (UserError, NotationError) as err:

@@ -138,6 +138,8 @@ def test_an_endless_file_is_refused_without_reading_it_all(capsys, command):
     (["check", "--standard", "--threehouse", GAME_2P], "not allowed with"),
     (["check", "--seats", "red,zz", GAME_2P], "unknown colour"),
     (["frobnicate"], "invalid choice"),
+    (["read", "--bogus", "photo.jpg"], "subdivision read: error: unrecognized arguments: --bogus (see subdivision read --help)"),
+    (["score", GAME_2P, "--json", "extra", "--x"], "unrecognized arguments: extra --x (see subdivision score --help)"),
 ])
 def test_a_usage_mistake_is_one_line(capsys, argv, expected):
     with pytest.raises(SystemExit) as exited:
