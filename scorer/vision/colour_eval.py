@@ -27,7 +27,7 @@ from scipy.optimize import linear_sum_assignment
 
 from scorer.board import STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, setup_of_area, setups_for_size
 from scorer.vision.colours import ColourGroups, colour_groups_for
-from scorer.vision.evaluate import photos_in, sidecar_for, truth_grid_of
+from scorer.vision.evaluate import load_truth, photos_in, truth_grid_of
 
 
 @dataclass
@@ -62,8 +62,7 @@ def square_stage(photo: Path):
     from scorer.reader import READ_LONG_SIDE, read_image
     from scorer.vision.load import load_photo_scaled
 
-    truth = json.loads(sidecar_for(photo).read_text())
-    grid = truth_grid_of(truth)
+    truth, grid, _ = load_truth(photo)
     image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)
     reading = read_image(image, grid=grid.scaled(1.0 / k) if k != 1.0 else grid,
                          threehouse=bool(truth.get("threehouse", False)), file=str(photo))
