@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from scorer.board import COLOURS
-from scorer.vision.colours import LIGHTNESS_WEIGHT, group_colours, naming_odds, white_balance
+from scorer.vision.colours import LIGHTNESS_WEIGHT, group_colours, group_membership, naming_odds, white_balance
 
 
 def _centre(hue_deg, chroma, lightness):
@@ -216,3 +216,18 @@ def test_a_black_and_white_photo_has_no_colour_and_leaves_every_name_open():
     odds = colourless_odds({"black": 0.9, "blue": 0.08, "purple": 0.02})
     assert set(odds) == set(COLOURS) and np.allclose(list(odds.values()), 1.0 / len(COLOURS))
     assert list(odds)[:3] == ["black", "blue", "purple"]  # in the lightness-only naming's order
+
+
+def test_a_piece_between_two_groups_keeps_a_real_chance_of_the_other():
+    # Squared distances to two group centres, in spreads: a piece twice as far from the other
+    # group as from its own keeps about 1 chance in 9 of it (a Gaussian gave it e^-6), so a
+    # clash with the stash counts can move it there rather than empty a plainly occupied square.
+    spread = 5.0
+    d2 = (np.array([[0.5, 1.0], [2.0, 4.0], [1.0, 8.0], [4.0, 0.5]]) * spread) ** 2
+    probs = group_membership(d2, spread)
+    assert np.allclose(probs.sum(axis=1), 1.0)
+    assert probs[0, 0] > 0.8 and probs[2, 0] > 0.99 and probs[3, 1] > 0.99  # near one group: sure of it
+    assert 0.08 < probs[1, 1] < 0.2
+    assert probs[1, 1] > np.exp(-(4.0 ** 2 - 2.0 ** 2) / 2)  # far more than a Gaussian's odds
+    # the odds keep their order: the nearer the other group, the likelier it
+    assert probs[0, 1] > probs[1, 1] > probs[2, 1]

@@ -50,6 +50,10 @@ CONFUSED_MAX_ODDS = 0.8
 LEARNED_DISPUTE_COST = 4.0
 MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark pieces look tinted)
 SPREAD_FLOOR = 4.0  # feature units added to a photo's median within-group distance
+# A piece's colour is sometimes nearer another player's group than its own (a dark blue piece
+# on a dark square beside black ones): with a Gaussian's thin tails it had no chance of that
+# colour, and a clash with the stash counts emptied a plainly occupied square instead.
+MEMBERSHIP_TAIL = 0.1  # degrees of freedom of the membership's Student-t (0.001-0.5 read dev alike)
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
 NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint namings against each other
 LEARNED_NAME_WEIGHT = 1.0  # name-cost units per nat of the learned model's mean log-odds of a name (dev choice)
@@ -415,16 +419,24 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
-    z = -d2 / (2 * spread ** 2)
-    z -= z.max(axis=1, keepdims=True)
-    probs = np.exp(z)
-    probs /= probs.sum(axis=1, keepdims=True)
+    probs = group_membership(d2, spread)
     nearest = np.sqrt(d2.min(axis=1))
     # How well each sample fits any group at all: a park marker (a coin, a glass stone) that
     # was taken for a pyramid usually fits none.
     fit = np.exp(-np.maximum(0.0, nearest - OUTLIER_SPREADS * spread) ** 2 / (2 * spread ** 2))
     return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit,
                         name_odds=name_odds)
+
+
+def group_membership(d2: np.ndarray, spread: float, tail: float = MEMBERSHIP_TAIL) -> np.ndarray:
+    """(N, K) probability that each sample belongs to each group, from its squared feature
+    distances ``d2`` to the groups' centres: a Student-t of ``tail`` degrees of freedom in 3
+    dimensions with scale ``spread``, so the odds between two groups fall off as a power of
+    the distance ratio, not exponentially in the squared distance."""
+    z = -(tail + 3) / 2 * np.log1p(d2 / (tail * spread ** 2))
+    z -= z.max(axis=1, keepdims=True)
+    probs = np.exp(z)
+    return probs / probs.sum(axis=1, keepdims=True)
 
 
 def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
