@@ -344,7 +344,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                             cell[value] = cell.get(value, 0.0) + sq.probs[size_i] * cp[k] * odds
             table[name] = cell
         decoded = decode(table, play.rows, play.cols, trios=trios,
-                         parks=setup.parks if setup and setup.size == play.rows else None)
+                         parks=setup.parks if setup and setup.size == play.rows else None,
+                         colours={max(odds, key=odds.get) for odds in groups.name_odds} or set(groups.names))
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)

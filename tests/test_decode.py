@@ -46,6 +46,22 @@ def test_stash_limit_settles_an_unsure_square():
     assert any("E4" in w for w in decoded.warnings)
 
 
+def test_a_piece_over_the_stash_limit_does_not_escape_to_its_groups_other_name():
+    # Six white 2-pips read, the white group's other possible name clear (odds 0.2): one
+    # piece alone cannot be clear while the rest of its group is white; the unsure sixth
+    # takes its size alternative instead.
+    text = "w2 . w2 . w2 .\n. . . . . .\nw2 . w2 . w2 .\n" + ". . . . . .\n" * 3
+    board = Board.from_text(text)
+    table = {name: {v: p * 0.8 if v[0] == "w" else p for v, p in cells.items()} | {"x2": 0.2 * cells.get("w2", 0)}
+             for name, cells in _table(board, others=("w1", "w2", "w3", ".", "#")).items()}
+    table["E4"] = {"w2": 0.45, "x2": 0.25, "w3": 0.2, ".": 0.1}
+    assert decode(table, 6, 6, use_rules=False).board["E4"].symbol == "x2"  # any name goes: the cheap way out
+    decoded = decode(table, 6, 6, use_rules=False, colours={"white"})
+    assert decoded.board["E4"].symbol == "w3"
+    cell = next(c for c in decoded.cells if c.cell == "E4")
+    assert cell.changed_by == "counts" and cell.alternatives[0] == ("w2", pytest.approx(0.45))
+
+
 def test_clear_extra_piece_is_kept_and_reported():
     # Six red 3-pips, all read with near certainty: a real over-full stash, not hidden.
     text = "r3 . r3 . r3 .\n. . . . . .\nr3 . r3 . r3 .\n" + ". . . . . .\n" * 3
