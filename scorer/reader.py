@@ -60,6 +60,14 @@ CONFIDENCE_RAW = (0.507, 0.796, 0.939, 0.979, 0.991, 0.996, 0.998, 0.999)
 CONFIDENCE_RIGHT = (0.740, 0.824, 0.988, 0.993, 0.998, 0.998, 0.998, 0.999)
 
 
+def placed_names(groups) -> set[str]:
+    """The colour each group's pieces are given: its likeliest name (after the odds' caps,
+    which can differ from the joint naming's first choice)."""
+    if not groups.name_odds:
+        return set(groups.names)
+    return {max(odds, key=odds.get) if odds else name for name, odds in zip(groups.names, groups.name_odds)}
+
+
 def calibrated_confidence(p: float) -> float:
     """How often a square read with decoder probability ``p`` is right (measured on dev and
     on renders the square model never saw), but never more than ``p``."""
@@ -345,7 +353,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             table[name] = cell
         decoded = decode(table, play.rows, play.cols, trios=trios,
                          parks=setup.parks if setup and setup.size == play.rows else None,
-                         colours={max(odds, key=odds.get) for odds in groups.name_odds} or set(groups.names))
+                         colours=placed_names(groups))
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)

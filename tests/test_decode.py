@@ -138,3 +138,14 @@ def test_turn_order_restores_a_missed_piece_but_not_a_clearly_empty_square():
     decoded = decode(table, 4, 4)
     assert decoded.board["B1"] is None and decoded.board["C3"] is None
     assert all(c.changed_by is None for c in decoded.cells)
+
+
+def test_placed_names_are_each_groups_likeliest_after_the_caps():
+    from types import SimpleNamespace
+
+    from scorer.reader import placed_names
+
+    groups = SimpleNamespace(names=["clear", "red", "white"],
+                             name_odds=[{"cyan": 0.53, "clear": 0.47}, {"red": 1.0}, {}])
+    assert placed_names(groups) == {"cyan", "red", "white"}
+    assert placed_names(SimpleNamespace(names=["red", "blue"], name_odds=[])) == {"red", "blue"}
