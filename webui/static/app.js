@@ -33,6 +33,7 @@
     textDirty: false,
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
+    uploadKey: null,                 // the options and marks that upload was sent with
     lastPhoto: null,                 // the last photo sent, for "read again" (kept in memory only)
     lastMarked: null,                // {corners, squares} the last photo was read with, if marked by hand
     marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
@@ -270,9 +271,12 @@
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
       return;
     }
+    const o = options();
+    const key = JSON.stringify([o.players, threehouseOption(o), marked]);
+    if (state.upload && file === state.lastPhoto && key === state.uploadKey) return; // a double tap: already on its way
     if (file !== state.lastPhoto) { closeMarking(); state.lastMarked = null; }
     state.lastPhoto = file;
-    const o = options();
+    state.uploadKey = key;
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
     form.append("players", o.players);
