@@ -20,7 +20,7 @@ from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Boar
                           setup_of_area, setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
-from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour
+from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour, placed_names
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import MAX_SQUARES, GridFit, InvalidCorners, NoBoardFound, find_grid, grid_from_corners
 from scorer.vision.load import downscale, load_photo_scaled
@@ -58,14 +58,6 @@ COLOURLESS = "the photo has no colour (black and white?): the players' colours a
 # it there. Alternatives keep the decoder's odds.
 CONFIDENCE_RAW = (0.507, 0.796, 0.939, 0.979, 0.991, 0.996, 0.998, 0.999)
 CONFIDENCE_RIGHT = (0.740, 0.824, 0.988, 0.993, 0.998, 0.998, 0.998, 0.999)
-
-
-def placed_names(groups) -> set[str]:
-    """The colour each group's pieces are given: its likeliest name (after the odds' caps,
-    which can differ from the joint naming's first choice)."""
-    if not groups.name_odds:
-        return set(groups.names)
-    return {max(odds, key=odds.get) if odds else name for name, odds in zip(groups.names, groups.name_odds)}
 
 
 def calibrated_confidence(p: float) -> float:
@@ -329,7 +321,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]
         groups = colour_groups_for(squares, pyramids, players=n_groups, per_player=3 * trios if full else None,
                                    choices=choices)
-        reading.colour_names = groups.names
+        placed = placed_names(groups.names, groups.name_odds)  # each group's one name on the board
+        reading.colour_names = placed
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
         colour_fit = {sq: float(groups.fit[i]) for i, sq in enumerate(pyramids)} if groups.fit is not None else {}
         stage = "decode"
@@ -347,13 +340,13 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                 for k, letter in enumerate(letters):
                     # The group's likeliest name, and the others its naming might have had.
                     for colour, odds in (groups.name_odds[k].items() if groups.name_odds else [(groups.names[k], 1.0)]):
-                        if odds >= MIN_NAME_ODDS or colour == groups.names[k]:
+                        if odds >= MIN_NAME_ODDS or colour == placed[k]:
                             value = f"{COLOUR_LETTERS[colour]}{pips}"
                             cell[value] = cell.get(value, 0.0) + sq.probs[size_i] * cp[k] * odds
             table[name] = cell
         decoded = decode(table, play.rows, play.cols, trios=trios,
                          parks=setup.parks if setup and setup.size == play.rows else None,
-                         colours=placed_names(groups))
+                         colours=set(placed))
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
@@ -365,7 +358,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             # decoding keeps the lightness-only names so each group stays one colour.
             name_odds = [colourless_odds(odds) for odds in name_odds]
             reading.warnings.append(COLOURLESS)
-        reading.colour_groups = colour_group_readings(decoded.board, groups.names, name_odds)
+        reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds)
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)

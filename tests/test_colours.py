@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from scorer.board import COLOURS
-from scorer.vision.colours import LIGHTNESS_WEIGHT, group_colours, group_membership, naming_odds, white_balance
+from scorer.vision.colours import (LIGHTNESS_WEIGHT, group_colours, group_membership, naming_odds, placed_names,
+                                   white_balance)
 
 
 def _centre(hue_deg, chroma, lightness):
@@ -231,3 +232,14 @@ def test_a_piece_between_two_groups_keeps_a_real_chance_of_the_other():
     assert probs[1, 1] > np.exp(-(4.0 ** 2 - 2.0 ** 2) / 2)  # far more than a Gaussian's odds
     # the odds keep their order: the nearer the other group, the likelier it
     assert probs[0, 1] > probs[1, 1] > probs[2, 1]
+
+
+def test_each_group_is_placed_under_one_distinct_name_its_odds_favour():
+    # The odds' caps can favour another name than the joint naming's: the pieces take it
+    assert placed_names(["clear", "red", "white"], [{"cyan": 0.53, "clear": 0.47}, {"red": 1.0}, {}]) == \
+        ["cyan", "red", "white"]
+    # two groups whose likeliest name is the same share it out: the likeliest pair of names wins
+    assert placed_names(["purple", "red"], [{"red": 0.52, "purple": 0.36}, {"red": 0.39, "orange": 0.36, "purple": 0.2}]) \
+        == ["red", "orange"]  # 0.52 x 0.36 against 0.36 x 0.39 for purple and red
+    assert placed_names(["red", "purple"], [{"red": 0.9, "purple": 0.1}, {"red": 0.6, "purple": 0.4}]) == ["red", "purple"]
+    assert placed_names(["red", "blue"], []) == ["red", "blue"]

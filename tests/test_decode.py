@@ -140,12 +140,7 @@ def test_turn_order_restores_a_missed_piece_but_not_a_clearly_empty_square():
     assert all(c.changed_by is None for c in decoded.cells)
 
 
-def test_placed_names_are_each_groups_likeliest_after_the_caps():
-    from types import SimpleNamespace
 
-    from scorer.reader import placed_names
-
-    groups = SimpleNamespace(names=["clear", "red", "white"],
-                             name_odds=[{"cyan": 0.53, "clear": 0.47}, {"red": 1.0}, {}])
-    assert placed_names(groups) == {"cyan", "red", "white"}
-    assert placed_names(SimpleNamespace(names=["red", "blue"], name_odds=[])) == {"red", "blue"}
+def test_a_table_with_nothing_placeable_reads_empty_not_a_crash():
+    decoded = decode({"A1": {"r2": 1.0}}, 3, 3, colours={"green"})
+    assert decoded.board["A1"] is None and decoded.cells[0].confidence < 0.01

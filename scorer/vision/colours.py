@@ -439,6 +439,19 @@ def group_membership(d2: np.ndarray, spread: float, tail: float = MEMBERSHIP_TAI
     return probs / probs.sum(axis=1, keepdims=True)
 
 
+def placed_names(names: list[str], name_odds: list[dict[str, float]]) -> list[str]:
+    """The one name each group's pieces are given on the board: the distinct names likeliest
+    together under the groups' odds (after their caps, so not always the joint naming's
+    ``names``); ``names`` when there are no odds."""
+    if not name_odds:
+        return list(names)
+    odds = [o or {name: 1.0} for name, o in zip(names, name_odds)]
+    candidates = sorted(set(names).union(*odds))
+    cost = np.array([[-np.log(max(o.get(c, 0.0), 1e-9)) for c in candidates] for o in odds])
+    rows, cols = linear_sum_assignment(cost)
+    return [candidates[j] for j in cols[np.argsort(rows)]]
+
+
 def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
                       per_player: int | None = None, choices=(2, 3, 4)) -> ColourGroups:
     """:func:`group_colours` for the pyramids on squares ``pyramids`` ((col, row) keys of a
