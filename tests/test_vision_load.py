@@ -109,8 +109,18 @@ def test_non_images_are_refused_with_one_line(data):
 def test_truncated_files_are_refused(fmt):
     noisy = Image.fromarray(np.random.default_rng(0).integers(0, 255, (200, 300, 3), dtype=np.uint8))
     data = _encode(noisy, fmt)
-    with pytest.raises(PhotoError, match="truncated|corrupt|cannot"):
+    with pytest.raises(PhotoError, match="truncated|corrupt|cannot") as caught:
         load_photo(data[: len(data) // 2])
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("keep", [300, 30_000])
+def test_a_photo_cut_short_says_so_in_plain_words(keep):
+    noisy = Image.fromarray(np.random.default_rng(0).integers(0, 255, (400, 600, 3), dtype=np.uint8))
+    data = _encode(noisy, "JPEG")
+    with pytest.raises(PhotoError) as caught:
+        load_photo(data[:keep])
+    assert str(caught.value) == "photo: the image file is cut short (truncated): send or copy the whole photo again"
 
 
 @pytest.mark.parametrize("size", [(1, 1), (31, 400), (400, 20)])

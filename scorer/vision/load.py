@@ -34,6 +34,9 @@ WORKING_LONG_SIDE = 1280
 ACCEPTED_FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP", "TIFF"}
 
 
+TRUNCATED = "the image file is cut short (truncated): send or copy the whole photo again"
+
+
 class PhotoError(UserError):
     """The file is not a photo we can read (not an image, truncated, too large)."""
 
@@ -110,6 +113,8 @@ def load_photo_scaled(
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
+            if _is_truncation(err):
+                raise PhotoError(f"{name}: {TRUNCATED}") from None
             raise PhotoError(f"{name}: cannot read image header ({_short(err)})") from None
         if image.format not in ACCEPTED_FORMATS:
             raise PhotoError(f"{name}: unsupported image format {image.format}")
@@ -137,6 +142,8 @@ def load_photo_scaled(
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
         except OSError as err:
+            if _is_truncation(err):
+                raise PhotoError(f"{name}: {TRUNCATED}") from None
             raise PhotoError(f"{name}: image is truncated or corrupt ({_short(err)})") from None
         except Exception as err:  # noqa: BLE001
             raise PhotoError(f"{name}: cannot decode image ({_short(err)})") from None
@@ -157,6 +164,10 @@ def _to_rgb(image: Image.Image) -> Image.Image:
         top = 65535.0 if array.max() > 255 else 255.0
         return Image.fromarray((array * (255.0 / top)).clip(0, 255).astype(np.uint8)).convert("RGB")
     return image.convert("RGB")
+
+
+def _is_truncation(err: Exception) -> bool:
+    return "truncated" in str(err).lower()
 
 
 def _short(err: Exception) -> str:
