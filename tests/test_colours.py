@@ -6,7 +6,7 @@ import pytest
 
 from scorer.board import COLOURS
 from scorer.vision.colours import (LIGHTNESS_WEIGHT, group_colours, group_membership, naming_odds, placed_names,
-                                   white_balance)
+                                   weighed_by_learned_names, white_balance)
 
 
 def _centre(hue_deg, chroma, lightness):
@@ -243,3 +243,16 @@ def test_each_group_is_placed_under_one_distinct_name_its_odds_favour():
         == ["red", "orange"]  # 0.52 x 0.36 against 0.36 x 0.39 for purple and red
     assert placed_names(["red", "purple"], [{"red": 0.9, "purple": 0.1}, {"red": 0.6, "purple": 0.4}]) == ["red", "purple"]
     assert placed_names(["red", "blue"], []) == ["red", "blue"]
+
+
+def test_the_learned_odds_of_a_pieces_own_colour_lean_its_membership():
+    probs = np.array([[0.7, 0.3], [0.7, 0.3], [0.99, 0.01]])
+    name_probs = np.full((3, len(COLOURS)), 0.01)
+    name_probs[0, COLOURS.index("blue")] = 0.9  # the model sees the first piece as blue
+    name_probs[1] = np.nan  # no odds for the second
+    name_probs[2, COLOURS.index("blue")] = 0.9  # nor can it move a piece the features are sure of
+    weighed = weighed_by_learned_names(probs, name_probs, ["black", "blue"], weight=0.5)
+    assert np.allclose(weighed.sum(axis=1), 1.0)
+    assert weighed[0, 1] > 0.7  # from 0.3: sqrt(90) times the odds of blue
+    assert np.allclose(weighed[1], probs[1])
+    assert weighed[2, 0] > 0.9

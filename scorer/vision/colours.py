@@ -54,6 +54,10 @@ SPREAD_FLOOR = 4.0  # feature units added to a photo's median within-group dista
 # on a dark square beside black ones): with a Gaussian's thin tails it had no chance of that
 # colour, and a clash with the stash counts emptied a plainly occupied square instead.
 MEMBERSHIP_TAIL = 0.1  # degrees of freedom of the membership's Student-t (0.001-0.5 read dev alike)
+# Each piece's membership also leans on the learned model's odds of each group's name, to
+# this power (a cue of the piece itself, where the features put it between two groups). Chosen
+# on dev and its photometric variants (0.5 and 1 both read every variant better; 0.5 dev best).
+LEARNED_MEMBERSHIP_WEIGHT = 0.5
 OUTLIER_SPREADS = 2.0  # samples further than this many spreads from every group fit none
 NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint namings against each other
 LEARNED_NAME_WEIGHT = 1.0  # name-cost units per nat of the learned model's mean log-odds of a name (dev choice)
@@ -420,6 +424,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     within = d2[np.arange(len(feats)), labels]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
     probs = group_membership(d2, spread)
+    if name_probs is not None:
+        probs = weighed_by_learned_names(probs, np.asarray(name_probs, np.float64), names)
     nearest = np.sqrt(d2.min(axis=1))
     # How well each sample fits any group at all: a park marker (a coin, a glass stone) that
     # was taken for a pyramid usually fits none.
@@ -450,6 +456,18 @@ def placed_names(names: list[str], name_odds: list[dict[str, float]]) -> list[st
     cost = np.array([[-np.log(max(o.get(c, 0.0), 1e-9)) for c in candidates] for o in odds])
     rows, cols = linear_sum_assignment(cost)
     return [candidates[j] for j in cols[np.argsort(rows)]]
+
+
+def weighed_by_learned_names(probs: np.ndarray, name_probs: np.ndarray, names: list[str],
+                             weight: float = LEARNED_MEMBERSHIP_WEIGHT) -> np.ndarray:
+    """Group memberships ``probs`` (N, K) times each piece's learned odds of each group's name
+    (``name_probs``, N x len(COLOURS); NaN rows: no odds, left as they are) to the power
+    ``weight``, renormalised: a piece the model sees as blue leans to the blue group."""
+    columns = [COLOURS.index(name) for name in names]
+    learned = np.maximum(name_probs[:, columns], LEARNED_NAME_FLOOR)
+    learned = np.where(np.isnan(learned), 1.0, learned)
+    weighed = probs * learned ** weight
+    return weighed / weighed.sum(axis=1, keepdims=True)
 
 
 def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
