@@ -288,10 +288,7 @@
     if (state.upload) state.upload.abort(); // a newer photo replaces one still being read
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
-    xhr.onloadend = () => {
-      if (state.upload === xhr) state.upload = null;
-      if (marked) renderMarking(); // the marks' button, off while they were being read, back on
-    };
+    xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
     xhr.open("POST", "api/read");
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => {
@@ -317,7 +314,6 @@
       showReading(data);
     };
     progress("Uploading\u2026", 0);
-    if (marked) $("#mark-read").disabled = true; // one read per tap, however quick the taps
     xhr.send(form);
   }
 
