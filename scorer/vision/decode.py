@@ -56,7 +56,8 @@ class Decoded:
 
 def _normalise(table: dict[str, dict[str, float]]) -> tuple[list[str], list[str], np.ndarray]:
     cells = list(table)
-    values = sorted({EMPTY} | {v for probs in table.values() for v in probs}, key=lambda t: (len(t), t))  # a square can always be read empty
+    # EMPTY always: a square can be read empty whatever its table holds.
+    values = sorted({EMPTY} | {v for probs in table.values() for v in probs}, key=lambda t: (len(t), t))
     P = np.full((len(cells), len(values)), 1e-9)
     for i, cell in enumerate(cells):
         for v, p in table[cell].items():
