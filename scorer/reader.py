@@ -326,27 +326,28 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
         colour_fit = {sq: float(groups.fit[i]) for i, sq in enumerate(pyramids)} if groups.fit is not None else {}
         stage = "decode"
-        table = {}
-        letters = [COLOUR_LETTERS[name] for name in groups.names]
+        table, shown = {}, {}
         for (c, r) in inside:
             sq = squares.readings[(c, r)]
             name = Square(c - play.col, r - play.row).name
             cell = {".": sq.probs[0] * (FAINT_EMPTY if nearly_full else 1.0), "#": sq.probs[1]}
             cp = colour_probs.get((c, r))
             if cp is None:
-                cp = np.full(len(letters), 1.0 / max(1, len(letters)))
+                cp = np.full(len(placed), 1.0 / max(1, len(placed)))
             cp = cp * colour_fit.get((c, r), 1.0)  # a colour no player has: likelier a park
+            placing, odds_shown = dict(cell), dict(cell)
             for size_i, pips in ((2, 1), (3, 2), (4, 3)):
-                for k, letter in enumerate(letters):
-                    # The group's likeliest name, and the others its naming might have had.
-                    for colour, odds in (groups.name_odds[k].items() if groups.name_odds else [(groups.names[k], 1.0)]):
-                        if odds >= MIN_NAME_ODDS or colour == placed[k]:
+                for k, placed_name in enumerate(placed):
+                    # Placed under the group's one name; shown with the others its naming might have had.
+                    p_piece = sq.probs[size_i] * cp[k]
+                    placing[f"{COLOUR_LETTERS[placed_name]}{pips}"] = p_piece
+                    for colour, odds in (groups.name_odds[k].items() if groups.name_odds else [(placed_name, 1.0)]):
+                        if odds >= MIN_NAME_ODDS or colour == placed_name:
                             value = f"{COLOUR_LETTERS[colour]}{pips}"
-                            cell[value] = cell.get(value, 0.0) + sq.probs[size_i] * cp[k] * odds
-            table[name] = cell
+                            odds_shown[value] = odds_shown.get(value, 0.0) + p_piece * odds
+            table[name], shown[name] = placing, odds_shown
         decoded = decode(table, play.rows, play.cols, trios=trios,
-                         parks=setup.parks if setup and setup.size == play.rows else None,
-                         colours=set(placed))
+                         parks=setup.parks if setup and setup.size == play.rows else None, shown=shown)
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)

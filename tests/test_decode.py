@@ -49,17 +49,33 @@ def test_stash_limit_settles_an_unsure_square():
 def test_a_piece_over_the_stash_limit_does_not_escape_to_its_groups_other_name():
     # Six white 2-pips read, the white group's other possible name clear (odds 0.2): one
     # piece alone cannot be clear while the rest of its group is white; the unsure sixth
-    # takes its size alternative instead.
+    # takes its size alternative instead, and the clear odds still show.
     text = "w2 . w2 . w2 .\n. . . . . .\nw2 . w2 . w2 .\n" + ". . . . . .\n" * 3
     board = Board.from_text(text)
-    table = {name: {v: p * 0.8 if v[0] == "w" else p for v, p in cells.items()} | {"x2": 0.2 * cells.get("w2", 0)}
-             for name, cells in _table(board, others=("w1", "w2", "w3", ".", "#")).items()}
-    table["E4"] = {"w2": 0.45, "x2": 0.25, "w3": 0.2, ".": 0.1}
-    assert decode(table, 6, 6, use_rules=False).board["E4"].symbol == "x2"  # any name goes: the cheap way out
-    decoded = decode(table, 6, 6, use_rules=False, colours={"white"})
+    table = _table(board, others=("w1", "w2", "w3", ".", "#"))
+    shown = {name: {v: p * 0.8 if v[0] == "w" else p for v, p in cells.items()} | {"x2": 0.2 * cells.get("w2", 0)}
+             for name, cells in table.items()}
+    shown["E4"] = {"w2": 0.45, "x2": 0.25, "w3": 0.2, ".": 0.1}
+    assert decode(shown, 6, 6, use_rules=False).board["E4"].symbol == "x2"  # any name goes: the cheap way out
+    table["E4"] = {"w2": 0.45 + 0.25, "w3": 0.2, ".": 0.1}  # the group's whole odds on its one name
+    decoded = decode(table, 6, 6, use_rules=False, shown=shown)
     assert decoded.board["E4"].symbol == "w3"
     cell = next(c for c in decoded.cells if c.cell == "E4")
     assert cell.changed_by == "counts" and cell.alternatives[0] == ("w2", pytest.approx(0.45))
+    assert ("x2", pytest.approx(0.25)) in cell.alternatives and cell.confidence == pytest.approx(0.2)
+
+
+def test_a_piece_whose_group_name_is_in_doubt_is_still_placed():
+    # The clear group's pieces may be white (odds 0.3 against 0.7 for clear, white taken by
+    # another group): each of its pieces is sure to be there, so a square read as a clear
+    # 1-pip at 0.9 is placed as one, not read bare because 0.9 x 0.3 of it is "white".
+    table = {"A1": {"x1": 0.9, ".": 0.1}, "B2": {"w3": 0.95, ".": 0.05}}
+    shown = {"A1": {"x1": 0.9 * 0.3, "w1": 0.9 * 0.7, ".": 0.1}, "B2": table["B2"]}
+    decoded = decode(table, 3, 3, use_rules=False, shown=shown)
+    assert decoded.board["A1"].symbol == "x1" and decoded.board["B2"].symbol == "w3"
+    cell = decoded.cells[0]
+    assert cell.changed_by is None
+    assert cell.confidence == pytest.approx(0.27) and cell.alternatives[0] == ("w1", pytest.approx(0.63))
 
 
 def test_clear_extra_piece_is_kept_and_reported():
@@ -141,6 +157,7 @@ def test_turn_order_restores_a_missed_piece_but_not_a_clearly_empty_square():
 
 
 
-def test_a_table_with_nothing_placeable_reads_empty_not_a_crash():
-    decoded = decode({"A1": {"r2": 1.0}}, 3, 3, colours={"green"})
-    assert decoded.board["A1"] is None and decoded.cells[0].confidence < 0.01
+def test_a_cell_with_no_odds_reads_empty_not_a_crash():
+    decoded = decode({"A1": {}}, 3, 3, shown={"A1": {"r2": 1.0}})
+    assert decoded.board["A1"] is None and decoded.cells[0].confidence == 0.0
+    assert decoded.cells[0].alternatives == [("r2", 1.0)]

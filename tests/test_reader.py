@@ -106,7 +106,10 @@ def test_a_photo_framed_tightly_on_the_play_area_is_read(photo):
     assert reading.failed_stage is None, reading.warnings
     board = Board.from_text(truth["board"])
     wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
-    assert len(wrong) <= 3, (wrong, reading.board.to_text())
+    # The cut runs through the edge squares' pieces: some show no colour at all, and two of
+    # those whose colours the stash counts must tell apart are a coin toss. All are flagged.
+    assert len(wrong) <= 4, (wrong, reading.board.to_text())
+    assert not set(wrong) - set(reading.uncertain), reading.warnings
 
 
 def test_a_grid_found_on_part_of_the_board_is_right_when_it_lies_on_the_true_squares_of_the_play_area():

@@ -67,23 +67,21 @@ def _normalise(table: dict[str, dict[str, float]]) -> tuple[list[str], list[str]
 
 
 def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: int = 5,
-           parks: int | None = None, use_rules: bool = True, colours: set[str] | None = None) -> Decoded:
+           parks: int | None = None, use_rules: bool = True,
+           shown: dict[str, dict[str, float]] | None = None) -> Decoded:
     """The likeliest board given per-cell value probabilities and the stash limits.
 
     ``parks``: how many park markers the setup has (None: any number); like the stash
-    limits it can be exceeded only by overwhelming evidence. ``colours``: the players'
-    colour names, when known; a piece of another colour (a group's other possible name)
-    counts in a square's odds and alternatives but is never placed, since a player's pieces
-    all have one name."""
+    limits it can be exceeded only by overwhelming evidence. ``shown``: per cell, the odds
+    each square's confidence and alternatives are reported from, when they hold more than
+    ``table`` (the other names a colour group might have: a player's pieces all have one
+    name, so ``table`` gives each group's whole odds to the name placed, and the doubt
+    about that name shows here)."""
     cells, values, P = _normalise(table)
     n = len(cells)
     logp = np.log(P)
-    placeable = np.array([v in (EMPTY, PARK_TOKEN) or colours is None or content_from_symbol(v).colour in colours
-                          for v in values])
     columns: list[tuple[int, bool]] = []  # (value index, overflow?)
     for vi, v in enumerate(values):
-        if not placeable[vi]:
-            continue
         if v == EMPTY or (v == PARK_TOKEN and parks is None):
             columns += [(vi, False)] * n
         elif v == PARK_TOKEN:
@@ -105,7 +103,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     warnings: list[str] = []
     changed: dict[int, str] = {}
     for i in range(n):
-        if chosen[i] != int(np.argmax(np.where(placeable, P[i], 0.0))):
+        if chosen[i] != int(np.argmax(P[i])):
             changed[i] = "counts"
 
     board = Board(rows, cols)
@@ -113,8 +111,8 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         board[cell] = content_from_symbol(values[chosen[i]])
 
     if use_rules:
-        _settle_by_rules(board, cells, values, P, chosen, changed, trios, parks, placeable)
-        _settle_turn_order(board, cells, values, P, chosen, changed, trios, placeable)
+        _settle_by_rules(board, cells, values, P, chosen, changed, trios, parks)
+        _settle_turn_order(board, cells, values, P, chosen, changed, trios)
 
     over = {}
     for i in range(n):
@@ -131,10 +129,13 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
 
     readings = []
     for i, cell in enumerate(cells):
-        order = np.argsort(-P[i])
-        alts = [(values[j], float(P[i, j])) for j in order if j != chosen[i]][:3]
+        value = values[chosen[i]]
+        odds = {v: float(P[i, j]) for j, v in enumerate(values)}
+        if shown is not None:
+            odds = _normalised_odds(shown[cell], value)
+        alts = sorted(((v, p) for v, p in odds.items() if v != value), key=lambda vp: -vp[1])[:3]
         alts = [(v, p) for v, p in alts if p >= 0.005]
-        readings.append(CellReading(cell=cell, value=values[chosen[i]], confidence=float(P[i, chosen[i]]),
+        readings.append(CellReading(cell=cell, value=value, confidence=odds.get(value, 0.0),
                                     alternatives=alts, changed_by=changed.get(i)))
     for r in readings:
         if r.changed_by:
@@ -142,7 +143,15 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     return Decoded(board=board, cells=readings, warnings=warnings)
 
 
-def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, parks, placeable) -> None:
+def _normalised_odds(odds: dict[str, float], value: str) -> dict[str, float]:
+    """One cell's odds summing to one (``value`` at least present, at 0)."""
+    total = sum(max(float(p), 0.0) for p in odds.values())
+    out = {v: max(float(p), 0.0) / total for v, p in odds.items()} if total > 0 else {}
+    out.setdefault(value, 0.0)
+    return out
+
+
+def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, parks) -> None:
     """Let unsure squares in rule violations take an alternative that removes violations."""
     logp = np.log(P)
     index = {cell: i for i, cell in enumerate(cells)}
@@ -164,7 +173,7 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
             if P[i, chosen[i]] >= 0.97:
                 continue
             for j in np.argsort(-P[i]):
-                if j == chosen[i] or not placeable[j] or logp[i, chosen[i]] - logp[i, j] > LEGALITY_MAX_COST:
+                if j == chosen[i] or logp[i, chosen[i]] - logp[i, j] > LEGALITY_MAX_COST:
                     continue
                 v = values[j]
                 if v not in (EMPTY, PARK_TOKEN) and counts.get(v, 0) >= trios:
@@ -188,7 +197,7 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
         changed[i] = "rules"
 
 
-def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, placeable, rounds: int = 3) -> None:
+def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, rounds: int = 3) -> None:
     """Players take turns, so their piece counts stay within one of each other unless some
     had to pass: when the counts read cannot come from turns (``rules.counts_fit_turn_order``),
     a missed or extra piece, or one given the wrong colour, is likelier than the position.
@@ -210,7 +219,7 @@ def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, p
             for j in range(len(values)):
                 v = values[j]
                 cost = logp[i, chosen[i]] - logp[i, j]
-                if j == chosen[i] or not placeable[j] or v == PARK_TOKEN or cost > TURN_ORDER_MAX_COST:
+                if j == chosen[i] or v == PARK_TOKEN or cost > TURN_ORDER_MAX_COST:
                     continue
                 if v != EMPTY and (content_from_symbol(v).colour not in colours or per_value.get(v, 0) >= trios):
                     continue
