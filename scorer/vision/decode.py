@@ -132,7 +132,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         value = values[chosen[i]]
         odds = {v: float(P[i, j]) for j, v in enumerate(values)}
         if shown is not None:
-            odds = _normalised_odds(shown[cell], value)
+            odds = _normalised_odds(shown.get(cell, {}), value)
         alts = sorted(((v, p) for v, p in odds.items() if v != value), key=lambda vp: -vp[1])[:3]
         alts = [(v, p) for v, p in alts if p >= 0.005]
         readings.append(CellReading(cell=cell, value=value, confidence=odds.get(value, 0.0),
