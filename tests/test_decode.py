@@ -66,9 +66,10 @@ def test_a_piece_over_the_stash_limit_does_not_escape_to_its_groups_other_name()
 
 
 def test_a_piece_whose_group_name_is_in_doubt_is_still_placed():
-    # The clear group's pieces may be white (odds 0.3 against 0.7 for clear, white taken by
-    # another group): each of its pieces is sure to be there, so a square read as a clear
-    # 1-pip at 0.9 is placed as one, not read bare because 0.9 x 0.3 of it is "white".
+    # The group placed as clear is likelier white (odds 0.7 against 0.3 for clear), but white
+    # went to another group: each of its pieces is sure to be there, so a square read as one
+    # of them at 0.9 is placed as a clear 1-pip, not read bare because only 0.9 x 0.3 of it
+    # is "clear".
     table = {"A1": {"x1": 0.9, ".": 0.1}, "B2": {"w3": 0.95, ".": 0.05}}
     shown = {"A1": {"x1": 0.9 * 0.3, "w1": 0.9 * 0.7, ".": 0.1}, "B2": table["B2"]}
     decoded = decode(table, 3, 3, use_rules=False, shown=shown)
