@@ -309,17 +309,17 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         stage = "colours"
         trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
         empties = [sq for sq in inside if squares.readings[sq].label == "empty"]
-        # A board with only a few bare-looking squares is most likely finished and full: those
-        # are faint pieces or markers (clear plastic, a glass stone), not gaps.
-        nearly_full = 0 < len(empties) <= max(1, round(NEARLY_FULL * len(inside)))
-        full = not empties or nearly_full
+        # A board with none or only a few bare-looking squares is most likely finished and
+        # full: a bare look there is likelier a faint piece or marker (clear plastic, a glass
+        # stone) than a gap (FAINT_EMPTY).
+        nearly_full = len(empties) <= max(1, round(NEARLY_FULL * len(inside)))
         fitting = setups_for_size(play.rows, play.cols, bool(threehouse))
         setup = setup_of_area(play.rows, play.cols, bool(threehouse), players, n_parks,
-                              len(inside) - n_parks if full else None)
+                              len(inside) - n_parks if nearly_full else None)
         # The setup says how many players; mid-game with few pieces, let the colours say.
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]
-        groups = colour_groups_for(squares, pyramids, players=n_groups, per_player=3 * trios if full else None,
+        groups = colour_groups_for(squares, pyramids, players=n_groups, per_player=3 * trios if nearly_full else None,
                                    choices=choices)
         placed = placed_names(groups.names, groups.name_odds)  # each group's one name on the board
         reading.colour_names = placed
