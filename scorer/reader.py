@@ -346,8 +346,11 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                             value = f"{COLOUR_LETTERS[colour]}{pips}"
                             odds_shown[value] = odds_shown.get(value, 0.0) + p_piece * odds
             table[name], shown[name] = placing, odds_shown
-        decoded = decode(table, play.rows, play.cols, trios=trios,
-                         parks=setup.parks if setup and setup.size == play.rows else None, shown=shown)
+        fits = setup is not None and setup.size == play.rows == play.cols
+        # No bare-looking square at all: every piece has been placed, so each player has
+        # exactly its stash (a finished board with gaps, where players had to pass, shows them).
+        decoded = decode(table, play.rows, play.cols, trios=trios, parks=setup.parks if fits else None,
+                         full=fits and not empties and len(placed) == setup.players, shown=shown)
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)

@@ -25,6 +25,7 @@ LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative a
 TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts come from turns
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
+FULL_BONUS = 8.0  # nats: on a full board each player's pieces are read as exactly trios of each size
 SETTLED_BY = {"counts": "stash counts", "rules": "placement rules", "turns": "turn order"}
 
 
@@ -67,12 +68,16 @@ def _normalise(table: dict[str, dict[str, float]]) -> tuple[list[str], list[str]
 
 
 def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: int = 5,
-           parks: int | None = None, use_rules: bool = True,
+           parks: int | None = None, full: bool = False, use_rules: bool = True,
            shown: dict[str, dict[str, float]] | None = None) -> Decoded:
     """The likeliest board given per-cell value probabilities and the stash limits.
 
     ``parks``: how many park markers the setup has (None: any number); like the stash
-    limits it can be exceeded only by overwhelming evidence. ``shown``: per cell, the odds
+    limits it can be exceeded only by overwhelming evidence. ``full``: every square holds a
+    piece or a park (every setup's parks and stashes fill its area exactly), so each of the
+    table's piece values is read exactly ``trios`` times unless the evidence is
+    overwhelming: a piece read as the wrong size or player is then settled by the one
+    that is missing, not by emptying a square. ``shown``: per cell, the odds
     each square's confidence and alternatives are reported from, when they hold more than
     ``table`` (the other names a colour group might have: a player's pieces all have one
     name, so ``table`` gives each group's whole odds to the name placed, and the doubt
@@ -80,24 +85,23 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     cells, values, P = _normalise(table)
     n = len(cells)
     logp = np.log(P)
-    columns: list[tuple[int, bool]] = []  # (value index, overflow?)
+    # Slots: (value index, kind): a plain slot, an overflow slot (past the stash or the setup,
+    # costing OVERFLOW_PENALTY) or a required one (the setup's parks, a full board's pieces),
+    # whose bonus lets weak odds win (a faint marker, clear glass on a light square) against
+    # each square's own best reading.
+    columns: list[tuple[int, str | None]] = []
     for vi, v in enumerate(values):
         if v == EMPTY or (v == PARK_TOKEN and parks is None):
-            columns += [(vi, False)] * n
+            columns += [(vi, None)] * n
         elif v == PARK_TOKEN:
-            columns += [(vi, "required")] * min(parks, n) + [(vi, True)] * n
+            columns += [(vi, "required")] * min(parks, n) + [(vi, "overflow")] * n
         else:
-            columns += [(vi, False)] * min(trios, n) + [(vi, True)] * n
+            columns += [(vi, "required" if full else None)] * min(trios, n) + [(vi, "overflow")] * n
     col_value = np.array([c[0] for c in columns])
-    col_over = np.array([c[1] is True for c in columns])
-    col_required = np.array([c[1] == "required" for c in columns])
-    cost = -logp[:, col_value] + OVERFLOW_PENALTY * col_over[None, :]
-    if col_required.any():
-        # The setup's parks are all on the board: the bonus lets weak park odds win (a faint
-        # marker, clear glass on a light square) against each square's own best reading. A
-        # bare look is no evidence of a park: a marker taken for a pyramid keeps more park
-        # odds than a truly empty square, which must not take its place.
-        cost[:, col_required] = -logp[:, [values.index(PARK_TOKEN)]] - PARK_BONUS
+    col_kind = np.array([c[1] or "" for c in columns])
+    bonus = np.where([values[vi] == PARK_TOKEN for vi in col_value], PARK_BONUS, FULL_BONUS)
+    cost = (-logp[:, col_value] + OVERFLOW_PENALTY * (col_kind == "overflow")[None, :]
+            - (bonus * (col_kind == "required"))[None, :])
     _, chosen_cols = linear_sum_assignment(cost)
     chosen = [int(col_value[j]) for j in chosen_cols]
     warnings: list[str] = []
@@ -111,21 +115,22 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         board[cell] = content_from_symbol(values[chosen[i]])
 
     if use_rules:
-        _settle_by_rules(board, cells, values, P, chosen, changed, trios, parks)
+        _settle_by_rules(board, cells, values, P, chosen, changed, trios, parks, full)
         _settle_turn_order(board, cells, values, P, chosen, changed, trios)
 
-    over = {}
+    counts = {v: 0 for v in values if v not in (EMPTY, PARK_TOKEN)}
     for i in range(n):
-        v = values[chosen[i]]
-        if v not in (EMPTY, PARK_TOKEN):
-            over[v] = over.get(v, 0) + 1
+        if values[chosen[i]] in counts:
+            counts[values[chosen[i]]] += 1
     n_parks = sum(values[chosen[i]] == PARK_TOKEN for i in range(n))
     if parks is not None and n_parks != parks:
         warnings.append(f"{n_parks} park markers read, but this setup has {parks}")
-    for v, count in sorted(over.items()):
+    for v, count in sorted(counts.items()):
+        piece = content_from_symbol(v)
         if count > trios:
-            piece = content_from_symbol(v)
             warnings.append(f"{count} {piece.colour} {piece.pips}-pips read, but a stash holds {trios}")
+        elif full and count < trios:
+            warnings.append(f"{count} {piece.colour} {piece.pips}-pips read on a full board, which holds {trios}")
 
     readings = []
     for i, cell in enumerate(cells):
@@ -151,8 +156,9 @@ def _normalised_odds(odds: dict[str, float], value: str) -> dict[str, float]:
     return out
 
 
-def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, parks) -> None:
-    """Let unsure squares in rule violations take an alternative that removes violations."""
+def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, parks, full=False) -> None:
+    """Let unsure squares in rule violations take an alternative that removes violations
+    (on a ``full`` board, never a bare square)."""
     logp = np.log(P)
     index = {cell: i for i, cell in enumerate(cells)}
     counts: dict[str, int] = {}
@@ -176,7 +182,7 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
                 if j == chosen[i] or logp[i, chosen[i]] - logp[i, j] > LEGALITY_MAX_COST:
                     continue
                 v = values[j]
-                if v not in (EMPTY, PARK_TOKEN) and counts.get(v, 0) >= trios:
+                if (v not in (EMPTY, PARK_TOKEN) and counts.get(v, 0) >= trios) or (v == EMPTY and full):
                     continue
                 if v == PARK_TOKEN and parks is not None and counts.get(v, 0) >= parks:
                     continue
