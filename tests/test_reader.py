@@ -14,6 +14,7 @@ from scorer.cli import main
 from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence, colour_group_readings, read_image, read_photo
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
+from scorer.vision.decode import decode
 from scorer.vision.grid import NoBoardFound
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area
@@ -498,3 +499,31 @@ def test_a_black_and_white_photo_flags_every_colour_group():
     assert COLOURLESS in grey.warnings
     assert grey.colour_groups and all(g.unsure and g.confidence <= 0.1 for g in grey.colour_groups)
     assert all(len(g.alternatives) == 3 for g in grey.colour_groups)  # one tap away from three other names
+
+
+FULL_6X6 = """\
+# r3 b1 r1 b3 #
+r2 b3 b2 r1 r3 r2
+b1 b2 r3 # r1 b2
+r3 b1 # b3 b2 b1
+r1 r2 b1 r1 r3 b3
+# r2 b2 b3 r2 #
+"""
+
+
+@pytest.mark.parametrize("gap", [None, "D5"])
+def test_a_board_with_no_bare_square_is_decoded_as_full(monkeypatch, gap):
+    # Every piece placed: the decoder is told so (each player's stash read exactly); a board
+    # that ended with a gap (a player had to pass) is not.
+    import scorer.reader as reader
+
+    board = Board.from_text(FULL_6X6)
+    if gap:
+        board[gap] = None
+    _, img, grid = _scene(board_text=board.to_text())
+    told = []
+    monkeypatch.setattr(reader, "decode", lambda *a, **kw: told.append(kw["full"]) or decode(*a, **kw))
+    reading = reader.read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
+    assert told == [gap is None]
+    wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
+    assert len(wrong) <= 1, (wrong, reading.board.to_text())
