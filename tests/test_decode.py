@@ -1,5 +1,7 @@
 """Decoding per-square probability tables under the stash limits and the placement rules."""
 
+from pathlib import Path
+
 import pytest
 
 from scorer.board import Board
@@ -164,33 +166,26 @@ def test_a_cell_with_no_odds_reads_empty_not_a_crash():
     assert decoded.cells[0].alternatives == [("r2", 1.0)]
 
 
-FULL = """\
-# r3 b1 r1 b3 #
-r2 b3 b2 r1 r3 r2
-b1 b2 r3 # r1 b2
-r3 b1 # b3 b2 b1
-r1 r2 b1 r1 r3 b3
-# r2 b2 b3 r2 #
-"""
+FULL = (Path(__file__).resolve().parents[1] / "sample_boards" / "rules_game_2p.txt").read_text()  # 6x6, 5/5/5 each
 
 
 def test_a_full_board_settles_a_misread_size_by_the_missing_piece():
     # Every square of this finished 6x6 is taken, so each player has exactly 5 of each size.
-    # A5's r2 looks more like an r1, or a bare square, than an r2. Under the stash limit
+    # E5's r2 looks more like an r1, or a bare square, than an r2. Under the stash limit
     # alone the sixth r1 goes bare (the cheaper way out); on a full board it is the missing r2.
     board = Board.from_text(FULL)
     table = _table(board)
-    table["A5"] = {"r1": 0.93, ".": 0.05, "r2": 0.02}
-    assert decode(table, 6, 6, parks=6).board["A5"] is None
+    table["E5"] = {"r1": 0.93, ".": 0.05, "r2": 0.02}
+    assert decode(table, 6, 6, parks=6).board["E5"] is None
     decoded = decode(table, 6, 6, parks=6, full=True)
     assert decoded.board == board
-    assert decoded.warnings == ["A5: read as r2 (settled by the stash counts)"]
+    assert decoded.warnings == ["E5: read as r2 (settled by the stash counts)"]
 
 
 def test_a_full_board_missing_a_piece_says_so_and_is_not_filled_against_the_evidence():
     board = Board.from_text(FULL)
     table = _table(board)
-    table["A5"] = {".": 1.0}  # plainly bare: no stash count may put a piece there
+    table["E5"] = {".": 1.0}  # plainly bare: no stash count may put a piece there
     decoded = decode(table, 6, 6, parks=6, full=True)
-    assert decoded.board["A5"] is None
+    assert decoded.board["E5"] is None
     assert "4 red 2-pips read on a full board, which holds 5" in decoded.warnings

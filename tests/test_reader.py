@@ -501,23 +501,13 @@ def test_a_black_and_white_photo_flags_every_colour_group():
     assert all(len(g.alternatives) == 3 for g in grey.colour_groups)  # one tap away from three other names
 
 
-FULL_6X6 = """\
-# r3 b1 r1 b3 #
-r2 b3 b2 r1 r3 r2
-b1 b2 r3 # r1 b2
-r3 b1 # b3 b2 b1
-r1 r2 b1 r1 r3 b3
-# r2 b2 b3 r2 #
-"""
-
-
 @pytest.mark.parametrize("gap", [None, "D5"])
 def test_a_board_with_no_bare_square_is_decoded_as_full(monkeypatch, gap):
     # Every piece placed: the decoder is told so (each player's stash read exactly); a board
     # that ended with a gap (a player had to pass) is not.
     import scorer.reader as reader
 
-    board = Board.from_text(FULL_6X6)
+    board = Board.from_text((Path(__file__).resolve().parents[1] / "sample_boards" / "rules_game_2p.txt").read_text())
     if gap:
         board[gap] = None
     _, img, grid = _scene(board_text=board.to_text())

@@ -88,7 +88,9 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     # Slots: (value index, kind): a plain slot, an overflow slot (past the stash or the setup,
     # costing OVERFLOW_PENALTY) or a required one (the setup's parks, a full board's pieces),
     # whose bonus lets weak odds win (a faint marker, clear glass on a light square) against
-    # each square's own best reading.
+    # each square's own best reading. Only a slot's own value's odds count: a bare look is no
+    # evidence of a park (a marker taken for a pyramid keeps more park odds than a truly
+    # empty square, which must not take its place).
     columns: list[tuple[int, str | None]] = []
     for vi, v in enumerate(values):
         if v == EMPTY or (v == PARK_TOKEN and parks is None):
