@@ -21,12 +21,12 @@ def test_tokens_are_the_notation_top_row_first():
 
 
 def test_a_drawing_is_read_and_its_squares_counted(capsys):
-    result = drawn_eval.read_drawing(0)
+    results = [drawn_eval.read_drawing(s) for s in (0, 1)]
+    result = results[0]
     assert result.squares in (36, 49, 64) and 0 <= result.wrong <= result.squares
     assert result.wrong <= 2  # seed 0, a finished three-player game seen from above, reads (all but) right
     assert drawn_eval.main(["--seeds", "0", "2", "-v"]) == 0
     out = capsys.readouterr().out.strip().split("\n")
     assert out[0].startswith("seed 0: 3 players") and out[-1].startswith("2 drawings: squares ")
-    assert np.isclose(float(out[-1].split("squares ")[1].split("%")[0]), 100 * (1 - sum(
-        drawn_eval.read_drawing(s).wrong for s in (0, 1)) / sum(drawn_eval.read_drawing(s).squares for s in (0, 1))),
-        atol=0.01)
+    assert np.isclose(float(out[-1].split("squares ")[1].split("%")[0]),
+                      100 * (1 - sum(r.wrong for r in results) / sum(r.squares for r in results)), atol=0.01)
