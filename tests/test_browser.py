@@ -325,10 +325,14 @@ def test_the_stash_is_inferred_from_the_board_unless_chosen(page):
     page.reload()
     assert page.is_checked("#opt-standard")
     # options saved before "auto" existed said threehouse: false, the old default: auto now
-    page.evaluate("""() => localStorage.setItem("subdivision-scorer.v1",
-        JSON.stringify({options: {players: "auto", threehouse: false}, text: ""}))""")
-    page.reload()
+    reload_with_saved(page, {"options": {"players": "auto", "threehouse": False}, "text": ""})
     assert page.is_checked("#opt-stash-auto")
+
+
+def reload_with_saved(page, saved):
+    """Reload the page with ``saved`` as what it kept in localStorage from the last visit."""
+    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))", ["subdivision-scorer.v1", saved])
+    page.reload()
 
 
 def test_what_was_entered_survives_a_reload(page):
@@ -676,9 +680,7 @@ def test_a_double_click_on_a_colour_check_is_one_tap(page):
 @pytest.mark.parametrize("reading", [{}, "abc", {"byCell": None}, {"unsure": 5},
                                      {"byCell": {}, "unsure": [], "warnings": [], "colourGroups": "x"}])
 def test_a_reading_damaged_in_storage_is_dropped_and_the_board_still_works(page, reading):
-    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
-                  ["subdivision-scorer.v1", {"board": MIDGAME, "reading": reading}])
-    page.reload()
+    reload_with_saved(page, {"board": MIDGAME, "reading": reading})
     expect(page.locator('#diagram .sq[data-cell="D3"]')).to_be_visible()
     pick(page, "D3", "blue 2-pip")  # the picker opens: no error in the page (the fixture fails on one)
     expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "b2")
@@ -686,18 +688,14 @@ def test_a_reading_damaged_in_storage_is_dropped_and_the_board_still_works(page,
 
 
 def test_a_board_damaged_in_storage_is_named_as_last_visits_and_the_text_kept(page):
-    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
-                  ["subdivision-scorer.v1", {"board": "r3 zz\n. .", "text": "my notes r3", "textDirty": True}])
-    page.reload()
+    reload_with_saved(page, {"board": "r3 zz\n. .", "text": "my notes r3", "textDirty": True})
     expect(page.locator("#message")).to_contain_text("The board kept from your last visit could not be shown")
     expect(page.locator("#board-text")).to_have_value("my notes r3")
 
 
 @pytest.mark.parametrize("players", [7, "x", None])
 def test_saved_options_out_of_range_leave_the_players_menu_on_a_choice(page, players):
-    page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))",
-                  ["subdivision-scorer.v1", {"options": {"players": players, "stash": "threehouse"}}])
-    page.reload()
+    reload_with_saved(page, {"options": {"players": players, "stash": "threehouse"}})
     expect(page.locator("#opt-players")).to_have_value("auto")
     expect(page.locator("#opt-threehouse")).to_be_checked()  # the rest of the options still restored
 
