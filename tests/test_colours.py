@@ -31,6 +31,22 @@ def test_a_washed_out_blue_beside_yellow_stays_blue():
     assert names == ["yellow", "blue"]
 
 
+def test_a_grey_group_darker_than_a_red_and_a_yellow_one_is_black_not_clear(monkeypatch):
+    # Group centres like those of a black, a red and a yellow player in an over-exposed photo
+    # (dev's brightened variant): the light squares clip, so the black pieces come out at half
+    # their lightness. Clear plastic passes more light than a red or yellow filter, so a group
+    # much darker than the yellow one is not clear.
+    import scorer.vision.colours as colours
+
+    centres = np.array([_centre(60, 5.3, 48), _centre(35, 32, 58), _centre(92, 45, 86)])
+    names, odds = naming_odds(centres)
+    assert names == ["black", "red", "yellow"]
+    monkeypatch.setattr(colours, "LIGHTER_THAN_COLOURS", {})
+    names_unordered, odds_unordered = naming_odds(centres)
+    assert names_unordered[0] == "clear"
+    assert odds[0]["black"] > odds_unordered[0]["black"]
+
+
 def test_a_washed_out_photo_keeps_its_colours_and_its_clear_pieces(monkeypatch):
     # Group centres from dev's chroma x0.55 variant (colour_eval): at full chroma alone the
     # faint blue would be clear; tried at lower chroma gains it is blue again.

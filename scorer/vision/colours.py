@@ -31,6 +31,11 @@ TRANSMITTANCE = {"yellow": 70.0, "cyan": 60.0, "orange": 55.0, "green": 50.0, "r
                  "blue": 36.0, "purple": 36.0}
 LIGHTNESS_MARGIN = 20.0  # one group's lightness against its name's, before it costs anything
 LIGHTNESS_DIFF_MARGIN = 10.0  # two groups' lightness difference against their names'
+# Clear plastic passes more light than any coloured filter and white paint reflects more,
+# black less than any: +1 for a name never darker than a translucent colour's group, -1 for
+# one never lighter. (The studio's true groups kept to it within 10 points: a black group
+# went up to 8 over a green one, a clear one down to 10 under a cyan one.)
+LIGHTER_THAN_COLOURS = {"white": 1.0, "clear": 1.0, "black": -1.0}
 
 
 # Opaque white and frosted clear plastic look alike in many lights. On dev, 154 renders the
@@ -287,7 +292,12 @@ def lightness_order_cost(lit_i: float, lit_j: float, name_i: str, name_j: str) -
     """How badly two groups' lightness difference fits their names (``lit_*``: each group's
     lightness on a light square, :func:`_lit_lightness`): two translucent names predict how
     much lighter one group is than the other (a cyan group lighter than a blue one, a yellow
-    one than a red one), whatever the exposure; other names cost nothing."""
+    one than a red one), whatever the exposure. Against a translucent colour, white and clear
+    are no darker and black no lighter (:data:`LIGHTER_THAN_COLOURS`); other pairs cost nothing."""
+    for light, other, lit_light, lit_other in ((name_i, name_j, lit_i, lit_j), (name_j, name_i, lit_j, lit_i)):
+        if other in TRANSMITTANCE and light in LIGHTER_THAN_COLOURS:
+            darker_by = (lit_other - lit_light) * LIGHTER_THAN_COLOURS[light]
+            return max(0.0, darker_by - LIGHTNESS_DIFF_MARGIN) / 10.0
     if name_i not in TRANSMITTANCE or name_j not in TRANSMITTANCE:
         return 0.0
     seen = lit_i - lit_j
