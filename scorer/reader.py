@@ -39,6 +39,11 @@ MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 # found a grid, it caught 8 of the 11 grids found wrong, and 0.8% of the right ones.
 GRID_UNSURE = 0.75
 AMBIGUOUS_AREA = "the play area is ambiguous; give --players or the area"
+# The play area's two lowest edges lie within this share of a square of each other in the
+# photo (the board turned near 45 degrees): which of them is row 1 is a coin toss.
+ROW_ONE_UNSURE = 0.1
+ROW_ONE_GUESSED = ("the board is turned near 45 degrees in the photo, so which edge is row 1 is a guess: "
+                   "the cell names may be turned a quarter from your view (the score is the same)")
 BLOWN = "much of the photo is blown out to white (too bright): with less light on the board, or less exposure, it reads surer"
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
@@ -253,6 +258,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 again.play_area = replace(again.play_area, ambiguous=True)
                 again.warnings.insert(0, AMBIGUOUS_AREA)
             reading = again
+    play, final = reading.play_area, reading.grid  # the grid turned to match, when it was
+    if play is not None and final.bottom_margin(play.col, play.row, play.cols, play.rows) < ROW_ONE_UNSURE * final.square_side_px():
+        reading.warnings.append(ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
     if found and grid.confidence < GRID_UNSURE:
         reading.grid_unsure = True

@@ -64,6 +64,14 @@ def test_reader_warns_when_the_grid_it_found_is_unsure(monkeypatch):
         img, area=area, grid=dataclasses.replace(grid, confidence=0.5)).warnings)  # a grid given is not guessed
 
 
+@pytest.mark.parametrize("yaw, guessed", [(10, False), (40, False), (45, True), (135, True)])
+def test_reader_warns_when_the_board_is_turned_so_near_45_degrees_that_row_one_is_a_guess(yaw, guessed):
+    from scorer.reader import ROW_ONE_GUESSED, read_image
+
+    img, _, _ = draw_scene(Board.from_text(POSITION), elevation_deg=55, yaw_deg=yaw, width=1600, height=1200)
+    assert (ROW_ONE_GUESSED in read_image(img).warnings) == guessed
+
+
 def test_reader_reads_a_drawn_board_with_the_true_grid():
     from scorer.reader import read_image
 
