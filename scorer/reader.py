@@ -20,7 +20,8 @@ from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Boar
                           setup_of_area, setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
-from scorer.vision.colours import CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour, placed_names
+from scorer.vision.colours import (CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour, placed_names,
+                                   unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import MAX_SQUARES, GridFit, InvalidCorners, NoBoardFound, find_grid, grid_from_corners
 from scorer.vision.load import downscale, load_photo_scaled
@@ -340,8 +341,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             name = Square(c - play.col, r - play.row).name
             cell = {".": sq.probs[0] * (FAINT_EMPTY if nearly_full else 1.0), "#": sq.probs[1]}
             cp = colour_probs.get((c, r))
-            if cp is None:
-                cp = np.full(len(placed), 1.0 / max(1, len(placed)))
+            if cp is None:  # no colour sample (hidden behind other pieces)
+                cp = unsampled_membership(sq.colour_names, placed)
             cp = cp * colour_fit.get((c, r), 1.0)  # a colour no player has: likelier a park
             placing, odds_shown = dict(cell), dict(cell)
             for size_i, pips in ((2, 1), (3, 2), (4, 3)):

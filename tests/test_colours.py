@@ -6,7 +6,7 @@ import pytest
 
 from scorer.board import COLOURS
 from scorer.vision.colours import (LIGHTNESS_WEIGHT, group_colours, group_membership, naming_odds, placed_names,
-                                   weighed_by_learned_names, white_balance)
+                                   unsampled_membership, weighed_by_learned_names, white_balance)
 
 
 def _centre(hue_deg, chroma, lightness):
@@ -272,3 +272,15 @@ def test_the_learned_odds_of_a_pieces_own_colour_lean_its_membership():
     assert weighed[0, 1] > 0.7  # from 0.3: sqrt(90) times the odds of blue
     assert np.allclose(weighed[1], probs[1])
     assert weighed[2, 0] > 0.9
+
+
+def test_a_piece_with_no_colour_sample_leans_on_the_learned_odds_of_each_groups_name():
+    names = ["red", "blue", "yellow"]
+    assert np.allclose(unsampled_membership(None, names), 1 / 3)
+    learned = np.full(len(COLOURS), 0.01)
+    learned[COLOURS.index("blue")] = 0.9
+    odds = unsampled_membership(learned, names)
+    assert odds.sum() == pytest.approx(1.0)
+    assert odds.argmax() == 1 and odds[0] == pytest.approx(odds[2])
+    assert odds[1] < 0.9  # tempered: the hidden piece may still belong to another player
+    assert np.allclose(unsampled_membership(np.full(len(COLOURS), np.nan), names), 1 / 3)  # no odds at all
