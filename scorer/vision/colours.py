@@ -484,8 +484,8 @@ def unsampled_membership(name_probs: np.ndarray | None, names: list[str]) -> np.
     """(K,) probability that a pyramid with no colour sample of its own (hidden behind other
     pieces) belongs to each of the groups named ``names``: even odds leaning on the learned
     model's odds of each name (``name_probs`` over COLOURS, or None), as
-    :func:`weighed_by_learned_names` leans a sampled piece's. On dev's photometric variants
-    this read 10 more of 750 boards right than even odds alone."""
+    :func:`weighed_by_learned_names` leans a sampled piece's. On dev and its photometric
+    variants this read 10 more of their 750 boards right than even odds alone."""
     even = np.full((1, len(names)), 1.0 / max(1, len(names)))
     if name_probs is None or not names:
         return even[0]
