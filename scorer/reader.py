@@ -148,6 +148,9 @@ class Reading:
     quality: PhotoQuality | None = None  # blurred, shaken or blown out (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
     grid_unsure: bool = False  # the board finder was unsure of the board's outline (GRID_UNSURE)
+    # When which edge is row 1 was a close call (ROW_ONE_GUESSED): the clockwise quarter turns
+    # (as Board.rotated) that make the other candidate edge row 1.
+    row_one_alternative: int | None = None
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -170,6 +173,7 @@ class Reading:
             "sharpness": None if self.quality is None or self.quality.sharpness is None
             else round(self.quality.sharpness, 3),
             "blurred": self.blurred,
+            "row_one_alternative": self.row_one_alternative,
             "warnings": list(self.warnings),
             "seconds": round(self.seconds, 3),
         }
@@ -261,6 +265,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             reading = again
     play, final = reading.play_area, reading.grid  # the grid turned to match, when it was
     if play is not None and final.bottom_margin(play.col, play.row, play.cols, play.rows) < ROW_ONE_UNSURE * final.square_side_px():
+        reading.row_one_alternative = final.runner_up_turns(play.col, play.row, play.cols, play.rows)
         reading.warnings.append(ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
     if found and grid.confidence < GRID_UNSURE:

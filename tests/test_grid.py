@@ -217,6 +217,9 @@ def test_turned_follows_board_rotated():
     assert fit.bottom_turns() == 0  # find_grid already puts the lowest edge at row 0
     assert fit.turned(1).bottom_turns() == 3
     assert fit.bottom_margin() > 0 and fit.bottom_margin() == pytest.approx(fit.turned(2).bottom_margin())
+    runner_up = fit.runner_up_turns()  # the edge that would be row 1 if the call went the other way
+    assert runner_up != 0
+    assert fit.turned(runner_up).edge_heights()[0] == pytest.approx(np.sort(fit.edge_heights())[-2])
 
 
 def test_scaled_fit_matches_the_resized_photo():

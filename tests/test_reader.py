@@ -69,7 +69,11 @@ def test_reader_warns_when_the_board_is_turned_so_near_45_degrees_that_row_one_i
     from scorer.reader import ROW_ONE_GUESSED, read_image
 
     img, _, _ = draw_scene(Board.from_text(POSITION), elevation_deg=55, yaw_deg=yaw, width=1600, height=1200)
-    assert (ROW_ONE_GUESSED in read_image(img).warnings) == guessed
+    reading = read_image(img)
+    assert (ROW_ONE_GUESSED in reading.warnings) == guessed
+    # The other candidate for row 1 is a side edge: a quarter turn one way or the other.
+    assert reading.row_one_alternative in ((1, 3) if guessed else (None,))
+    assert reading.to_dict()["row_one_alternative"] == reading.row_one_alternative
 
 
 def test_reader_reads_a_drawn_board_with_the_true_grid():
@@ -82,7 +86,7 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
     d = reading.to_dict()
     assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "threehouse",
-                      "stash_inferred", "stash_unsure", "sharpness", "blurred", "warnings", "seconds"}
+                      "stash_inferred", "stash_unsure", "sharpness", "blurred", "row_one_alternative", "warnings", "seconds"}
     assert d["threehouse"] is False and d["stash_inferred"]  # a 6x6 area with 6 parks: standard
     assert isinstance(d["stash_unsure"], bool)
     assert d["play_area"] == {"row": 1, "col": 1, "rows": 6, "cols": 6}

@@ -124,6 +124,11 @@ class GridFit:
         heights = np.sort(self.edge_heights(col, row, cols, rows))
         return float(heights[-1] - heights[-2])
 
+    def runner_up_turns(self, col: int = 0, row: int = 0, cols: int | None = None, rows: int | None = None) -> int:
+        """Clockwise quarter turns (as :meth:`bottom_turns`) that would make the next-lowest
+        edge the bottom one: the other reading of row 1 when :meth:`bottom_margin` is small."""
+        return int(np.argsort(self.edge_heights(col, row, cols, rows), kind="stable")[-2])
+
     def turned(self, quarter_turns: int) -> "GridFit":
         """The same fit relabelled after ``quarter_turns`` clockwise quarter turns of the board,
         as ``Board.rotated``: board point (u, v) becomes (v, cols - u)."""
