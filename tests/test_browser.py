@@ -677,6 +677,70 @@ def test_a_double_click_on_a_colour_check_is_one_tap(page):
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board.replace("x", "w"))
 
 
+def turned_cell(name: str, board: Board, turns: int) -> str:
+    """The name ``name`` takes when ``board`` is turned ``turns`` quarter turns clockwise."""
+    marked = Board(board.rows, board.cols)
+    marked[Square.parse(name)] = Piece.from_symbol("r1")
+    for _ in range(turns):
+        marked = marked.rotated()
+    (square,) = [s for s, _ in marked.pieces()]
+    return square.name
+
+
+def test_when_row_one_was_a_guess_the_other_edge_is_one_tap_and_the_reading_turns_with_it(page):
+    board = Board.from_text("r3 . b1 #\n. . b2 .\n# . r1 w2\n")  # 4 wide, 3 tall: the turn swaps them
+    quad = [[5, 5], [11, 5], [11, 11], [5, 11]]
+    answer_read(page, {
+        "board": board.to_text(), "uncertain": ["C2"],
+        "reading": {
+            "board": board.to_text(), "row_one_alternative": 3,
+            "cells": [{"cell": "C2", "value": "b2", "confidence": 0.55, "alternatives": [{"value": "b3", "confidence": 0.4}]}],
+            "colour_groups": [{"colour": "white", "cells": ["D1"], "confidence": 0.6,
+                               "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}],
+            "warnings": ["unsure about 1 square(s): C2",
+                         "the board is turned near 45 degrees in the photo, so which edge is row 1 is a guess"],
+        },
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {"C2": quad, "D1": quad},
+    })
+    expect(page.locator("#message")).to_contain_text("and which edge is row 1 (one tap below)")
+    check = page.locator("#reader-checks .row-one-check")
+    expect(check).to_contain_text("which edge is row 1 was a guess")
+    page.wait_for_timeout(800)  # the smooth scroll to the message
+    shot(page, "row-one-check", full_page=False)
+    pick(page, "A3", "red 2-pip")  # a correction made before the turn turns with the board
+    corrected = board.copy()
+    corrected[Square.parse("A3")] = Piece.from_symbol("r2")
+    totals = {c: str(p.total) for c, p in score_board(corrected).players.items()}
+    expect(page.locator("#board-text")).to_have_value(corrected.to_text())
+
+    check.get_by_role("button", name="Make the other edge row 1").click()
+    turned = corrected.rotated().rotated().rotated()
+    expect(page.locator("#board-text")).to_have_value(turned.to_text())
+    expect(page.locator("#reader-checks .row-one-check")).to_have_count(0)
+    name = {cell: turned_cell(cell, board, 3) for cell in ("A3", "C2", "D1")}
+    expect(page.locator(f'#diagram .sq[data-cell="{name["C2"]}"] .mark.uncertain')).to_have_count(1)
+    expect(page.locator(f'#diagram .sq[data-cell="{name["A3"]}"] .mark.corrected')).to_have_count(1)
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(1)
+    expect(page.locator("#diagram .mark.corrected")).to_have_count(1)
+    assert sorted(page.locator("#photo-marks .ps").evaluate_all("els => els.map(e => e.dataset.cell)")) == \
+        sorted([name["C2"], name["D1"]])
+    expect(page.locator("#reading-warnings")).to_contain_text(f"unsure about 1 square(s): {name['C2']}")
+    expect(page.locator("#reader-checks .colour-check")).to_contain_text("1 pieces read as white")
+    for colour, total in totals.items():  # the score does not turn
+        expect(total_of(page, colour)).to_have_text(total)
+    page.locator(f'#diagram .sq[data-cell="{name["C2"]}"]').click()
+    expect(page.locator("#picker-reading")).to_contain_text("Read as blue 2-pip (55% sure)")
+    page.keyboard.press("Escape")
+
+    page.reload()  # the turned board and reading are kept
+    assert Board.from_text(page.input_value("#board-text")) == turned
+    expect(page.locator(f'#diagram .sq[data-cell="{name["C2"]}"] .mark.uncertain')).to_have_count(1)
+    page.click("#turn-board")  # and the board pane turns any board: once more is where it began
+    expect(page.locator("#board-text")).to_have_value(corrected.to_text())
+    expect(page.locator('#diagram .sq[data-cell="C2"] .mark.uncertain')).to_have_count(1)
+    expect(page.locator('#diagram .sq[data-cell="A3"] .mark.corrected')).to_have_count(1)
+
+
 @pytest.mark.parametrize("reading", [{}, "abc", {"byCell": None}, {"unsure": 5},
                                      {"byCell": {}, "unsure": [], "warnings": [], "colourGroups": "x"}])
 def test_a_reading_damaged_in_storage_is_dropped_and_the_board_still_works(page, reading):

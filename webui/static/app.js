@@ -325,6 +325,7 @@
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
+      rowOneTurns: [1, 2, 3].includes(reading.row_one_alternative) ? reading.row_one_alternative : null,
       grid: reading.grid || null, file: state.lastPhoto };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
@@ -358,6 +359,7 @@
     const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
     if (state.reading.stashUnsure) checks.push("the stash");
     if (state.reading.gridUnsure) checks.push("the grid on the photo");
+    if (state.reading.rowOneTurns) checks.push("which edge is row 1");
     const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
@@ -604,6 +606,12 @@
         el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)));
     }
+    if (state.reading && state.reading.rowOneTurns && state.readTokens) {
+      checks.push(el("p", { class: "row-one-check" },
+        "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
+        el("button", { type: "button", class: "button", onclick: () => turnBoard(state.reading.rowOneTurns) },
+          "Make the other edge row 1")));
+    }
     if (state.reading && state.reading.gridUnsure && state.lastPhoto) {
       checks.push(el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
         el("button", { type: "button", class: "button", onclick: openMarking }, "Mark its corners")));
@@ -657,6 +665,47 @@
     renderReaderChecks();
     renderDiagram();
     analyse(boardText());
+  }
+
+  // --- turning the board ------------------------------------------------------------------
+  // ``turns`` clockwise quarter turns of the board as drawn (Board.rotated's): the top row
+  // becomes the right-hand column. Only the cell names change, never the score; all that is
+  // kept by cell name turns with the board: the reader's values and alternatives, its marks
+  // and notes, the corrections, the squares on the photo.
+  function turnBoard(turns) {
+    if (!state.cells || !state.rows) return;
+    for (let k = 0; k < ((turns % 4) + 4) % 4; k++) turnQuarter();
+    if (state.reading) state.reading.rowOneTurns = null; // the call is made
+    if (state.pinned) state.pinned.classList.remove("active");
+    state.pinned = null;
+    state.highlight = new Set();
+    save(); // kept even if the server cannot be reached to score it
+    renderWarnings();
+    renderDiagram();
+    analyse(boardText());
+  }
+
+  function turnQuarter() {
+    const cols = state.cols;
+    const turnedName = (name) => { const { col, row } = parseCell(name); return cellName(row, cols - 1 - col); };
+    const turnedNames = (names) => names.map(turnedName);
+    const turnedKeys = (byName) => Object.fromEntries(Object.entries(byName).map(([name, v]) => [turnedName(name), v]));
+    // grid[row][col] -> the turned grid: its row r, column c is the old row c, column cols - 1 - r.
+    const turnedGrid = (grid) => Array.from({ length: cols }, (_, r) => grid.map((line) => line[cols - 1 - r]));
+    const sameShape = state.readTokens && state.readTokens.length === state.rows
+      && state.readTokens.every((line) => line.length === cols);
+    state.readTokens = sameShape ? turnedGrid(state.readTokens) : null;
+    state.cells = turnedGrid(state.cells);
+    [state.rows, state.cols] = [state.cols, state.rows];
+    if (state.reading) {
+      const r = state.reading;
+      r.byCell = Object.fromEntries(Object.entries(r.byCell).map(([name, info]) =>
+        [turnedName(name), { ...info, cell: turnedName(name) }]));
+      r.unsure = turnedNames(r.unsure);
+      r.colourGroups = r.colourGroups.map((g) => ({ ...g, cells: turnedNames(g.cells) }));
+      r.warnings = r.warnings.map((w) => w.replace(/\b[A-L](1[0-2]|[1-9])\b/g, turnedName));
+    }
+    if (state.photo) state.photo.squares = turnedKeys(state.photo.squares);
   }
 
   // --- the diagram ------------------------------------------------------------------------
@@ -1095,6 +1144,7 @@
     window.addEventListener("dragover", (e) => e.preventDefault());
     window.addEventListener("drop", (e) => e.preventDefault());
 
+    $("#turn-board").addEventListener("click", () => turnBoard(1));
     $("#read-again").addEventListener("click", () => uploadPhoto(state.lastPhoto, state.lastMarked));
     $("#mark-open").addEventListener("click", openMarking);
     $("#mark-photo").addEventListener("click", markAt);
