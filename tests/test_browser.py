@@ -716,7 +716,6 @@ def test_when_row_one_was_a_guess_the_other_edge_is_one_tap_and_the_reading_turn
     check.get_by_role("button", name="Make the other edge row 1").click()
     turned = corrected.rotated().rotated().rotated()
     expect(page.locator("#board-text")).to_have_value(turned.to_text())
-    expect(page.locator("#reader-checks .row-one-check")).to_have_count(0)
     name = {cell: turned_cell(cell, board, 3) for cell in ("A3", "C2", "D1")}
     expect(page.locator(f'#diagram .sq[data-cell="{name["C2"]}"] .mark.uncertain')).to_have_count(1)
     expect(page.locator(f'#diagram .sq[data-cell="{name["A3"]}"] .mark.corrected')).to_have_count(1)
@@ -732,13 +731,21 @@ def test_when_row_one_was_a_guess_the_other_edge_is_one_tap_and_the_reading_turn
     expect(page.locator("#picker-reading")).to_contain_text("Read as blue 2-pip (55% sure)")
     page.keyboard.press("Escape")
 
-    page.reload()  # the turned board and reading are kept
-    assert Board.from_text(page.input_value("#board-text")) == turned
+    page.reload()  # the turned board and reading are kept, and the way back is one tap
+    expect(page.locator("#board-text")).to_have_value(turned.to_text())
     expect(page.locator(f'#diagram .sq[data-cell="{name["C2"]}"] .mark.uncertain')).to_have_count(1)
-    page.click("#turn-board")  # and the board pane turns any board: once more is where it began
+    check = page.locator("#reader-checks .row-one-check")
+    expect(check).to_contain_text("Row 1 is now the other edge")
+    check.get_by_role("button", name="Turn it back").click()
     expect(page.locator("#board-text")).to_have_value(corrected.to_text())
     expect(page.locator('#diagram .sq[data-cell="C2"] .mark.uncertain')).to_have_count(1)
     expect(page.locator('#diagram .sq[data-cell="A3"] .mark.corrected')).to_have_count(1)
+    expect(check.get_by_role("button", name="Make the other edge row 1")).to_be_visible()
+
+    page.click("#turn-board")  # any board turns a quarter from the board pane
+    expect(page.locator("#board-text")).to_have_value(corrected.rotated().to_text())
+    expect(page.locator(f'#diagram .sq[data-cell="{turned_cell("C2", board, 1)}"] .mark.uncertain')).to_have_count(1)
+    expect(page.locator("#reader-checks .row-one-check")).to_have_count(0)  # neither of the reader's two
 
 
 @pytest.mark.parametrize("reading", [{}, "abc", {"byCell": None}, {"unsure": 5},

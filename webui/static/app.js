@@ -359,7 +359,7 @@
     const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
     if (state.reading.stashUnsure) checks.push("the stash");
     if (state.reading.gridUnsure) checks.push("the grid on the photo");
-    if (state.reading.rowOneTurns) checks.push("which edge is row 1");
+    if (state.reading.rowOneTurns && !turnsFromRead()) checks.push("which edge is row 1");
     const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
@@ -606,11 +606,17 @@
         el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)));
     }
-    if (state.reading && state.reading.rowOneTurns && state.readTokens) {
+    // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
+    const read = state.reading;
+    const turnedFromRead = turnsFromRead();
+    if (read && [1, 2, 3].includes(read.rowOneTurns) && state.readTokens
+        && (turnedFromRead === 0 || turnedFromRead === read.rowOneTurns)) {
+      const back = turnedFromRead !== 0;
       checks.push(el("p", { class: "row-one-check" },
-        "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
-        el("button", { type: "button", class: "button", onclick: () => turnBoard(state.reading.rowOneTurns) },
-          "Make the other edge row 1")));
+        back ? "Row 1 is now the other edge the reader weighed. "
+          : "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
+        el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - read.rowOneTurns : read.rowOneTurns) },
+          back ? "Turn it back" : "Make the other edge row 1")));
     }
     if (state.reading && state.reading.gridUnsure && state.lastPhoto) {
       checks.push(el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
@@ -674,8 +680,9 @@
   // and notes, the corrections, the squares on the photo.
   function turnBoard(turns) {
     if (!state.cells || !state.rows) return;
-    for (let k = 0; k < ((turns % 4) + 4) % 4; k++) turnQuarter();
-    if (state.reading) state.reading.rowOneTurns = null; // the call is made
+    const quarters = ((turns % 4) + 4) % 4;
+    for (let k = 0; k < quarters; k++) turnQuarter();
+    if (state.reading) state.reading.turnedFromRead = (turnsFromRead() + quarters) % 4;
     if (state.pinned) state.pinned.classList.remove("active");
     state.pinned = null;
     state.highlight = new Set();
@@ -683,6 +690,12 @@
     renderWarnings();
     renderDiagram();
     analyse(boardText());
+  }
+
+  // Clockwise quarter turns of the board since it was read (0 for a reading saved before turns were kept).
+  function turnsFromRead() {
+    const turns = state.reading && state.reading.turnedFromRead;
+    return Number.isInteger(turns) ? turns : 0;
   }
 
   function turnQuarter() {
