@@ -264,8 +264,11 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 again.warnings.insert(0, AMBIGUOUS_AREA)
             reading = again
     play, final = reading.play_area, reading.grid  # the grid turned to match, when it was
-    if play is not None and final.bottom_margin(play.col, play.row, play.cols, play.rows) < ROW_ONE_UNSURE * final.square_side_px():
-        reading.row_one_alternative = final.runner_up_turns(play.col, play.row, play.cols, play.rows)
+    rect = (play.col, play.row, play.cols, play.rows) if play is not None else None
+    if rect is not None and final.bottom_margin(*rect) < ROW_ONE_UNSURE * final.square_side_px():
+        # The runner-up edge; or, when the read turned to put the lowest edge at row 1 failed,
+        # that edge.
+        reading.row_one_alternative = final.bottom_turns(*rect) or final.runner_up_turns(*rect)
         reading.warnings.append(ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
     if found and grid.confidence < GRID_UNSURE:

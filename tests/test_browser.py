@@ -354,6 +354,28 @@ def test_a_correction_made_while_the_server_fails_survives_a_reload(page):
     expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "b2")
 
 
+def test_a_board_turned_while_the_server_fails_shows_its_last_answer_turned(page):
+    enter_board(page, MIDGAME)
+    page.select_option("#move-colour", "blue")
+    page.click('#midgame .size[data-pips="1"]')
+    expect(page.locator("#diagram .sq:has(.legal-dot)")).to_have_count(3)  # A4 A5 B4
+    page.route("**/api/score", lambda route: route.abort())  # the scorer cannot be reached
+    page.click("#turn-board")
+    expect(page.locator("#message")).to_contain_text("Could not reach")
+    board = Board.from_text(MIDGAME)
+    turned = {cell: turned_cell(cell, board, 1) for cell in ("A4", "A5", "B4", "B5", "B6", "C6")}
+    dots = page.locator("#diagram .sq:has(.legal-dot)").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert sorted(dots) == sorted(turned[c] for c in ("A4", "A5", "B4"))  # the last answer's squares, turned
+    page.locator('#players .player[data-colour="red"] tr.group.sub').click()
+    lit = page.locator("#diagram .sq.hl").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert sorted(lit) == sorted(turned[c] for c in ("B5", "B6", "C6"))
+    expect(page.locator('#players .player[data-colour="red"] tr.group.sub')).to_contain_text(
+        " ".join(turned[c] for c in ("B5", "B6", "C6")))
+    page.unroute("**/api/score")
+    page.reload()  # the turn is kept
+    expect(page.locator("#board-text")).to_have_value(board.rotated().to_text())
+
+
 def test_a_file_that_is_not_a_photo_gets_a_friendly_message(page):
     enter_board(page, MIDGAME)
     page.select_option("#opt-players", "2")

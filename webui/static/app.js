@@ -9,6 +9,8 @@
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const SVG_NS = "http://www.w3.org/2000/svg";
   const FILES = "ABCDEFGHIJKL";
+  const CELL_NAME = /^[A-L](1[0-2]|[1-9])$/;
+  const CELL_NAMES_IN_TEXT = /\b[A-L](1[0-2]|[1-9])\b/g;
   const COLOURS = JSON.parse($("#colour-letters").textContent); // [{name, letter}]
   const NAME_OF = Object.fromEntries(COLOURS.map((c) => [c.letter, c.name]));
   const LETTER_OF = Object.fromEntries(COLOURS.map((c) => [c.name, c.letter]));
@@ -170,7 +172,7 @@
     setOptions(saved.options);
     if (typeof saved.text === "string") $("#board-text").value = saved.text;
     state.textDirty = !!saved.textDirty;
-    state.readTokens = saved.readTokens || null;
+    state.readTokens = Array.isArray(saved.readTokens) && saved.readTokens.every(Array.isArray) ? saved.readTokens : null;
     state.reading = wellFormedReading(saved.reading) ? saved.reading : null;
     if (typeof saved.board === "string" && saved.board.trim()) analyse(saved.board, { quiet: true, restoring: true });
   }
@@ -688,7 +690,7 @@
     state.highlight = new Set();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
-    renderDiagram();
+    if (state.score) renderAll();
     analyse(boardText());
   }
 
@@ -716,9 +718,16 @@
         [turnedName(name), { ...info, cell: turnedName(name) }]));
       r.unsure = turnedNames(r.unsure);
       r.colourGroups = r.colourGroups.map((g) => ({ ...g, cells: turnedNames(g.cells) }));
-      r.warnings = r.warnings.map((w) => w.replace(/\b[A-L](1[0-2]|[1-9])\b/g, turnedName));
+      r.warnings = r.warnings.map((w) => w.replace(CELL_NAMES_IN_TEXT, turnedName));
     }
     if (state.photo) state.photo.squares = turnedKeys(state.photo.squares);
+    // The last score and check, shown until the server answers for the turned board (or kept
+    // if it cannot be reached): every string in them that is a cell name.
+    const turnedAnswer = (v) => (typeof v === "string" ? (CELL_NAME.test(v) ? turnedName(v) : v)
+      : Array.isArray(v) ? v.map(turnedAnswer)
+        : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, turnedAnswer(x)])) : v);
+    state.score = turnedAnswer(state.score);
+    state.check = turnedAnswer(state.check);
   }
 
   // --- the diagram ------------------------------------------------------------------------
