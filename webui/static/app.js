@@ -703,8 +703,6 @@
   function turnQuarter() {
     const cols = state.cols;
     const turnedName = (name) => { const { col, row } = parseCell(name); return cellName(row, cols - 1 - col); };
-    const turnedNames = (names) => names.map(turnedName);
-    const turnedKeys = (byName) => Object.fromEntries(Object.entries(byName).map(([name, v]) => [turnedName(name), v]));
     // grid[row][col] -> the turned grid: its row r, column c is the old row c, column cols - 1 - r.
     const turnedGrid = (grid) => Array.from({ length: cols }, (_, r) => grid.map((line) => line[cols - 1 - r]));
     const sameShape = state.readTokens && state.readTokens.length === state.rows
@@ -712,22 +710,20 @@
     state.readTokens = sameShape ? turnedGrid(state.readTokens) : null;
     state.cells = turnedGrid(state.cells);
     [state.rows, state.cols] = [state.cols, state.rows];
-    if (state.reading) {
-      const r = state.reading;
-      r.byCell = Object.fromEntries(Object.entries(r.byCell).map(([name, info]) =>
-        [turnedName(name), { ...info, cell: turnedName(name) }]));
-      r.unsure = turnedNames(r.unsure);
-      r.colourGroups = r.colourGroups.map((g) => ({ ...g, cells: turnedNames(g.cells) }));
-      r.warnings = r.warnings.map((w) => w.replace(CELL_NAMES_IN_TEXT, turnedName));
+    // The reading, the squares on the photo, and the last score and check (shown until the
+    // server answers for the turned board, or kept if it cannot be reached).
+    for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
+    if (state.reading) state.reading.warnings = state.reading.warnings.map((w) => w.replace(CELL_NAMES_IN_TEXT, turnedName));
+  }
+
+  // ``value`` with every cell name in it (a plain object's key or a whole string) put through ``rename``.
+  function withCellNames(value, rename) {
+    if (typeof value === "string") return CELL_NAME.test(value) ? rename(value) : value;
+    if (Array.isArray(value)) return value.map((v) => withCellNames(v, rename));
+    if (value && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [withCellNames(k, rename), withCellNames(v, rename)]));
     }
-    if (state.photo) state.photo.squares = turnedKeys(state.photo.squares);
-    // The last score and check, shown until the server answers for the turned board (or kept
-    // if it cannot be reached): every string in them that is a cell name.
-    const turnedAnswer = (v) => (typeof v === "string" ? (CELL_NAME.test(v) ? turnedName(v) : v)
-      : Array.isArray(v) ? v.map(turnedAnswer)
-        : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, turnedAnswer(x)])) : v);
-    state.score = turnedAnswer(state.score);
-    state.check = turnedAnswer(state.check);
+    return value; // numbers, null, the photo's File
   }
 
   // --- the diagram ------------------------------------------------------------------------
