@@ -9,8 +9,9 @@
   const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
   const SVG_NS = "http://www.w3.org/2000/svg";
   const FILES = "ABCDEFGHIJKL";
-  const CELL_NAME = /^[A-L](1[0-2]|[1-9])$/;
-  const CELL_NAMES_IN_TEXT = /\b[A-L](1[0-2]|[1-9])\b/g;
+  const CELL = `[${FILES[0]}-${FILES[FILES.length - 1]}](1[0-2]|[1-9])`; // A1 .. L12
+  const CELL_NAME = new RegExp(`^${CELL}$`);
+  const CELL_NAMES_IN_TEXT = new RegExp(`\\b${CELL}\\b`, "g");
   const COLOURS = JSON.parse($("#colour-letters").textContent); // [{name, letter}]
   const NAME_OF = Object.fromEntries(COLOURS.map((c) => [c.letter, c.name]));
   const LETTER_OF = Object.fromEntries(COLOURS.map((c) => [c.name, c.letter]));
@@ -327,7 +328,7 @@
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
-      rowOneTurns: [1, 2, 3].includes(reading.row_one_alternative) ? reading.row_one_alternative : null,
+      rowOneTurns: reading.row_one_alternative,
       grid: reading.grid || null, file: state.lastPhoto };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
@@ -361,7 +362,7 @@
     const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
     if (state.reading.stashUnsure) checks.push("the stash");
     if (state.reading.gridUnsure) checks.push("the grid on the photo");
-    if (state.reading.rowOneTurns && !turnsFromRead()) checks.push("which edge is row 1");
+    if (rowOneTurns() && !turnsFromRead()) checks.push("which edge is row 1");
     const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
@@ -609,15 +610,13 @@
           `It is ${other}: read again`)));
     }
     // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
-    const read = state.reading;
-    const turnedFromRead = turnsFromRead();
-    if (read && [1, 2, 3].includes(read.rowOneTurns) && state.readTokens
-        && (turnedFromRead === 0 || turnedFromRead === read.rowOneTurns)) {
-      const back = turnedFromRead !== 0;
+    const runnerUp = rowOneTurns(), turned = turnsFromRead();
+    if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp)) {
+      const back = turned !== 0;
       checks.push(el("p", { class: "row-one-check" },
         back ? "Row 1 is now the other edge the reader weighed. "
           : "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
-        el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - read.rowOneTurns : read.rowOneTurns) },
+        el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - runnerUp : runnerUp) },
           back ? "Turn it back" : "Make the other edge row 1")));
     }
     if (state.reading && state.reading.gridUnsure && state.lastPhoto) {
@@ -692,6 +691,13 @@
     renderWarnings();
     if (state.score) renderAll();
     analyse(boardText());
+  }
+
+  // When which edge is row 1 was a close call: the clockwise quarter turns from the reader's
+  // choice to the runner-up (1, 2 or 3); otherwise null.
+  function rowOneTurns() {
+    const turns = state.reading && state.reading.rowOneTurns;
+    return [1, 2, 3].includes(turns) ? turns : null;
   }
 
   // Clockwise quarter turns of the board since it was read (0 for a reading saved before turns were kept).
