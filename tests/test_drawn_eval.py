@@ -1,5 +1,6 @@
 """scripts/drawn_eval.py: the reader on drawings from a second generator."""
 
+import functools
 import importlib.util
 import sys
 from pathlib import Path
@@ -20,7 +21,9 @@ def test_tokens_are_the_notation_top_row_first():
     assert drawn_eval.tokens(board).tolist() == [["r1", ".", "#"], [".", "b2", "."], [".", ".", "r3"]]
 
 
-def test_a_drawing_is_read_and_its_squares_counted(capsys):
+def test_a_drawing_is_read_and_its_squares_counted(capsys, monkeypatch):
+    # main reads the same two drawings again: each is read once
+    monkeypatch.setattr(drawn_eval, "read_drawing", functools.lru_cache(drawn_eval.read_drawing))
     results = [drawn_eval.read_drawing(s) for s in (0, 1)]
     result = results[0]
     assert result.squares in (36, 49, 64) and 0 <= result.wrong <= result.squares
