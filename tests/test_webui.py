@@ -368,6 +368,18 @@ def test_read_bad_options_are_400(client, stand_in_reader):
     assert stand_in_reader == []
 
 
+def test_an_option_sent_as_a_file_is_400_not_ignored(client, stand_in_reader):
+    corners = (io.BytesIO(b"[[1, 2], [3, 4], [5, 6], [7, 8]]"), "corners.txt")
+    assert "'corners' was sent as a file" in assert_json_error(upload(client, png_bytes(), corners=corners), 400)
+    assert stand_in_reader == []
+
+
+def test_a_board_too_large_is_413_without_blaming_a_photo(client):
+    response = client.post("/api/score", data=b'{"board": "' + b"." * 26_000_000 + b'"}', content_type="application/json")
+    message = assert_json_error(response, 413)
+    assert "request is too large" in message and "photo" not in message
+
+
 def test_read_over_25_mb_is_413(client, stand_in_reader):
     # Over the request limit (MAX_CONTENT_LENGTH): werkzeug stops reading.
     assert "25 MB" in assert_json_error(upload(client, b"\xff" * 26_000_000), 413)

@@ -32,6 +32,7 @@ MAX_BOARD_TEXT = 10_000
 OVERLAY_MAX_SIDE = 1600
 OVERLAY_MARGIN = 0.12  # of the checkerboard's size, kept around it when the overlay is cropped
 PREVIEW_MAX_SIDE = 1280  # px of the photo shown for marking corners
+READ_OPTIONS = {"players", "threehouse", "corners", "squares"}  # /api/read's form fields besides the photo
 MAX_CORNERS_TEXT = 400  # characters of the corners option: four [x, y] need far fewer
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"", "0", "false", "no", "off"}
@@ -170,6 +171,9 @@ def unseen_player_moves(board: Board, report) -> dict[str, list[str]]:
 def read():
     """Read a photo: the board, each square's value and confidence, and an overlay image."""
     data = photo_upload()
+    misplaced = sorted(READ_OPTIONS & set(request.files))
+    if misplaced:
+        raise ApiError(400, f"option {misplaced[0]!r} was sent as a file; send it as a plain form field")
     players = players_option(request.form)
     threehouse = stash_option(request.form)
     corners = corners_option(request.form)
