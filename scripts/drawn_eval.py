@@ -5,7 +5,9 @@
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
 real proportions, coin parks, a plain two-tone checkerboard) from a camera 35-85 degrees up at
-any turn of the board. The reader is told nothing but that the stash is standard. A reading is
+any turn of the board. ``--see-through`` draws the eight translucent colours as coloured
+filters over what is behind them (clear as a nearly colourless one), as real Looney Pyramids
+look; by default every piece is drawn opaque. The reader is told nothing but that the stash is standard. A reading is
 compared with the game under the four turns of the board (a drawing has no "bottom edge" to
 number row 1 from that the reader could be wrong about), counting the squares that differ.
 Nothing was tuned on these drawings.
@@ -45,15 +47,17 @@ def tokens(board: Board) -> np.ndarray:
     return np.array([line.split() for line in board.to_text().strip().split("\n")])
 
 
-def read_drawing(seed: int) -> DrawnResult:
-    """Draw seed's random game and read it back."""
+def read_drawing(seed: int, see_through: bool = False) -> DrawnResult:
+    """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
+    filters over what is behind them)."""
     rng = random.Random(seed)
     players = rng.choice([2, 3, 4])
     colours = rng.sample(sorted(BGR), players)
     moves = rng.choice([None, None, rng.randint(6, 30)])
     board = random_game(rng, colours, moves=moves)
     image, _, _ = draw_scene(board, origin=(0, 0) if board.rows == 8 else (1, 1), size=(8, 8),
-                             elevation_deg=rng.uniform(35, 85), yaw_deg=rng.uniform(0, 360), seed=seed)
+                             elevation_deg=rng.uniform(35, 85), yaw_deg=rng.uniform(0, 360), seed=seed,
+                             see_through=see_through)
     truth = tokens(board)
     wrong = truth.size
     try:
@@ -71,11 +75,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", nargs=2, type=int, default=(0, 100), metavar=("FIRST", "END"),
                         help="seeds FIRST to END-1 (default 0 100)")
+    parser.add_argument("--see-through", action="store_true",
+                        help="draw the translucent colours as filters over the board (else opaque)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
+    if args.seeds[1] <= args.seeds[0]:
+        parser.error(f"--seeds {args.seeds[0]} {args.seeds[1]}: END must be greater than FIRST")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed)
+        result = read_drawing(seed, args.see_through)
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}")

@@ -19,6 +19,11 @@ BGR = {
     "orange": (30, 130, 240), "purple": (150, 50, 120), "cyan": (210, 200, 40),
     "black": (25, 25, 25), "white": (235, 235, 235), "clear": (200, 200, 190),
 }
+OPAQUE = {"black", "white"}  # Looney Pyramids' other eight colours are translucent plastic
+# A see-through face passes what is behind it through its colour as a filter, and scatters a
+# little of the light falling on it (frosting, reflections) in its own shaded colour.
+FILTERS = {name: (0.92, 0.92, 0.9) if name == "clear" else tuple(v / 255 for v in bgr) for name, bgr in BGR.items()}
+SCATTER = 0.25
 
 
 def look_at_camera(width, height, elevation_deg, distance, yaw_deg=0.0, focal=None, target=(4.0, 4.0)):
@@ -47,10 +52,11 @@ def _project(P, pts):
 
 def draw_scene(board: Board, origin=(1, 1), size=(8, 8), width=1200, height=900,
                elevation_deg=55.0, yaw_deg=10.0, distance=14.0, seed=0,
-               light=(205, 205, 200), dark=(45, 45, 48)):
+               light=(205, 205, 200), dark=(45, 45, 48), see_through=False):
     """Draw ``board`` (its play area starting at checkerboard square ``origin``) on a
     ``size`` checkerboard. Returns (image BGR, projection 3x4, outer corners clockwise from
-    the one nearest the image's top-left)."""
+    the one nearest the image's top-left). ``see_through``: the translucent colours let the
+    board and the pieces behind them show through (else every piece is drawn opaque)."""
     rng = np.random.default_rng(seed)
     cols, rows = size
     P = look_at_camera(width, height, elevation_deg, distance, yaw_deg, target=(cols / 2, rows / 2))
@@ -98,12 +104,31 @@ def draw_scene(board: Board, origin=(1, 1), size=(8, 8), width=1200, height=900,
         for _, tri, normal in sorted(faces, key=lambda t: -t[0]):
             shade = 0.45 + 0.55 * max(0.0, float(normal @ sun))
             pts = np.round(_project(P, tri)).astype(np.int32)
-            cv2.fillConvexPoly(img, pts, tuple(float(v) for v in np.clip(colour * shade, 0, 255)), cv2.LINE_AA)
+            if see_through and content.colour not in OPAQUE:
+                _filter_through(img, pts, np.array(FILTERS[content.colour]), colour * shade)
+            else:
+                cv2.fillConvexPoly(img, pts, tuple(float(v) for v in np.clip(colour * shade, 0, 255)), cv2.LINE_AA)
     img = cv2.GaussianBlur(img, (3, 3), 0)
     noise = rng.normal(0, 3, img.shape)
     img = np.clip(img.astype(float) + noise, 0, 255).astype(np.uint8)
     corners = _project(P, np.array([[0, rows, 0], [cols, rows, 0], [cols, 0, 0], [0, 0, 0]], float))
     return img, P, corners
+
+
+def _filter_through(img, pts, filt, scattered):
+    """Paint a see-through face (image polygon ``pts``): what is behind it times ``filt`` per
+    channel, plus SCATTER of its own shaded colour ``scattered``."""
+    x, y, w, h = cv2.boundingRect(pts)
+    x0, y0 = max(x, 0), max(y, 0)
+    x1, y1 = min(x + w, img.shape[1]), min(y + h, img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    alpha = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(alpha, pts - [x0, y0], 255, cv2.LINE_AA)
+    alpha = alpha[..., None] / 255.0
+    behind = img[y0:y1, x0:x1].astype(float)
+    face = behind * filt * (1 - SCATTER) + np.clip(scattered, 0, 255) * SCATTER
+    img[y0:y1, x0:x1] = np.clip(behind * (1 - alpha) + face * alpha, 0, 255).astype(np.uint8)
 
 
 def _centre(P):

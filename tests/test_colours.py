@@ -284,3 +284,41 @@ def test_a_piece_with_no_colour_sample_leans_on_the_learned_odds_of_each_groups_
     assert odds.argmax() == 1 and odds[0] == pytest.approx(odds[2])
     assert odds[1] < 0.9  # tempered: the hidden piece may still belong to another player
     assert np.allclose(unsampled_membership(np.full(len(COLOURS), np.nan), names), 1 / 3)  # no odds at all
+
+
+def _red_and_grey_pieces(grey, grey_see_through, rng):
+    """Lab samples of 16 red (translucent: darker on dark squares) and 16 grey pieces, half of
+    each on dark squares; the grey ones darker there too when ``grey_see_through``."""
+    samples, on_dark = [], []
+    for i in range(16):
+        dark = i % 2 == 1
+        red = np.array(RED) * (0.55 if dark else 1.0)
+        level = grey * (0.55 if dark and grey_see_through else 1.0)
+        samples += [_lab(red * rng.uniform(0.95, 1.05)), _lab([level * rng.uniform(0.97, 1.03)] * 3)]
+        on_dark += [dark, dark]
+    return np.array(samples), np.array(on_dark)
+
+
+@pytest.mark.parametrize("grey, see_through, named, by_lightness_alone", [
+    (0.55, False, "white", "clear"),  # a dull opaque piece: as light on dark squares as on light ones
+    (0.8, True, "clear", "white"),  # a bright piece that shows the square under it, as the red ones do
+])
+def test_white_or_clear_follows_whether_the_square_shows_through(monkeypatch, grey, see_through, named,
+                                                                 by_lightness_alone):
+    import scorer.vision.colours as colours
+
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    samples, on_dark = _red_and_grey_pieces(grey, see_through, np.random.default_rng(3))
+    assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", named]
+    monkeypatch.setattr(colours, "see_through_costs", lambda centres, measure, variance: [{} for _ in centres])
+    assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", by_lightness_alone]
+
+
+def test_without_a_coloured_group_nothing_says_how_see_through_clear_is():
+    from scorer.vision.colours import see_through_costs
+
+    centres = np.array([[0.5, 0.2, 40.0, 40.0], [0.3, -0.4, 10.0, 10.0]])  # two greys: no translucent reference
+    assert see_through_costs(centres, np.array([0.5, 0.0]), np.array([0.001, 0.001])) == [{}, {}]
+    coloured = np.vstack([centres, [[30.0, 20.0, 30.0, 30.0]]])  # a red group showing the squares by half
+    costs = see_through_costs(coloured, np.array([0.5, 0.0, 0.5]), np.array([0.001] * 3))
+    assert costs[0]["clear"] == 0 < costs[0]["white"] and costs[1]["white"] == 0 < costs[1]["clear"]

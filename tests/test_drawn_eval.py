@@ -33,3 +33,29 @@ def test_a_drawing_is_read_and_its_squares_counted(capsys, monkeypatch):
     assert out[0].startswith("seed 0: 3 players") and out[-1].startswith("2 drawings: squares ")
     assert np.isclose(float(out[-1].split("squares ")[1].split("%")[0]),
                       100 * (1 - sum(r.wrong for r in results) / sum(r.squares for r in results)), atol=0.01)
+
+
+def test_see_through_pieces_show_the_square_under_them_and_opaque_ones_do_not():
+    from synthetic_scene import draw_scene
+
+    def centre_colour(colour, see_through):  # the piece's top-down middle, on dark A1 and light B1
+        board = Board.from_text(f". . .\n. . .\n{colour}3 {colour}3 .\n")
+        image, P, _ = draw_scene(board, origin=(0, 0), size=(3, 3), elevation_deg=89.9, yaw_deg=0, distance=8,
+                                 see_through=see_through, width=400, height=300)
+        points = [P @ np.array([x, 0.5, 0.2, 1.0]) for x in (0.5, 1.5)]
+        return [image[int(p[1] / p[2]), int(p[0] / p[2])].astype(int) for p in points]
+
+    on_dark, on_light = centre_colour("x", see_through=True)
+    assert (on_light - on_dark).min() > 60  # clear: the dark square shows through
+    on_dark, on_light = centre_colour("w", see_through=True)
+    assert np.abs(on_light - on_dark).max() < 15  # white: opaque either way
+    on_dark, on_light = centre_colour("x", see_through=False)
+    assert np.abs(on_light - on_dark).max() < 15
+
+
+def test_seeds_must_run_forwards(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit):
+        drawn_eval.main(["--seeds", "5", "0"])
+    assert "END must be greater than FIRST" in capsys.readouterr().err

@@ -68,6 +68,19 @@ NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint nami
 LEARNED_NAME_WEIGHT = 1.0  # name-cost units per nat of the learned model's mean log-odds of a name (dev choice)
 LEARNED_NAME_FLOOR = 1e-3  # the least probability the model's odds give any name
 PARITY_MIN = 3  # pieces needed on each square colour to compare them
+# How see-through a group is: how much lighter its pieces look on light squares than on dark
+# ones, as a fraction of the squares' own difference (``see_through``). A translucent piece
+# shows the square under it; an opaque white one keeps its own lightness. How much a
+# translucent piece shows depends on the plastic and the light: the studio's frosted pieces
+# about 0.2, glassy ones over 0.5 (``scripts/drawn_eval.py --see-through``). So the photo's
+# coloured groups, all translucent, set what clear should show. Glossy black pieces mirror the
+# square they stand on too much to be called opaque this way; black is left to lightness.
+# Spread of one group's measure about what its kind should show, beyond its sampling noise:
+# on dev and four of its variants the coloured groups spread 0.13 about their median and the
+# white ones 0.27 about 0 (10th to 90th percentile, halved); 0.13, 0.2 and 0.27 were tried
+# (dev and its 14 variants, the drawings opaque and see-through) and the middle kept.
+SEE_THROUGH_SPREAD = 0.2
+MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
 GROUPING_CHROMA_MAX = 60.0
@@ -164,6 +177,49 @@ def naming_centres(features: np.ndarray, labels: np.ndarray, k: int,
         centres[g, 2] = np.mean([np.median(p) for p in parts]) if parts else np.median(features[member, 2])
         centres[g, 3] = np.median(levelled[member, 2])
     return centres
+
+
+def see_through(features: np.ndarray, labels: np.ndarray, k: int, on_dark: np.ndarray | None,
+                wb: "WhiteBalance") -> tuple[np.ndarray, np.ndarray]:
+    """Per group, how see-through its pieces look (their lightness on light squares less that
+    on dark ones, over the squares' own difference; 0 for an opaque piece) and the variance
+    of that measure from the group's own sampling; NaN where a group has fewer than
+    PARITY_MIN pieces on either square colour or the squares hardly differ."""
+    measure, variance = np.full(k, np.nan), np.full(k, np.nan)
+    contrast = 100.0 * (1.0 - wb.dark_l / max(wb.light_l, 1.0))
+    if on_dark is None or contrast < MIN_CONTRAST:
+        return measure, variance
+    on_dark = np.asarray(on_dark, bool)
+    rel_l = features[:, 2] / LIGHTNESS_WEIGHT
+    for g in range(k):
+        sides = [rel_l[(labels == g) & ~on_dark], rel_l[(labels == g) & on_dark]]
+        if min(len(side) for side in sides) < PARITY_MIN:
+            continue
+        measure[g] = (np.median(sides[0]) - np.median(sides[1])) / contrast
+        # a median's variance: pi / 2 times the mean's (the spread from the median absolute deviation)
+        variance[g] = sum(np.pi / 2 * (1.4826 * np.median(np.abs(side - np.median(side)))) ** 2 / len(side)
+                          for side in sides) / contrast ** 2
+    return measure, variance
+
+
+def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.ndarray) -> list[dict[str, float]]:
+    """Per group, costs (nats) of white and clear from how see-through it looks
+    (:func:`see_through`): opaque white should show nothing of the squares, clear as much as
+    the photo's coloured groups show (their median); none where the photo has no measured
+    coloured group. The cheaper of the two costs nothing, as do all other names."""
+    chroma = np.hypot(centres[:, 0], centres[:, 1])
+    coloured = measure[(chroma >= MIN_CHROMA) & ~np.isnan(measure)]
+    costs: list[dict[str, float]] = [{} for _ in range(len(centres))]
+    if not len(coloured):
+        return costs
+    translucent = float(np.median(coloured))
+    for g in np.flatnonzero(~np.isnan(measure)):
+        spread2 = SEE_THROUGH_SPREAD ** 2 + variance[g]
+        opaque_cost = measure[g] ** 2 / (2 * spread2)
+        clear_cost = (measure[g] - translucent) ** 2 / (2 * spread2)
+        least = min(opaque_cost, clear_cost)
+        costs[g] = {"white": opaque_cost - least, "clear": clear_cost - least}
+    return costs
 
 
 @dataclass
@@ -331,13 +387,16 @@ def learned_name_costs(name_probs: np.ndarray, labels: np.ndarray, k: int,
 
 
 def naming_odds(centres: np.ndarray, temperature: float | None = None,
-                extra_costs: list[dict[str, float]] | None = None) -> tuple[list[str], list[dict[str, float]]]:
+                extra_costs: list[dict[str, float]] | None = None,
+                cue_costs: list[dict[str, float]] | None = None) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
     name over all joint namings, each tried at every chroma gain of CHROMA_GAINS (costs as
     negative log-odds at ``temperature``), white and clear capped by :func:`temper_confused`,
     so a close call between two namings (clear or white, blue or purple) shows in the
     confidence.
-    ``extra_costs``: per group, more cost per name (e.g. :func:`learned_name_costs`)."""
+    ``extra_costs``: per group, more cost per name from the learned model
+    (:func:`learned_name_costs`), which may also dispute a name (:func:`temper_disputed`);
+    ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
     k = len(centres)
@@ -351,7 +410,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     for i, j in itertools.combinations(range(k), 2):
         table = np.array([[lightness_order_cost(lit[i], lit[j], a, b) for b in names] for a in names])
         order += table[combos[:, i], combos[:, j]]
-    extra = np.array([[group.get(name, 0.0) for name in names] for group in extra_costs]) if extra_costs else 0.0
+    extra = sum((np.array([[group.get(name, 0.0) for name in names] for group in costs]) for costs in (extra_costs, cue_costs)
+                 if costs), np.zeros((k, len(names))))
     totals_by_gain = []
     for gain in CHROMA_GAINS:
         seen_as = centres.copy()
@@ -429,7 +489,9 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     feats = level_parities(hue_features(raw), on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
     extra = learned_name_costs(np.asarray(name_probs, np.float64), labels, len(centres)) if name_probs is not None else None
-    names, name_odds = naming_odds(naming_centres(raw, labels, len(centres), on_dark), extra_costs=extra)
+    naming = naming_centres(raw, labels, len(centres), on_dark)
+    cues = see_through_costs(naming, *see_through(raw, labels, len(centres), on_dark, wb))
+    names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
