@@ -35,6 +35,7 @@ ACCEPTED_FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP",
 
 
 TRUNCATED = "the image file is cut short (truncated): send or copy the whole photo again"
+DAMAGED = "the file looks damaged or cut short; send or copy the whole photo again"  # a decoder that does not say which
 
 
 class PhotoError(UserError):
@@ -52,6 +53,8 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
         if len(data) > max_bytes:  # standard input is read only one byte past the limit: no size to give
             raise PhotoTooLarge(f"{name}: file is more than the {max_bytes:,} bytes allowed")
         return data, name
+    if not str(source):
+        raise PhotoError("an empty file name: give a photo file, or - for standard input")
     path = Path(source)
     name = str(path)
     try:
@@ -115,7 +118,7 @@ def load_photo_scaled(
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             if _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
-            raise PhotoError(f"{name}: cannot read image header ({_short(err)})") from None
+            raise PhotoError(f"{name}: cannot read the image header: {DAMAGED} ({_short(err)})") from None
         if image.format not in ACCEPTED_FORMATS:
             raise PhotoError(f"{name}: unsupported image format {image.format}")
         width, height = image.size
@@ -144,9 +147,9 @@ def load_photo_scaled(
         except OSError as err:
             if _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
-            raise PhotoError(f"{name}: image is truncated or corrupt ({_short(err)})") from None
+            raise PhotoError(f"{name}: cannot decode the image: {DAMAGED} ({_short(err)})") from None
         except Exception as err:  # noqa: BLE001
-            raise PhotoError(f"{name}: cannot decode image ({_short(err)})") from None
+            raise PhotoError(f"{name}: cannot decode the image: {DAMAGED} ({_short(err)})") from None
     bgr = cv2.cvtColor(np.asarray(image, dtype=np.uint8), cv2.COLOR_RGB2BGR)
     if long_side:
         bgr, _ = downscale(bgr, long_side)
@@ -170,9 +173,10 @@ def _is_truncation(err: Exception) -> bool:
     return "truncated" in str(err).lower()
 
 
-def _short(err: Exception) -> str:
+def _short(err: Exception, limit: int = 100) -> str:
+    """The decoder's own words, on one line, cut at a word if long."""
     text = " ".join(str(err).split()) or type(err).__name__
-    return text[:120]
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."
 
 
 def downscale(image: np.ndarray, long_side: int = WORKING_LONG_SIDE) -> tuple[np.ndarray, float]:
