@@ -31,3 +31,14 @@ def test_a_broken_sidecar_is_a_one_line_error_naming_it(capsys, tmp_path, sideca
     assert main(["eval", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"subdivision: error: {tmp_path / 'a.json'}: not a studio sidecar") and err.count("\n") == 1
+
+
+def test_a_photo_that_cannot_be_loaded_counts_as_failed_and_the_others_still_go(capsys, tmp_path):
+    sidecar = PHOTO.with_suffix(".json")
+    for name in ("a", "b"):
+        shutil.copy(sidecar, tmp_path / f"{name}.json")
+    (tmp_path / "a.jpg").write_bytes(b"not a photo at all")
+    shutil.copy(PHOTO, tmp_path / "b.jpg")
+    assert main(["eval", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "2 photos" in out and "load 1" in out.split("failures by stage")[1].splitlines()[0]

@@ -26,7 +26,7 @@ from scorer.vision.grid import GridFit
 from scorer.vision.grid_eval import CORRECT_MAX_ERROR, PHOTO_SUFFIXES, evaluate_grid
 from scorer.vision.lattice import project
 from scorer.vision.decode import UNSURE
-from scorer.vision.load import load_photo_scaled
+from scorer.vision.load import PhotoError, load_photo_scaled
 
 CLASSES = ("empty", "park", "1", "2", "3")
 
@@ -177,18 +177,18 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     start = time.perf_counter()
     from scorer.reader import READ_LONG_SIDE
 
-    image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
     kwargs = {"threehouse": None if infer_stash else bool(truth.get("threehouse", False))}
     if hints:
         kwargs["players"] = truth.get("players")
     try:
+        image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
         reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None,
                              file=str(photo), **kwargs)
     except UserError as err:
-        # No board found: every square of it counts as misread.
+        # A photo that cannot be loaded, or no board found: every square of it counts as misread.
         seconds = time.perf_counter() - start
         result = PhotoResult(str(photo), seconds, evaluate_grid(None, checker["corners"], t_rows, t_cols),
-                             failure="grid", warnings=[str(err)])
+                             failure="load" if isinstance(err, PhotoError) else "grid", warnings=[str(err)])
         for r in range(t_rows):
             for c in range(t_cols):
                 in_play = (area["row"] <= r < area["row"] + int(area["rows"])
