@@ -35,8 +35,10 @@ def photos_from(args: list[str]) -> list[Path]:
         path = Path(arg)
         if path.is_dir():
             photos += sorted(p for p in path.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
-        else:
+        elif path.is_file():
             photos.append(path)
+        else:
+            sys.exit(f"bench_read: {arg}: no such file or folder")
     return photos
 
 

@@ -8,6 +8,14 @@ from pathlib import Path
 PHOTO_FORMATS = "JPEG, PNG, WebP, HEIC, TIFF or BMP"  # the photo formats read, as messages name them
 
 
+def stdin_given_once(names: list[str], what: str) -> None:
+    """A UserError when ``-`` (standard input) is among ``names`` more than once: it holds one ``what``."""
+    from scorer.errors import UserError
+
+    if names.count("-") > 1:
+        raise UserError(f"standard input (-) holds one {what}: give - once")
+
+
 def read_stdin(max_bytes: int) -> bytes:
     """Standard input's first ``max_bytes`` + 1 bytes; a UserError when there is none (closed)."""
     from scorer.errors import UserError

@@ -21,6 +21,7 @@ from scorer.board import (COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS,
                           setup_for, setup_of_area, setups_for_size)
 
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
+MIN_PLAYERS = 2  # a game needs two; a board showing one colour still has another player
 
 Stash = dict[int, int]  # pips -> pyramids of that size still in hand
 
@@ -566,7 +567,7 @@ def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple
     if setup is not None and setup.players >= seen:
         return setup.players, "board size" if len(fitting) == 1 else "board size and parks"
     sizes = {s.players for s in fitting}
-    return max(seen, min(sizes) if sizes else seen), "colours on board"
+    return max(seen, min(sizes) if sizes else MIN_PLAYERS), "colours on board"
 
 
 def check_position(

@@ -192,6 +192,45 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
     assert status == 0 and data["players"]["red"]["total"] == 24
     assert data["from_photo"] and data["reading_warnings"] == ["fake"]
     assert calls == [(bytes, 2, None)]  # the bytes already read (a pipe cannot be read twice); the stash inferred
+    status, out, _ = run(["score", str(path)], capsys)  # the text says what the reader was unsure of too
+    assert status == 0 and out.splitlines()[-1] == "  warning: fake"
+
+
+def test_a_photo_whose_board_could_not_be_decoded_is_one_line(capsys, tmp_path, monkeypatch):
+    """The grid was found but a later stage failed: the reading has no board, and says which stage."""
+    import types
+
+    class FakeReading:
+        board = None
+        warnings = ["unsure of the board's outline", "reading failed at the squares stage: ValueError: bad"]
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    for command in ("score", "check"):
+        status, out, err = run([command, str(path)], capsys)
+        assert status == 2 and out == ""
+        assert err == f"subdivision: error: {path}: reading failed at the squares stage: ValueError: bad\n"
+
+
+def test_standard_input_given_twice_is_one_line(capsys):
+    for command, what in (("score", "board or photo"), ("check", "board or photo"), ("read", "photo")):
+        status, out, err = run([command, "-", "-"], capsys)
+        assert status == 2 and out == "" and err == f"subdivision: error: standard input (-) holds one {what}: give - once\n"
+
+
+def test_an_empty_file_name_is_one_line(capsys):
+    for command in ("score", "check", "read"):
+        status, _, err = run([command, ""], capsys)
+        assert status == 2 and err.count("\n") == 1 and "an empty file name" in err
+
+
+def test_a_board_showing_one_colour_still_has_two_players(capsys, tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text("r3 . .\n. . .\n. . .\n")  # no setup has a 3x3 area
+    status, out, _ = run(["check", "--json", str(path)], capsys)
+    data = json.loads(out)
+    assert status == 0 and data["players"] == 2 and data["to_move"] is None
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")

@@ -352,6 +352,27 @@ def test_read_command_json_and_overlay(tmp_path, capsys):
     assert out.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_an_overlay_that_cannot_be_written_loses_no_reading(tmp_path, capsys, monkeypatch):
+    import types
+
+    class FakeReading:
+        board = None
+
+        def to_dict(self):
+            return {"file": self.file, "board": "r1\n"}
+
+        def overlay_png(self):
+            return b"\x89PNG"
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
+    photos = [str(tmp_path / name) for name in ("a.jpg", "b.jpg")]
+    status = main(["read", *photos, "--json", "--overlay", str(tmp_path / "missing" / "over.png")])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert [json.loads(line)["file"] for line in out.splitlines()] == photos  # both read and printed
+    assert err.count("cannot write the overlay to") == 2 and err.count("\n") == 2
+
+
 def test_colour_groups_carry_their_naming_odds_and_white_and_clear_each_other():
     board = Board.from_text("r3 w2 .\n. b2 w1\n# . b1\n")
     names = ["red", "white", "blue", "green"]  # green: a group with no piece on the decoded board

@@ -11,7 +11,7 @@ from pathlib import Path
 from scorer.board import stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import PHOTO_FORMATS, read_stdin
+from scorer.files import PHOTO_FORMATS, read_stdin, stdin_given_once
 
 
 def add_parser(subparsers) -> None:
@@ -99,8 +99,7 @@ def run_read(args) -> int:
         raise UserError("--corners marks the board in one photo: give one PHOTO")
     if args.squares is not None and args.corners is None:
         raise UserError("--squares is the size of a board marked with --corners: give the corners too")
-    if args.photos.count("-") > 1:
-        raise UserError("standard input (-) holds one photo: give - once")
+    stdin_given_once(args.photos, "photo")
     cols, rows = args.squares or (8, 8)
     status = 0
     for index, name in enumerate(args.photos):
@@ -117,17 +116,18 @@ def run_read(args) -> int:
             print_error(message)
             status = 2
             continue
-        if args.overlay:
-            out = _overlay_path(args.overlay, index, len(args.photos))
-            try:
-                out.write_bytes(reading.overlay_png())
-            except OSError as err:
-                raise UserError(f"cannot write {out}: {err.strerror}") from None
         if args.json:
             print(json.dumps(reading.to_dict()))
         else:
             _print_reading(name, reading)
         sys.stdout.flush()
+        if args.overlay:  # after the reading is out: a folder that cannot be written loses nothing read
+            out = _overlay_path(args.overlay, index, len(args.photos))
+            try:
+                out.write_bytes(reading.overlay_png())
+            except OSError as err:
+                print_error(f"{name}: cannot write the overlay to {out}: {err.strerror or err}")
+                status = 2
     return status
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import PHOTO_FORMATS, read_at_most, read_stdin
+from scorer.files import PHOTO_FORMATS, read_at_most, read_stdin, stdin_given_once
 from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
 
@@ -104,6 +104,8 @@ def read_input(name: str, args) -> Loaded:
     """Load a FILE argument as a board; raises UserError with a one-line message."""
     if name == "-":
         data = read_stdin(MAX_INPUT_BYTES)
+    elif not name:
+        raise UserError("an empty file name: give a board text or photo file, or - for standard input")
     else:
         path = Path(name)
         try:
@@ -149,6 +151,9 @@ def _read_photo(name: str, source: bytes, args) -> Loaded:
     except Exception as err:  # a reader fault still gets one line, not a traceback
         raise UserError(f"{name}: the photo reader failed: {type(err).__name__}: {err}") from None
     reading.file = name
+    if reading.board is None:  # the grid was found but a later stage failed: its warning says which
+        failed = [w for w in reading.warnings if w.startswith("reading failed")]
+        raise UserError(f"{name}: {failed[0] if failed else 'no board could be read from the photo'}")
     return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
 
 
@@ -160,6 +165,7 @@ def _each_file(args, analyse, format_text, status_of) -> int:
     Returns the worst status: ``status_of(report)`` per file, 2 for a file that cannot be
     read (reported on stderr in one line, and the other files still go through).
     """
+    stdin_given_once(args.files, "board or photo")
     status = 0
     for name in args.files:
         try:
@@ -169,10 +175,16 @@ def _each_file(args, analyse, format_text, status_of) -> int:
             status = 2
             continue
         report = analyse(loaded)
-        print(_json_line(name, loaded, report.to_dict()) if args.json else format_text(name, report))
+        print(_json_line(name, loaded, report.to_dict()) if args.json else _with_reading_warnings(format_text(name, report), loaded))
         sys.stdout.flush()
         status = max(status, status_of(report))
     return status
+
+
+def _with_reading_warnings(text: str, loaded: Loaded) -> str:
+    """A photo's report with what its reader was unsure of, as ``read`` prints it."""
+    warnings = (loaded.reading or {}).get("warnings", []) if loaded.from_photo else []
+    return "\n".join([text, *(f"  warning: {w}" for w in warnings)])
 
 
 def _json_line(name: str, loaded: Loaded, report: dict) -> str:
