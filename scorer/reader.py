@@ -39,7 +39,8 @@ MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 # Grid confidence under which the reader warns: on the 1099 renders and photos where grid_eval
 # found a grid, it caught 8 of the 11 grids found wrong, and 0.8% of the right ones.
 GRID_UNSURE = 0.75
-AMBIGUOUS_AREA = "the play area is ambiguous: give the number of players (--players N)"
+AMBIGUOUS_AREA = ("the play area is ambiguous: check which squares are in play (the number of players, "
+                  "--players N, settles most boards)")
 # The play area's two lowest edges lie within this share of a square of each other in the
 # photo (the board turned near 45 degrees): which of them is row 1 is a coin toss.
 ROW_ONE_UNSURE = 0.1

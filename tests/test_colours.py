@@ -322,3 +322,9 @@ def test_without_a_coloured_group_nothing_says_how_see_through_clear_is():
     coloured = np.vstack([centres, [[30.0, 20.0, 30.0, 30.0]]])  # a red group showing the squares by half
     costs = see_through_costs(coloured, np.array([0.5, 0.0, 0.5]), np.array([0.001] * 3))
     assert costs[0]["clear"] == 0 < costs[0]["white"] and costs[1]["white"] == 0 < costs[1]["clear"]
+
+
+def test_a_board_with_one_pyramid_names_its_colour():
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    groups = group_colours(np.array([_lab(RED)]), wb)
+    assert groups.names == ["red"] and groups.labels.tolist() == [0]

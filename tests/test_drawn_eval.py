@@ -24,7 +24,7 @@ def test_tokens_are_the_notation_top_row_first():
 def test_a_drawing_is_read_and_its_squares_counted(capsys, monkeypatch):
     # main reads the same two drawings again: each is read once
     monkeypatch.setattr(drawn_eval, "read_drawing", functools.lru_cache(drawn_eval.read_drawing))
-    results = [drawn_eval.read_drawing(s) for s in (0, 1)]
+    results = [drawn_eval.read_drawing(s, False) for s in (0, 1)]  # as main calls it, so the cache is hit
     result = results[0]
     assert result.squares in (36, 49, 64) and 0 <= result.wrong <= result.squares
     assert result.wrong <= 2  # seed 0, a finished three-player game seen from above, reads (all but) right

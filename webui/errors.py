@@ -57,8 +57,8 @@ def register_error_handlers(app: Flask) -> None:
             # The whole request was within bounds: one form field was over MAX_FORM_MEMORY_SIZE.
             message = (f"a form field is too long (at most {app.config['MAX_FORM_MEMORY_SIZE'] // 1000} kB) or there "
                        "are too many fields; the photo itself goes in the 'photo' file field")
-        elif status == 413 and request.mimetype != "multipart/form-data":  # no photo in it: a board or options
-            message = f"the request is too large (at most {limit // 1_000_000} MB)" if limit else MESSAGES[400]
+        elif status == 413 and length is not None and limit and length > limit and request.mimetype != "multipart/form-data":
+            message = f"the request is too large (at most {limit // 1_000_000} MB)"  # no photo in it: a board or options
         return error_response(status, message)
 
     @app.errorhandler(Exception)

@@ -75,10 +75,12 @@ PARITY_MIN = 3  # pieces needed on each square colour to compare them
 # about 0.2, glassy ones over 0.5 (``scripts/drawn_eval.py --see-through``). So the photo's
 # coloured groups, all translucent, set what clear should show. Glossy black pieces mirror the
 # square they stand on too much to be called opaque this way; black is left to lightness.
-# Spread of one group's measure about what its kind should show, beyond its sampling noise:
-# on dev and four of its variants the coloured groups spread 0.13 about their median and the
-# white ones 0.27 about 0 (10th to 90th percentile, halved); 0.13, 0.2 and 0.27 were tried
-# (dev and its 14 variants, the drawings opaque and see-through) and the middle kept.
+# Spread of one group's measure about what its kind should show, beyond its sampling noise,
+# as the naming weighs it (NAMING_TEMPERATURE doubles every cost in the odds, so it acts as
+# a spread about 0.14): on dev and four of its variants the coloured groups spread 0.13 about
+# their median and the white ones 0.27 about 0 (10th to 90th percentile, halved); 0.13, 0.2
+# and 0.27 were tried (dev and its 14 variants, the drawings opaque and see-through) and the
+# middle kept.
 SEE_THROUGH_SPREAD = 0.2
 MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
@@ -203,7 +205,9 @@ def see_through(features: np.ndarray, labels: np.ndarray, k: int, on_dark: np.nd
 
 
 def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.ndarray) -> list[dict[str, float]]:
-    """Per group, costs (nats) of white and clear from how see-through it looks
+    """Per group, costs of white and clear (name-cost units, one per nat as the learned
+    model's: the squared distance from what the name should show over twice the spread
+    squared) from how see-through it looks
     (:func:`see_through`): opaque white should show nothing of the squares, clear as much as
     the photo's coloured groups show (their median); none where the photo has no measured
     coloured group. The cheaper of the two costs nothing, as do all other names."""
@@ -236,6 +240,8 @@ class ColourGroups:
 
 
 def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
+    if len(features) == 1:  # OpenCV takes a single row of features for that many one-number samples
+        return np.zeros(1, np.int32), features.astype(np.float64).reshape(1, -1), 0.0
     data = features.astype(np.float32)
     cv2.setRNGSeed(seed)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.05)
