@@ -9,7 +9,8 @@ any turn of the board. ``--see-through`` draws the eight translucent colours as 
 filters over what is behind them (clear as a nearly colourless one), as real Looney Pyramids
 look; by default every piece is drawn opaque. The reader is told nothing but that the stash is standard. A reading is
 compared with the game under the four turns of the board (a drawing has no "bottom edge" to
-number row 1 from that the reader could be wrong about), counting the squares that differ.
+number row 1 from that the reader could be wrong about), counting the squares that differ
+and how many of those the reading did not flag as unsure.
 Nothing was tuned on these drawings.
 """
 
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from scorer.board import Board  # noqa: E402
+from scorer.board import Board, Square  # noqa: E402
 from scorer.errors import UserError  # noqa: E402
 from scorer.reader import read_image  # noqa: E402
 from scorer.rules import random_game  # noqa: E402
@@ -40,6 +41,7 @@ class DrawnResult:
     colours: list[str]
     squares: int
     wrong: int  # squares that differ under the best of the four turns; all of them when no board was read
+    unflagged: int = 0  # of those, read at a confidence the reading does not flag as unsure
 
 
 def tokens(board: Board) -> np.ndarray:
@@ -64,11 +66,21 @@ def read_drawing(seed: int, see_through: bool = False) -> DrawnResult:
         reading = read_image(image, threehouse=False)
     except UserError:
         reading = None
+    unflagged = 0
     if reading is not None and reading.board is not None:
         got = tokens(reading.board)
-        turns = [np.rot90(got, k) for k in range(4)]
-        wrong = min([int((g != truth).sum()) for g in turns if g.shape == truth.shape], default=wrong)
-    return DrawnResult(seed, colours, truth.size, wrong)
+        unsure = np.isin(cell_names(reading.board), reading.uncertain)
+        turns = [(np.rot90(got, k), np.rot90(unsure, k)) for k in range(4)]
+        best = min((t for t in turns if t[0].shape == truth.shape), key=lambda t: int((t[0] != truth).sum()), default=None)
+        if best is not None:
+            wrong = int((best[0] != truth).sum())
+            unflagged = int(((best[0] != truth) & ~best[1]).sum())
+    return DrawnResult(seed, colours, truth.size, wrong, unflagged)
+
+
+def cell_names(board: Board) -> np.ndarray:
+    """The board's cell names laid out as :func:`tokens` lays out its contents."""
+    return np.array([[Square(c, board.rows - 1 - i).name for c in range(board.cols)] for i in range(board.rows)])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,12 +98,15 @@ def main(argv: list[str] | None = None) -> int:
         result = read_drawing(seed, args.see_through)
         results.append(result)
         if args.verbose:
-            print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}")
+            print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"
+                  + (f" ({result.unflagged} not flagged unsure)" if result.unflagged else ""))
     squares = sum(r.squares for r in results)
     wrong = sum(r.wrong for r in results)
     exact = sum(r.wrong == 0 for r in results)
+    unflagged = sum(r.unflagged for r in results)
     print(f"{len(results)} drawings: squares {100 * (1 - wrong / max(1, squares)):.2f}% right, "
-          f"boards exact {exact} ({100 * exact / max(1, len(results)):.0f}%)")
+          f"boards exact {exact} ({100 * exact / max(1, len(results)):.0f}%); "
+          f"wrong squares flagged unsure {100 * (1 - unflagged / wrong) if wrong else 100:.1f}%")
     return 0
 
 

@@ -88,6 +88,19 @@ def test_clear_extra_piece_is_kept_and_reported():
     decoded = decode(_table(board, sure=0.995), 6, 6, use_rules=False)
     assert decoded.board == board
     assert any("6 red 3-pips" in w for w in decoded.warnings)
+    # At least one of the six is misread (or one too many was placed): which, the photo
+    # cannot say, so all six are flagged, each right at most five times in six.
+    reds = [c for c in decoded.cells if c.value == "r3"]
+    assert len(reds) == 6 and all(c.confidence == pytest.approx(5 / 6) for c in reds)
+    assert sorted(decoded.uncertain) == sorted(c.cell for c in reds)
+
+
+def test_parks_over_the_setups_count_are_all_flagged():
+    board = Board.from_text("# . #\n. r1 .\n# . #\n")
+    decoded = decode(_table(board, sure=0.999), 3, 3, parks=3, use_rules=False)
+    assert decoded.board == board and any("4 park markers read" in w for w in decoded.warnings)
+    assert sorted(decoded.uncertain) == ["A1", "A3", "C1", "C3"]
+    assert not decode(_table(board, sure=0.999), 3, 3, parks=4, use_rules=False).uncertain
 
 
 def test_rules_fix_an_unsure_square_but_not_a_sure_one():

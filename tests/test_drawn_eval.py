@@ -19,6 +19,7 @@ spec.loader.exec_module(drawn_eval)
 def test_tokens_are_the_notation_top_row_first():
     board = Board.from_text("r1 . #\n. b2 .\n. . r3\n")
     assert drawn_eval.tokens(board).tolist() == [["r1", ".", "#"], [".", "b2", "."], [".", ".", "r3"]]
+    assert drawn_eval.cell_names(board).tolist() == [["A3", "B3", "C3"], ["A2", "B2", "C2"], ["A1", "B1", "C1"]]
 
 
 def test_a_drawing_is_read_and_its_squares_counted(capsys, monkeypatch):
@@ -26,13 +27,14 @@ def test_a_drawing_is_read_and_its_squares_counted(capsys, monkeypatch):
     monkeypatch.setattr(drawn_eval, "read_drawing", functools.lru_cache(drawn_eval.read_drawing))
     results = [drawn_eval.read_drawing(s, False) for s in (0, 1)]  # as main calls it, so the cache is hit
     result = results[0]
-    assert result.squares in (36, 49, 64) and 0 <= result.wrong <= result.squares
+    assert result.squares in (36, 49, 64) and 0 <= result.unflagged <= result.wrong <= result.squares
     assert result.wrong <= 2  # seed 0, a finished three-player game seen from above, reads (all but) right
     assert drawn_eval.main(["--seeds", "0", "2", "-v"]) == 0
     out = capsys.readouterr().out.strip().split("\n")
     assert out[0].startswith("seed 0: 3 players") and out[-1].startswith("2 drawings: squares ")
     assert np.isclose(float(out[-1].split("squares ")[1].split("%")[0]),
                       100 * (1 - sum(r.wrong for r in results) / sum(r.squares for r in results)), atol=0.01)
+    assert "wrong squares flagged unsure " in out[-1]
 
 
 def test_see_through_pieces_show_the_square_under_them_and_opaque_ones_do_not():

@@ -134,6 +134,12 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         elif full and count < trios:
             warnings.append(f"{count} {piece.colour} {piece.pips}-pips read on a full board, which holds {trios}")
 
+    # A value read more often than its stash (or the setup's parks) allows: at least the excess
+    # of those squares are misread (or the position is illegal, which shows either way), and
+    # which cannot be told, so none of them is surer than the share the limit leaves.
+    over_limit = {v: trios / count for v, count in counts.items() if count > trios}
+    if parks is not None and n_parks > parks:
+        over_limit[PARK_TOKEN] = parks / n_parks
     readings = []
     for i, cell in enumerate(cells):
         value = values[chosen[i]]
@@ -142,7 +148,8 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
             odds = _normalised_odds(shown.get(cell, {}), value)
         alts = sorted(((v, p) for v, p in odds.items() if v != value), key=lambda vp: -vp[1])[:3]
         alts = [(v, p) for v, p in alts if p >= 0.005]
-        readings.append(CellReading(cell=cell, value=value, confidence=odds.get(value, 0.0),
+        confidence = min(odds.get(value, 0.0), over_limit.get(value, 1.0))
+        readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
     for r in readings:
         if r.changed_by:
