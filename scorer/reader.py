@@ -188,9 +188,10 @@ class Reading:
         """Whether the photo is too blurred (or shaken) for a sure reading."""
         return self.quality is not None and self.quality.blurred
 
-    def overlay(self, image: np.ndarray | None = None) -> np.ndarray:
+    def overlay(self, image: np.ndarray | None = None, mark_unsure: bool = True) -> np.ndarray:
         """The photo with the grid, the play area and each square's reading drawn on it
-        (``image``: the photo at any size, e.g. full size; default the one read)."""
+        (``image``: the photo at any size, e.g. full size; default the one read;
+        ``mark_unsure``: frame the unsure squares)."""
         from scorer.vision.overlay import draw_reading
 
         base = image if image is not None else self.image
@@ -199,7 +200,7 @@ class Reading:
         zoom = 1.0
         if image is not None and self.image is not None:
             zoom = max(image.shape[:2]) / max(self.image.shape[:2])
-        return draw_reading(base, self, zoom)
+        return draw_reading(base, self, zoom, mark_unsure)
 
     def overlay_png(self, image: np.ndarray | None = None, max_side: int = 1600) -> bytes:
         """The overlay as PNG bytes (shrunk to ``max_side`` px at most)."""

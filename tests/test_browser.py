@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import importlib.util
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -260,6 +261,10 @@ def test_private_parks_and_deductions_light_up_their_squares(page):
 def test_violations_are_listed_and_marked(page):
     enter_board(page, "r3 r3 .\n. . .\n. . b2\n")
     expect(page.locator("#violations li").first).to_be_visible()
+    # A full board (no legal move left) that breaks the rules has a leader, not a winner.
+    enter_board(page, "r3 r3 b1\nb2 r1 b3\nr2 b1 r1\n")
+    expect(page.locator("#to-move")).to_contain_text("Game over")
+    expect(page.locator("#outcome")).to_have_text("Red leads with 6 points.")
     marked = page.locator("#diagram .sq:has(.mark.violation)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert {"A3", "B3"} <= set(marked)
     shot(page, "violations", full_page=False)
@@ -279,6 +284,7 @@ def test_new_empty_board_then_place_pieces(page):
     expect(page.locator("#moves")).to_contain_text("No square is legal for a new player's 1-pip")
     pick(page, "C3", "green 2-pip")
     expect(total_of(page, "green")).to_have_text("1")  # 2 pips, one group -1
+    expect(page.locator("#to-move")).to_have_text("To move: a player with no piece yet.")
     pick(page, "D4", "purple 3-pip")
     expect(total_of(page, "purple")).to_have_text("2")
     expect(page.locator("#board-text")).to_have_value(
@@ -349,9 +355,17 @@ def test_a_correction_made_while_the_server_fails_survives_a_reload(page):
     page.route("**/api/score", lambda route: route.abort())  # the scorer cannot be reached
     pick(page, "D3", "blue 2-pip")
     expect(page.locator("#message")).to_contain_text("Could not reach")
+    expect(page.locator("#message")).to_contain_text("The score shown is from before the last change")
+    expect(page.locator("#results")).to_have_class(re.compile(r"\bstale\b"))
+    fixed = Board.from_text(MIDGAME)
+    fixed["D3"] = Piece("blue", 2)
+    assert Board.from_text(page.input_value("#board-text")) == fixed
     page.unroute("**/api/score")
     page.reload()
     expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "b2")
+    page.click("#apply-text")
+    expect(total_of(page, "blue")).to_have_text("3")
+    expect(page.locator("#results")).not_to_have_class(re.compile(r"\bstale\b"))
 
 
 def test_a_board_turned_while_the_server_fails_shows_its_last_answer_turned(page):
@@ -526,23 +540,33 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
             "board": board,
             "cells": [{"cell": "B2", "value": "b2", "confidence": 0.55,
                        "alternatives": [{"value": "b3", "confidence": 0.4}, {"value": ".", "confidence": 0.05}]},
-                      {"cell": "C1", "value": "r1", "confidence": 0.7, "alternatives": [{"value": "#", "confidence": 0.3}]}],
+                      {"cell": "C1", "value": "r1", "confidence": 0.3, "alternatives": [{"value": "#", "confidence": 0.7}],
+                       "settled_by": "stash counts"}],
             "warnings": ["unsure about 2 square(s): B2, C1"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16],
         "squares": {"B2": [[5, 5], [11, 5], [11, 11], [5, 11]]},
     })
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
+    expect(page.locator('#photo-marks .ps.uncertain[data-cell="B2"]')).to_have_count(1)  # on the photo too
     unsure = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert sorted(unsure) == ["B2", "C1"]
     page.locator('#diagram .sq[data-cell="B2"]').click()
     expect(page.locator("#picker-reading")).to_have_text("Read as blue 2-pip (55% sure); next best: blue 3-pip 40%, empty 5%.")
     expect(page.locator("#picker .choice.suggested")).to_have_count(2)  # b3 and empty
+    page.keyboard.press("Escape")
+    page.locator('#diagram .sq[data-cell="C1"]').click()  # read over a likelier-looking value: says why
+    expect(page.locator("#picker-reading")).to_have_text(
+        "Read as red 1-pip (30% sure); next best: park 70%. It was settled by the stash counts.")
+    page.keyboard.press("Escape")
+    page.locator('#diagram .sq[data-cell="B2"]').click()
     page.get_by_label("blue 3-pip", exact=True).click()
     expect(page.locator('#diagram .sq[data-cell="B2"] .mark.corrected')).to_have_count(1)
     expect(page.locator('#diagram .sq[data-cell="B2"] .mark.uncertain')).to_have_count(0)
     expect(page.locator('#photo-marks .ps.corrected[data-cell="B2"]')).to_have_count(1)
+    expect(page.locator("#photo-marks .ps.uncertain")).to_have_count(0)
     expect(total_of(page, "blue")).to_have_text("2")  # 3 pips, one group -1
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the guidance follows the fix
     shot(page, "uncertain", full_page=False)
 
 
@@ -623,6 +647,71 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     expect(page.locator("#reader-checks")).to_be_hidden()
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
+
+
+def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {
+        "board": board, "uncertain": ["A3"],
+        "reading": {"board": board, "warnings": ["unsure about 1 square(s): A3"],
+                    "cells": [{"cell": "A3", "value": "w3", "confidence": 0.6, "alternatives": [{"value": "x3", "confidence": 0.4}]}],
+                    "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.6,
+                                       "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}]},
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    expect(page.locator("#photo-pane")).to_be_visible()
+    page.fill("#board-text", board.replace("b1", "bx"))
+    page.click("#apply-text")
+    expect(page.locator("#message")).to_be_visible()
+    expect(page.locator("#text-status")).to_have_text("The text above is not applied: see the message at the top.")
+    expect(page.locator("#photo-pane")).to_be_visible()
+    expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(1)
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()  # no error
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    page.fill("#board-text", MIDGAME)  # a text that parses replaces the photo's board
+    page.click("#apply-text")
+    expect(page.locator("#photo-pane")).to_be_hidden()
+    expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
+    expect(page.locator("#reading-warnings")).not_to_contain_text("unsure")
+
+
+def test_a_photo_that_cannot_be_read_leaves_read_again_on_the_photo_shown(page):
+    board = "# r3 .\n. b2 .\n. . #\n"
+    sent = []
+
+    def answer(route):
+        sent.append(route.request.post_data_buffer)
+        if b"not a photo" in route.request.post_data_buffer:
+            route.fulfill(status=400, json={"error": "notes.jpg: not an image"})
+        else:
+            route.fulfill(status=200, json={"board": board, "uncertain": [],
+                                            "reading": {"board": board, "cells": [], "warnings": []},
+                                            "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", answer)
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xffgood"}])
+    expect(page.locator("#photo-pane")).to_be_visible()
+    page.set_input_files("#file-input", files=[{"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"}])
+    expect(page.locator("#message")).to_contain_text("not an image")
+    page.click("#read-again")
+    expect(page.locator("#message")).to_be_hidden()
+    assert len(sent) == 3 and b"\xff\xd8\xffgood" in sent[2]
+
+
+def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
+    typed = "r1 . .  ; my own notes\n. . .\n. . b1\n"
+    page.fill("#board-text", typed)
+    board = "# r3 .\n. b2 .\n. . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", "r3")
+    assert page.input_value("#board-text") == typed
+    expect(page.locator("#text-status")).to_have_text("The text above has edits not applied yet.")
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    assert page.input_value("#board-text") == typed
+    expect(page.locator("#message")).to_contain_text("Options set for this board: 2 players, standard stash")
 
 
 def test_a_reading_without_a_board_shows_the_photo_and_a_message(page):

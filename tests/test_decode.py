@@ -46,6 +46,8 @@ def test_stash_limit_settles_an_unsure_square():
     cell = next(c for c in decoded.cells if c.cell == "E4")
     assert cell.changed_by == "counts"
     assert any("E4" in w for w in decoded.warnings)
+    assert cell.to_dict()["settled_by"] == "stash counts"
+    assert "settled_by" not in next(c for c in decoded.cells if c.cell == "A4").to_dict()
 
 
 def test_a_piece_over_the_stash_limit_does_not_escape_to_its_groups_other_name():

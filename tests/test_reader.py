@@ -352,6 +352,19 @@ def test_read_command_json_and_overlay(tmp_path, capsys):
     assert out.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_the_overlay_frames_unsure_squares_unless_asked_not_to():
+    _, img, grid = _scene()
+    reading = read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
+    for cell in reading.cells:
+        cell.confidence = 1.0
+    assert np.array_equal(reading.overlay(), reading.overlay(mark_unsure=False))
+    reading.cells[0].confidence = 0.5
+    framed, bare = reading.overlay(), reading.overlay(mark_unsure=False)
+    assert not np.array_equal(framed, bare)
+    red = (framed[..., 2] > 200) & (framed[..., :2].max(axis=2) < 60)
+    assert red.sum() > red[(bare[..., 2] > 200) & (bare[..., :2].max(axis=2) < 60)].sum()
+
+
 def test_an_overlay_that_cannot_be_written_loses_no_reading(tmp_path, capsys, monkeypatch):
     import types
 

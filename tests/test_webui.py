@@ -281,7 +281,8 @@ class StandInReading:
             "warnings": ["stand-in"],
         }
 
-    def overlay(self):
+    def overlay(self, mark_unsure=True):
+        self.marked_unsure = mark_unsure
         return np.full((*self.overlay_shape, 3), 128, np.uint8)
 
 
@@ -296,7 +297,9 @@ def stand_in_reader(monkeypatch):
                       "squares": (cols, rows)})
         if source.startswith(b"NOBOARD"):
             raise NoBoardFound("photo: no board found")
-        return StandInReading(None if source.startswith(b"GRIDONLY") else MIDGAME)
+        reading = StandInReading(None if source.startswith(b"GRIDONLY") else MIDGAME)
+        calls[-1]["reading"] = reading
+        return reading
 
     class NoBoardFound(UserError):
         pass
@@ -318,8 +321,10 @@ def test_read_returns_reading_board_and_a_small_overlay(client, stand_in_reader)
     assert body["board"] == MIDGAME
     assert body["reading"]["cells"][0]["cell"] == "A1"
     assert body["uncertain"] == ["A1"]
+    reading = stand_in_reader[0].pop("reading")
     assert stand_in_reader == [{"source": png_bytes(), "players": 3, "threehouse": True, "corners": None,
                                 "squares": (8, 8)}]
+    assert reading.marked_unsure is False  # the page marks the unsure squares, and unmarks them once checked
     assert body["overlay"].startswith("data:image/jpeg;base64,")
     jpeg = base64.b64decode(body["overlay"].split(",", 1)[1])
     overlay = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)

@@ -307,7 +307,7 @@ def overlay_image(reading) -> tuple[dict[str, Any], tuple[float, float, float]]:
 
     nothing = {"overlay": None, "overlay_size": None}, (0.0, 0.0, 1.0)
     try:
-        drawn = reading.overlay()
+        drawn = reading.overlay(mark_unsure=False)  # the page marks them, and unmarks them once checked
     except ValueError:  # the reading kept no image
         return nothing
     x0 = y0 = 0

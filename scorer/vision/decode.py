@@ -38,10 +38,13 @@ class CellReading:
     changed_by: str | None = None  # "counts", "rules" or "turns" when the constraints moved it
 
     def to_dict(self) -> dict:
-        """The JSON of one cell: value, confidence and next-best alternatives (the warnings
-        say which cells the constraints settled)."""
-        return {"cell": self.cell, "value": self.value, "confidence": round(self.confidence, 3),
-                "alternatives": [{"value": v, "confidence": round(p, 3)} for v, p in self.alternatives]}
+        """The JSON of one cell: value, confidence, next-best alternatives and, where the
+        game's constraints chose the value over likelier-looking ones, what settled it."""
+        out = {"cell": self.cell, "value": self.value, "confidence": round(self.confidence, 3),
+               "alternatives": [{"value": v, "confidence": round(p, 3)} for v, p in self.alternatives]}
+        if self.changed_by:
+            out["settled_by"] = SETTLED_BY[self.changed_by]
+        return out
 
 
 @dataclass

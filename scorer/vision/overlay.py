@@ -19,9 +19,11 @@ GRID_BGR = (0, 255, 255)
 AREA_BGR = (255, 0, 255)
 
 
-def draw_reading(image: np.ndarray, reading, zoom: float = 1.0) -> np.ndarray:
+def draw_reading(image: np.ndarray, reading, zoom: float = 1.0, mark_unsure: bool = True) -> np.ndarray:
     """A copy of ``image`` (BGR) with ``reading`` drawn on it; ``zoom`` is image px per
-    reading px (the photo at full size when the reading was made on it shrunk)."""
+    reading px (the photo at full size when the reading was made on it shrunk);
+    ``mark_unsure``: frame the unsure squares (off where the page draws its own marks, which
+    follow the player's corrections)."""
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     grid = reading.grid
     if grid is None:
@@ -56,7 +58,7 @@ def draw_reading(image: np.ndarray, reading, zoom: float = 1.0) -> np.ndarray:
                 colour = DRAW_BGR.get(value[0], (255, 255, 255)) if value != "#" else (160, 160, 160)
                 cv2.polylines(out, [np.round(poly / reading.square_scale * zoom).astype(np.int32)], True,
                               colour, thick, cv2.LINE_AA)
-        if cell.confidence < UNSURE:
+        if mark_unsure and cell.confidence < UNSURE:
             inner = centre + 0.85 * (quad - centre)
             cv2.polylines(out, [np.round(inner).astype(np.int32)], True, UNSURE_BGR, 2 * thick, cv2.LINE_AA)
         if value != ".":

@@ -246,20 +246,25 @@
       }
       $("#text-status").textContent = state.textDirty ? "The text above has edits not applied yet." : "";
       if (!opts.quiet) clearMessage();
+      $("#results").classList.remove("stale");
       renderAll();
       save();
       if (opts.scroll) $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
       return true;
     } catch (err) {
       if (seq !== state.seq) return false;
-      $("#text-status").textContent = "";
+      $("#text-status").textContent = opts.fromText || state.textDirty ? "The text above is not applied: see the message at the top." : "";
       if (err instanceof TypeError || err instanceof RangeError) {  // the page's own fault, not the answer's
         console.error(err);
         showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
       } else if (opts.restoring) {
         showMessage(`The board kept from your last visit could not be shown (${err.message}). Read a photo or enter a board to go on.`);
-      } else {
+      } else if (opts.fromText) {
         showMessage(err.message);
+      } else {
+        // The board on screen has changed but its score has not: say so until it is scored.
+        if (state.score) $("#results").classList.add("stale");
+        showMessage(`${err.message} The score shown is from before the last change; "Score this board" tries again.`);
       }
       return false;
     }
@@ -277,8 +282,12 @@
     const o = options();
     const key = JSON.stringify([o.players, threehouseOption(o), marked]);
     if (state.upload && file === state.lastPhoto && key === state.uploadKey) return; // a double tap: already on its way
+    const shown = state.reading ? [state.reading.file, state.lastMarked] : [null, null];
     if (file !== state.lastPhoto) { closeMarking(); state.lastMarked = null; }
     state.lastPhoto = file;
+    // A photo that could not be read: "read again" and "mark the corners" go on with the
+    // photo whose reading is shown.
+    const keepShown = () => { if (shown[0] && file !== shown[0]) [state.lastPhoto, state.lastMarked] = shown; };
     state.uploadKey = key;
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
@@ -298,7 +307,7 @@
       if (e.lengthComputable) progress(`Uploading\u2026 ${Math.round((100 * e.loaded) / e.total)}%`, (100 * e.loaded) / e.total);
     };
     xhr.upload.onload = () => progress("Reading the board\u2026");
-    xhr.onerror = () => { progress(null); showMessage("Could not reach the scorer: check the connection and try again."); };
+    xhr.onerror = () => { progress(null); keepShown(); showMessage("Could not reach the scorer: check the connection and try again."); };
     xhr.onload = () => {
       progress(null);
       const data = xhr.response;
@@ -307,7 +316,10 @@
           // No board found: the photo is fine, so let the player show the reader where it is.
           showMessage(`${data.error}. Or mark the board's four corners on the photo below.`);
           openMarking();
-        } else if (data && data.error) showMessage(data.error);
+          return;
+        }
+        keepShown();
+        if (data && data.error) showMessage(data.error);
         else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.");
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
@@ -345,7 +357,6 @@
     }
     setBoardFromText(data.board);
     state.readTokens = state.cells.map((r) => r.slice());
-    state.textDirty = false;
     analyse(data.board).then((ok) => {
       if (!ok) return;
       showReadingMessage();
@@ -643,6 +654,7 @@
   // of each of its squares that is sure enough once the other colours are ruled out (its
   // confidence over what its alternatives in other colours leave).
   function confirmColour(group) {
+    if (!state.reading) return;
     const letter = LETTER_OF[group.colour];
     // (The alternatives carry the decoder's odds, the cell its calibrated confidence, which
     // is never above them: this errs towards keeping a mark.)
@@ -791,6 +803,7 @@
     if (!state.photo || !state.photo.size) { marks.replaceChildren(); return; }
     const [w, h] = state.photo.size;
     marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    const unsure = new Set((state.reading && state.reading.unsure) || []);
     const nodes = [];
     for (const [name, quad] of Object.entries(state.photo.squares)) {
       const token = tokenAt(name);
@@ -799,6 +812,7 @@
       const corrected = read !== undefined && read !== token;
       const poly = svg("polygon", { class: "ps", "data-cell": name, points: quad.map((p) => p.join(",")).join(" ") });
       if (corrected) poly.classList.add("corrected");
+      else if (unsure.has(name)) poly.classList.add("uncertain");
       if (state.highlight.has(name)) poly.classList.add("hl");
       nodes.push(poly);
       const cx = quad.reduce((s, p) => s + p[0], 0) / 4, cy = quad.reduce((s, p) => s + p[1], 0) / 4;
@@ -881,7 +895,8 @@
       ? score.ranking
       : Object.keys(players).map((colour) => ({ colour, total: players[colour].total, rank: null }));
     const winners = score.winners || [];
-    const over = !state.check || state.check.game_over; // mid-game the leader has not won yet
+    // Mid-game the leader has not won yet; nor on a board that breaks the rules.
+    const over = (!state.check || state.check.game_over) && !((state.check && state.check.violations) || []).length;
     const outcome = $("#outcome");
     if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
@@ -997,7 +1012,7 @@
     else if (candidates.length || check.unseen_player_may_move) {
       const who = candidates.map(cap);
       if (check.unseen_player_may_move) who.push("a player with no piece yet");
-      toMove.textContent = `To move: ${who.join(" or ")} (the piece counts allow either).`;
+      toMove.textContent = who.length > 1 ? `To move: ${who.join(" or ")} (the piece counts allow either).` : `To move: ${who[0]}.`;
     } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
     const notes = check.notes || [];
     $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
@@ -1087,7 +1102,9 @@
       alts.forEach((a) => suggestions.add(a.value));
       const conf = typeof info.confidence === "number" ? ` (${Math.round(info.confidence * 100)}% sure)` : "";
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
-      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.`;
+      // A value chosen over likelier-looking ones says what chose it.
+      const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
+      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}`;
     } else {
       $("#picker-reading").textContent = "";
     }
@@ -1117,12 +1134,13 @@
     const { col, row } = parseCell(name);
     if (state.cells[row][col] === value) return;
     state.cells[row][col] = value;
+    if (state.textDirty) $("#text-status").textContent = "The text above has edits not applied yet.";
+    else $("#board-text").value = boardText(); // so that "Score this board" retries with the fix
     save(); // kept even if the server cannot be reached to score it
-    if (state.textDirty) {
-      $("#text-status").textContent = "The text above has edits not applied yet.";
-    }
     renderDiagram();
-    analyse(boardText());
+    analyse(boardText(), { quiet: true }).then((ok) => {
+      if (ok && !(state.reading && showReadingMessage())) clearMessage();
+    });
   }
 
   // --- wiring -----------------------------------------------------------------------------
@@ -1136,20 +1154,26 @@
         showMessage("A board has 3 to 12 rows and 3 to 12 columns.");
         return;
       }
+      clearMessage();
     } else {
       [rows, cols] = choice.split("x").map(Number);
+      clearMessage();
       const opt = $("#new-size").selectedOptions[0];
+      const before = JSON.stringify(options());
       $("#opt-players").value = opt.dataset.players;
       setStash(opt.dataset.threehouse === "1");
+      if (JSON.stringify(options()) !== before) {
+        showMessage(`Options set for this board: ${opt.dataset.players} players, ${nameOfStash(opt.dataset.threehouse === "1")} stash. `
+          + "Photos are read with them too; set them back to auto under Options for other games.", "info");
+      }
     }
     const line = Array(cols).fill(".").join(" ");
     const text = Array(rows).fill(line).join("\n") + "\n";
     state.reading = null;
     state.readTokens = null;
-    state.textDirty = false;
     showPhotoPane(false);
-    $("#board-text").value = text;
-    analyse(text, { scroll: true });
+    if (!state.textDirty) $("#board-text").value = text; // else the typed text stays, noted as not applied
+    analyse(text, { scroll: true, quiet: true });
   }
 
   function wire() {
@@ -1190,10 +1214,17 @@
     $("#apply-text").addEventListener("click", () => {
       const text = $("#board-text").value;
       if (!text.trim()) { showMessage("Type or paste a board first, or make a new empty board."); return; }
-      state.reading = null;
+      const kept = [state.reading, state.readTokens];
+      state.reading = null; // the board typed is not the photo's
       state.readTokens = null;
-      showPhotoPane(false);
-      analyse(text, { fromText: true, scroll: true });
+      analyse(text, { fromText: true, scroll: true }).then((ok) => {
+        if (ok) {
+          showPhotoPane(false);
+          renderWarnings();
+          renderDiagram();
+          save();
+        } else if (ok === false && !state.reading) [state.reading, state.readTokens] = kept;
+      });
     });
 
     $("#diagram").addEventListener("click", (e) => {
