@@ -83,10 +83,11 @@ class Piece:
 
     @classmethod
     def from_symbol(cls, symbol: str) -> "Piece":
-        """``"r3"`` -> Piece("red", 3)."""
-        if len(symbol) != 2 or symbol[0] not in COLOUR_NAMES or symbol[1] not in "123":
+        """``"r3"`` (or ``"R3"``) -> Piece("red", 3)."""
+        letter = symbol[:1].lower()
+        if len(symbol) != 2 or letter not in COLOUR_NAMES or symbol[1] not in "123":
             raise NotationError(f"not a piece: {symbol!r} (expected a colour letter and 1-3, like r3)")
-        return cls(COLOUR_NAMES[symbol[0]], int(symbol[1]))
+        return cls(COLOUR_NAMES[letter], int(symbol[1]))
 
     @property
     def symbol(self) -> str:
@@ -323,7 +324,8 @@ class Board:
             row = n_rows - 1 - index
             if len(tokens) != n_cols:
                 raise NotationError(
-                    f"row {row + 1} (line {number}) has {len(tokens)} squares, the top row has {n_cols}"
+                    f"row {row + 1} (line {number}) has {len(tokens)} square{'s' if len(tokens) != 1 else ''}, "
+                    f"the top row has {n_cols}"
                 )
             for col, token in enumerate(tokens):
                 try:

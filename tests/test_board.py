@@ -69,6 +69,7 @@ def test_near_and_neighbours():
         ("r3 . .\n. z2 .\n. . .", ["B2", "line 2", "column 2", "'z2'"]),
         ("r3 . .\n. r4 .\n. . .", ["B2", "'r4'"]),
         ("r3 . .\n. .\n. . .", ["row 2", "line 2", "2 squares"]),
+        ("r3 . .\n.\n. . .", ["row 2", "has 1 square,"]),
         (". .\n. .", ["3..12 rows"]),
         ("\n".join([". " * 13] * 3), ["columns", "13"]),
         ("; only a comment\n", ["no rows"]),
@@ -81,6 +82,12 @@ def test_bad_text_gets_one_line_naming_where(text, expected):
     assert "\n" not in message
     for part in expected:
         assert part in message
+
+
+def test_colour_letters_are_read_in_either_case_and_written_lower_case():
+    board = Board.from_text("R3 . #\n. b2 .\n. . X1\n")
+    assert board[Square.parse("A3")] == Piece("red", 3) and board[Square.parse("C1")] == Piece("clear", 1)
+    assert board.to_text() == "r3 . #\n. b2 .\n. . x1\n"
 
 
 def test_setup_table():
