@@ -157,6 +157,18 @@ def test_size_fit_is_unsure_when_the_board_cannot_tell():
     assert probs.max() < 0.8
 
 
+def test_an_early_boards_bare_squares_do_not_outvote_its_few_pieces():
+    # Two 2-pips on 44.5 mm squares could as well be 3-pips on 57 mm ones. The model's
+    # regression on 60 bare squares is one arbitrary value (here a 1-pip's on 57 mm squares);
+    # read as 1% likely pyramids each, they must not settle the pieces' size.
+    pieces = np.log([19.8 / 44.5] * 2)
+    alone = size_probs(pieces, np.ones(2))
+    assert alone.max() < 0.8
+    bare = np.full(60, np.log(14.3 / 57.0))
+    with_bare = size_probs(np.append(pieces, bare), np.append(np.ones(2), np.full(60, 0.01)))
+    assert with_bare[:2] == pytest.approx(alone)
+
+
 def test_truth_targets_give_labels_and_relative_base_sizes():
     truth = {"board": "r3 # .\n. b1 .\n. . .\n", "play_area": {"col": 1, "row": 1, "rows": 3, "cols": 3},
              "scene": {"board": {"square_mm": 50.0}}}

@@ -31,6 +31,10 @@ MODEL_PATHS = (DATA / "square_model_seed0.onnx", DATA / "square_model_seed1.onnx
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}  # Looney Pyramids' base sides by pips
 SQUARE_MM = np.geomspace(38.0, 62.0, 97)  # square sizes the board-wide size fit tries (chessboards, bandanna 44.5)
 SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about the truth (measured on dev)
+# What a square without a pyramid regresses, in the units of a pyramid's (Gaussian density
+# over its peak): anywhere over about 1.5 in log(base / square), 1 / 1.5, against the
+# Gaussian's peak of 1 / (SIZE_SIGMA sqrt(2 pi)).
+NO_PIECE_DENSITY = (1 / 1.5) * SIZE_SIGMA * np.sqrt(2 * np.pi)
 
 
 @functools.lru_cache(maxsize=4)
@@ -76,13 +80,22 @@ def predict_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, co
 def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
     """(N, 3) probabilities of 1, 2, 3 pips for N pyramids on one board from their regressed
     log(base / square), weighing each square size in SQUARE_MM by how well it explains all of
-    them (``weights``: how likely each square holds a pyramid at all)."""
+    them (``weights``: how likely each square holds a pyramid at all; a square likelier bare
+    than not is left out of the fit)."""
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     weights = np.asarray(weights, np.float64).reshape(-1)
     means = np.log(np.array([BASE_MM[k] for k in (1, 2, 3)]))[None, :] - np.log(SQUARE_MM)[:, None]  # (S, 3)
     loglik = -0.5 * ((log_base[None, :, None] - means[:, None, :]) / sigma) ** 2  # (S, N, 3)
     per_piece = np.logaddexp.reduce(loglik, axis=2) - np.log(3.0)  # (S, N)
-    board = (weights[None, :] * per_piece).sum(axis=1)
+    # Each square holds a pyramid (its regression then follows the sizes) with probability
+    # ``weights``, else its regression says nothing of the square size: a mixture. A square
+    # likelier bare than not is left out: the model's regression on bare squares is not noise
+    # but one arbitrary value, so the many bare squares of an early board would outvote its
+    # few pieces.
+    weights = np.where(weights >= 0.5, weights, 0.0)
+    with np.errstate(divide="ignore"):
+        board = np.logaddexp(np.log(weights)[None, :] + per_piece,
+                             np.log1p(-np.minimum(weights, 1.0))[None, :] + np.log(NO_PIECE_DENSITY)).sum(axis=1)
     posterior = np.exp(board - board.max())
     posterior /= posterior.sum()
     given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
