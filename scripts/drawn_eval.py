@@ -1,13 +1,16 @@
 """Read flat-shaded drawings of random legal games: a second generator, unlike the studio's.
 
-    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--verbose]
+    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--verbose]
 
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
 real proportions, coin parks, a plain two-tone checkerboard) from a camera 35-85 degrees up at
 any turn of the board. ``--see-through`` draws the eight translucent colours as coloured
 filters over what is behind them (clear as a nearly colourless one), as real Looney Pyramids
-look; by default every piece is drawn opaque. The reader is told nothing but that the stash is standard. A reading is
+look; by default every piece is drawn opaque. The reader is told nothing but that the stash is standard.
+``--early`` draws games 1-6 moves in instead (standard or ThreeHouse, the play area anywhere
+on the checkerboard it fits, the reader told which stash): a photo taken mid-game to check a
+placement, where the few pieces must say the play area and the square size. A reading is
 compared with the game under the four turns of the board (a drawing has no "bottom edge" to
 number row 1 from that the reader could be wrong about), counting the squares that differ
 and how many of those the reading did not flag as unsure.
@@ -35,6 +38,9 @@ from scorer.rules import random_game  # noqa: E402
 from synthetic_scene import BGR, draw_scene  # noqa: E402
 
 
+EARLY_SEEDS = 1000  # --early draws its games from seeds offset by this, apart from the others'
+
+
 @dataclass
 class DrawnResult:
     seed: int
@@ -49,21 +55,27 @@ def tokens(board: Board) -> np.ndarray:
     return np.array([line.split() for line in board.to_text().strip().split("\n")])
 
 
-def read_drawing(seed: int, see_through: bool = False) -> DrawnResult:
+def read_drawing(seed: int, see_through: bool = False, early: bool = False) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
-    filters over what is behind them)."""
-    rng = random.Random(seed)
+    filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
+    game, its play area anywhere it fits, the reader told which stash)."""
+    rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
+    threehouse = early and rng.random() < 0.3
     colours = rng.sample(sorted(BGR), players)
-    moves = rng.choice([None, None, rng.randint(6, 30)])
-    board = random_game(rng, colours, moves=moves)
-    image, _, _ = draw_scene(board, origin=(0, 0) if board.rows == 8 else (1, 1), size=(8, 8),
+    moves = rng.randint(1, 6) if early else rng.choice([None, None, rng.randint(6, 30)])
+    board = random_game(rng, colours, threehouse=threehouse, moves=moves)
+    if early:
+        origin = rng.choice([(0, 0), (1, 1), (0, 1)]) if board.rows < 8 else (0, 0)
+    else:
+        origin = (0, 0) if board.rows == 8 else (1, 1)
+    image, _, _ = draw_scene(board, origin=origin, size=(8, 8),
                              elevation_deg=rng.uniform(35, 85), yaw_deg=rng.uniform(0, 360), seed=seed,
                              see_through=see_through)
     truth = tokens(board)
     wrong = truth.size
     try:
-        reading = read_image(image, threehouse=False)
+        reading = read_image(image, threehouse=threehouse)
     except UserError:
         reading = None
     unflagged = 0
@@ -75,6 +87,10 @@ def read_drawing(seed: int, see_through: bool = False) -> DrawnResult:
         if best is not None:
             wrong = int((best[0] != truth).sum())
             unflagged = int(((best[0] != truth) & ~best[1]).sum())
+        else:
+            unflagged = wrong  # a play area of the wrong size
+        if reading.play_area is not None and reading.play_area.ambiguous:
+            unflagged = 0  # the reading warns that which squares are in play is uncertain
     return DrawnResult(seed, colours, truth.size, wrong, unflagged)
 
 
@@ -89,13 +105,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="seeds FIRST to END-1 (default 0 100)")
     parser.add_argument("--see-through", action="store_true",
                         help="draw the translucent colours as filters over the board (else opaque)")
+    parser.add_argument("--early", action="store_true",
+                        help="games 1-6 moves in, standard or ThreeHouse, the play area anywhere")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
     if args.seeds[1] <= args.seeds[0]:
         parser.error(f"--seeds {args.seeds[0]} {args.seeds[1]}: END must be greater than FIRST")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed, args.see_through)
+        result = read_drawing(seed, args.see_through, args.early)
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"

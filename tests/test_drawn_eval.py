@@ -61,3 +61,10 @@ def test_seeds_must_run_forwards(capsys):
     with pytest.raises(SystemExit):
         drawn_eval.main(["--seeds", "5", "0"])
     assert "END must be greater than FIRST" in capsys.readouterr().err
+
+
+def test_an_early_game_is_read_whole():
+    # --early's seed 84: four players of ThreeHouse 5 moves in, so no parks at all; the play
+    # area is 6x6 (a 5x5 would need 7 parks) and the pieces are read where they stand.
+    result = drawn_eval.read_drawing(84, early=True)
+    assert (result.squares, result.wrong) == (36, 0)

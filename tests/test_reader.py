@@ -17,7 +17,7 @@ from scorer.vision.colours import group_colours, name_groups, naming_odds, white
 from scorer.vision.decode import decode
 from scorer.vision.grid import NoBoardFound
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
-from scorer.vision.playarea import find_play_area
+from scorer.vision.playarea import find_play_area, park_count_loglik
 from scorer.vision.squares import PIECE_HEIGHT, Evidence, height_probe, outline, square_side_px
 from synthetic_scene import draw_scene, look_at_camera
 
@@ -191,6 +191,26 @@ def test_an_unknown_stash_lets_the_play_area_be_any_size_of_either():
     assert find_play_area(occ, park).rows == 6  # standard boards are 6x6 or larger
     area = find_play_area(occ, park, threehouse=None)
     assert (area.row, area.col, area.rows, area.cols) == (2, 1, 5, 5)
+
+
+def test_the_setups_park_count_chooses_the_play_areas_size():
+    # A ThreeHouse game a few moves in, no parks anywhere: only the four-player 6x6 has none,
+    # so the play area is 6x6 (where on the checkerboard, the few pieces cannot say), not the
+    # 5x5 that fits them more tightly but would need 7 parks.
+    occ, park = np.zeros((8, 8)), np.zeros((8, 8))
+    for r, c in ((2, 2), (3, 4), (5, 3), (6, 2)):
+        occ[r, c] = 0.97
+    area = find_play_area(occ, park, threehouse=True)
+    assert (area.rows, area.cols) == (6, 6) and area.ambiguous
+    assert find_play_area(occ, park, threehouse=True, players=2).rows == 5  # told: two players
+
+
+def test_park_count_likelihood_peaks_at_the_markers_read():
+    park = np.array([0.95, 0.9, 0.9, 0.85] + [0.01] * 20)
+    counts = [park_count_loglik(park, n) for n in range(8)]
+    assert int(np.argmax(counts)) == 4
+    assert counts[4] - max(counts[2], counts[6]) > 0.9 and counts[0] < counts[4] - 8  # no markers: far off
+    assert park_count_loglik(park, 30) == float("-inf")
 
 
 def _lab(bgr):

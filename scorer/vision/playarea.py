@@ -2,8 +2,9 @@
 
 The play area is a square block of the checkerboard whose size comes from the setup table
 (6x6, 7x7, 8x8; ThreeHouse 5x5, 6x6). Everything outside it is empty; on a finished board
-everything inside holds a pyramid or a park; the default parks sit in its corners. Each
-candidate block is scored by how well the squares' occupancy probabilities fit that.
+everything inside holds a pyramid or a park; the default parks sit in its corners; and the
+setup's parks are all there from the first move. Each candidate block is scored by how well
+the squares' occupancy and park probabilities fit that.
 """
 
 from __future__ import annotations
@@ -43,6 +44,30 @@ class PlayArea:
         return self.col <= col < self.col + self.cols and self.row <= row < self.row + self.rows
 
 
+PARK_READ_FLOOR = 0.05  # a square's park probability is trusted no further than this from 0 or 1
+
+
+def park_count_loglik(park: np.ndarray, count: int) -> float:
+    """Log-probability that exactly ``count`` of the squares are parks, each independently
+    with its probability in ``park`` (kept PARK_READ_FLOOR from 0 and 1: a marker can be
+    missed or a piece taken for one)."""
+    p = np.clip(np.asarray(park, np.float64).ravel(), PARK_READ_FLOOR, 1 - PARK_READ_FLOOR)
+    if count > len(p):
+        return float("-inf")
+    dist = np.zeros(len(p) + 1)
+    dist[0] = 1.0
+    for q in p:  # Poisson binomial, one square at a time
+        dist[1:] = dist[1:] * (1 - q) + dist[:-1] * q
+        dist[0] *= 1 - q
+    return float(np.log(max(dist[count], 1e-300)))
+
+
+def candidate_setups(players: int | None, threehouse: bool | None):
+    """The setup table's lines the options allow (``threehouse`` None: either stash)."""
+    return [s for (th, n), s in SETUPS.items()
+            if (threehouse is None or th == bool(threehouse)) and (players is None or n == players)]
+
+
 def candidate_sizes(players: int | None, threehouse: bool | None) -> list[int]:
     """Play-area sizes the setup table allows (``threehouse`` None: either stash)."""
     stashes = (False, True) if threehouse is None else (bool(threehouse),)
@@ -72,15 +97,19 @@ def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | Non
     stray = 0.02
     outside_ll = np.log(stray * p_occ + (1 - stray) * (1 - p_occ))
     total_outside = outside_ll.sum()
+    setups = candidate_setups(players, threehouse)
     scored = []
     for size in sizes:
+        park_counts = sorted({s.parks for s in setups if s.size == size})
         for r0 in range(rows - size + 1):
             for c0 in range(cols - size + 1):
                 inside = (slice(r0, r0 + size), slice(c0, c0 + size))
                 fill = float(np.clip(p_occ[inside].mean(), 0.2, 0.97))
                 inside_ll = np.log(fill * p_occ[inside] + (1 - fill) * (1 - p_occ[inside])).sum()
                 corners = park[r0, c0] + park[r0, c0 + size - 1] + park[r0 + size - 1, c0] + park[r0 + size - 1, c0 + size - 1]
-                score = inside_ll + total_outside - outside_ll[inside].sum() + 1.0 * corners
+                # The setup's parks are all placed before the first move: as many as it has.
+                parks_ll = max((park_count_loglik(park[inside], n) for n in park_counts), default=0.0)
+                score = inside_ll + total_outside - outside_ll[inside].sum() + 1.0 * corners + parks_ll
                 scored.append((score, size, r0, c0))
     scored.sort(reverse=True)
     best = scored[0]
