@@ -567,6 +567,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator("#photo-marks .ps.uncertain")).to_have_count(0)
     expect(total_of(page, "blue")).to_have_text("2")  # 3 pips, one group -1
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the guidance follows the fix
+    expect(page.locator("#reading-warnings")).to_have_text("unsure about 1 square(s): C1")  # and the reader's note
     shot(page, "uncertain", full_page=False)
 
 
@@ -632,14 +633,16 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
                 {"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.8,
                  "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
                 {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
-            "warnings": [],
+            "warnings": ["check a colour: the 3 white pieces may be clear (odds of white: 80%)"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
     expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
+    expect(page.locator("#reading-warnings")).to_contain_text("the 3 white pieces may be clear")
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
+    expect(page.locator("#reading-warnings")).not_to_contain_text("may be clear")  # the note goes with the check
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board)  # nothing renamed

@@ -588,8 +588,22 @@
     $("#results").classList.toggle("has-photo", shown);
   }
 
+  // The reader's notes, as far as they still hold: its list of unsure squares without those
+  // corrected since, and its colour checks only while they are still open.
+  function liveWarnings() {
+    if (!state.reading) return [];
+    const open = new Set(state.reading.colourGroups.filter((g) => g.unsure).map((g) => g.colour));
+    const onBoard = onBoardColours();
+    const unsure = state.reading.unsure.filter((cell) => readTokenAt(cell) === tokenAt(cell));
+    return state.reading.warnings.map(String).flatMap((w) => {
+      if (/^unsure about \d+ square/.test(w)) return unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : [];
+      const colour = (w.match(/^check a colour: the \d+ (\w+) pieces/) || [])[1];
+      return colour && !(open.has(colour) && onBoard.has(colour)) ? [] : [w];
+    });
+  }
+
   function renderWarnings() {
-    const items = ((state.reading && state.reading.warnings) || []).map((w) => el("li", { text: String(w) }));
+    const items = liveWarnings().map((w) => el("li", { text: w }));
     const notes = items.length <= 3 ? el("ul", { class: "warnings" }, items)
       : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
     $("#reading-warnings").replaceChildren(notes);
@@ -670,7 +684,7 @@
     group.unsure = false;
     save();
     if (!showReadingMessage()) showMessage(`The ${group.colour} pieces are confirmed.`, "info");
-    renderReaderChecks();
+    renderWarnings();
     renderDiagram();
   }
 
@@ -681,7 +695,7 @@
     const swap = { [a]: b, [b]: a };
     state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
     save(); // kept even if the server cannot be reached to score it
-    renderReaderChecks();
+    renderWarnings();
     renderDiagram();
     analyse(boardText());
   }
@@ -1085,7 +1099,7 @@
     renderScore();
     renderLegality();
     renderMidgame();
-    renderReaderChecks(); // they follow the board and the options; the reader's notes do not
+    renderWarnings(); // the reader's notes and checks follow the board and the options
   }
 
   // --- the square picker ------------------------------------------------------------------
