@@ -1082,3 +1082,21 @@ def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(browser, base_url, 
         assert not errors, f"JavaScript errors on the page: {errors}"
     finally:
         context.close()
+
+
+def test_the_pickers_cancel_stays_on_a_short_phone_screen_with_every_colour_shown(browser, base_url):
+    context = browser.new_context(viewport={"width": 390, "height": 664}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        enter_board(page, MIDGAME)
+        page.locator('#diagram .sq[data-cell="D3"]').click()
+        page.click("#picker-more")
+        cancel = page.locator('#picker button[value="cancel"]')
+        expect(cancel).to_be_in_viewport(ratio=1)
+        box = cancel.bounding_box()
+        assert box["y"] + box["height"] <= 664, box
+        cancel.click()
+        expect(page.locator("#picker")).to_be_hidden()
+    finally:
+        context.close()
