@@ -363,9 +363,49 @@ def test_a_correction_made_while_the_server_fails_survives_a_reload(page):
     page.unroute("**/api/score")
     page.reload()
     expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "b2")
-    page.click("#apply-text")
-    expect(total_of(page, "blue")).to_have_text("3")
+    expect(total_of(page, "blue")).to_have_text("3")  # scored again on the reload
+
+
+def test_a_photos_board_changed_while_the_server_fails_is_scored_on_try_again_and_keeps_its_reading(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {
+        "board": board, "uncertain": ["A3"],
+        "reading": {"board": board, "warnings": [],
+                    "cells": [{"cell": "A3", "value": "w3", "confidence": 0.6, "alternatives": [{"value": "x3", "confidence": 0.4}]}],
+                    "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.6,
+                                       "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}]},
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    expect(page.locator("#photo-pane")).to_be_visible()
+    page.route("**/api/score", lambda route: route.abort())  # the scorer cannot be reached
+    pick(page, "B2", "blue 3-pip")
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    expect(page.locator("#results")).to_have_class(re.compile(r"\bstale\b"))
+    changed = Board.from_text("x3 x2 .\n. b3 x1\n# . b1\n")
+    assert Board.from_text(page.input_value("#board-text")) == changed  # the text follows the board
+    page.unroute("**/api/score")
+    page.locator("#message").get_by_role("button", name="Try again").click()
     expect(page.locator("#results")).not_to_have_class(re.compile(r"\bstale\b"))
+    expect(total_of(page, "blue")).to_have_text(str(score_board(changed).players["blue"].total))
+    expect(page.locator("#photo-pane")).to_be_visible()  # the reading stays
+    expect(page.locator('#diagram .sq[data-cell="B2"] .mark.corrected')).to_have_count(1)
+    assert Board.from_text(page.input_value("#board-text")) == changed
+
+
+def test_a_photo_that_cannot_be_read_after_a_reload_leaves_marking_without_an_error(page):
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"  # 7 parks
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False,
+                                   "stash_inferred": True, "stash_unsure": True, "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#reader-checks .stash-check")).to_be_visible()
+    page.reload()  # the photo file itself is not kept
+    page.route("**/api/read", lambda route: route.fulfill(status=400, json={"error": "notes.jpg: not an image"}))
+    page.set_input_files("#file-input", files=[{"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"}])
+    expect(page.locator("#message")).to_contain_text("not an image")
+    page.check("#opt-private-parks")  # scored again, the reader's checks drawn again
+    page.locator("#reader-checks").get_by_role("button", name="It is ThreeHouse: read again").click()
+    expect(page.locator("#message")).to_contain_text("not an image")  # the one photo there is; no page error
 
 
 def test_a_board_turned_while_the_server_fails_shows_its_last_answer_turned(page):

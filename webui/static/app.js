@@ -190,9 +190,11 @@
   }
 
   // --- messages and progress --------------------------------------------------------------
-  function showMessage(text, kind) {
+  // ``action``: {label, onclick}, a button after the text.
+  function showMessage(text, kind, action) {
     const box = $("#message");
     box.textContent = text;
+    if (action) box.append(" ", el("button", { type: "button", class: "button", onclick: action.onclick }, action.label));
     box.className = "message" + (kind ? " " + kind : "");
     box.hidden = false;
   }
@@ -252,7 +254,7 @@
       if (opts.scroll) $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
       return true;
     } catch (err) {
-      if (seq !== state.seq) return false;
+      if (seq !== state.seq) return undefined; // a newer scoring has taken over
       $("#text-status").textContent = opts.fromText || state.textDirty ? "The text above is not applied: see the message at the top." : "";
       if (err instanceof TypeError || err instanceof RangeError) {  // the page's own fault, not the answer's
         console.error(err);
@@ -264,10 +266,23 @@
       } else {
         // The board on screen has changed but its score has not: say so until it is scored.
         if (state.score) $("#results").classList.add("stale");
-        showMessage(`${err.message} The score shown is from before the last change; "Score this board" tries again.`);
+        showMessage(`${err.message} The score shown is from before the last change.`, "", { label: "Try again", onclick: retryScore });
       }
       return false;
     }
+  }
+
+  // Score the board on screen again (after the server could not be reached), keeping the reading.
+  function retryScore() {
+    if (!state.cells) return;
+    analyse(boardText(), { quiet: true }).then((ok) => {
+      if (ok && !(state.reading && showReadingMessage())) clearMessage();
+    });
+  }
+
+  // The board text box shows the board, unless it holds text typed and not applied.
+  function syncBoardText() {
+    if (!state.textDirty && state.cells) $("#board-text").value = boardText();
   }
 
   // Read a photo; ``marked`` ({corners in photo px, squares "8x8"}) reads the board marked by
@@ -282,7 +297,7 @@
     const o = options();
     const key = JSON.stringify([o.players, threehouseOption(o), marked]);
     if (state.upload && file === state.lastPhoto && key === state.uploadKey) return; // a double tap: already on its way
-    const shown = state.reading ? [state.reading.file, state.lastMarked] : [null, null];
+    const shown = state.reading && state.reading.file instanceof Blob ? [state.reading.file, state.lastMarked] : [null, null];
     if (file !== state.lastPhoto) { closeMarking(); state.lastMarked = null; }
     state.lastPhoto = file;
     // A photo that could not be read: "read again" and "mark the corners" go on with the
@@ -357,6 +372,8 @@
     }
     setBoardFromText(data.board);
     state.readTokens = state.cells.map((r) => r.slice());
+    syncBoardText();
+    save();
     analyse(data.board).then((ok) => {
       if (!ok) return;
       showReadingMessage();
@@ -694,6 +711,7 @@
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
     state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
+    syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
     renderDiagram();
@@ -713,6 +731,7 @@
     if (state.pinned) state.pinned.classList.remove("active");
     state.pinned = null;
     state.highlight = new Set();
+    syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
     if (state.score) renderAll();
@@ -1149,7 +1168,7 @@
     if (state.cells[row][col] === value) return;
     state.cells[row][col] = value;
     if (state.textDirty) $("#text-status").textContent = "The text above has edits not applied yet.";
-    else $("#board-text").value = boardText(); // so that "Score this board" retries with the fix
+    syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderDiagram();
     analyse(boardText(), { quiet: true }).then((ok) => {
