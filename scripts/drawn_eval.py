@@ -13,7 +13,9 @@ on the checkerboard it fits, the reader told which stash): a photo taken mid-gam
 placement, where the few pieces must say the play area and the square size. A reading is
 compared with the game under the four turns of the board (a drawing has no "bottom edge" to
 number row 1 from that the reader could be wrong about), counting the squares that differ
-and how many of those the reading did not flag as unsure.
+and how many of those the reading did not flag as unsure (all of them on a board not read or
+read with a play area of the wrong size), and again leaving out the boards whose play area
+the reading warns is ambiguous.
 Nothing was tuned on these drawings.
 """
 
@@ -47,7 +49,8 @@ class DrawnResult:
     colours: list[str]
     squares: int
     wrong: int  # squares that differ under the best of the four turns; all of them when no board was read
-    unflagged: int = 0  # of those, read at a confidence the reading does not flag as unsure
+    unflagged: int = 0  # of those, read at a confidence the reading does not flag as unsure (all, unread)
+    area_warned: bool = False  # the reading warns that which squares are in play is uncertain
 
 
 def tokens(board: Board) -> np.ndarray:
@@ -78,20 +81,17 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False) -> D
         reading = read_image(image, threehouse=threehouse)
     except UserError:
         reading = None
-    unflagged = 0
+    unflagged, area_warned = wrong, False
     if reading is not None and reading.board is not None:
         got = tokens(reading.board)
         unsure = np.isin(cell_names(reading.board), reading.uncertain)
         turns = [(np.rot90(got, k), np.rot90(unsure, k)) for k in range(4)]
         best = min((t for t in turns if t[0].shape == truth.shape), key=lambda t: int((t[0] != truth).sum()), default=None)
-        if best is not None:
+        if best is not None:  # else a play area of the wrong size: every square wrong, none flagged
             wrong = int((best[0] != truth).sum())
             unflagged = int(((best[0] != truth) & ~best[1]).sum())
-        else:
-            unflagged = wrong  # a play area of the wrong size
-        if reading.play_area is not None and reading.play_area.ambiguous:
-            unflagged = 0  # the reading warns that which squares are in play is uncertain
-    return DrawnResult(seed, colours, truth.size, wrong, unflagged)
+        area_warned = bool(reading.play_area is not None and reading.play_area.ambiguous)
+    return DrawnResult(seed, colours, truth.size, wrong, unflagged, area_warned)
 
 
 def cell_names(board: Board) -> np.ndarray:
@@ -117,14 +117,18 @@ def main(argv: list[str] | None = None) -> int:
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"
-                  + (f" ({result.unflagged} not flagged unsure)" if result.unflagged else ""))
+                  + (f" ({result.unflagged} not flagged unsure)" if result.unflagged else "")
+                  + (" (play area warned ambiguous)" if result.area_warned else ""))
     squares = sum(r.squares for r in results)
     wrong = sum(r.wrong for r in results)
     exact = sum(r.wrong == 0 for r in results)
     unflagged = sum(r.unflagged for r in results)
+    warned = sum(r.unflagged for r in results if not r.area_warned)
     print(f"{len(results)} drawings: squares {100 * (1 - wrong / max(1, squares)):.2f}% right, "
           f"boards exact {exact} ({100 * exact / max(1, len(results)):.0f}%); "
-          f"wrong squares flagged unsure {100 * (1 - unflagged / wrong) if wrong else 100:.1f}%")
+          f"wrong squares flagged unsure {100 * (1 - unflagged / wrong) if wrong else 100:.1f}% "
+          f"({100 * (1 - warned / wrong) if wrong else 100:.1f}% with those on boards whose play area "
+          f"the reading warns is ambiguous)")
     return 0
 
 

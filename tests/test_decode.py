@@ -103,6 +103,8 @@ def test_parks_over_the_setups_count_are_all_flagged():
     assert decoded.board == board and any("4 park markers read" in w for w in decoded.warnings)
     assert sorted(decoded.uncertain) == ["A1", "A3", "C1", "C3"]
     assert not decode(_table(board, sure=0.999), 3, 3, parks=4, use_rules=False).uncertain
+    none = decode(_table(board, sure=0.999), 3, 3, parks=0, use_rules=False)  # a setup without parks
+    assert all(0 < c.confidence < 0.95 for c in none.cells if c.value == "#")
 
 
 def test_rules_fix_an_unsure_square_but_not_a_sure_one():

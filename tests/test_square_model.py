@@ -169,6 +169,17 @@ def test_an_early_boards_bare_squares_do_not_outvote_its_few_pieces():
     assert with_bare[:2] == pytest.approx(alone)
 
 
+def test_a_likely_pyramid_with_an_absurd_regression_cannot_drag_the_size_fit():
+    # Six pieces on 50 mm squares, and a square read as a pyramid at 60% whose regression says
+    # its base is wider than the square (a mug's rim, a hand): as a mixture it is likelier
+    # no pyramid than a reason to shrink every size.
+    truth = [1, 2, 3, 1, 2, 3]
+    log_base = np.log([BASE_MM[k] / 50.0 for k in truth])
+    for absurd in (0.3, 0.0):
+        probs = size_probs(np.append(log_base, absurd), np.append(np.ones(6), 0.6))
+        assert list(probs[:6].argmax(axis=1) + 1) == truth
+
+
 def test_truth_targets_give_labels_and_relative_base_sizes():
     truth = {"board": "r3 # .\n. b1 .\n. . .\n", "play_area": {"col": 1, "row": 1, "rows": 3, "cols": 3},
              "scene": {"board": {"square_mm": 50.0}}}

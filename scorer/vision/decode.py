@@ -141,8 +141,8 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     # of those squares are misread (or the position is illegal, which shows either way), and
     # which cannot be told, so none of them is surer than the share the limit leaves.
     over_limit = {v: trios / count for v, count in counts.items() if count > trios}
-    if parks is not None and n_parks > parks:
-        over_limit[PARK_TOKEN] = parks / n_parks
+    if parks is not None and n_parks > parks:  # (a setup with no parks: each read is in doubt, not surely wrong)
+        over_limit[PARK_TOKEN] = max(parks, 0.5) / n_parks
     readings = []
     for i, cell in enumerate(cells):
         value = values[chosen[i]]

@@ -98,6 +98,8 @@ def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | Non
     outside_ll = np.log(stray * p_occ + (1 - stray) * (1 - p_occ))
     total_outside = outside_ll.sum()
     setups = candidate_setups(players, threehouse)
+    park_free = np.log1p(-np.clip(park, PARK_READ_FLOOR, 1 - PARK_READ_FLOOR))
+    park_free_outside = park_free.sum()
     scored = []
     for size in sizes:
         park_counts = sorted({s.parks for s in setups if s.size == size})
@@ -107,8 +109,10 @@ def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | Non
                 fill = float(np.clip(p_occ[inside].mean(), 0.2, 0.97))
                 inside_ll = np.log(fill * p_occ[inside] + (1 - fill) * (1 - p_occ[inside])).sum()
                 corners = park[r0, c0] + park[r0, c0 + size - 1] + park[r0 + size - 1, c0] + park[r0 + size - 1, c0 + size - 1]
-                # The setup's parks are all placed before the first move: as many as it has.
+                # The setup's parks are all placed before the first move: as many as it has,
+                # and none outside (so that every square weighs alike whatever the block's size).
                 parks_ll = max((park_count_loglik(park[inside], n) for n in park_counts), default=0.0)
+                parks_ll += park_free_outside - park_free[inside].sum()
                 score = inside_ll + total_outside - outside_ll[inside].sum() + 1.0 * corners + parks_ll
                 scored.append((score, size, r0, c0))
     scored.sort(reverse=True)
