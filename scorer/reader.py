@@ -23,7 +23,8 @@ from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour, placed_names,
                                    unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
-from scorer.vision.grid import MAX_SQUARES, GridFit, InvalidCorners, NoBoardFound, find_grid, grid_from_corners
+from scorer.vision.grid import (MAX_SQUARES, GridFit, InvalidCorners, NoBoardFound, clockwise_from_top_left, find_grid,
+                                grid_from_corners)
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
@@ -40,7 +41,8 @@ MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
 # found a grid, it caught 8 of the 11 grids found wrong, and 0.8% of the right ones.
 GRID_UNSURE = 0.75
 AMBIGUOUS_AREA = ("the play area is ambiguous: check which squares are in play (the number of players, "
-                  "--players N, settles most boards)")
+                  "--players N, settles most boards; else mark the play area's four corners, --corners with "
+                  "--squares its size)")
 # The play area's two lowest edges lie within this share of a square of each other in the
 # photo (the board turned near 45 degrees): which of them is row 1 is a coin toss.
 ROW_ONE_UNSURE = 0.1
@@ -161,11 +163,21 @@ class Reading:
             grid = {"rows": self.grid.rows, "cols": self.grid.cols,
                     "corners": [[round(float(x) * k, 1), round(float(y) * k, 1)] for x, y in self.grid.corners],
                     "marked": self.grid_marked, "unsure": self.grid_unsure}
+        area = None
+        if self.play_area is not None:
+            area = {**self.play_area.to_dict(), "ambiguous": bool(self.play_area.ambiguous)}
+            if self.grid is not None:
+                a = self.play_area
+                outline = self.grid.board_to_image(np.array([[a.col, a.row], [a.col + a.cols, a.row],
+                                                             [a.col + a.cols, a.row + a.rows], [a.col, a.row + a.rows]],
+                                                            np.float64))
+                area["corners"] = [[round(float(x) * self.photo_scale, 1), round(float(y) * self.photo_scale, 1)]
+                                   for x, y in clockwise_from_top_left(outline)]
         return {
             "file": self.file,
             "board": self.board.to_text() if self.board is not None else None,
             "grid": grid,
-            "play_area": self.play_area.to_dict() if self.play_area is not None else None,
+            "play_area": area,
             "cells": [c.to_dict() for c in self.cells],
             "colour_groups": [g.to_dict() for g in self.colour_groups],
             "threehouse": self.threehouse,

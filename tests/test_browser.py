@@ -1140,3 +1140,52 @@ def test_the_pickers_cancel_stays_on_a_short_phone_screen_with_every_colour_show
         expect(page.locator("#picker")).to_be_hidden()
     finally:
         context.close()
+
+
+def test_a_play_area_the_reader_guessed_is_marked_in_one_tap_and_read_right(page, tmp_path):
+    # drawn_eval --early's seed 14: four players of ThreeHouse, six pieces in, no parks, so
+    # which 6x6 of the checkerboard is in play is a guess; marking its corners settles it.
+    require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
+    import random
+
+    import cv2
+    from synthetic_scene import BGR, draw_scene
+
+    from scorer.rules import random_game
+
+    rng = random.Random(14 + 1000)
+    players, threehouse = rng.choice([2, 3, 4]), rng.random() < 0.3
+    board = random_game(rng, rng.sample(sorted(BGR), players), threehouse=threehouse, moves=rng.randint(1, 6))
+    origin = rng.choice([(0, 0), (1, 1), (0, 1)])
+    image, P, _ = draw_scene(board, origin=origin, size=(8, 8), elevation_deg=rng.uniform(35, 85),
+                             yaw_deg=rng.uniform(0, 360), seed=14)
+    assert (players, threehouse, board.rows) == (4, True, 6)
+    path = tmp_path / "early.png"
+    cv2.imwrite(str(path), image)
+    size = (image.shape[1], image.shape[0])
+    truth = np.array([(P @ [origin[0] + x, origin[1] + y, 0, 1])[:2] / (P @ [origin[0] + x, origin[1] + y, 0, 1])[2]
+                      for x, y in ((0, 0), (6, 0), (6, 6), (0, 6))])
+
+    page.check("#opt-threehouse")
+    with page.expect_response("**/api/read", timeout=60_000) as first:
+        page.set_input_files("#file-input", str(path))
+    guessed = first.value.json()["reading"]["play_area"]
+    assert guessed["ambiguous"] and (guessed["rows"], guessed["cols"]) == (6, 6)
+    expect(page.locator("#message")).to_contain_text("which squares are in play")
+    page.locator("#reader-checks .area-check").get_by_role("button", name="Mark the play area's corners").click()
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners", timeout=30_000)
+    assert page.input_value("#mark-squares") == "6x6"
+    page.locator("#mark-photo").scroll_into_view_if_needed()
+    start = marked_corners(page, size)
+    assert np.abs(start - np.asarray(guessed["corners"])).max() < 1.0  # the reader's guess, to put right
+    side = np.linalg.norm(truth[1] - truth[0]) / 6
+    for corner in truth:
+        now = marked_corners(page, size)
+        near = now[np.argmin(np.linalg.norm(now - corner, axis=1))]
+        if np.linalg.norm(near - corner) > 0.25 * side:
+            drag_corner(page, near, corner, size)
+    with page.expect_response("**/api/read", timeout=60_000) as second:
+        page.click("#mark-read")
+    read = Board.from_text(second.value.json()["board"])
+    assert any(read == turned for turned in (board, board.rotated(), board.rotated().rotated(),
+                                             board.rotated().rotated().rotated()))

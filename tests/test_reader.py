@@ -89,7 +89,14 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
                       "stash_inferred", "stash_unsure", "sharpness", "blurred", "row_one_alternative", "warnings", "seconds"}
     assert d["threehouse"] is False and d["stash_inferred"]  # a 6x6 area with 6 parks: standard
     assert isinstance(d["stash_unsure"], bool)
-    assert d["play_area"] == {"row": 1, "col": 1, "rows": 6, "cols": 6}
+    area = d["play_area"]
+    assert {k: area[k] for k in ("row", "col", "rows", "cols", "ambiguous")} == {
+        "row": 1, "col": 1, "rows": 6, "cols": 6, "ambiguous": False}
+    # its outer corners in the photo, clockwise from the one nearest the top-left, as the grid's
+    outline = grid.board_to_image(np.array([[1, 1], [7, 1], [7, 7], [1, 7]], float))
+    assert np.abs(np.sort(np.asarray(area["corners"]), axis=0) - np.sort(outline, axis=0)).max() < 0.2
+    first = np.asarray(area["corners"][0])
+    assert np.hypot(*first) == pytest.approx(np.hypot(outline[:, 0], outline[:, 1]).min(), abs=0.2)
     assert len(d["cells"]) == 36
     assert all(0.0 <= c["confidence"] <= 1.0 for c in d["cells"])
     json.dumps(d)

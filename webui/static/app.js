@@ -355,6 +355,7 @@
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
+      area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
       rowOneTurns: reading.row_one_alternative,
       grid: reading.grid || null, file: state.lastPhoto };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
@@ -390,6 +391,7 @@
     const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
     if (state.reading.stashUnsure) checks.push("the stash");
     if (state.reading.gridUnsure) checks.push("the grid on the photo");
+    if (state.reading.areaUnsure) checks.push("which squares are in play");
     if (rowOneTurns() && !turnsFromRead()) checks.push("which edge is row 1");
     const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
@@ -407,9 +409,12 @@
                               // corners are still being tapped, and once all four are there
   const LOUPE_GAP = 28;       // CSS px between the finger and the loupe
 
-  function openMarking() {
+  // ``playArea``: start from the play area the reader guessed (to mark the squares in play),
+  // not from the whole checkerboard.
+  function openMarking(playArea = false) {
     const file = state.lastPhoto;
     if (!file) return;
+    if (playArea === true) showMessage("Drag the four corners to the outer corners of the squares in play and set their number, then read.", "info");
     endDrag();
     state.marks = [];
     state.mark = null;
@@ -430,7 +435,7 @@
       photo.onload = () => { // taps count once the photo is there to tap on
         photo.onload = null;
         state.mark = { scale: data.scale, size: data.preview_size };
-        startFromReadGrid(file);
+        startFromReadGrid(file, playArea === true);
         renderMarking();
         $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
       };
@@ -443,8 +448,9 @@
 
   // The corners of the grid read from this photo, as marks to drag, and its size in the menu
   // when the menu has it (a grid found on part of a board, 8 x 5, gives 8 x 8).
-  function startFromReadGrid(file) {
-    const grid = state.reading && state.reading.file === file ? state.reading.grid : null;
+  function startFromReadGrid(file, playArea = false) {
+    const read = state.reading && state.reading.file === file ? state.reading : null;
+    const grid = read && (playArea ? read.area : read.grid);
     if (!grid || !Array.isArray(grid.corners) || grid.corners.length !== 4) return;
     const k = state.mark.scale;
     state.marks = grid.corners.map(([x, y]) => [x / k, y / k]);
@@ -663,7 +669,11 @@
     }
     if (state.reading && state.reading.gridUnsure && state.lastPhoto) {
       checks.push(el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
-        el("button", { type: "button", class: "button", onclick: openMarking }, "Mark its corners")));
+        el("button", { type: "button", class: "button", onclick: () => openMarking() }, "Mark its corners")));
+    }
+    if (state.reading && state.reading.areaUnsure && state.lastPhoto) {
+      checks.push(el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. ",
+        el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners")));
     }
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
@@ -1227,7 +1237,7 @@
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
     $("#read-again").addEventListener("click", () => uploadPhoto(state.lastPhoto, state.lastMarked));
-    $("#mark-open").addEventListener("click", openMarking);
+    $("#mark-open").addEventListener("click", () => openMarking());
     $("#mark-photo").addEventListener("click", markAt);
     $("#mark-dots").addEventListener("pointerdown", startDrag);
     $("#mark-wrap").addEventListener("pointermove", moveDrag);
