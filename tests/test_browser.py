@@ -718,6 +718,35 @@ def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(pa
     expect(page.locator("#reading-warnings")).not_to_contain_text("unsure")
 
 
+def test_a_bad_text_whose_answer_comes_after_a_new_board_does_not_bring_the_reading_back(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    held = []  # the bad text's answers, kept back until the new board is shown
+
+    def hold(route):
+        if b"bx" in (route.request.post_data_buffer or b""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/score", hold)
+    page.route("**/api/check", hold)
+    page.fill("#board-text", board.replace("b1", "bx"))
+    page.click("#apply-text")
+    page.wait_for_function("document.querySelector('#text-status').textContent.startsWith('Scoring')")
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    for route in held:
+        route.fulfill(status=400, json={"error": "square C1: unknown token 'bx'"})
+    page.wait_for_timeout(300)
+    pick(page, "D4", "red 3-pip")  # drawn again: only this square is a correction, nothing of the photo
+    expect(page.locator("#diagram .mark.corrected")).to_have_count(0)
+    expect(page.locator("#photo-pane")).to_be_hidden()
+
+
 def test_a_photo_that_cannot_be_read_leaves_read_again_on_the_photo_shown(page):
     board = "# r3 .\n. b2 .\n. . #\n"
     sent = []
