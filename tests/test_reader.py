@@ -17,7 +17,7 @@ from scorer.vision.colours import group_colours, name_groups, naming_odds, white
 from scorer.vision.decode import decode
 from scorer.vision.grid import NoBoardFound
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
-from scorer.vision.playarea import find_play_area, park_count_loglik
+from scorer.vision.playarea import find_play_area, park_count_logliks
 from scorer.vision.squares import PIECE_HEIGHT, Evidence, height_probe, outline, square_side_px
 from synthetic_scene import draw_scene, look_at_camera
 
@@ -214,10 +214,10 @@ def test_the_setups_park_count_chooses_the_play_areas_size():
 
 def test_park_count_likelihood_peaks_at_the_markers_read():
     park = np.array([0.95, 0.9, 0.9, 0.85] + [0.01] * 20)
-    counts = [park_count_loglik(park, n) for n in range(8)]
+    counts = list(park_count_logliks(park, range(8)))
     assert int(np.argmax(counts)) == 4
     assert counts[4] - max(counts[2], counts[6]) > 0.9 and counts[0] < counts[4] - 8  # no markers: far off
-    assert park_count_loglik(park, 30) == float("-inf")
+    assert park_count_logliks(park, [30])[0] == float("-inf")
 
 
 def _lab(bgr):

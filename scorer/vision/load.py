@@ -144,11 +144,9 @@ def load_photo_scaled(
             image = _to_rgb(image)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
-        except OSError as err:
-            if _is_truncation(err):
+        except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
+            if isinstance(err, OSError) and _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
-            raise PhotoError(f"{name}: cannot decode the image: {DAMAGED} ({_short(err)})") from None
-        except Exception as err:  # noqa: BLE001
             raise PhotoError(f"{name}: cannot decode the image: {DAMAGED} ({_short(err)})") from None
     bgr = cv2.cvtColor(np.asarray(image, dtype=np.uint8), cv2.COLOR_RGB2BGR)
     if long_side:

@@ -47,33 +47,36 @@ class PlayArea:
 PARK_READ_FLOOR = 0.05  # a square's park probability is trusted no further than this from 0 or 1
 
 
-def park_count_loglik(park: np.ndarray, count: int) -> float:
-    """Log-probability that exactly ``count`` of the squares are parks, each independently
-    with its probability in ``park`` (kept PARK_READ_FLOOR from 0 and 1: a marker can be
-    missed or a piece taken for one)."""
-    p = np.clip(np.asarray(park, np.float64).ravel(), PARK_READ_FLOOR, 1 - PARK_READ_FLOOR)
-    if count > len(p):
-        return float("-inf")
+def trusted_park_odds(park: np.ndarray) -> np.ndarray:
+    """Park probabilities kept PARK_READ_FLOOR from 0 and 1: a marker can be missed or a
+    piece taken for one."""
+    return np.clip(np.asarray(park, np.float64), PARK_READ_FLOOR, 1 - PARK_READ_FLOOR)
+
+
+def park_count_logliks(park: np.ndarray, counts) -> np.ndarray:
+    """For each of ``counts``, the log-probability that exactly that many of the squares are
+    parks, each independently with its probability in ``park`` (:func:`trusted_park_odds`)."""
+    p = trusted_park_odds(park).ravel()
     dist = np.zeros(len(p) + 1)
     dist[0] = 1.0
     for q in p:  # Poisson binomial, one square at a time
         dist[1:] = dist[1:] * (1 - q) + dist[:-1] * q
         dist[0] *= 1 - q
-    return float(np.log(max(dist[count], 1e-300)))
+    logp = np.log(np.maximum(dist, 1e-300))
+    return np.array([logp[n] if n <= len(p) else -np.inf for n in counts])
 
 
-def candidate_setups(players: int | None, threehouse: bool | None):
+def candidate_setups(players: int | None, threehouse: bool | None) -> list:
     """The setup table's lines the options allow (``threehouse`` None: either stash)."""
-    return [s for (th, n), s in SETUPS.items()
-            if (threehouse is None or th == bool(threehouse)) and (players is None or n == players)]
+    stashes = (False, True) if threehouse is None else (bool(threehouse),)
+    if players is not None:
+        return [setup_for(players, th) for th in stashes]
+    return [s for (th, _), s in SETUPS.items() if th in stashes]
 
 
 def candidate_sizes(players: int | None, threehouse: bool | None) -> list[int]:
     """Play-area sizes the setup table allows (``threehouse`` None: either stash)."""
-    stashes = (False, True) if threehouse is None else (bool(threehouse),)
-    if players is not None:
-        return sorted({setup_for(players, th).size for th in stashes})
-    return sorted({s.size for (th, _), s in SETUPS.items() if th in stashes})
+    return sorted({s.size for s in candidate_setups(players, threehouse)})
 
 
 def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | None = None,
@@ -98,7 +101,7 @@ def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | Non
     outside_ll = np.log(stray * p_occ + (1 - stray) * (1 - p_occ))
     total_outside = outside_ll.sum()
     setups = candidate_setups(players, threehouse)
-    park_free = np.log1p(-np.clip(park, PARK_READ_FLOOR, 1 - PARK_READ_FLOOR))
+    park_free = np.log1p(-trusted_park_odds(park))
     park_free_outside = park_free.sum()
     scored = []
     for size in sizes:
@@ -111,7 +114,7 @@ def find_play_area(occupied: np.ndarray, park: np.ndarray, *, players: int | Non
                 corners = park[r0, c0] + park[r0, c0 + size - 1] + park[r0 + size - 1, c0] + park[r0 + size - 1, c0 + size - 1]
                 # The setup's parks are all placed before the first move: as many as it has,
                 # and none outside (so that every square weighs alike whatever the block's size).
-                parks_ll = max((park_count_loglik(park[inside], n) for n in park_counts), default=0.0)
+                parks_ll = park_count_logliks(park[inside], park_counts).max() if park_counts else 0.0
                 parks_ll += park_free_outside - park_free[inside].sum()
                 score = inside_ll + total_outside - outside_ll[inside].sum() + 1.0 * corners + parks_ll
                 scored.append((score, size, r0, c0))
