@@ -266,14 +266,15 @@
       } else {
         // The board on screen has changed but its score has not: say so until it is scored.
         if (state.score) $("#results").classList.add("stale");
-        showMessage(`${err.message} The score shown is from before the last change.`, "", { label: "Try again", onclick: retryScore });
+        showMessage(`${err.message} The score shown is from before the last change.`, "", { label: "Try again", onclick: rescore });
       }
       return false;
     }
   }
 
-  // Score the board on screen again (after the server could not be reached), keeping the reading.
-  function retryScore() {
+  // Score the board on screen again (after a change, or after the server could not be
+  // reached), keeping the reading and its guidance up to date.
+  function rescore() {
     if (!state.cells) return;
     analyse(boardText(), { quiet: true }).then((ok) => {
       if (ok && !(state.reading && showReadingMessage())) clearMessage();
@@ -382,10 +383,15 @@
     });
   }
 
+  // The reader's unsure squares not corrected since.
+  function uncheckedUnsure() {
+    return state.reading ? state.reading.unsure.filter((cell) => readTokenAt(cell) === tokenAt(cell)) : [];
+  }
+
   // The top message after a reading: how many uncertain squares are left to check (not
   // corrected since), and which one-tap checks wait below. False when there is nothing to say.
   function showReadingMessage() {
-    const n = state.reading.unsure.filter((cell) => readTokenAt(cell) === tokenAt(cell)).length;
+    const n = uncheckedUnsure().length;
     const onBoard = onBoardColours();
     const colours = state.reading.colourGroups.filter((g) => g.unsure && onBoard.has(g.colour)).map((g) => g.colour);
     const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
@@ -617,7 +623,7 @@
     if (!state.reading) return [];
     const open = new Set(state.reading.colourGroups.filter((g) => g.unsure).map((g) => g.colour));
     const onBoard = onBoardColours();
-    const unsure = state.reading.unsure.filter((cell) => readTokenAt(cell) === tokenAt(cell));
+    const unsure = uncheckedUnsure();
     return state.reading.warnings.map(String).flatMap((w) => {
       if (/^unsure about \d+ square/.test(w)) return unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : [];
       const colour = (w.match(/^check a colour: the \d+ (\w+) pieces/) || [])[1];
@@ -743,8 +749,8 @@
     state.highlight = new Set();
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
-    renderWarnings();
-    if (state.score) renderAll();
+    if (state.score) renderAll(); // the reader's notes with it
+    else renderWarnings();
     analyse(boardText());
   }
 
@@ -1181,9 +1187,7 @@
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderDiagram();
-    analyse(boardText(), { quiet: true }).then((ok) => {
-      if (ok && !(state.reading && showReadingMessage())) clearMessage();
-    });
+    rescore();
   }
 
   // --- wiring -----------------------------------------------------------------------------
@@ -1263,9 +1267,7 @@
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
           showPhotoPane(false);
-          renderWarnings();
-          renderDiagram();
-          save();
+          renderDiagram(); // without the photo's marks
         } else if (ok === false && !state.reading) [state.reading, state.readTokens] = kept;
       });
     });
