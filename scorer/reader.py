@@ -55,6 +55,21 @@ BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still a
 # surer than that.
 BLURRED_MAX_CONFIDENCE = 0.973
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
+# What each of a reading's warnings is about (``Reading.warning_kinds``, the JSON's
+# ``warning_kinds``), so that a program acting on them need not parse their words.
+WARNING_KINDS = {
+    "photo": "the photo is blurred, shaken or blown out",
+    "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
+    "play_area": "which squares are in play is ambiguous",
+    "row_one": "which edge is row 1 is a guess",
+    "stash": "the stash inferred from the parks is unsure",
+    "constraints": "what the game's counts and rules said of the board (a count over a stash, a square they settled)",
+    "colourless": "the photo has no colour",
+    "colour_check": "a colour group's name is unsure (one warning per such group, in colour_groups' order)",
+    "outside": "squares outside the play area look occupied",
+    "unsure_squares": "the squares whose confidence is under the unsure line",
+    "failed": "a stage after the grid failed: the reading has no board",
+}
 # The decoder's probability for a square's value against the share of squares read right at
 # that probability on the dev photos and 154 renders the square model never saw
 # (scripts/calibrate_confidence.py: 8830 squares in 12 equal-count bins, made monotone,
@@ -137,6 +152,7 @@ class Reading:
     board: Board | None
     cells: list[CellReading] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    warning_kinds: list[str] = field(default_factory=list)  # per warning, what it is about (WARNING_KINDS)
     seconds: float = 0.0
     failed_stage: str | None = None
     squares: SquaresResult | None = field(default=None, repr=False)
@@ -154,6 +170,13 @@ class Reading:
     # When which edge is row 1 was a close call (ROW_ONE_GUESSED): the clockwise quarter turns
     # (as Board.rotated) that make the other candidate edge row 1.
     row_one_alternative: int | None = None
+
+    def warn(self, kind: str, text: str, *, first: bool = False) -> None:
+        """Add a warning of ``kind`` (one of WARNING_KINDS); ``first``: ahead of the others."""
+        assert kind in WARNING_KINDS, kind
+        at = 0 if first else len(self.warnings)
+        self.warnings.insert(at, text)
+        self.warning_kinds.insert(at, kind)
 
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
@@ -188,6 +211,7 @@ class Reading:
             "blurred": self.blurred,
             "row_one_alternative": self.row_one_alternative,
             "warnings": list(self.warnings),
+            "warning_kinds": list(self.warning_kinds),
             "seconds": round(self.seconds, 3),
         }
 
@@ -275,7 +299,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         if again.failed_stage is None:
             if play.ambiguous:
                 again.play_area = replace(again.play_area, ambiguous=True)
-                again.warnings.insert(0, AMBIGUOUS_AREA)
+                again.warn("play_area", AMBIGUOUS_AREA, first=True)
             reading = again
     play, final = reading.play_area, reading.grid  # the grid turned to match, when it was
     rect = (play.col, play.row, play.cols, play.rows) if play is not None else None
@@ -283,12 +307,12 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         # The runner-up edge; or, when the read turned to put the lowest edge at row 1 failed,
         # that edge.
         reading.row_one_alternative = final.bottom_turns(*rect) or final.runner_up_turns(*rect)
-        reading.warnings.append(ROW_ONE_GUESSED)
+        reading.warn("row_one", ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
     if found and grid.confidence < GRID_UNSURE:
         reading.grid_unsure = True
-        reading.warnings.insert(0, f"unsure of the board's outline (grid confidence {grid.confidence:.2f}): check "
-                                   "that the grid drawn on the photo covers the whole checkerboard")
+        reading.warn("grid", f"unsure of the board's outline (grid confidence {grid.confidence:.2f}): check "
+                             "that the grid drawn on the photo covers the whole checkerboard", first=True)
     reading.seconds = time.perf_counter() - start
     return reading
 
@@ -300,9 +324,9 @@ def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
     if reading.quality.blurred:
         for cell in reading.cells:
             cell.confidence = min(cell.confidence, BLURRED_MAX_CONFIDENCE)
-        reading.warnings.insert(0, BLURRED)
+        reading.warn("photo", BLURRED, first=True)
     if reading.quality.blown_out:
-        reading.warnings.insert(0, BLOWN)
+        reading.warn("photo", BLOWN, first=True)
 
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,
@@ -328,7 +352,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                               threehouse=threehouse, area=area)
         reading.play_area = play
         if play.ambiguous:
-            reading.warnings.append(AMBIGUOUS_AREA)
+            reading.warn("play_area", AMBIGUOUS_AREA)
         inside = [(c, r) for r in range(play.row, play.row + play.rows) for c in range(play.col, play.col + play.cols)
                   if 0 <= c < g.cols and 0 <= r < g.rows]
         pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
@@ -386,31 +410,32 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
         reading.cells = decoded.cells
-        reading.warnings += decoded.warnings
+        for warning in decoded.warnings:
+            reading.warn("constraints", warning)
         name_odds = groups.name_odds
         if pyramids and colourless:
             # Lightness alone cannot tell a player's colour: every group is flagged, and the
             # decoding keeps the lightness-only names so each group stays one colour.
             name_odds = [colourless_odds(odds) for odds in name_odds]
-            reading.warnings.append(COLOURLESS)
+            reading.warn("colourless", COLOURLESS)
         reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds)
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)
-                reading.warnings.append(f"check a colour: the {len(group.cells)} {group.colour} pieces may be {others} "
-                                        f"(odds of {group.colour}: {group.confidence:.0%})")
+                reading.warn("colour_check", f"check a colour: the {len(group.cells)} {group.colour} pieces may be {others} "
+                                             f"(odds of {group.colour}: {group.confidence:.0%})")
         outside = [(c, r) for (c, r), sq in squares.readings.items()
                    if not play.contains(c, r) and sq.label != "empty"]
         if outside:
-            reading.warnings.append(f"{len(outside)} square(s) outside the play area look occupied")
+            reading.warn("outside", f"{len(outside)} square(s) outside the play area look occupied")
         unsure = reading.uncertain
         if unsure:
-            reading.warnings.append(f"unsure about {len(unsure)} square(s): {', '.join(unsure)}")
+            reading.warn("unsure_squares", f"unsure about {len(unsure)} square(s): {', '.join(unsure)}")
     except UserError:
         raise
     except Exception as err:  # a later stage failed: keep the grid, say what failed
         reading.failed_stage = stage
-        reading.warnings.append(f"reading failed at the {stage} stage: {type(err).__name__}: {err}")
+        reading.warn("failed", f"reading failed at the {stage} stage: {type(err).__name__}: {err}")
     return reading
 
 
@@ -422,7 +447,7 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
     reading.stash_unsure = guess.close
     doubt = guess.doubt()
     if doubt:
-        reading.warnings.append(doubt)
+        reading.warn("stash", doubt)
     return guess.threehouse
 
 
@@ -445,8 +470,8 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
     if grid is not None:
         reading.grid_marked = True
         if grid.support == 0:
-            reading.warnings.insert(0, "no square corners were seen near the marked corners, so the grid follows "
-                                       "the marks as they are: check that it lies on the squares")
+            reading.warn("grid", "no square corners were seen near the marked corners, so the grid follows "
+                                 "the marks as they are: check that it lies on the squares", first=True)
     reading.photo_scale = photo_scale
     reading.seconds = time.perf_counter() - start
     return reading

@@ -582,7 +582,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
                        "alternatives": [{"value": "b3", "confidence": 0.4}, {"value": ".", "confidence": 0.05}]},
                       {"cell": "C1", "value": "r1", "confidence": 0.3, "alternatives": [{"value": "#", "confidence": 0.7}],
                        "settled_by": "stash counts"}],
-            "warnings": ["unsure about 2 square(s): B2, C1"],
+            "warnings": ["unsure about 2 square(s): B2, C1"], "warning_kinds": ["unsure_squares"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16],
         "squares": {"B2": [[5, 5], [11, 5], [11, 11], [5, 11]]},
@@ -673,16 +673,17 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
                 {"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.8,
                  "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
                 {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
-            "warnings": ["check a colour: the 3 white pieces may be clear (odds of white: 80%)"],
+            "warnings": ["check a colour: the 3 white pieces may be clear (odds of white: 80%)", "a note"],
+            "warning_kinds": ["colour_check", "constraints"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
     expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
-    expect(page.locator("#reading-warnings")).to_contain_text("the 3 white pieces may be clear")
+    expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
+    expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about 3 square(s): A3, B3, C2"])
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
-    expect(page.locator("#reading-warnings")).not_to_contain_text("may be clear")  # the note goes with the check
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board)  # nothing renamed
@@ -696,7 +697,7 @@ def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(pa
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {
         "board": board, "uncertain": ["A3"],
-        "reading": {"board": board, "warnings": ["unsure about 1 square(s): A3"],
+        "reading": {"board": board, "warnings": ["unsure about 1 square(s): A3"], "warning_kinds": ["unsure_squares"],
                     "cells": [{"cell": "A3", "value": "w3", "confidence": 0.6, "alternatives": [{"value": "x3", "confidence": 0.4}]}],
                     "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.6,
                                        "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}]},
@@ -814,6 +815,7 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
                  "alternatives": [{"colour": "white", "confidence": 0.45}], "unsure": True},
                 {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
             "warnings": ["check a colour: the 3 clear pieces may be white (odds of clear: 55%)"],
+            "warning_kinds": ["colour_check"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
@@ -882,6 +884,7 @@ def test_when_row_one_was_a_guess_the_other_edge_is_one_tap_and_the_reading_turn
                                "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}],
             "warnings": ["unsure about 1 square(s): C2",
                          "the board is turned near 45 degrees in the photo, so which edge is row 1 is a guess"],
+            "warning_kinds": ["unsure_squares", "row_one"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {"C2": quad, "D1": quad},
     })

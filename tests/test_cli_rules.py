@@ -203,6 +203,7 @@ def test_a_photo_whose_board_could_not_be_decoded_is_one_line(capsys, tmp_path, 
     class FakeReading:
         board = None
         warnings = ["unsure of the board's outline", "reading failed at the squares stage: ValueError: bad"]
+        warning_kinds = ["grid", "failed"]
 
     monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
     path = tmp_path / "photo.jpg"

@@ -86,7 +86,9 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
     d = reading.to_dict()
     assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "threehouse",
-                      "stash_inferred", "stash_unsure", "sharpness", "blurred", "row_one_alternative", "warnings", "seconds"}
+                      "stash_inferred", "stash_unsure", "sharpness", "blurred", "row_one_alternative", "warnings",
+                      "warning_kinds", "seconds"}
+    assert len(d["warning_kinds"]) == len(d["warnings"])
     assert d["threehouse"] is False and d["stash_inferred"]  # a 6x6 area with 6 parks: standard
     assert isinstance(d["stash_unsure"], bool)
     area = d["play_area"]
@@ -173,7 +175,8 @@ def test_later_stage_failure_keeps_the_grid(monkeypatch):
     d = reading.to_dict()
     assert d["grid"]["rows"] == 8 and len(d["grid"]["corners"]) == 4
     assert d["board"] is None
-    assert any("squares stage" in w and "boom" in w for w in d["warnings"])
+    assert [w for w, kind in zip(d["warnings"], d["warning_kinds"]) if kind == "failed"] == [
+        "reading failed at the squares stage: RuntimeError: boom"]
 
 
 def test_play_area_prefers_the_block_holding_the_pieces_and_corner_parks():

@@ -152,7 +152,7 @@ def _read_photo(name: str, source: bytes, args) -> Loaded:
         raise UserError(f"{name}: the photo reader failed: {type(err).__name__}: {err}") from None
     reading.file = name
     if reading.board is None:  # the grid was found but a later stage failed: its warning says which
-        failed = [w for w in reading.warnings if w.startswith("reading failed")]
+        failed = [w for w, kind in zip(reading.warnings, reading.warning_kinds) if kind == "failed"]
         raise UserError(f"{name}: {failed[0] if failed else 'no board could be read from the photo'}")
     return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
 

@@ -28,7 +28,7 @@
 
   const state = {
     rows: 0, cols: 0, cells: null,   // cells[row][col] = token; row 0 is the bottom row
-    reading: null,                   // {byCell: {A1: {...}}, warnings: [...]} of the last photo
+    reading: null,                   // {byCell: {A1: {...}}, notes: [...]} of the last photo
     readTokens: null,                // what the reader said, to mark corrections
     score: null, check: null,
     highlight: new Set(), pinned: null,
@@ -184,7 +184,7 @@
     const isList = (v, item) => Array.isArray(v) && v.every(item);
     return isObject(r) && isObject(r.byCell) && Object.values(r.byCell).every(isObject)
       && isList(r.unsure, (c) => typeof c === "string")
-      && isList(r.warnings, (w) => typeof w === "string")
+      && isList(r.notes, (w) => typeof w === "string")
       && isList(r.colourGroups, (g) => isObject(g) && typeof g.colour === "string"
         && isList(g.cells, (c) => typeof c === "string"));
   }
@@ -353,7 +353,7 @@
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
-    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, warnings: reading.warnings || [],
+    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, notes: readerNotes(reading),
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
@@ -617,22 +617,22 @@
     $("#results").classList.toggle("has-photo", shown);
   }
 
-  // The reader's notes, as far as they still hold: its list of unsure squares without those
-  // corrected since, and its colour checks only while they are still open.
-  function liveWarnings() {
+  // The reader's warnings shown as notes, less those the page keeps up to date itself: its list
+  // of unsure squares (``liveNotes``) and its colour checks (``renderReaderChecks``).
+  function readerNotes(reading) {
+    const kinds = reading.warning_kinds || [];
+    return (reading.warnings || []).map(String).filter((w, i) => !["unsure_squares", "colour_check"].includes(kinds[i]));
+  }
+
+  // The reader's notes, and its unsure squares not corrected since.
+  function liveNotes() {
     if (!state.reading) return [];
-    const open = new Set(state.reading.colourGroups.filter((g) => g.unsure).map((g) => g.colour));
-    const onBoard = onBoardColours();
     const unsure = uncheckedUnsure();
-    return state.reading.warnings.map(String).flatMap((w) => {
-      if (/^unsure about \d+ square/.test(w)) return unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : [];
-      const colour = (w.match(/^check a colour: the \d+ (\w+) pieces/) || [])[1];
-      return colour && !(open.has(colour) && onBoard.has(colour)) ? [] : [w];
-    });
+    return state.reading.notes.concat(unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
   }
 
   function renderWarnings() {
-    const items = liveWarnings().map((w) => el("li", { text: w }));
+    const items = liveNotes().map((w) => el("li", { text: w }));
     const notes = items.length <= 3 ? el("ul", { class: "warnings" }, items)
       : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
     $("#reading-warnings").replaceChildren(notes);
@@ -780,7 +780,7 @@
     // The reading, the squares on the photo, and the last score and check (shown until the
     // server answers for the turned board, or kept if it cannot be reached).
     for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
-    if (state.reading) state.reading.warnings = state.reading.warnings.map((w) => w.replace(CELL_NAMES_IN_TEXT, turnedName));
+    if (state.reading) state.reading.notes = state.reading.notes.map((w) => w.replace(CELL_NAMES_IN_TEXT, turnedName));
   }
 
   // ``value`` with every cell name in it (a plain object's key or a whole string) put through ``rename``.
