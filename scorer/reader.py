@@ -191,9 +191,7 @@ class Reading:
             area = {**self.play_area.to_dict(), "ambiguous": bool(self.play_area.ambiguous)}
             if self.grid is not None:
                 a = self.play_area
-                outline = self.grid.board_to_image(np.array([[a.col, a.row], [a.col + a.cols, a.row],
-                                                             [a.col + a.cols, a.row + a.rows], [a.col, a.row + a.rows]],
-                                                            np.float64))
+                outline = self.grid.outline(a.col, a.row, a.cols, a.rows)
                 area["corners"] = [[round(float(x) * self.photo_scale, 1), round(float(y) * self.photo_scale, 1)]
                                    for x, y in clockwise_from_top_left(outline)]
         return {

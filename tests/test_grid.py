@@ -232,6 +232,18 @@ def test_scaled_fit_matches_the_resized_photo():
     assert half.square_side_px() == pytest.approx(fit.square_side_px() * 0.5)
 
 
+def test_outline_of_a_rectangle_of_squares():
+    """GridFit.outline: the refined intersections at a rectangle's corners, carried on by the
+    edge squares past the board's edge."""
+    image, _, _ = checkerboard_photo(8, 8, elevation=60, yaw=20, seed=5)
+    fit = find_grid(image)
+    pts = fit.intersections
+    assert np.allclose(fit.outline(1, 2, 5, 4), [pts[2, 1], pts[2, 6], pts[6, 6], pts[6, 1]], atol=1e-6)
+    past = fit.outline(fit.cols - 1, 0, 2, 1)  # one square past the right edge
+    step = fit.square_quad(fit.cols - 1, 0)[1] - fit.square_quad(fit.cols - 1, 0)[0]
+    assert np.linalg.norm(past[1] - pts[0, fit.cols] - step) < 0.2 * np.linalg.norm(step)
+
+
 def test_square_side_of_a_square_on_grid():
     from scorer.vision.evaluate import truth_grid
 

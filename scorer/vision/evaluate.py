@@ -103,9 +103,7 @@ def framed_on_play_area(image: np.ndarray, truth: dict, margin: float = 0.3) -> 
     sidecar ``truth`` says where it is). Returns the new photo and the 2x3 affine map from
     the old photo's px to the new one's."""
     grid, area = truth_grid_of(truth), truth["play_area"]
-    c0, r0 = area["col"] - margin, area["row"] - margin
-    c1, r1 = area["col"] + area["cols"] + margin, area["row"] + area["rows"] + margin
-    frame = grid.board_to_image(np.array([[c0, r0], [c1, r0], [c1, r1], [c0, r1]], np.float64))
+    frame = grid.outline(area["col"] - margin, area["row"] - margin, area["cols"] + 2 * margin, area["rows"] + 2 * margin)
     height, width = image.shape[:2]
     dx, dy = frame[1] - frame[0]
     level = cv2.getRotationMatrix2D((width / 2, height / 2), float(np.degrees(np.arctan2(dy, dx))), 1.0)

@@ -101,6 +101,13 @@ class GridFit:
             out[k] = project(local, np.array([[x - col, y - row]]))[0]
         return out
 
+    def outline(self, col: int, row: int, cols: int, rows: int) -> np.ndarray:
+        """Image px of the corners of the rectangle of squares (col, row, cols, rows):
+        (col, row), (col + cols, row), (col + cols, row + rows), (col, row + rows), through the
+        refined fit (a rectangle past the board's edge is carried on by its edge squares)."""
+        return self.board_to_image(np.array([[col, row], [col + cols, row], [col + cols, row + rows], [col, row + rows]],
+                                            np.float64))
+
     def edge_heights(self, col: int = 0, row: int = 0, cols: int | None = None, rows: int | None = None) -> np.ndarray:
         """Image y (px) of the midpoints of the bottom, right, top and left edges of the
         rectangle of squares (col, row, cols, rows) (default: the whole board)."""

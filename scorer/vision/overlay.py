@@ -39,9 +39,7 @@ def draw_reading(image: np.ndarray, reading, zoom: float = 1.0, mark_unsure: boo
         cv2.polylines(out, [np.round(pts[:, c]).astype(np.int32)], False, GRID_BGR, thick, cv2.LINE_AA)
     area = reading.play_area
     if area is not None:
-        r0, c0 = area.row, area.col
-        r1, c1 = min(grid.rows, r0 + area.rows), min(grid.cols, c0 + area.cols)
-        outline = np.array([pts[r0, c0], pts[r0, c1], pts[r1, c1], pts[r1, c0]])
+        outline = grid.outline(area.col, area.row, area.cols, area.rows)
         cv2.polylines(out, [np.round(outline).astype(np.int32)], True, AREA_BGR, 2 * thick, cv2.LINE_AA)
     squares = reading.squares
     for cell in reading.cells:
