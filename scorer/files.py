@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 PHOTO_FORMATS = "JPEG, PNG, WebP, HEIC, TIFF or BMP"  # the photo formats read, as messages name them
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".tif", ".tiff", ".bmp"}  # their file names' endings
 
 
 def stdin_given_once(names: list[str], what: str) -> None:

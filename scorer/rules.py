@@ -652,10 +652,11 @@ def check_position(
         notes.append(f"{unseen} player(s) have no piece on the board yet")
     setup = [s for s in setups_for_size(board.rows, board.cols, threehouse) if s.players == n_players]
     if setup and len(board.parks()) != setup[0].parks:
-        notes.append(
-            f"the setup table has {setup[0].parks} parks for {n_players} players on "
-            f"{board.rows}x{board.cols}; this board has {len(board.parks())}"
-        )
+        table = f"the setup table has {setup[0].parks} parks for {n_players} players on {board.rows}x{board.cols}"
+        if next(board.pieces(), None) is None:  # before the first move: a reminder, not a finding
+            notes.append(f"{table}: place them before the first move (this board has {len(board.parks())})")
+        else:
+            notes.append(f"{table}; this board has {len(board.parks())}")
     return CheckReport(
         violations=violations,
         players=n_players,

@@ -112,7 +112,7 @@ def test_stdin(capsys, monkeypatch):
         (b"r3 . .\n. .\n. . .\n", "row 2"),
         (b"\x00\x01\x02binary", "neither board text nor a photo"),
         (b"\xff\xfe\xfa not utf-8", "not UTF-8"),
-        (b"", "no rows"),
+        (b"", "bad.txt: is empty"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, content, expected):
@@ -218,6 +218,18 @@ def test_standard_input_given_twice_is_one_line(capsys):
     for command, what in (("score", "board or photo"), ("check", "board or photo"), ("read", "photo")):
         status, out, err = run([command, "-", "-"], capsys)
         assert status == 2 and out == "" and err == f"subdivision: error: standard input (-) holds one {what}: give - once\n"
+
+
+def test_a_photo_file_that_is_none_says_so(capsys, tmp_path):
+    """A file named as a photo that is neither a photo nor board text: not a board-text error."""
+    path = tmp_path / "notimage.jpg"
+    path.write_text("just some notes\n")
+    for command in ("score", "check"):
+        status, _, err = run([command, str(path)], capsys)
+        assert status == 2 and err == f"subdivision: error: {path}: not a photo (JPEG, PNG, WebP, HEIC, TIFF or BMP), nor board text\n"
+    board = tmp_path / "board.jpg"  # board text under a photo's name still reads
+    board.write_text("r3 . .\n. . .\n. . .\n")
+    assert run(["score", str(board)], capsys)[0] == 0
 
 
 def test_an_empty_file_name_is_one_line(capsys):

@@ -435,7 +435,10 @@ def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
     report = check_position(b)
     assert report.violations == []
     assert report.notes == ["2 player(s) have no piece on the board yet",
-                            "the setup table has 6 parks for 2 players on 6x6; this board has 5"]
+                            "the setup table has 6 parks for 2 players on 6x6: place them before the first move "
+                            "(this board has 5)"]
+    b["A2"] = Piece.from_symbol("r1")
+    assert check_position(b).notes[-1] == "the setup table has 6 parks for 2 players on 6x6; this board has 5"
 
 
 def test_a_player_count_taken_from_the_board_size_yields_to_the_counts():

@@ -15,7 +15,7 @@ from pathlib import Path
 from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import PHOTO_FORMATS, read_at_most, read_stdin, stdin_given_once
+from scorer.files import PHOTO_FORMATS, PHOTO_SUFFIXES, read_at_most, read_stdin, stdin_given_once
 from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
 
@@ -123,6 +123,9 @@ def read_input(name: str, args) -> Loaded:
         raise UserError(f"{name}: too large (over {MAX_INPUT_BYTES} bytes)")
     if is_image(data):
         return _read_photo(name, data, args)  # the bytes read: a pipe such as <(cat photo.jpg) cannot be read twice
+    if not data:
+        raise UserError(f"{name if name != '-' else 'standard input'}: is empty")
+    named_as_photo = Path(name).suffix.lower() in PHOTO_SUFFIXES
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
     if b"\x00" in data:
@@ -134,6 +137,8 @@ def read_input(name: str, args) -> Loaded:
     try:
         return Loaded(Board.from_text(text))
     except NotationError as err:
+        if named_as_photo:  # a photo file that is none: its board-text error would puzzle
+            raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text") from None
         raise UserError(f"{name}: {err}") from None
 
 

@@ -23,7 +23,8 @@ import numpy as np
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit
-from scorer.vision.grid_eval import CORRECT_MAX_ERROR, PHOTO_SUFFIXES, evaluate_grid
+from scorer.files import PHOTO_SUFFIXES
+from scorer.vision.grid_eval import CORRECT_MAX_ERROR, evaluate_grid
 from scorer.vision.lattice import project
 from scorer.vision.decode import UNSURE
 from scorer.vision.load import PhotoError, load_photo_scaled

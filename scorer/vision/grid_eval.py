@@ -23,11 +23,11 @@ import numpy as np
 
 from scorer.board import Square
 from scorer.errors import UserError
+from scorer.files import PHOTO_SUFFIXES
 from scorer.reader import READ_LONG_SIDE, find_board_grid
 from scorer.vision.grid import GridFit, NoBoardFound, grid_from_corners
 from scorer.vision.load import load_photo_scaled
 
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"}
 CORRECT_MAX_ERROR = 0.25  # squares: a grid this close reads every square from its centre
 
 
