@@ -784,7 +784,44 @@ def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
     page.click("#new-board")
     expect(page.locator("#diagram .sq")).to_have_count(36)
     assert page.input_value("#board-text") == typed
-    expect(page.locator("#message")).to_contain_text("Options set for this board: 2 players, standard stash")
+    expect(page.locator("#message")).to_contain_text("Game options set for this board: 2 players, standard stash")
+
+
+def test_options_a_new_board_set_go_back_to_auto_for_the_next_photo(page):
+    page.select_option("#new-size", label="7×7 · 3 players")
+    page.click("#new-board")
+    assert page.input_value("#opt-players") == "3"
+    sent = []
+    board = "r3 . .\n. b2 .\n. . r1\n"
+
+    def fulfil(route):
+        sent.append(route.request.post_data_buffer)
+        route.fulfill(status=200, json={"board": board, "uncertain": [],
+                                        "reading": {"board": board, "cells": [], "warnings": []},
+                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", fulfil)
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator('#diagram .sq[data-cell="A1"]')).to_have_attribute("data-value", ".")
+    assert page.input_value("#opt-players") == "auto" and page.is_checked("#opt-stash-auto")
+    assert b'name="players"\r\n\r\nauto' in sent[0] and b'name="threehouse"\r\n\r\nauto' in sent[0]
+    page.select_option("#opt-players", "2")  # set by the player: kept for the photos after
+    page.set_input_files("#file-input", files=[{"name": "other.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#results")).to_be_visible()
+    page.wait_for_function("() => !document.querySelector('#progress') || document.querySelector('#progress').hidden")
+    assert page.input_value("#opt-players") == "2"
+
+
+def test_the_board_dots_the_legal_squares_of_the_player_the_chooser_picks(page):
+    enter_board(page, MIDGAME)
+    page.select_option("#move-colour", "red")
+    page.click('#midgame .size[data-pips="1"]')
+    expect(page.locator("#moves")).to_contain_text("for a red 1-pip")
+    page.select_option('#players .player[data-colour="red"] select.name', "green")  # red is gone: the chooser moves on
+    expect(page.locator("#moves")).not_to_contain_text("red")
+    listed = re.search(r"(\d+) legal squares?", page.text_content("#moves"))
+    assert listed, page.text_content("#moves")
+    expect(page.locator("#diagram .legal-dot")).to_have_count(int(listed.group(1)))
 
 
 def test_a_reading_without_a_board_shows_the_photo_and_a_message(page):
@@ -1221,3 +1258,52 @@ def test_a_play_area_the_reader_guessed_is_marked_in_one_tap_and_read_right(page
     read = Board.from_text(second.value.json()["board"])
     assert any(read == turned for turned in (board, board.rotated(), board.rotated().rotated(),
                                              board.rotated().rotated().rotated()))
+
+
+def _unsure_reading(board: str, unsure: list[str]) -> dict:
+    """A reader's answer for a 3x3 ``board`` with ``unsure`` squares, its white group unsure
+    (clear the other name), every square outlined on a 48 px overlay."""
+    quads = {f"{'ABC'[c]}{r + 1}": [[16 * c, 16 * (2 - r)], [16 * c + 16, 16 * (2 - r)],
+                                    [16 * c + 16, 16 * (3 - r)], [16 * c, 16 * (3 - r)]]
+             for c in range(3) for r in range(3)}
+    return {
+        "board": board, "uncertain": unsure,
+        "reading": {
+            "board": board,
+            "cells": [{"cell": cell, "value": "?", "confidence": 0.6, "alternatives": []} for cell in unsure],
+            "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.8,
+                               "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True}],
+            "warnings": [f"unsure about {len(unsure)} square(s): {', '.join(unsure)}",
+                         "check a colour: the 3 white pieces may be clear (odds of white: 80%)"],
+            "warning_kinds": ["unsure_squares", "colour_check"],
+        },
+        "overlay": tiny_jpeg(), "overlay_size": [48, 48], "squares": quads,
+    }
+
+
+def test_renaming_a_colour_or_turning_the_board_keeps_the_guidance(page):
+    answer_read(page, _unsure_reading("w3 w2 .\n. b2 w1\n# . b1\n", ["A3", "B3", "C2", "B2"]))
+    expect(page.locator("#message")).to_contain_text("4 squares are uncertain")
+    names = page.locator("#photo-marks .ps-name").evaluate_all("els => els.map(e => e.textContent)")
+    assert sorted(names) == ["A1", "C1"]  # row 1's ends, named on the photo
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the renamed ones count as checked
+    page.click("#turn-board")
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    names = page.locator("#photo-marks .ps-name").evaluate_all("els => els.map(e => e.textContent)")
+    assert sorted(names) == ["A1", "C1"]  # the names follow the turn
+
+
+def test_a_read_board_corrected_as_text_keeps_its_reading(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, _unsure_reading(board, ["A3", "B3", "C2", "B2"]))
+    expect(page.locator("#message")).to_contain_text("4 squares are uncertain")
+    page.fill("#board-text", board.replace("b2", "b3"))
+    page.click("#apply-text")
+    expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
+    expect(page.locator("#photo-pane")).to_be_visible()
+    expect(page.locator('#photo-marks .ps.corrected[data-cell="B2"]')).to_have_count(1)
+    expect(page.locator("#reader-checks .colour-check")).to_have_count(1)
+    page.fill("#board-text", MIDGAME)  # another size: another board, not the photo's
+    page.click("#apply-text")
+    expect(page.locator("#photo-pane")).to_be_hidden()

@@ -33,6 +33,7 @@
     score: null, check: null,
     highlight: new Set(), pinned: null,
     moveColour: null, movePips: null,
+    optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
     textDirty: false,
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
@@ -162,6 +163,7 @@
         board: state.cells ? boardText() : null,
         readTokens: state.readTokens,
         reading: state.reading,
+        optionsFromBoard: state.optionsFromBoard,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -175,6 +177,7 @@
     state.textDirty = !!saved.textDirty;
     state.readTokens = Array.isArray(saved.readTokens) && saved.readTokens.every(Array.isArray) ? saved.readTokens : null;
     state.reading = wellFormedReading(saved.reading) ? saved.reading : null;
+    state.optionsFromBoard = saved.optionsFromBoard === true;
     if (typeof saved.board === "string" && saved.board.trim()) analyse(saved.board, { quiet: true, restoring: true });
   }
 
@@ -294,6 +297,14 @@
     if (file.size > MAX_PHOTO_BYTES) {
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
       return;
+    }
+    if (state.optionsFromBoard && file !== state.lastPhoto) {
+      // Players and stash were set by "New empty board" for that board, not by the player:
+      // a new photo is read with them on auto.
+      $("#opt-players").value = "auto";
+      setStash("auto");
+      state.optionsFromBoard = false;
+      save();
     }
     const o = options();
     const key = JSON.stringify([o.players, threehouseOption(o), marked]);
@@ -731,7 +742,7 @@
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
     renderDiagram();
-    analyse(boardText());
+    rescore();
   }
 
   // --- turning the board ------------------------------------------------------------------
@@ -751,7 +762,7 @@
     save(); // kept even if the server cannot be reached to score it
     if (state.score) renderAll(); // the reader's notes with it
     else renderWarnings();
-    analyse(boardText());
+    rescore();
   }
 
   // When which edge is row 1 was a close call: the clockwise quarter turns from the reader's
@@ -854,6 +865,11 @@
     marks.setAttribute("viewBox", `0 0 ${w} ${h}`);
     const unsure = new Set((state.reading && state.reading.unsure) || []);
     const nodes = [];
+    const quads = Object.values(state.photo.squares);
+    const middle = [0, 1].map((i) => quads.reduce((s, q) => s + q.reduce((t, p) => t + p[i], 0) / 4, 0) / Math.max(1, quads.length));
+    // Row 1's two end squares are named at their outer corners, so the photo shows which edge
+    // is row 1 and which way the letters run.
+    const named = new Set([cellName(0, 0), cellName(state.cols - 1, 0)]);
     for (const [name, quad] of Object.entries(state.photo.squares)) {
       const token = tokenAt(name);
       if (token === undefined) continue;
@@ -872,6 +888,12 @@
         nodes.push(label);
       } else if (legal.has(name)) {
         nodes.push(svg("circle", { class: "ps-dot", cx, cy, r: side * 0.15 }));
+      }
+      if (named.has(name)) {
+        const outer = quad.reduce((a, b) => (Math.hypot(b[0] - middle[0], b[1] - middle[1]) > Math.hypot(a[0] - middle[0], a[1] - middle[1]) ? b : a));
+        const tag = svg("text", { class: "ps-name", x: cx + 0.6 * (outer[0] - cx), y: cy + 0.6 * (outer[1] - cy), "font-size": side * 0.3 });
+        tag.textContent = name;
+        nodes.push(tag);
       }
     }
     marks.replaceChildren(...nodes);
@@ -1130,10 +1152,10 @@
   function renderAll() {
     $("#results").hidden = false;
     $("#results").classList.remove("photo-only");
+    renderMidgame(); // first: it picks the player whose legal squares the board dots
     renderDiagram();
     renderScore();
     renderLegality();
-    renderMidgame();
     renderWarnings(); // the reader's notes and checks follow the board and the options
   }
 
@@ -1210,8 +1232,9 @@
       $("#opt-players").value = opt.dataset.players;
       setStash(opt.dataset.threehouse === "1");
       if (JSON.stringify(options()) !== before) {
-        showMessage(`Options set for this board: ${opt.dataset.players} players, ${nameOfStash(opt.dataset.threehouse === "1")} stash. `
-          + "Photos are read with them too; set them back to auto under Options for other games.", "info");
+        state.optionsFromBoard = true;
+        showMessage(`Game options set for this board: ${opt.dataset.players} players, ${nameOfStash(opt.dataset.threehouse === "1")} stash `
+          + "(the next photo is read with them on auto).", "info");
       }
     }
     const line = Array(cols).fill(".").join(" ");
@@ -1251,6 +1274,7 @@
     $("#mark-cancel").addEventListener("click", closeMarking);
     $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", () => {
+      state.optionsFromBoard = false; // the player's own choice from now on
       syncLooseParks();
       save();
       if (state.cells) analyse(boardText(), { quiet: true });
@@ -1265,7 +1289,14 @@
       state.reading = null; // the board typed is not the photo's
       state.readTokens = null;
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
-        if (ok) {
+        const read = kept[1];
+        if (ok && read && read.length === state.rows && read.every((line) => line.length === state.cols)) {
+          // The read board corrected as text: the reading stays, each square changed counting as a correction.
+          [state.reading, state.readTokens] = kept;
+          save();
+          renderAll();
+          if (!showReadingMessage()) clearMessage();
+        } else if (ok) {
           showPhotoPane(false);
           renderDiagram(); // without the photo's marks
         } else if (ok === false && !state.reading) [state.reading, state.readTokens] = kept;
