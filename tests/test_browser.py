@@ -1241,6 +1241,8 @@ def test_a_play_area_the_reader_guessed_is_marked_in_one_tap_and_read_right(page
     guessed = first.value.json()["reading"]["play_area"]
     assert guessed["ambiguous"] and (guessed["rows"], guessed["cols"]) == (6, 6)
     expect(page.locator("#message")).to_contain_text("which squares are in play")
+    expect(page.locator("#reading-warnings")).not_to_contain_text("--corners")  # the command line's words, not the page's
+    expect(page.locator("#reader-checks .area-check")).to_contain_text("Setting the players (under Game)")
     page.locator("#reader-checks .area-check").get_by_role("button", name="Mark the play area's corners").click()
     expect(page.locator("#mark-status")).to_have_text("4 of 4 corners", timeout=30_000)
     assert page.input_value("#mark-squares") == "6x6"

@@ -629,10 +629,11 @@
   }
 
   // The reader's warnings shown as notes, less those the page keeps up to date itself: its list
-  // of unsure squares (``liveNotes``) and its colour checks (``renderReaderChecks``).
+  // of unsure squares (``liveNotes``), and its colour checks and ambiguous play area, each a
+  // check with its fix (``renderReaderChecks``).
   function readerNotes(reading) {
     const kinds = reading.warning_kinds || [];
-    return (reading.warnings || []).map(String).filter((w, i) => !["unsure_squares", "colour_check"].includes(kinds[i]));
+    return (reading.warnings || []).map(String).filter((w, i) => !["unsure_squares", "colour_check", "play_area"].includes(kinds[i]));
   }
 
   // The reader's notes, and its unsure squares not corrected since.
@@ -688,9 +689,10 @@
       checks.push(el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
         el("button", { type: "button", class: "button", onclick: () => openMarking() }, "Mark its corners")));
     }
-    if (state.reading && state.reading.areaUnsure && state.lastPhoto) {
-      checks.push(el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. ",
-        el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners")));
+    if (state.reading && state.reading.areaUnsure) {
+      checks.push(el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
+        + "Setting the players (under Game) and reading the photo again settles most boards. ",
+        state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners") : ""));
     }
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
