@@ -689,6 +689,7 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board)  # nothing renamed
     page.reload()  # the confirmation is kept
     expect(page.locator("#reader-checks")).to_be_hidden()
+    expect(page.locator("#message")).to_contain_text("2 squares are uncertain")  # the marks kept are explained
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
 

@@ -178,7 +178,10 @@
     state.readTokens = Array.isArray(saved.readTokens) && saved.readTokens.every(Array.isArray) ? saved.readTokens : null;
     state.reading = wellFormedReading(saved.reading) ? saved.reading : null;
     state.optionsFromBoard = saved.optionsFromBoard === true;
-    if (typeof saved.board === "string" && saved.board.trim()) analyse(saved.board, { quiet: true, restoring: true });
+    if (typeof saved.board === "string" && saved.board.trim()) {
+      // The photo is not kept across a reload; its marks and checks are, and say so at the top.
+      analyse(saved.board, { quiet: true, restoring: true }).then((ok) => { if (ok && state.reading) showReadingMessage(); });
+    }
   }
 
   // A reading saved by this page has these fields; one damaged in storage is dropped, not drawn.
@@ -403,13 +406,10 @@
   // corrected since), and which one-tap checks wait below. False when there is nothing to say.
   function showReadingMessage() {
     const n = uncheckedUnsure().length;
-    const onBoard = onBoardColours();
-    const colours = state.reading.colourGroups.filter((g) => g.unsure && onBoard.has(g.colour)).map((g) => g.colour);
-    const checks = colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [];
-    if (state.reading.stashUnsure) checks.push("the stash");
-    if (state.reading.gridUnsure) checks.push("the grid on the photo");
-    if (state.reading.areaUnsure) checks.push("which squares are in play");
-    if (rowOneTurns() && !turnsFromRead()) checks.push("which edge is row 1");
+    const topics = readerChecks().map((c) => c.topic).filter(Boolean);
+    const colours = topics.filter((t) => t.colour).map((t) => t.colour);
+    const checks = (colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [])
+      .concat(topics.filter((t) => typeof t === "string"));
     const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
@@ -658,44 +658,54 @@
   // of, its corners marked by hand.
   function renderReaderChecks() {
     const box = $("#reader-checks");
+    const checks = readerChecks().map((c) => c.node);
+    box.replaceChildren(...checks);
+    box.hidden = !checks.length;
+  }
+
+  // The close calls open now, each {topic, node}: the topic as the top message names it (a
+  // colour group's as {colour}; none for a row 1 already turned), and the check to show.
+  function readerChecks() {
+    if (!state.reading) return [];
     const onBoard = onBoardColours();
-    const groups = ((state.reading && state.reading.colourGroups) || []).filter((g) => g.unsure && onBoard.has(g.colour));
-    const checks = groups.map((g) =>
-      el("p", { class: "colour-check", "data-colour": g.colour },
+    const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour));
+    const checks = groups.map((g) => ({
+      topic: { colour: g.colour },
+      node: el("p", { class: "colour-check", "data-colour": g.colour },
         swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
           swatch(g.colour), `Yes, ${g.colour}`),
         (g.alternatives || []).map((a) => el("button", {
           type: "button", class: "button recolour-to", "data-colour": a.colour,
           onclick: () => recolour(g.colour, a.colour),
-        }, swatch(a.colour), `They are ${a.colour}`))));
-    if (state.reading && state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
+        }, swatch(a.colour), `They are ${a.colour}`))),
+    }));
+    if (state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
-      checks.push(el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
+      checks.push({ topic: "the stash", node: el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
         el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
-          `It is ${other}: read again`)));
+          `It is ${other}: read again`)) });
     }
     // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
     const runnerUp = rowOneTurns(), turned = turnsFromRead();
     if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp)) {
       const back = turned !== 0;
-      checks.push(el("p", { class: "row-one-check" },
+      checks.push({ topic: back ? null : "which edge is row 1", node: el("p", { class: "row-one-check" },
         back ? "Row 1 is now the other edge the reader weighed. "
           : "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
         el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - runnerUp : runnerUp) },
-          back ? "Turn it back" : "Make the other edge row 1")));
+          back ? "Turn it back" : "Make the other edge row 1")) });
     }
-    if (state.reading && state.reading.gridUnsure && state.lastPhoto) {
-      checks.push(el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
-        el("button", { type: "button", class: "button", onclick: () => openMarking() }, "Mark its corners")));
+    if (state.reading.gridUnsure && state.lastPhoto) {
+      checks.push({ topic: "the grid on the photo", node: el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
+        el("button", { type: "button", class: "button", onclick: () => openMarking() }, "Mark its corners")) });
     }
-    if (state.reading && state.reading.areaUnsure) {
-      checks.push(el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
+    if (state.reading.areaUnsure) {
+      checks.push({ topic: "which squares are in play", node: el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
         + "Setting the players (under Game) and reading the photo again settles most boards. ",
-        state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners") : ""));
+        state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners") : "") });
     }
-    box.replaceChildren(...checks);
-    box.hidden = !checks.length;
+    return checks;
   }
 
   function readAgainAs(threehouse) {
