@@ -653,7 +653,7 @@ def check_position(
     setup = [s for s in setups_for_size(board.rows, board.cols, threehouse) if s.players == n_players]
     if setup and len(board.parks()) != setup[0].parks:
         table = f"the setup table has {setup[0].parks} parks for {n_players} players on {board.rows}x{board.cols}"
-        if next(board.pieces(), None) is None:  # before the first move: a reminder, not a finding
+        if next(board.pieces(), None) is None and len(board.parks()) < setup[0].parks:  # a reminder before the first move
             notes.append(f"{table}: place them before the first move (this board has {len(board.parks())})")
         else:
             notes.append(f"{table}; this board has {len(board.parks())}")

@@ -1310,3 +1310,30 @@ def test_a_read_board_corrected_as_text_keeps_its_reading(page):
     page.fill("#board-text", MIDGAME)  # another size: another board, not the photo's
     page.click("#apply-text")
     expect(page.locator("#photo-pane")).to_be_hidden()
+
+
+def test_setting_the_stash_takes_its_check_out_of_the_top_message(page):
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"  # 7 parks
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False,
+                                   "stash_inferred": True, "stash_unsure": True, "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#message")).to_contain_text("Check the stash")
+    page.check("#opt-threehouse")  # the player settles it: the check goes, and the message with it
+    expect(page.locator("#reader-checks .stash-check")).to_have_count(0)
+    expect(page.locator("#message")).to_be_hidden()  # nothing else to say
+
+
+def test_a_reading_saved_by_the_page_before_notes_is_kept(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    page.evaluate("""(board) => localStorage.setItem("subdivision-scorer.v1", JSON.stringify({
+        options: {players: "auto", stash: "auto"}, text: board, textDirty: false, board,
+        readTokens: [["#", ".", "b1"], [".", "b2", "w1"], ["w3", "w2", "."]],
+        reading: {byCell: {}, unsure: ["B2"], warnings: ["an old note"], colourGroups: []}}))""", board)
+    page.reload()
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    expect(page.locator("#reading-warnings li").first).to_have_text("an old note")
+    page.fill("#board-text", board.replace("b2", "b3"))  # the read board corrected as text
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "b3")
+    expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)

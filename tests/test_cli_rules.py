@@ -178,7 +178,7 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
         board = __import__("scorer.board", fromlist=["Board"]).Board.from_text(Path(GAME_2P).read_text())
 
         def to_dict(self):
-            return {"warnings": ["fake"]}
+            return {"warnings": ["fake"], "warning_kinds": ["photo"]}
 
     def read_photo(source, *, players=None, threehouse=False, area=None):
         calls.append((type(source), players, threehouse))
@@ -190,7 +190,7 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
     status, out, _ = run(["score", "--json", "--players", "2", str(path)], capsys)
     data = json.loads(out)
     assert status == 0 and data["players"]["red"]["total"] == 24
-    assert data["from_photo"] and data["reading_warnings"] == ["fake"]
+    assert data["from_photo"] and data["reading_warnings"] == ["fake"] and data["reading_warning_kinds"] == ["photo"]
     assert calls == [(bytes, 2, None)]  # the bytes already read (a pipe cannot be read twice); the stash inferred
     status, out, _ = run(["score", str(path)], capsys)  # the text says what the reader was unsure of too
     assert status == 0 and out.splitlines()[-1] == "  warning: fake"
@@ -222,11 +222,13 @@ def test_standard_input_given_twice_is_one_line(capsys):
 
 def test_a_photo_file_that_is_none_says_so(capsys, tmp_path):
     """A file named as a photo that is neither a photo nor board text: not a board-text error."""
-    path = tmp_path / "notimage.jpg"
-    path.write_text("just some notes\n")
+    small, big = tmp_path / "notimage.jpg", tmp_path / "page.jpg"
+    small.write_text("just some notes\n")
+    big.write_text("<html>" + "x" * 1_100_000)  # over the board text's limit too
     for command in ("score", "check"):
-        status, _, err = run([command, str(path)], capsys)
-        assert status == 2 and err == f"subdivision: error: {path}: not a photo (JPEG, PNG, WebP, HEIC, TIFF or BMP), nor board text\n"
+        for path in (small, big):
+            status, _, err = run([command, str(path)], capsys)
+            assert status == 2 and err == f"subdivision: error: {path}: not a photo (JPEG, PNG, WebP, HEIC, TIFF or BMP), nor board text\n"
     board = tmp_path / "board.jpg"  # board text under a photo's name still reads
     board.write_text("r3 . .\n. . .\n. . .\n")
     assert run(["score", str(board)], capsys)[0] == 0

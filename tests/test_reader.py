@@ -57,7 +57,9 @@ def test_reader_warns_when_the_grid_it_found_is_unsure(monkeypatch):
     _, img, grid = _scene()
     area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
     monkeypatch.setattr(reader, "find_board_grid", lambda image: dataclasses.replace(grid, confidence=0.5))
-    assert "grid confidence 0.50" in reader.read_image(img, area=area).warnings[0]
+    unsure = reader.read_image(img, area=area)
+    assert "grid confidence 0.50" in unsure.warnings[0] and unsure.warning_kinds[0] == "grid"
+    assert len(unsure.warning_kinds) == len(unsure.warnings)
     monkeypatch.setattr(reader, "find_board_grid", lambda image: dataclasses.replace(grid, confidence=0.9))
     assert not any("grid confidence" in w for w in reader.read_image(img, area=area).warnings)
     assert not any("grid confidence" in w for w in reader.read_image(

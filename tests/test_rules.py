@@ -439,6 +439,9 @@ def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
                             "(this board has 5)"]
     b["A2"] = Piece.from_symbol("r1")
     assert check_position(b).notes[-1] == "the setup table has 6 parks for 2 players on 6x6; this board has 5"
+    many = board(EMPTY_2P)
+    many["B2"] = PARK
+    assert check_position(many).notes[-1] == "the setup table has 6 parks for 2 players on 6x6; this board has 7"
 
 
 def test_a_player_count_taken_from_the_board_size_yields_to_the_counts():

@@ -124,8 +124,10 @@ def read_input(name: str, args) -> Loaded:
     if is_image(data):
         return _read_photo(name, data, args)  # the bytes read: a pipe such as <(cat photo.jpg) cannot be read twice
     if not data:
-        raise UserError(f"{name if name != '-' else 'standard input'}: is empty")
-    named_as_photo = Path(name).suffix.lower() in PHOTO_SUFFIXES
+        raise UserError(f"{name}: is empty")
+    if Path(name).suffix.lower() in PHOTO_SUFFIXES and not _parses(data):
+        # a photo file that is none: a board-text error about it would puzzle
+        raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text")
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
     if b"\x00" in data:
@@ -137,9 +139,16 @@ def read_input(name: str, args) -> Loaded:
     try:
         return Loaded(Board.from_text(text))
     except NotationError as err:
-        if named_as_photo:  # a photo file that is none: its board-text error would puzzle
-            raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text") from None
         raise UserError(f"{name}: {err}") from None
+
+
+def _parses(data: bytes) -> bool:
+    """Whether ``data`` is board text that parses (within the text size limit)."""
+    try:
+        Board.from_text(data[: MAX_TEXT_BYTES + 1].decode("utf-8-sig"))
+    except (UnicodeDecodeError, NotationError):
+        return False
+    return len(data) <= MAX_TEXT_BYTES
 
 
 def _read_photo(name: str, source: bytes, args) -> Loaded:
@@ -197,6 +206,7 @@ def _json_line(name: str, loaded: Loaded, report: dict) -> str:
     if loaded.from_photo:
         out["from_photo"] = True
         out["reading_warnings"] = (loaded.reading or {}).get("warnings", [])
+        out["reading_warning_kinds"] = (loaded.reading or {}).get("warning_kinds", [])
     return json.dumps(out)
 
 

@@ -101,7 +101,7 @@ class GridFit:
             out[k] = project(local, np.array([[x - col, y - row]]))[0]
         return out
 
-    def outline(self, col: int, row: int, cols: int, rows: int) -> np.ndarray:
+    def outline(self, col: float, row: float, cols: float, rows: float) -> np.ndarray:
         """Image px of the corners of the rectangle of squares (col, row, cols, rows):
         (col, row), (col + cols, row), (col + cols, row + rows), (col, row + rows), through the
         refined fit (a rectangle past the board's edge is carried on by its edge squares)."""

@@ -177,6 +177,11 @@
     state.textDirty = !!saved.textDirty;
     state.readTokens = Array.isArray(saved.readTokens) && saved.readTokens.every(Array.isArray) ? saved.readTokens : null;
     state.reading = wellFormedReading(saved.reading) ? saved.reading : null;
+    if (state.reading && !state.reading.notes) { // saved before the notes: its warnings, all of them
+      state.reading.notes = state.reading.warnings;
+      delete state.reading.warnings;
+    }
+    if (!state.reading) state.readTokens = null;
     state.optionsFromBoard = saved.optionsFromBoard === true;
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
@@ -190,7 +195,7 @@
     const isList = (v, item) => Array.isArray(v) && v.every(item);
     return isObject(r) && isObject(r.byCell) && Object.values(r.byCell).every(isObject)
       && isList(r.unsure, (c) => typeof c === "string")
-      && isList(r.notes, (w) => typeof w === "string")
+      && isList(r.notes || r.warnings, (w) => typeof w === "string")
       && isList(r.colourGroups, (g) => isObject(g) && typeof g.colour === "string"
         && isList(g.cells, (c) => typeof c === "string"));
   }
@@ -629,11 +634,11 @@
   }
 
   // The reader's warnings shown as notes, less those the page keeps up to date itself: its list
-  // of unsure squares (``liveNotes``), and its colour checks and ambiguous play area, each a
-  // check with its fix (``renderReaderChecks``).
+  // of unsure squares (``liveNotes``), and its colour checks, ambiguous play area and guessed
+  // row 1, each a check with its fix (``renderReaderChecks``).
   function readerNotes(reading) {
     const kinds = reading.warning_kinds || [];
-    return (reading.warnings || []).map(String).filter((w, i) => !["unsure_squares", "colour_check", "play_area"].includes(kinds[i]));
+    return (reading.warnings || []).map(String).filter((w, i) => !["unsure_squares", "colour_check", "play_area", "row_one"].includes(kinds[i]));
   }
 
   // The reader's notes, and its unsure squares not corrected since.
@@ -658,20 +663,21 @@
   // of, its corners marked by hand.
   function renderReaderChecks() {
     const box = $("#reader-checks");
-    const checks = readerChecks().map((c) => c.node);
+    const checks = readerChecks().map((c) => c.node());
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
   }
 
   // The close calls open now, each {topic, node}: the topic as the top message names it (a
-  // colour group's as {colour}; none for a row 1 already turned), and the check to show.
+  // colour group's as {colour}; none for a row 1 already turned), and a function making the
+  // check to show.
   function readerChecks() {
     if (!state.reading) return [];
     const onBoard = onBoardColours();
     const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour));
     const checks = groups.map((g) => ({
       topic: { colour: g.colour },
-      node: el("p", { class: "colour-check", "data-colour": g.colour },
+      node: () => el("p", { class: "colour-check", "data-colour": g.colour },
         swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
           swatch(g.colour), `Yes, ${g.colour}`),
@@ -682,7 +688,7 @@
     }));
     if (state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
-      checks.push({ topic: "the stash", node: el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
+      checks.push({ topic: "the stash", node: () => el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
         el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)) });
     }
@@ -690,18 +696,18 @@
     const runnerUp = rowOneTurns(), turned = turnsFromRead();
     if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp)) {
       const back = turned !== 0;
-      checks.push({ topic: back ? null : "which edge is row 1", node: el("p", { class: "row-one-check" },
+      checks.push({ topic: back ? null : "which edge is row 1", node: () => el("p", { class: "row-one-check" },
         back ? "Row 1 is now the other edge the reader weighed. "
           : "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
         el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - runnerUp : runnerUp) },
           back ? "Turn it back" : "Make the other edge row 1")) });
     }
     if (state.reading.gridUnsure && state.lastPhoto) {
-      checks.push({ topic: "the grid on the photo", node: el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
+      checks.push({ topic: "the grid on the photo", node: () => el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
         el("button", { type: "button", class: "button", onclick: () => openMarking() }, "Mark its corners")) });
     }
     if (state.reading.areaUnsure) {
-      checks.push({ topic: "which squares are in play", node: el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
+      checks.push({ topic: "which squares are in play", node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
         + "Setting the players (under Game) and reading the photo again settles most boards. ",
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners") : "") });
     }
@@ -1285,11 +1291,11 @@
     $("#mark-undo").addEventListener("click", () => { endDrag(); state.marks.pop(); renderMarking(); });
     $("#mark-cancel").addEventListener("click", closeMarking);
     $("#mark-read").addEventListener("click", readMarked);
-    $("#options").addEventListener("change", () => {
-      state.optionsFromBoard = false; // the player's own choice from now on
+    $("#options").addEventListener("change", (e) => {
+      if (e.target.matches('#opt-players, input[name="stash"]')) state.optionsFromBoard = false; // the player's own choice now
       syncLooseParks();
       save();
-      if (state.cells) analyse(boardText(), { quiet: true });
+      rescore();
     });
     $("#new-size").addEventListener("change", () => { $("#custom-size").hidden = $("#new-size").value !== "custom"; });
     $("#new-board").addEventListener("click", newBoard);
@@ -1297,18 +1303,18 @@
     $("#apply-text").addEventListener("click", () => {
       const text = $("#board-text").value;
       if (!text.trim()) { showMessage("Type or paste a board first, or make a new empty board."); return; }
+      const typed = tokensFromText(text), read = state.readTokens;
+      if (state.reading && read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length)) {
+        // The read board corrected as text: the reading stays, each square changed counting as a
+        // correction, and the board is checked as the picker's corrections are (the photo's stash).
+        analyse(text, { fromText: true, scroll: true }).then((ok) => { if (ok && !showReadingMessage()) clearMessage(); });
+        return;
+      }
       const kept = [state.reading, state.readTokens];
       state.reading = null; // the board typed is not the photo's
       state.readTokens = null;
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
-        const read = kept[1];
-        if (ok && read && read.length === state.rows && read.every((line) => line.length === state.cols)) {
-          // The read board corrected as text: the reading stays, each square changed counting as a correction.
-          [state.reading, state.readTokens] = kept;
-          save();
-          renderAll();
-          if (!showReadingMessage()) clearMessage();
-        } else if (ok) {
+        if (ok) {
           showPhotoPane(false);
           renderDiagram(); // without the photo's marks
         } else if (ok === false && !state.reading) [state.reading, state.readTokens] = kept;
