@@ -392,12 +392,17 @@ def test_a_photos_board_changed_while_the_server_fails_is_scored_on_try_again_an
     assert Board.from_text(page.input_value("#board-text")) == changed
 
 
-def test_a_photo_that_cannot_be_read_after_a_reload_leaves_marking_without_an_error(page):
-    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"  # 7 parks
+def answer_read_stash_unsure(page) -> None:
+    """Read a photo whose 6x6 board has 7 parks: standard, but ThreeHouse fits nearly as well."""
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"
     answer_read(page, {"board": board, "uncertain": [],
                        "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False,
                                    "stash_inferred": True, "stash_unsure": True, "warnings": []},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+
+def test_a_photo_that_cannot_be_read_after_a_reload_leaves_marking_without_an_error(page):
+    answer_read_stash_unsure(page)
     expect(page.locator("#reader-checks .stash-check")).to_be_visible()
     page.reload()  # the photo file itself is not kept
     page.route("**/api/read", lambda route: route.fulfill(status=400, json={"error": "notes.jpg: not an image"}))
@@ -1313,11 +1318,7 @@ def test_a_read_board_corrected_as_text_keeps_its_reading(page):
 
 
 def test_setting_the_stash_takes_its_check_out_of_the_top_message(page):
-    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"  # 7 parks
-    answer_read(page, {"board": board, "uncertain": [],
-                       "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False,
-                                   "stash_inferred": True, "stash_unsure": True, "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_read_stash_unsure(page)
     expect(page.locator("#message")).to_contain_text("Check the stash")
     page.check("#opt-threehouse")  # the player settles it: the check goes, and the message with it
     expect(page.locator("#reader-checks .stash-check")).to_have_count(0)
