@@ -125,9 +125,16 @@ def read_input(name: str, args) -> Loaded:
         return _read_photo(name, data, args)  # the bytes read: a pipe such as <(cat photo.jpg) cannot be read twice
     if not data:
         raise UserError(f"{name}: is empty")
-    if Path(name).suffix.lower() in PHOTO_SUFFIXES and not _parses(data):
-        # a photo file that is none: a board-text error about it would puzzle
-        raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text")
+    try:
+        return Loaded(_board_from_bytes(name, data))
+    except UserError:
+        if Path(name).suffix.lower() in PHOTO_SUFFIXES:  # a photo file that is none: a board-text error would puzzle
+            raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text") from None
+        raise
+
+
+def _board_from_bytes(name: str, data: bytes) -> Board:
+    """The board a file's bytes write as text; a one-line UserError saying why they do not."""
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
     if b"\x00" in data:
@@ -137,18 +144,9 @@ def read_input(name: str, args) -> Loaded:
     except UnicodeDecodeError:
         raise UserError(f"{name}: neither board text (not UTF-8) nor a photo ({PHOTO_FORMATS})") from None
     try:
-        return Loaded(Board.from_text(text))
+        return Board.from_text(text)
     except NotationError as err:
         raise UserError(f"{name}: {err}") from None
-
-
-def _parses(data: bytes) -> bool:
-    """Whether ``data`` is board text that parses (within the text size limit)."""
-    try:
-        Board.from_text(data[: MAX_TEXT_BYTES + 1].decode("utf-8-sig"))
-    except (UnicodeDecodeError, NotationError):
-        return False
-    return len(data) <= MAX_TEXT_BYTES
 
 
 def _read_photo(name: str, source: bytes, args) -> Loaded:
