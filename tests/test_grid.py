@@ -379,7 +379,10 @@ def test_studio_renders_that_fooled_the_finder(case):
     # once seeds were ranked strictly, lost to a lattice of 17 faint strays at another period,
     # until the finder compared the window of every lattice it grew. 030138: a 6x6 board the
     # size of the play area, its edge rows covered, found 7x6 until boards were taken to be
-    # square (``grid.SQUARE_PRIOR``). Measured as grid_eval
+    # square (``grid.SQUARE_PRIOR``). 090039 (6x6 on a dark table) and 090089 (7x7 on a
+    # plain one): boards the size of the play area, found with a row of table on two sides
+    # whose edge corners they took in, until corners on the outline counted
+    # (``grid.BOUNDARY_CORNER``). Measured as grid_eval
     # measures (the photo loaded and the grid found as the reader does).
     rows, _ = evaluate_photos([case])
     assert rows[0]["correct"], rows[0]

@@ -44,6 +44,11 @@ CORNER_WEIGHT = 0.5
 HALF_SEEN_CORNER = 0.5  # weight of a corner with only two clean checker edges (see choose_extent)
 FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
 SQUARE_PRIOR = 1.0  # boards are square: a covered edge row should not make a 6x6 board 7x6
+# An x-corner on a window's outline is where the board's edge meets the table or border:
+# it counts this much of one inside. At 0 (inside only), a board the size of the play area on
+# a dark or plain table grew a row of table on each side whose edge corners it took in; at 1
+# a board's inner ring could pass for its edge. 0.25-0.75 read alike, so the middle.
+BOUNDARY_CORNER = 0.5
 SAMPLE_PX = 16  # rectified px per square when reading square colours
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
 
@@ -331,7 +336,8 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
 
     Score of a window: over neighbouring square pairs inside it, the checker step minus a
     threshold (a board's pairs step by about 1, a table's by about 0), plus a bonus for
-    x-corners strictly inside and a penalty for x-corners outside it.
+    x-corners inside it (BOUNDARY_CORNER of one on its outline) and a penalty for x-corners
+    outside it.
     """
     lo = lattice.indices.min(axis=0)
     hi = lattice.indices.max(axis=0)
@@ -360,7 +366,7 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
             steps = _boxes(gain_i, width - 1, height, na, nb) + _boxes(gain_j, width, height - 1, na, nb)
             inside = _boxes(corners[1:, 1:], width - 1, height - 1, na, nb)
             on_or_inside = _boxes(corners, width + 1, height + 1, na, nb)
-            score = steps + CORNER_WEIGHT * (inside - (total - on_or_inside))
+            score = steps + CORNER_WEIGHT * (inside + BOUNDARY_CORNER * (on_or_inside - inside) - (total - on_or_inside))
             score += FULL_SIZE_PRIOR * ((width == MAX_SQUARES) + (height == MAX_SQUARES))
             score += SQUARE_PRIOR * (width == height)
             for a, b in zip(*np.unravel_index(np.argsort(-score, axis=None)[:3], score.shape)):
