@@ -1325,6 +1325,28 @@ def test_setting_the_stash_takes_its_check_out_of_the_top_message(page):
     expect(page.locator("#message")).to_be_hidden()  # nothing else to say
 
 
+def test_a_note_a_check_shown_below_says_too_is_not_repeated(page):
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"
+    grid_note = "unsure of the board's outline (grid confidence 0.55): check the grid"
+    stash_note = "unsure of the stash: 7 parks on a 6x6 board, read as standard"
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False,
+                                   "stash_inferred": True, "stash_unsure": True,
+                                   "grid": {"rows": 6, "cols": 6, "unsure": True},
+                                   "warnings": [grid_note, "a note", stash_note],
+                                   "warning_kinds": ["grid", "outside", "stash"]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#reader-checks .grid-check")).to_be_visible()
+    expect(page.locator("#reader-checks .stash-check")).to_be_visible()
+    expect(page.locator("#reading-warnings li")).to_have_text(["a note"])  # each said once, by its check
+    page.check("#opt-threehouse")  # the stash is settled: its check goes, and its note stays away
+    expect(page.locator("#reader-checks .stash-check")).to_have_count(0)
+    expect(page.locator("#reading-warnings li")).to_have_text(["a note"])
+    page.reload()  # the photo is not kept, so neither is the way to mark its grid: the note says it
+    expect(page.locator("#reader-checks .grid-check")).to_have_count(0)
+    expect(page.locator("#reading-warnings li")).to_have_text([grid_note, "a note"])
+
+
 def test_a_reading_saved_by_the_page_before_notes_is_kept(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     page.evaluate("""(board) => localStorage.setItem("subdivision-scorer.v1", JSON.stringify({

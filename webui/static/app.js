@@ -181,6 +181,9 @@
       state.reading.notes = state.reading.warnings;
       delete state.reading.warnings;
     }
+    if (state.reading && !(Array.isArray(state.reading.noteKinds) && state.reading.noteKinds.length === state.reading.notes.length)) {
+      state.reading.noteKinds = []; // saved before the kinds, or damaged: every note is shown
+    }
     if (!state.reading) state.readTokens = null;
     state.optionsFromBoard = saved.optionsFromBoard === true;
     if (typeof saved.board === "string" && saved.board.trim()) {
@@ -372,7 +375,7 @@
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
-    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, notes: readerNotes(reading),
+    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading),
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
@@ -633,19 +636,28 @@
     $("#results").classList.toggle("has-photo", shown);
   }
 
-  // The reader's warnings shown as notes, less those the page keeps up to date itself: its list
-  // of unsure squares (``liveNotes``), and its colour checks, ambiguous play area and guessed
-  // row 1, each a check with its fix (``renderReaderChecks``).
+  // The reader's warnings shown as notes ({notes, noteKinds}: their texts and their kinds, as
+  // the reader's warning_kinds), less those the page keeps up to date itself: its list of
+  // unsure squares (``liveNotes``), and its colour checks, ambiguous play area and guessed row
+  // 1, each a check with its fix (``renderReaderChecks``).
   function readerNotes(reading) {
     const kinds = reading.warning_kinds || [];
-    return (reading.warnings || []).map(String).filter((w, i) => !["unsure_squares", "colour_check", "play_area", "row_one"].includes(kinds[i]));
+    const kept = (reading.warnings || []).map((w, i) => [String(w), kinds[i] || null])
+      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one"].includes(kind));
+    return { notes: kept.map(([w]) => w), noteKinds: kept.map(([, kind]) => kind) };
   }
 
-  // The reader's notes, and its unsure squares not corrected since.
+  // The reader's notes, less one saying what a check shown below says too (the grid, the
+  // stash) and its doubt about the stash once the player has set it, and its unsure squares
+  // not corrected since.
   function liveNotes() {
     if (!state.reading) return [];
+    const checked = new Set(readerChecks().map((c) => c.kind));
+    if (!$("#opt-stash-auto").checked) checked.add("stash");
+    const kinds = state.reading.noteKinds || [];
+    const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
     const unsure = uncheckedUnsure();
-    return state.reading.notes.concat(unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
+    return notes.concat(unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
   }
 
   function renderWarnings() {
@@ -668,15 +680,15 @@
     box.hidden = !checks.length;
   }
 
-  // The close calls open now, each {topic, node}: the topic as the top message names it (a
-  // colour group's as {colour}; none for a row 1 already turned), and a function making the
-  // check to show.
+  // The close calls open now, each {kind, topic, node}: the reader's warning kind it answers,
+  // the topic as the top message names it (a colour group's as {colour}; none for a row 1
+  // already turned), and a function making the check to show.
   function readerChecks() {
     if (!state.reading) return [];
     const onBoard = onBoardColours();
     const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour));
     const checks = groups.map((g) => ({
-      topic: { colour: g.colour },
+      kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
         swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
@@ -688,7 +700,7 @@
     }));
     if (state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
-      checks.push({ topic: "the stash", node: () => el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
+      checks.push({ kind: "stash", topic: "the stash", node: () => el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
         el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)) });
     }
@@ -696,18 +708,18 @@
     const runnerUp = rowOneTurns(), turned = turnsFromRead();
     if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp)) {
       const back = turned !== 0;
-      checks.push({ topic: back ? null : "which edge is row 1", node: () => el("p", { class: "row-one-check" },
+      checks.push({ kind: "row_one", topic: back ? null : "which edge is row 1", node: () => el("p", { class: "row-one-check" },
         back ? "Row 1 is now the other edge the reader weighed. "
           : "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
         el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - runnerUp : runnerUp) },
           back ? "Turn it back" : "Make the other edge row 1")) });
     }
     if (state.reading.gridUnsure && state.lastPhoto) {
-      checks.push({ topic: "the grid on the photo", node: () => el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
+      checks.push({ kind: "grid", topic: "the grid on the photo", node: () => el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
         el("button", { type: "button", class: "button", onclick: () => openMarking() }, "Mark its corners")) });
     }
     if (state.reading.areaUnsure) {
-      checks.push({ topic: "which squares are in play", node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
+      checks.push({ kind: "play_area", topic: "which squares are in play", node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
         + "Setting the players (under Game) and reading the photo again settles most boards. ",
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners") : "") });
     }
