@@ -614,6 +614,11 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the guidance follows the fix
     expect(page.locator("#reading-warnings")).to_have_text("unsure about 1 square(s): C1")  # and the reader's note
     shot(page, "uncertain", full_page=False)
+    pick(page, "C1", "red 1-pip")  # picked as it was read: confirmed, the mark and the note go
+    expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
+    expect(page.locator('#diagram .sq[data-cell="C1"] .mark.corrected')).to_have_count(0)  # nothing was changed
+    expect(page.locator("#reading-warnings")).not_to_contain_text("unsure")
+    expect(page.locator("#message")).to_have_text("C1 is confirmed.")
 
 
 def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):
@@ -882,6 +887,23 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
         score_board(Board.from_text(board.replace("b", "X").replace("x", "b").replace("X", "w"))).players["blue"].total))
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(
         board.replace("b", "X").replace("x", "b").replace("X", "w"))
+
+
+def test_a_colour_check_answered_by_a_swap_answers_both_groups(page):
+    board = "x3 x2 .\n. w2 x1\n# . w1\n"
+    groups = [{"colour": "clear", "cells": ["A3", "B3", "C2"], "confidence": 0.55,
+               "alternatives": [{"colour": "white", "confidence": 0.45}], "unsure": True},
+              {"colour": "white", "cells": ["B2", "C1"], "confidence": 0.6,
+               "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}]
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": groups},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#reader-checks .colour-check")).to_have_count(2)
+    page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="They are white").click()
+    swapped = Board.from_text(board.replace("x", "X").replace("w", "x").replace("X", "w"))
+    assert Board.from_text(page.input_value("#board-text")) == swapped
+    expect(page.locator("#reader-checks")).to_be_hidden()  # one answer settles both: nothing to swap back
+    expect(page.locator("#message")).to_be_hidden()  # nothing left to check
 
 
 def test_a_double_click_on_a_colour_check_is_one_tap(page):

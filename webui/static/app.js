@@ -695,7 +695,7 @@
           swatch(g.colour), `Yes, ${g.colour}`),
         (g.alternatives || []).map((a) => el("button", {
           type: "button", class: "button recolour-to", "data-colour": a.colour,
-          onclick: () => recolour(g.colour, a.colour),
+          onclick: () => renameGroup(g, a.colour),
         }, swatch(a.colour), `They are ${a.colour}`))),
     }));
     if (state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
@@ -760,6 +760,13 @@
     if (!showReadingMessage()) showMessage(`The ${group.colour} pieces are confirmed.`, "info");
     renderWarnings();
     renderDiagram();
+  }
+
+  // The user names an unsure colour group ``to``: its check is answered, and so is the check
+  // of a group of that colour, which takes the group's old name (the two swap).
+  function renameGroup(group, to) {
+    for (const g of state.reading.colourGroups || []) if (g === group || g.colour === to) g.unsure = false;
+    recolour(group.colour, to);
   }
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap.
@@ -1157,7 +1164,7 @@
     const pips = state.movePips;
     if (!state.moveColour) { out.textContent = ""; return; }
     const colour = state.moveColour === UNSEEN ? "new player" : state.moveColour;
-    const piece = `${state.moveColour === UNSEEN ? "a new player's" : "a " + colour} ${pips}-pip`;
+    const piece = `${state.moveColour === UNSEEN ? "a new player's" : (/^[aeiou]/.test(colour) ? "an " : "a ") + colour} ${pips}-pip`;
     if (check.game_over) {
       out.replaceChildren(el("span", { class: "notice", text: "The game is over: no piece can be placed anywhere." }));
       return;
@@ -1233,13 +1240,26 @@
     closePicker();
     if (!name) return;
     const { col, row } = parseCell(name);
-    if (state.cells[row][col] === value) return;
+    if (state.cells[row][col] === value) {
+      confirmSquare(name);
+      return;
+    }
     state.cells[row][col] = value;
     if (state.textDirty) $("#text-status").textContent = "The text above has edits not applied yet.";
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderDiagram();
     rescore();
+  }
+
+  // The user says an unsure square was read right (picked as it is): its dashed mark goes.
+  function confirmSquare(name) {
+    if (!state.reading || !state.reading.unsure.includes(name)) return;
+    state.reading.unsure = state.reading.unsure.filter((cell) => cell !== name);
+    save();
+    if (!showReadingMessage()) showMessage(`${name} is confirmed.`, "info");
+    renderWarnings();
+    renderDiagram();
   }
 
   // --- wiring -----------------------------------------------------------------------------
