@@ -1145,6 +1145,26 @@ def test_a_grid_read_wrong_is_read_again_from_its_corners_put_right(page):
     assert len(sent) == 1
 
 
+def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_shown(page):
+    board = "x3 x2 .\n. b2 x1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#read-again")).to_be_visible()
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(), "scale": 1.0, "preview_size": [16, 16]}))
+    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#mark-card")).to_be_visible()
+    page.click("#mark-cancel")
+    expect(page.locator("#message")).to_have_text("no checkerboard found in the photo.")  # no photo below to mark now
+    sent = []
+    page.route("**/api/read", lambda route: (sent.append(route.request.post_data_buffer), route.abort()))
+    page.click("#read-again")  # the photo whose reading is shown, not the one with no board
+    expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
+    assert len(sent) == 1 and b'filename="board.jpg"' in sent[0]
+
+
 def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
     page.set_input_files("#file-input", str(no_board_photo(tmp_path, seed=0)))

@@ -40,6 +40,7 @@
     uploadKey: null,                 // the options and marks that upload was sent with
     lastPhoto: null,                 // the last photo sent, for "read again" (kept in memory only)
     lastMarked: null,                // {corners, squares} the last photo was read with, if marked by hand
+    onMarkingCancelled: null,        // what cancelling the marking of a photo with no board found puts back
     marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
     drag: null,                      // {index, pointer} of the corner being dragged
     seq: 0,
@@ -305,6 +306,7 @@
   function uploadPhoto(file, marked = null) {
     if (!file) return;
     clearMessage();
+    state.onMarkingCancelled = null;
     if (file.size > MAX_PHOTO_BYTES) {
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
       return;
@@ -352,8 +354,10 @@
       if (xhr.status !== 200 || !data) {
         if (xhr.status === 422 && data && data.error && !marked) {
           // No board found: the photo is fine, so let the player show the reader where it is.
+          // Cancelled, "read again" and "mark the corners" go on with the reading shown.
           showMessage(`${data.error}. Or mark the board's four corners on the photo below.`);
           openMarking();
+          state.onMarkingCancelled = () => { keepShown(); showMessage(`${data.error}.`); };
           return;
         }
         keepShown();
@@ -1321,7 +1325,11 @@
     ["pointerup", "pointercancel"].forEach((t) => $("#mark-wrap").addEventListener(t, endDrag));
     $("#mark-squares").addEventListener("change", renderMarking);
     $("#mark-undo").addEventListener("click", () => { endDrag(); state.marks.pop(); renderMarking(); });
-    $("#mark-cancel").addEventListener("click", closeMarking);
+    $("#mark-cancel").addEventListener("click", () => {
+      closeMarking();
+      if (state.onMarkingCancelled) state.onMarkingCancelled();
+      state.onMarkingCancelled = null;
+    });
     $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", (e) => {
       if (e.target.matches('#opt-players, input[name="stash"]')) state.optionsFromBoard = false; // the player's own choice now
