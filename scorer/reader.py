@@ -58,7 +58,8 @@ COLOURLESS = "the photo has no colour (black and white?): the players' colours a
 # What each of a reading's warnings is about (``Reading.warning_kinds``, the JSON's
 # ``warning_kinds``), so that a program acting on them need not parse their words.
 WARNING_KINDS = {
-    "photo": "the photo is blurred, shaken or blown out",
+    "blurred": "the photo is blurred or shaken (Reading.blurred)",
+    "photo": "the photo is blown out",
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -322,7 +323,7 @@ def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
     if reading.quality.blurred:
         for cell in reading.cells:
             cell.confidence = min(cell.confidence, BLURRED_MAX_CONFIDENCE)
-        reading.warn("photo", BLURRED, first=True)
+        reading.warn("blurred", BLURRED, first=True)
     if reading.quality.blown_out:
         reading.warn("photo", BLOWN, first=True)
 

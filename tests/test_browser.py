@@ -659,10 +659,11 @@ def test_a_blurred_photo_asks_for_another_at_the_top(page):
         "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False, "stash_inferred": False,
                     "stash_unsure": False, "sharpness": 0.17, "blurred": True,
                     "warnings": ["the photo is blurred (out of focus or shaken): hold the phone still and take it "
-                                 "again for a surer reading"]},
+                                 "again for a surer reading", "a note"], "warning_kinds": ["blurred", "outside"]},
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
     expect(page.locator("#message")).to_contain_text("The photo is blurred: take it again")
+    expect(page.locator("#reading-warnings li")).to_have_text(["a note"])  # said once, at the top
 
 
 def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):

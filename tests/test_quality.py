@@ -48,6 +48,7 @@ def test_a_blurred_photo_is_read_with_a_warning_and_no_square_sure():
     assert BLURRED not in sharp.warnings and sharp.quality.sharpness >= BLURRED_SHARPNESS
     blurred = read_image(cv2.GaussianBlur(photo, (0, 0), 3.0), threehouse=False)
     assert BLURRED in blurred.warnings and blurred.quality.sharpness < BLURRED_SHARPNESS
+    assert blurred.warning_kinds[blurred.warnings.index(BLURRED)] == "blurred"  # the page's top message says it
     assert max(cell.confidence for cell in blurred.cells) <= BLURRED_MAX_CONFIDENCE
     assert blurred.to_dict()["sharpness"] == round(blurred.quality.sharpness, 3) and blurred.to_dict()["blurred"]
 

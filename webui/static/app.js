@@ -642,12 +642,12 @@
 
   // The reader's warnings shown as notes ({notes, noteKinds}: their texts and their kinds, as
   // the reader's warning_kinds), less those the page keeps up to date itself: its list of
-  // unsure squares (``liveNotes``), and its colour checks, ambiguous play area and guessed row
-  // 1, each a check with its fix (``renderReaderChecks``).
+  // unsure squares (``liveNotes``), its colour checks, ambiguous play area and guessed row 1,
+  // each a check with its fix (``renderReaderChecks``), and the blur its top message names.
   function readerNotes(reading) {
     const kinds = reading.warning_kinds || [];
     const kept = (reading.warnings || []).map((w, i) => [String(w), kinds[i] || null])
-      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one"].includes(kind));
+      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one", "blurred"].includes(kind));
     return { notes: kept.map(([w]) => w), noteKinds: kept.map(([, kind]) => kind) };
   }
 
