@@ -890,6 +890,16 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
         board.replace("b", "X").replace("x", "b").replace("X", "w"))
 
 
+def test_clear_pieces_are_drawn_see_through_and_white_ones_opaque(page):
+    enter_board(page, "x3 w3 .\n. x2 w2\n# . x1\n")
+    opacity = {colour: page.locator(f'#diagram .sq[data-cell="{cell}"] .pyramid').evaluate(
+        "e => Number(getComputedStyle(e).fillOpacity)") for colour, cell in (("clear", "A3"), ("white", "B3"))}
+    assert opacity["clear"] < 0.7 and opacity["white"] == 1.0, opacity
+    expect(page.locator('#diagram .sq[data-cell="A3"] .pyramid-glint')).to_have_count(1)
+    expect(page.locator('#diagram .sq[data-cell="B3"] .pyramid-glint')).to_have_count(0)
+    shot(page, "clear-and-white", full_page=False)
+
+
 def test_a_colour_check_answered_by_a_swap_answers_both_groups(page):
     board = "x3 x2 .\n. w2 x1\n# . w1\n"
     groups = [{"colour": "clear", "cells": ["A3", "B3", "C2"], "confidence": 0.55,

@@ -953,8 +953,11 @@
     const tall = S * [0, 0.42, 0.58, 0.74][pips];
     const cx = S / 2, by = S * 0.5 + tall / 2 + 2;
     const apex = `${cx},${by - tall}`;
-    g.append(svg("polygon", { class: "pyramid", points: `${cx - base / 2},${by} ${cx + base / 2},${by} ${apex}`, fill: FILL[colour] || "#888" }));
+    g.append(svg("polygon", { class: `pyramid colour-${colour}`, points: `${cx - base / 2},${by} ${cx + base / 2},${by} ${apex}`, fill: FILL[colour] || "#888" }));
     g.append(svg("polygon", { class: "pyramid-shade", points: `${cx},${by} ${cx + base / 2},${by} ${apex}` }));
+    if (colour === "clear") { // see-through, with a glint: not to be taken for white
+      g.append(svg("line", { class: "pyramid-glint", x1: cx - base * 0.12, y1: by - tall * 0.72, x2: cx - base * 0.3, y2: by - 3 }));
+    }
     const dot = LIGHT_COLOURS.has(colour) ? "#333" : "#fff";
     for (let i = 0; i < pips; i++) {
       const px = cx + (i - (pips - 1) / 2) * 7;
