@@ -64,7 +64,8 @@ WARNING_KINDS = {
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
     "stash": "the stash inferred from the parks is unsure",
-    "constraints": "what the game's counts and rules said of the board (a count over a stash, a square they settled)",
+    "constraints": "what the game's counts said of the board (a count over a stash, parks the setup does not have)",
+    "settled": "a square the stash counts, the placement rules or the turn order settled (one warning per square)",
     "colourless": "the photo has no colour",
     "colour_check": "a colour group's name is unsure (one warning per such group, in colour_groups' order)",
     "outside": "squares outside the play area look occupied",
@@ -409,8 +410,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
         reading.cells = decoded.cells
-        for warning in decoded.warnings:
-            reading.warn("constraints", warning)
+        for warning, kind in zip(decoded.warnings, decoded.warning_kinds):
+            reading.warn(kind, warning)
         name_odds = groups.name_odds
         if pyramids and colourless:
             # Lightness alone cannot tell a player's colour: every group is flagged, and the

@@ -587,7 +587,8 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
                        "alternatives": [{"value": "b3", "confidence": 0.4}, {"value": ".", "confidence": 0.05}]},
                       {"cell": "C1", "value": "r1", "confidence": 0.3, "alternatives": [{"value": "#", "confidence": 0.7}],
                        "settled_by": "stash counts"}],
-            "warnings": ["unsure about 2 square(s): B2, C1"], "warning_kinds": ["unsure_squares"],
+            "warnings": ["C1: read as r1 (settled by the stash counts)", "unsure about 2 square(s): B2, C1"],
+            "warning_kinds": ["settled", "unsure_squares"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16],
         "squares": {"B2": [[5, 5], [11, 5], [11, 11], [5, 11]]},
@@ -612,13 +613,16 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator("#photo-marks .ps.uncertain")).to_have_count(0)
     expect(total_of(page, "blue")).to_have_text("2")  # 3 pips, one group -1
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the guidance follows the fix
-    expect(page.locator("#reading-warnings")).to_have_text("unsure about 1 square(s): C1")  # and the reader's note
+    settled = "C1: read as red 1-pip (settled by the stash counts)"  # in words, not the board's notation
+    expect(page.locator("#reading-warnings li")).to_have_text([settled, "unsure about 1 square(s): C1"])  # and the reader's notes
     shot(page, "uncertain", full_page=False)
     pick(page, "C1", "red 1-pip")  # picked as it was read: confirmed, the mark and the note go
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
     expect(page.locator('#diagram .sq[data-cell="C1"] .mark.corrected')).to_have_count(0)  # nothing was changed
-    expect(page.locator("#reading-warnings")).not_to_contain_text("unsure")
+    expect(page.locator("#reading-warnings li")).to_have_text([settled])
     expect(page.locator("#message")).to_have_text("C1 is confirmed.")
+    pick(page, "C1", "Park")  # corrected: what the reader settled there no longer stands
+    expect(page.locator("#reading-warnings li")).to_have_count(0)
 
 
 def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):

@@ -197,6 +197,7 @@ def test_a_full_board_settles_a_misread_size_by_the_missing_piece():
     decoded = decode(table, 6, 6, parks=6, full=True)
     assert decoded.board == board
     assert decoded.warnings == ["E5: read as r2 (settled by the stash counts)"]
+    assert decoded.warning_kinds == ["settled"]  # a square's, which the web page lists in words while it stands
 
 
 def test_a_full_board_missing_a_piece_says_so_and_is_not_filled_against_the_evidence():
@@ -206,3 +207,4 @@ def test_a_full_board_missing_a_piece_says_so_and_is_not_filled_against_the_evid
     decoded = decode(table, 6, 6, parks=6, full=True)
     assert decoded.board["E5"] is None
     assert "4 red 2-pips read on a full board, which holds 5" in decoded.warnings
+    assert decoded.warning_kinds[decoded.warnings.index("4 red 2-pips read on a full board, which holds 5")] == "constraints"

@@ -52,6 +52,7 @@ class Decoded:
     board: Board
     cells: list[CellReading]
     warnings: list[str] = field(default_factory=list)
+    warning_kinds: list[str] = field(default_factory=list)  # per warning: "constraints" (counts) or "settled" (a square)
 
     @property
     def uncertain(self) -> list[str]:
@@ -154,10 +155,12 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         confidence = min(odds.get(value, 0.0), over_limit.get(value, 1.0))
         readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
+    kinds = ["constraints"] * len(warnings)
     for r in readings:
         if r.changed_by:
             warnings.append(f"{r.cell}: read as {r.value} (settled by the {SETTLED_BY[r.changed_by]})")
-    return Decoded(board=board, cells=readings, warnings=warnings)
+            kinds.append("settled")
+    return Decoded(board=board, cells=readings, warnings=warnings, warning_kinds=kinds)
 
 
 def _normalised_odds(odds: dict[str, float], value: str) -> dict[str, float]:

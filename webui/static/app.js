@@ -200,6 +200,7 @@
     return isObject(r) && isObject(r.byCell) && Object.values(r.byCell).every(isObject)
       && isList(r.unsure, (c) => typeof c === "string")
       && isList(r.notes || r.warnings, (w) => typeof w === "string")
+      && (r.settled === undefined || isList(r.settled, (c) => typeof c === "string"))
       && isList(r.colourGroups, (g) => isObject(g) && typeof g.colour === "string"
         && isList(g.cells, (c) => typeof c === "string"));
   }
@@ -379,7 +380,8 @@
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
-    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading),
+    const settled = (reading.cells || []).filter((c) => c.settled_by).map((c) => c.cell);
+    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
@@ -642,26 +644,29 @@
 
   // The reader's warnings shown as notes ({notes, noteKinds}: their texts and their kinds, as
   // the reader's warning_kinds), less those the page keeps up to date itself: its list of
-  // unsure squares (``liveNotes``), its colour checks, ambiguous play area and guessed row 1,
-  // each a check with its fix (``renderReaderChecks``), and the blur its top message names.
+  // unsure squares and of squares the game's counts or rules settled (``liveNotes``), its
+  // colour checks, ambiguous play area and guessed row 1, each a check with its fix
+  // (``renderReaderChecks``), and the blur its top message names.
   function readerNotes(reading) {
     const kinds = reading.warning_kinds || [];
     const kept = (reading.warnings || []).map((w, i) => [String(w), kinds[i] || null])
-      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one", "blurred"].includes(kind));
+      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one", "blurred", "settled"].includes(kind));
     return { notes: kept.map(([w]) => w), noteKinds: kept.map(([, kind]) => kind) };
   }
 
   // The reader's notes, less one saying what a check shown below says too (the grid, the
-  // stash) and its doubt about the stash once the player has set it, and its unsure squares
-  // not corrected since.
+  // stash) and its doubt about the stash once the player has set it; the squares the game's
+  // counts or rules settled, and its unsure squares, not corrected since.
   function liveNotes() {
     if (!state.reading) return [];
     const checked = new Set(readerChecks().map((c) => c.kind));
     if (!$("#opt-stash-auto").checked) checked.add("stash");
     const kinds = state.reading.noteKinds || [];
     const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
+    const settled = (state.reading.settled || []).filter((cell) => readTokenAt(cell) === tokenAt(cell) && state.reading.byCell[cell])
+      .map((cell) => `${cell}: read as ${describe(tokenAt(cell))} (settled by the ${state.reading.byCell[cell].settled_by})`);
     const unsure = uncheckedUnsure();
-    return notes.concat(unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
+    return notes.concat(settled, unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
   }
 
   function renderWarnings() {
