@@ -37,9 +37,13 @@ NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is ta
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
 MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
-# Grid confidence under which the reader warns: on the 1099 renders and photos where grid_eval
-# found a grid, it caught 8 of the 11 grids found wrong, and 0.8% of the right ones.
-GRID_UNSURE = 0.75
+# Grid confidence under which the reader warns. Chosen at 0.75 on 1099 renders and photos
+# (8 of 11 wrong grids caught, 0.8% of the right ones flagged); once corners on a window's
+# outline counted (grid.BOUNDARY_CORNER) the wrong grids' confidence rose with the right
+# ones': over the real chessboards, dev and 13 of its variants, the grid cases and the 270
+# renders of 2026-11-24 (987 grids), 0.8 catches 6 of the 11 wrong (0.75: 3; before the
+# change, at 0.75, 12 of 18) and flags 8 of the 976 right (0.75: 4; 0.85: 12).
+GRID_UNSURE = 0.8
 AMBIGUOUS_AREA = ("the play area is ambiguous: check which squares are in play (the number of players, "
                   "--players N, settles most boards; else mark the play area's four corners, --corners with "
                   "--squares its size)")

@@ -787,6 +787,30 @@ def test_a_photo_that_cannot_be_read_leaves_read_again_on_the_photo_shown(page):
     assert len(sent) == 3 and b"\xff\xd8\xffgood" in sent[2]
 
 
+def test_reading_again_asks_before_it_drops_corrections(page):
+    board = "# r3 .\n. b2 .\n. . #\n"
+    sent = []
+
+    def answer(route):
+        sent.append(route.request.url)
+        route.fulfill(status=200, json={"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", answer)
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator("#photo-pane")).to_be_visible()
+    pick(page, "C1", "red 1-pip")
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#read-again")
+    expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "r1")  # kept
+    assert asked and "your 1 correction" in asked[0] and len(sent) == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#read-again")
+    expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "#")  # read again
+    assert len(sent) == 2
+
+
 def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
     typed = "r1 . .  ; my own notes\n. . .\n. . b1\n"
     page.fill("#board-text", typed)

@@ -105,6 +105,12 @@
     state.cols = cells.length ? cells[0].length : 0;
   }
 
+  // Squares changed since the photo was read.
+  function correctionCount() {
+    if (!state.readTokens || !state.cells) return 0;
+    return state.cells.reduce((n, row, r) => n + row.filter((t, c) => state.readTokens[r] && state.readTokens[r][c] !== t).length, 0);
+  }
+
   function tokenAt(name) {
     const { col, row } = parseCell(name);
     return state.cells && state.cells[row] ? state.cells[row][col] : undefined;
@@ -1325,7 +1331,11 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
-    $("#read-again").addEventListener("click", () => uploadPhoto(state.lastPhoto, state.lastMarked));
+    $("#read-again").addEventListener("click", () => {
+      const n = correctionCount();
+      if (n && !window.confirm(`Reading the photo again replaces the board, and your ${n} correction${n > 1 ? "s" : ""} with it. Read it again?`)) return;
+      uploadPhoto(state.lastPhoto, state.lastMarked);
+    });
     $("#mark-open").addEventListener("click", () => openMarking());
     $("#mark-photo").addEventListener("click", markAt);
     $("#mark-dots").addEventListener("pointerdown", startDrag);
