@@ -636,7 +636,7 @@ def check_position(
     if not analysis.feasible:
         shown = ", ".join(f"{c} {n}" for c, n in counts.items())
         if unseen:
-            shown += f", {unseen} player(s) with none"
+            shown += f", {unseen} player{'' if unseen == 1 else 's'} with none"
         violations.append(Violation(
             None, RULE_TURN_ORDER,
             f"piece counts ({shown}) cannot come from play in turn order: players who never had to "
@@ -649,7 +649,7 @@ def check_position(
     unseen_may_move = any(c.startswith("?") for c in analysis.candidates)
     to_move = candidates[0] if len(candidates) == 1 and not unseen_may_move and analysis.feasible else None
     if unseen:
-        notes.append(f"{unseen} player(s) have no piece on the board yet")
+        notes.append(f"{unseen} player{' has' if unseen == 1 else 's have'} no piece on the board yet")
     setup = [s for s in setups_for_size(board.rows, board.cols, threehouse) if s.players == n_players]
     if setup and len(board.parks()) != setup[0].parks:
         table = f"the setup table has {setup[0].parks} parks for {n_players} players on {board.rows}x{board.cols}"

@@ -296,6 +296,12 @@ def test_new_empty_board_then_place_pieces(page):
     shot(page, "new-board")
 
 
+def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
+    page.select_option("#opt-players", "3")
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))
+
+
 def test_custom_size_board(page):
     page.select_option("#new-size", "custom")
     page.fill("#new-rows", "4")

@@ -370,7 +370,7 @@ def test_empty_and_opening_boards(capsys, tmp_path):
     status, out, _ = run(["score", str(empty)], capsys)
     assert status == 0 and "no pyramids on the board" in out
     status, out, _ = run(["check", str(empty)], capsys)
-    assert status == 0 and "2 player(s) have no piece" in out and "to move: a player with no piece yet" in out
+    assert status == 0 and "2 players have no piece" in out and "to move: a player with no piece yet" in out
 
 
 def test_check_with_seats(capsys, tmp_path):

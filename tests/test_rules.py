@@ -434,7 +434,7 @@ def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
     b["C3"] = None
     report = check_position(b)
     assert report.violations == []
-    assert report.notes == ["2 player(s) have no piece on the board yet",
+    assert report.notes == ["2 players have no piece on the board yet",
                             "the setup table has 6 parks for 2 players on 6x6: place them before the first move "
                             "(this board has 5)"]
     b["A2"] = Piece.from_symbol("r1")

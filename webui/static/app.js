@@ -81,6 +81,11 @@
     return `${NAME_OF[token[0]] || token[0]} ${token[1]}-pip`;
   }
 
+  // "a", "a and b", "a, b and c" (``word``: "and", "or").
+  function listed(items, word) {
+    return items.length > 1 ? `${items.slice(0, -1).join(", ")} ${word} ${items[items.length - 1]}` : items.join("");
+  }
+
   function swatch(colour) {
     return el("span", { class: `swatch colour-${colour}`, "aria-hidden": "true" });
   }
@@ -428,9 +433,9 @@
     const n = uncheckedUnsure().length;
     const topics = readerChecks().map((c) => c.topic).filter(Boolean);
     const colours = topics.filter((t) => t.colour).map((t) => t.colour);
-    const checks = (colours.length ? [`the colour of the ${colours.join(" and ")} pieces`] : [])
+    const checks = (colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
       .concat(topics.filter((t) => typeof t === "string"));
-    const checkNote = checks.length ? ` Check ${checks.join(" and ")} (one tap below).` : "";
+    const checkNote = checks.length ? ` Check ${listed(checks, "and")} (one tap below).` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
     else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
@@ -671,7 +676,7 @@
     const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
     const settled = (state.reading.settled || []).filter((cell) => readTokenAt(cell) === tokenAt(cell) && state.reading.byCell[cell])
       .map((cell) => `${cell}: read as ${describe(tokenAt(cell))} (settled by the ${state.reading.byCell[cell].settled_by})`);
-    const unsure = uncheckedUnsure();
+    const unsure = uncheckedUnsure().sort((a, b) => parseCell(a).row - parseCell(b).row || parseCell(a).col - parseCell(b).col);
     return notes.concat(settled, unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
   }
 
@@ -1138,7 +1143,8 @@
     else if (candidates.length || check.unseen_player_may_move) {
       const who = candidates.map(cap);
       if (check.unseen_player_may_move) who.push("a player with no piece yet");
-      toMove.textContent = who.length > 1 ? `To move: ${who.join(" or ")} (the piece counts allow either).` : `To move: ${who[0]}.`;
+      toMove.textContent = who.length > 1
+        ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`;
     } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
     const notes = check.notes || [];
     $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
@@ -1226,7 +1232,8 @@
     if (info) {
       const alts = alternativesOf(info);
       alts.forEach((a) => suggestions.add(a.value));
-      const conf = typeof info.confidence === "number" ? ` (${Math.round(info.confidence * 100)}% sure)` : "";
+      // rounded down: a square under the unsure line (95%) never shows as 95% sure
+      const conf = typeof info.confidence === "number" ? ` (${Math.floor(info.confidence * 100)}% sure)` : "";
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
       // A value chosen over likelier-looking ones says what chose it.
       const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
