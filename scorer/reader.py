@@ -431,7 +431,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         outside = [(c, r) for (c, r), sq in squares.readings.items()
                    if not play.contains(c, r) and sq.label != "empty"]
         if outside:
-            reading.warn("outside", f"{len(outside)} square(s) outside the play area look occupied")
+            many = len(outside) > 1
+            reading.warn("outside", f"{len(outside)} square{'s' if many else ''} outside the play area "
+                                    f"look{'' if many else 's'} occupied: check the play area framed on the photo")
         unsure = reading.uncertain
         if unsure:
             reading.warn("unsure_squares", f"unsure about {len(unsure)} square(s): {', '.join(unsure)}")
