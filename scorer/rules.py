@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from scorer.board import (COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, infer_stash,
+from scorer.board import (COLOUR_NAMES, COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, infer_stash,
                           setup_for, setup_of_area, setups_for_size)
 
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
@@ -166,6 +166,24 @@ def default_parks(players: int, threehouse: bool = False) -> list[Square]:
     parks = sorted(set(corners) | {Square.parse(name) for name in extra})
     assert len(parks) == setup.parks, (players, threehouse, parks)
     return parks
+
+
+def parse_seats(names: Sequence[str]) -> list[str]:
+    """The order of play from colour names or letters, first player first (``["red", "b"]``
+    -> ``["red", "blue"]``); ValueError (one line) for an unknown colour, a colour named
+    twice, or other than 2 to 4 players."""
+    seats: list[str] = []
+    for token in names:
+        token = str(token).strip().lower()
+        name = COLOUR_NAMES.get(token, token)
+        if name not in COLOURS:
+            raise ValueError(f"unknown colour {token!r}; known: {', '.join(COLOURS)}")
+        if name in seats:
+            raise ValueError(f"{name} is named twice")
+        seats.append(name)
+    if not 2 <= len(seats) <= 4:
+        raise ValueError("name 2, 3 or 4 players")
+    return seats
 
 
 def _player_colours(players: int | Sequence[str]) -> list[str]:

@@ -300,6 +300,19 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     page.select_option("#opt-players", "3")
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))
+    # the players tap the order they sit in: then whose turn it is can be told
+    chooser = page.locator("#seats .seats-chooser")
+    expect(chooser).to_contain_text("Tap the 3 players in the order they play")
+    chooser.scroll_into_view_if_needed()
+    shot(page, "seats", full_page=False)
+    for colour in ("green", "red", "blue"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Green to move.")  # one piece each: the first seat again
+    page.reload()  # the order is kept with the board
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    page.locator("#seats").get_by_role("button", name="change").click()
+    expect(page.locator("#to-move")).to_contain_text("allow any of them")
 
 
 def test_custom_size_board(page):

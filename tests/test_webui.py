@@ -169,6 +169,26 @@ def test_check_passes_players_and_threehouse(client, players, threehouse):
     assert {k: body[k] for k in expected} == expected
 
 
+def test_check_takes_the_order_of_play(client):
+    board = Board.from_text(MIDGAME)
+    body = client.post("/api/check", json={"board": MIDGAME, "seats": ["b", "red"]}).get_json()
+    expected = check_position(board, threehouse=None, seats=["blue", "red"]).to_dict()
+    assert {k: body[k] for k in expected} == expected and body["seats"] == ["blue", "red"]
+    assert client.post("/api/check", json={"board": MIDGAME, "seats": []}).get_json()["seats"] is None
+
+
+@pytest.mark.parametrize("seats, players, message", [
+    ("red,blue", None, "must be a list of colour names"),
+    (["red", "zz"], None, "unknown colour 'zz'"),
+    (["red", "red"], None, "red is named twice"),
+    (["red"], None, "name 2, 3 or 4 players"),
+    (["red", "blue"], 3, "'players' is 3 but 'seats' names 2"),
+])
+def test_check_rejects_a_bad_order_of_play_in_one_line(client, seats, players, message):
+    response = client.post("/api/check", json={"board": MIDGAME, "seats": seats, "players": players})
+    assert response.status_code == 400 and message in response.get_json()["error"]
+
+
 def test_check_gives_moves_for_a_player_with_no_piece_yet(client):
     body = client.post("/api/check", json={"board": MIDGAME, "players": 3}).get_json()
     assert body["unseen_players"] == 1

@@ -7,7 +7,8 @@
 - ``POST /api/score``: ``{"board": notation, "private_parks": bool, "loose_parks": bool}`` in;
   the itemized score out.
 - ``POST /api/check``: ``{"board": notation, "players": 2-4 or "auto", "threehouse": bool or
-  "auto"}`` in; violations, whose turn, stashes and legal moves out.
+  "auto", "seats": [colour, ...] (optional: the order of play, first player first)}`` in;
+  violations, whose turn, stashes and legal moves out.
 
 Errors are ``{"error": one line, "status": code}`` with a 4xx status (see ``webui.errors``).
 """
@@ -72,6 +73,24 @@ def stash_option(options: Mapping[str, Any]) -> bool | None:
     if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
         return None
     return flag(options, "threehouse")
+
+
+def seats_option(options: Mapping[str, Any], players: int | None) -> list[str] | None:
+    """``seats``: the order of play as a list of 2 to 4 colour names or letters, first player
+    first (``scorer.rules.parse_seats``); missing, null or empty for None. With ``players``
+    given, it must name that many."""
+    value = options.get("seats")
+    if value is None or value == []:
+        return None
+    if not isinstance(value, list):
+        raise ApiError(400, f"option 'seats' must be a list of colour names, not {value!r}")
+    try:
+        seats = rules.parse_seats(value)
+    except ValueError as err:
+        raise ApiError(400, f"option 'seats': {err}") from None
+    if players is not None and players != len(seats):
+        raise ApiError(400, f"option 'players' is {players} but 'seats' names {len(seats)}: {', '.join(seats)}")
+    return seats
 
 
 def corners_option(options: Mapping[str, Any]) -> list[list[float]] | None:
@@ -148,7 +167,9 @@ def check():
     body = json_body()
     board = board_from(body)
     try:
-        report = rules.check_position(board, players=players_option(body), threehouse=stash_option(body))
+        players = players_option(body)
+        report = rules.check_position(board, players=players, threehouse=stash_option(body),
+                                      seats=seats_option(body, players))
     except (UserError, ValueError) as err:
         raise ApiError(422, str(err)) from None
     result = {**board_fields(board), **report.to_dict()}

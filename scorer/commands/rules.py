@@ -12,11 +12,11 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scorer.board import COLOUR_NAMES, COLOURS, Board, NotationError, stash_name
+from scorer.board import Board, NotationError, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
 from scorer.files import PHOTO_FORMATS, PHOTO_SUFFIXES, read_at_most, read_stdin, stdin_given_once
-from scorer.rules import CheckReport, check_position
+from scorer.rules import CheckReport, check_position, parse_seats as parse_seat_names
 from scorer.scoring import ScoreReport, score_board
 
 MAX_TEXT_BYTES = 1_000_000
@@ -56,19 +56,11 @@ def add_parser(subparsers) -> None:
 
 
 def parse_seats(text: str) -> list[str]:
-    """``"red,b,green"`` -> ``["red", "blue", "green"]``."""
-    seats = []
-    for token in text.split(","):
-        token = token.strip().lower()
-        name = COLOUR_NAMES.get(token, token)
-        if name not in COLOURS:
-            raise argparse.ArgumentTypeError(f"unknown colour {token!r}; known: {', '.join(COLOURS)}")
-        if name in seats:
-            raise argparse.ArgumentTypeError(f"{name} is named twice")
-        seats.append(name)
-    if not 2 <= len(seats) <= 4:
-        raise argparse.ArgumentTypeError("name 2, 3 or 4 players")
-    return seats
+    """``"red,b,green"`` -> ``["red", "blue", "green"]`` (``scorer.rules.parse_seats``)."""
+    try:
+        return parse_seat_names(text.split(","))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _add_common(parser) -> None:

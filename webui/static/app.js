@@ -34,6 +34,7 @@
     highlight: new Set(), pinned: null,
     moveColour: null, movePips: null,
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
+    seats: [],                       // the order of play the player tapped in, first player first (colour names)
     textDirty: false,
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
@@ -176,6 +177,7 @@
         readTokens: state.readTokens,
         reading: state.reading,
         optionsFromBoard: state.optionsFromBoard,
+        seats: state.seats,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -198,6 +200,7 @@
     }
     if (!state.reading) state.readTokens = null;
     state.optionsFromBoard = saved.optionsFromBoard === true;
+    state.seats = Array.isArray(saved.seats) && saved.seats.every((c) => typeof c === "string" && LETTER_OF[c]) ? saved.seats : [];
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
       analyse(saved.board, { quiet: true, restoring: true }).then((ok) => { if (ok && state.reading) showReadingMessage(); });
@@ -263,7 +266,7 @@
     try {
       const [score, check] = await Promise.all([
         postJSON("api/score", { board: text, private_parks: o.private_parks, loose_parks: o.loose_parks }),
-        postJSON("api/check", { board: text, players: o.players, threehouse: checkedStash(o) }),
+        postJSON("api/check", { board: text, players: o.players, threehouse: checkedStash(o), seats: seatsToSend(text) }),
       ]);
       if (seq !== state.seq) return;
       state.score = score;
@@ -794,6 +797,7 @@
     const a = LETTER_OF[from], b = LETTER_OF[to];
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
+    state.seats = state.seats.map((c) => (c === from ? to : c === to ? from : c));
     state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
@@ -1128,6 +1132,56 @@
       })));
   }
 
+  // --- the order of play ---------------------------------------------------------------------
+  // Players whose turn the piece counts cannot tell apart (three or four players, usually)
+  // tap the order they sit in, first player first; the check then knows whose turn it is.
+
+  // How many players the order names: the Players option, else the colours on the board.
+  function seatCount() {
+    const players = parseInt($("#opt-players").value, 10);
+    return players >= 2 ? players : Math.max(2, onBoardColours().size);
+  }
+
+  // The order of play to send with a check of board ``text``, or null: only a whole order
+  // naming every colour on that board.
+  function seatsToSend(text) {
+    const seats = state.seats;
+    if (!seats.length || seats.length !== seatCount() || seats.length > 4) return null;
+    const onBoard = new Set(tokensFromText(text).flat().filter((t) => t.length === 2).map((t) => NAME_OF[t[0]]));
+    return [...onBoard].every((c) => seats.includes(c)) ? seats : null;
+  }
+
+  function renderSeats() {
+    const box = $("#seats");
+    const check = state.check || {};
+    const given = check.seats || null;
+    if (given) {
+      box.replaceChildren(el("p", { class: "seats" }, "Order of play: ",
+        ...given.flatMap((c, i) => [i ? " \u2192 " : "", swatch(c), " ", cap(c)]), " ",
+        el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "change")));
+      return;
+    }
+    const ambiguous = (check.to_move_candidates || []).length + (check.unseen_player_may_move ? 1 : 0) > 1;
+    if (!state.seats.length && !(ambiguous && !check.game_over)) { box.replaceChildren(); return; }
+    const onBoard = [...onBoardColours()];
+    const needed = seatCount();
+    const offered = onBoard.length >= needed ? onBoard : onBoard.concat(COLOURS.map((c) => c.name).filter((c) => !onBoard.includes(c)));
+    box.replaceChildren(el("div", { class: "seats-chooser" },
+      el("span", { text: state.seats.length
+        ? `Order of play so far: ${state.seats.map(cap).join(" \u2192 ")}; who plays next?`
+        : `Who plays first? Tap the ${needed} players in the order they play, and whose turn it is can be told.` }),
+      ...offered.filter((c) => !state.seats.includes(c)).map((c) => el("button", {
+        type: "button", class: "button seat", "data-colour": c, onclick: () => setSeats(state.seats.concat([c])) }, swatch(c), cap(c))),
+      state.seats.length ? el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "start again") : ""));
+  }
+
+  function setSeats(seats) {
+    state.seats = seats;
+    save();
+    if (seats.length && seats.length < seatCount()) renderSeats();
+    else rescore();
+  }
+
   function stashColours() {
     const check = state.check || {};
     const names = new Set([...Object.keys(check.stash || {}), ...Object.keys(check.legal_moves || {})]);
@@ -1146,6 +1200,7 @@
       toMove.textContent = who.length > 1
         ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`;
     } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
+    renderSeats();
     const notes = check.notes || [];
     $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
 
@@ -1312,6 +1367,7 @@
           + "(the next photo is read with them on auto).", "info");
       }
     }
+    state.seats = []; // another game
     const line = Array(cols).fill(".").join(" ");
     const text = Array(rows).fill(line).join("\n") + "\n";
     state.reading = null;
