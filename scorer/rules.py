@@ -326,6 +326,7 @@ class CheckReport:
     notes: list[str]
     seats: list[str] | None = None  # the order of play, when given
     stash_inferred: bool = False  # standard or ThreeHouse was inferred from the board, not given
+    usual_parks: list[Square] | None = None  # before the first move, short of parks: ``default_parks``
 
     @property
     def ok(self) -> bool:
@@ -356,6 +357,7 @@ class CheckReport:
             "stash_inferred": self.stash_inferred,
             "notes": self.notes,
             "seats": self.seats,
+            "usual_parks": None if self.usual_parks is None else [sq.name for sq in self.usual_parks],
         }
 
 
@@ -669,10 +671,12 @@ def check_position(
     if unseen:
         notes.append(f"{unseen} player{' has' if unseen == 1 else 's have'} no piece on the board yet")
     setup = [s for s in setups_for_size(board.rows, board.cols, threehouse) if s.players == n_players]
+    usual_parks = None
     if setup and len(board.parks()) != setup[0].parks:
         table = f"the setup table has {setup[0].parks} parks for {n_players} players on {board.rows}x{board.cols}"
         if next(board.pieces(), None) is None and len(board.parks()) < setup[0].parks:  # a reminder before the first move
             notes.append(f"{table}: place them before the first move (this board has {len(board.parks())})")
+            usual_parks = default_parks(n_players, threehouse)
         else:
             notes.append(f"{table}; this board has {len(board.parks())}")
     return CheckReport(
@@ -688,6 +692,7 @@ def check_position(
         to_move=to_move,
         to_move_candidates=candidates,
         unseen_player_may_move=unseen_may_move,
+        usual_parks=usual_parks,
         game_over=not can_move and not (unseen and board.empty_squares()),
         notes=notes,
         seats=seats,

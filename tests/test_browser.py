@@ -315,6 +315,16 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(page.locator("#to-move")).to_contain_text("allow any of them")
 
 
+def test_a_new_board_short_of_parks_gets_the_usual_ones_in_one_tap(page):
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    expect(page.locator("#check-notes")).to_contain_text("place them before the first move (this board has 0)")
+    page.click("#place-parks")
+    expect(page.locator("#board-text")).to_have_value("# . . . . #\n. . . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n")
+    expect(page.locator("#place-parks")).to_have_count(0)  # the setup's parks are all there
+    expect(page.locator("#check-notes")).not_to_contain_text("parks")
+
+
 def test_custom_size_board(page):
     page.select_option("#new-size", "custom")
     page.fill("#new-rows", "4")

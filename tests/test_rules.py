@@ -437,8 +437,10 @@ def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
     assert report.notes == ["2 players have no piece on the board yet",
                             "the setup table has 6 parks for 2 players on 6x6: place them before the first move "
                             "(this board has 5)"]
+    assert report.usual_parks == default_parks(2) and report.to_dict()["usual_parks"] == ["A1", "A6", "C3", "D4", "F1", "F6"]
     b["A2"] = Piece.from_symbol("r1")
     assert check_position(b).notes[-1] == "the setup table has 6 parks for 2 players on 6x6; this board has 5"
+    assert check_position(b).usual_parks is None  # the game has begun: the parks stand where they are
     many = board(EMPTY_2P)
     many["B2"] = PARK
     assert check_position(many).notes[-1] == "the setup table has 6 parks for 2 players on 6x6; this board has 7"

@@ -1132,6 +1132,19 @@
       })));
   }
 
+  // Parks on the empty squares of ``cells`` (names); the squares already holding something stay.
+  function placeParks(cells) {
+    if (!state.cells) return;
+    for (const name of cells) {
+      const { col, row } = parseCell(name);
+      if (state.cells[row] && state.cells[row][col] === ".") state.cells[row][col] = "#";
+    }
+    syncBoardText();
+    save();
+    renderDiagram();
+    rescore();
+  }
+
   // --- the order of play ---------------------------------------------------------------------
   // Players whose turn the piece counts cannot tell apart (three or four players, usually)
   // tap the order they sit in, first player first; the check then knows whose turn it is.
@@ -1201,8 +1214,12 @@
         ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`;
     } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
     renderSeats();
-    const notes = check.notes || [];
-    $("#check-notes").replaceChildren(...notes.map((n) => el("li", { text: n })));
+    const notes = (check.notes || []).map((n) => el("li", { text: n }));
+    if (check.usual_parks && check.usual_parks.length) { // a new game short of parks: one tap to lay them out
+      notes.push(el("li", {}, el("button", { type: "button", class: "button", id: "place-parks", onclick: () => placeParks(check.usual_parks) },
+        `Place the usual parks (${listed(check.usual_parks, "and")})`), " or tap squares to place your own."));
+    }
+    $("#check-notes").replaceChildren(...notes);
 
     const stashName = nameOfStash(check.threehouse);
     $("#stash-used").textContent = $("#opt-stash-auto").checked ? `(${stashName} for this board)` : "";
