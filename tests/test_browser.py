@@ -264,6 +264,7 @@ def test_violations_are_listed_and_marked(page):
     # A full board (no legal move left) that breaks the rules has a leader, not a winner.
     enter_board(page, "r3 r3 b1\nb2 r1 b3\nr2 b1 r1\n")
     expect(page.locator("#to-move")).to_contain_text("Game over")
+    expect(page.locator("#midgame .moves-chooser")).to_be_hidden()  # no piece to place: no player or size to choose
     expect(page.locator("#outcome")).to_have_text("Red leads with 6 points.")
     marked = page.locator("#diagram .sq:has(.mark.violation)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert {"A3", "B3"} <= set(marked)

@@ -1242,6 +1242,7 @@
       value: c, text: c === UNSEEN ? "a player with no piece yet" : cap(c), selected: c === state.moveColour,
     })));
     select.disabled = !choices.length;
+    $("#midgame .moves-chooser").hidden = !!check.game_over; // no piece can go anywhere: nothing to choose
     for (const b of $$(".size-buttons .size")) b.setAttribute("aria-pressed", String(Number(b.dataset.pips) === state.movePips));
     renderMoves();
   }
