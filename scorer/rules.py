@@ -659,7 +659,9 @@ def check_position(
             shown += f", {unseen} player{'' if unseen == 1 else 's'} with none"
         violations.append(Violation(
             None, RULE_TURN_ORDER,
-            f"piece counts ({shown}) cannot come from play in turn order: players who never had to "
+            f"piece counts ({shown}) cannot come from play in turn order"
+            + (f" with the order of play given ({', '.join(seats)})" if seats is not None else "")
+            + ": players who never had to "
             "pass are at most one placement apart and nobody is more than one placement ahead of them",
             (),
         ))
@@ -676,7 +678,9 @@ def check_position(
         table = f"the setup table has {setup[0].parks} parks for {n_players} players on {board.rows}x{board.cols}"
         if next(board.pieces(), None) is None and len(board.parks()) < setup[0].parks:  # a reminder before the first move
             notes.append(f"{table}: place them before the first move (this board has {len(board.parks())})")
-            usual_parks = default_parks(n_players, threehouse)
+            usual = default_parks(n_players, threehouse)
+            if set(board.parks()) <= set(usual):  # not on top of parks the players laid out their own way
+                usual_parks = usual
         else:
             notes.append(f"{table}; this board has {len(board.parks())}")
     return CheckReport(

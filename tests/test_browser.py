@@ -298,7 +298,6 @@ def test_new_empty_board_then_place_pieces(page):
 
 
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
-    page.select_option("#opt-players", "3")
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))
     # the players tap the order they sit in: then whose turn it is can be told
@@ -310,7 +309,11 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
         chooser.locator(f'.seat[data-colour="{colour}"]').click()
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Green to move.")  # one piece each: the first seat again
-    page.reload()  # the order is kept with the board
+    page.reload()  # the order is kept with the board (three players: the setup table's for 7x7)
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    page.select_option("#opt-players", "2")  # an order of three no longer fits: say so, not a dead end
+    expect(page.locator("#seats")).to_contain_text("does not fit this board")
+    page.select_option("#opt-players", "auto")
     expect(page.locator("#to-move")).to_have_text("Green to move.")
     page.locator("#seats").get_by_role("button", name="change").click()
     expect(page.locator("#to-move")).to_contain_text("allow any of them")
@@ -1221,12 +1224,30 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
     expect(page.locator("#read-again")).to_be_visible()
     page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    import cv2
+
+    preview = "data:image/jpeg;base64," + base64.b64encode(cv2.imencode(".jpg", np.full((240, 320, 3), 128, np.uint8))[1].tobytes()).decode()
     page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
-        "preview": tiny_jpeg(), "scale": 1.0, "preview_size": [16, 16]}))
+        "preview": preview, "scale": 1.0, "preview_size": [320, 240]}))
     page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
     expect(page.locator("#mark-card")).to_be_visible()
+    sent = []
+
+    def answer(route):  # the photo with no board is not read from its marks either
+        sent.append(route.request.post_data_buffer)
+        route.fulfill(status=422, json={"error": "no square corners near the marks"})
+
+    page.route("**/api/read", answer)
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
+    page.click("#mark-read")
+    expect(page.locator("#message")).to_contain_text("no square corners near the marks")
+    expect(page.locator("#mark-card")).to_be_visible()  # the marks stay, on the photo they were made on
+    page.click("#mark-read")
+    expect(page.locator("#message")).to_contain_text("no square corners near the marks")
+    assert len(sent) == 2 and all(b'filename="blank.jpg"' in body for body in sent)
     page.click("#mark-cancel")
-    expect(page.locator("#message")).to_have_text("no checkerboard found in the photo.")  # no photo below to mark now
+    expect(page.locator("#message")).to_be_hidden()  # back to the reading shown
     sent = []
     page.route("**/api/read", lambda route: (sent.append(route.request.post_data_buffer), route.abort()))
     page.click("#read-again")  # the photo whose reading is shown, not the one with no board

@@ -429,6 +429,14 @@ def test_check_position_infers_the_stash_when_not_given():
     assert (given.trios, given.stash_inferred) == (5, False)
 
 
+def test_a_turn_order_violation_names_the_order_of_play_it_was_checked_with():
+    b = board(EMPTY_2P)
+    b["B2"], b["E5"], b["B5"] = Piece.from_symbol("r2"), Piece.from_symbol("r2"), Piece.from_symbol("b2")
+    assert check_position(b).violations == []  # red first, then blue: red is a placement ahead
+    (violation,) = check_position(b, seats=["blue", "red"]).violations  # blue first: red cannot be ahead
+    assert violation.rule == RULE_TURN_ORDER and "with the order of play given (blue, red)" in violation.message
+
+
 def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
     b = board(EMPTY_2P)
     b["C3"] = None
@@ -441,6 +449,11 @@ def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
     b["A2"] = Piece.from_symbol("r1")
     assert check_position(b).notes[-1] == "the setup table has 6 parks for 2 players on 6x6; this board has 5"
     assert check_position(b).usual_parks is None  # the game has begun: the parks stand where they are
+    own = board(EMPTY_2P)
+    own["C3"] = None
+    own["B2"] = PARK
+    own["A1"] = None
+    assert check_position(own).usual_parks is None  # 5 parks laid out another way: not topped up to 7
     many = board(EMPTY_2P)
     many["B2"] = PARK
     assert check_position(many).notes[-1] == "the setup table has 6 parks for 2 players on 6x6; this board has 7"

@@ -111,10 +111,16 @@
     state.cols = cells.length ? cells[0].length : 0;
   }
 
+  // Whether square ``name`` holds another value than the photo's reading gave it.
+  function isCorrected(name) {
+    const read = readTokenAt(name);
+    return read !== undefined && read !== tokenAt(name);
+  }
+
   // Squares changed since the photo was read.
   function correctionCount() {
-    if (!state.readTokens || !state.cells) return 0;
-    return state.cells.reduce((n, row, r) => n + row.filter((t, c) => state.readTokens[r] && state.readTokens[r][c] !== t).length, 0);
+    if (!state.cells) return 0;
+    return state.cells.reduce((n, row, r) => n + row.filter((t, c) => isCorrected(cellName(c, r))).length, 0);
   }
 
   function tokenAt(name) {
@@ -375,7 +381,10 @@
           state.onMarkingCancelled = () => { keepShown(); showMessage(`${data.error}.`); };
           return;
         }
-        keepShown();
+        if (marked && !$("#mark-card").hidden && file !== shown[0]) {
+          // Marks on a photo with no reading of its own: the marking stays on that photo.
+          state.onMarkingCancelled = () => { keepShown(); clearMessage(); };
+        } else keepShown();
         if (data && data.error) showMessage(data.error);
         else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.");
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
@@ -750,14 +759,37 @@
   }
 
   function readAgainAs(threehouse) {
+    if (!confirmDroppingCorrections()) return;
     setStash(threehouse);
     save();
+    readAgain();
+  }
+
+  // The photo whose reading is shown, read again with the options (and marks) it was read
+  // with; a photo with no board being marked is let go first.
+  function readAgain() {
+    if (state.onMarkingCancelled) {
+      closeMarking();
+      state.onMarkingCancelled();
+      state.onMarkingCancelled = null;
+    }
     uploadPhoto(state.lastPhoto, state.lastMarked);
   }
 
+  // False when the player has corrected squares and does not want them dropped.
+  function confirmDroppingCorrections() {
+    const n = correctionCount();
+    return !n || window.confirm(`Reading the photo again replaces the board, and your ${n} correction${n > 1 ? "s" : ""} with it. Read it again?`);
+  }
+
   function onBoardColours() {
+    return coloursIn(state.cells || []);
+  }
+
+  // The colour names of the pyramids in ``cells`` (rows of tokens).
+  function coloursIn(cells) {
     const names = new Set();
-    for (const row of state.cells || []) for (const t of row) if (t.length === 2 && NAME_OF[t[0]]) names.add(NAME_OF[t[0]]);
+    for (const row of cells) for (const t of row) if (t.length === 2 && NAME_OF[t[0]]) names.add(NAME_OF[t[0]]);
     return names;
   }
 
@@ -887,8 +919,7 @@
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
         drawContent(g, token);
-        const read = readTokenAt(name);
-        const corrected = read !== undefined && read !== token;
+        const corrected = isCorrected(name);
         if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
         if (unsure.has(name) && !corrected) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
         if (corrected) g.append(svg("rect", { class: "mark corrected", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
@@ -934,8 +965,7 @@
     for (const [name, quad] of Object.entries(state.photo.squares)) {
       const token = tokenAt(name);
       if (token === undefined) continue;
-      const read = readTokenAt(name);
-      const corrected = read !== undefined && read !== token;
+      const corrected = isCorrected(name);
       const poly = svg("polygon", { class: "ps", "data-cell": name, points: quad.map((p) => p.join(",")).join(" ") });
       if (corrected) poly.classList.add("corrected");
       else if (unsure.has(name)) poly.classList.add("uncertain");
@@ -1149,18 +1179,18 @@
   // Players whose turn the piece counts cannot tell apart (three or four players, usually)
   // tap the order they sit in, first player first; the check then knows whose turn it is.
 
-  // How many players the order names: the Players option, else the colours on the board.
-  function seatCount() {
+  // How many players the order names: the Players option, else the colours ``onBoard``.
+  function seatCount(onBoard = onBoardColours()) {
     const players = parseInt($("#opt-players").value, 10);
-    return players >= 2 ? players : Math.max(2, onBoardColours().size);
+    return players >= 2 ? players : Math.max(2, onBoard.size);
   }
 
   // The order of play to send with a check of board ``text``, or null: only a whole order
   // naming every colour on that board.
   function seatsToSend(text) {
     const seats = state.seats;
-    if (!seats.length || seats.length !== seatCount() || seats.length > 4) return null;
-    const onBoard = new Set(tokensFromText(text).flat().filter((t) => t.length === 2).map((t) => NAME_OF[t[0]]));
+    const onBoard = coloursIn(tokensFromText(text));
+    if (!seats.length || seats.length !== seatCount(onBoard) || seats.length > 4) return null;
     return [...onBoard].every((c) => seats.includes(c)) ? seats : null;
   }
 
@@ -1178,6 +1208,11 @@
     if (!state.seats.length && !(ambiguous && !check.game_over)) { box.replaceChildren(); return; }
     const onBoard = [...onBoardColours()];
     const needed = seatCount();
+    if (state.seats.length >= needed || state.seats.some((c) => !onBoard.includes(c) && onBoard.length >= needed)) {
+      box.replaceChildren(el("p", { class: "seats" }, `The order of play set before (${state.seats.map(cap).join(" \u2192 ")}) does not fit this board. `,
+        el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "set it again")));
+      return;
+    }
     const offered = onBoard.length >= needed ? onBoard : onBoard.concat(COLOURS.map((c) => c.name).filter((c) => !onBoard.includes(c)));
     box.replaceChildren(el("div", { class: "seats-chooser" },
       el("span", { text: state.seats.length
@@ -1412,11 +1447,7 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
-    $("#read-again").addEventListener("click", () => {
-      const n = correctionCount();
-      if (n && !window.confirm(`Reading the photo again replaces the board, and your ${n} correction${n > 1 ? "s" : ""} with it. Read it again?`)) return;
-      uploadPhoto(state.lastPhoto, state.lastMarked);
-    });
+    $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => openMarking());
     $("#mark-photo").addEventListener("click", markAt);
     $("#mark-dots").addEventListener("pointerdown", startDrag);
