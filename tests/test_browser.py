@@ -728,7 +728,7 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     })
     expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
     expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
-    expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about 3 square(s): A3, B3, C2"])
+    expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about 3 square(s): C2, A3, B3"])  # in board order, row 1 first, as the reader lists them
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
