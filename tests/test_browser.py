@@ -305,7 +305,7 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(chooser).to_contain_text("Tap the 3 players in the order they play")
     chooser.scroll_into_view_if_needed()
     shot(page, "seats", full_page=False)
-    for colour in ("green", "red", "blue"):
+    for colour in ("green", "red"):  # the third seat is forced
         chooser.locator(f'.seat[data-colour="{colour}"]').click()
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Green to move.")  # one piece each: the first seat again
@@ -317,6 +317,14 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(page.locator("#to-move")).to_have_text("Green to move.")
     page.locator("#seats").get_by_role("button", name="change").click()
     expect(page.locator("#to-move")).to_contain_text("allow any of them")
+    for colour in ("green", "red"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    # a board with fewer pieces is another game: its order is asked for again
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . . . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    expect(page.locator("#seats")).not_to_contain_text("Order of play")
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
 def test_a_new_board_short_of_parks_gets_the_usual_ones_in_one_tap(page):
@@ -722,7 +730,7 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
                  "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
                 {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
             "warnings": ["check a colour: the 3 white pieces may be clear (odds of white: 80%)", "a note"],
-            "warning_kinds": ["colour_check", "constraints"],
+            "warning_kinds": ["colour_check", "outside"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
@@ -1449,6 +1457,51 @@ def test_a_read_board_corrected_as_text_keeps_its_reading(page):
     expect(page.locator("#photo-pane")).to_be_hidden()
 
 
+def test_the_stash_a_check_set_goes_back_to_auto_for_the_next_photo(page):
+    answer_read_stash_unsure(page)
+    expect(page.locator("#reader-checks .stash-check")).to_be_visible()
+    sent = []
+    page.route("**/api/read", lambda route: (sent.append(route.request.post_data_buffer), route.abort()))
+    page.locator("#reader-checks").get_by_role("button", name="It is ThreeHouse: read again").click()
+    expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
+    assert b'name="threehouse"\r\n\r\ntrue' in sent[-1]
+    page.set_input_files("#file-input", files=[{"name": "next.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xffnext"}])
+    expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
+    assert len(sent) == 2 and b'name="threehouse"\r\n\r\nauto' in sent[-1]  # the next game's photo: inferred again
+    assert page.is_checked("#opt-stash-auto")
+
+
+def test_a_colour_check_renames_the_readers_pieces_not_the_players_corrections(page):
+    board = "x3 x2 .\n. b2 x1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": [
+                           {"colour": "clear", "cells": ["A3", "B3", "C2"], "confidence": 0.55,
+                            "alternatives": [{"colour": "white", "confidence": 0.45}], "unsure": True}]}})
+    pick(page, "B2", "white 2-pip")  # the player's own correction
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are white").click()
+    assert Board.from_text(page.input_value("#board-text")) == Board.from_text("w3 w2 .\n. w2 w1\n# . b1\n")
+
+
+def test_a_new_game_typed_or_photographed_is_not_held_to_the_last_ones_reading_options_or_order(page):
+    board = "# r3 r2 . . #\n. r1 b1 . . .\n. . b3 . . .\n. . . . . .\n. . . . . .\n# . . . . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    other = "# . . . . #\n. . g1 . y2 .\n. . . . . .\n. y1 . . . .\n. . . g2 . .\n# . . . . #\n"  # same size, most squares changed
+    page.fill("#board-text", other)
+    page.click("#apply-text")
+    expect(page.locator("#photo-pane")).to_be_hidden()  # another board, not the photo's corrected
+    expect(page.locator("#diagram .mark.corrected")).to_have_count(0)
+    # a new 7x7 board set 3 players; a typed 6x6 board is another game: back to auto
+    page.select_option("#new-size", label="7×7 · 3 players")
+    page.click("#new-board")
+    assert page.input_value("#opt-players") == "3"
+    page.fill("#board-text", other)
+    page.click("#apply-text")
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    assert page.input_value("#opt-players") == "auto" and page.is_checked("#opt-stash-auto")
+
+
 def test_setting_the_stash_takes_its_check_out_of_the_top_message(page):
     answer_read_stash_unsure(page)
     expect(page.locator("#message")).to_contain_text("Check the stash")
@@ -1465,12 +1518,12 @@ def test_a_note_a_check_shown_below_says_too_is_not_repeated(page):
                        "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False,
                                    "stash_inferred": True, "stash_unsure": True,
                                    "grid": {"rows": 6, "cols": 6, "unsure": True},
-                                   "warnings": [grid_note, "a note", stash_note],
-                                   "warning_kinds": ["grid", "outside", "stash"]},
+                                   "warnings": [grid_note, "a note", stash_note, "6 blue 2-pips read, but a stash holds 5"],
+                                   "warning_kinds": ["grid", "outside", "stash", "constraints"]},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
     expect(page.locator("#reader-checks .grid-check")).to_be_visible()
     expect(page.locator("#reader-checks .stash-check")).to_be_visible()
-    expect(page.locator("#reading-warnings li")).to_have_text(["a note"])  # each said once, by its check
+    expect(page.locator("#reading-warnings li")).to_have_text(["a note"])  # each said once, by its check (the counts by Legality)
     page.check("#opt-threehouse")  # the stash is settled: its check goes, and its note stays away
     expect(page.locator("#reader-checks .stash-check")).to_have_count(0)
     expect(page.locator("#reading-warnings li")).to_have_text(["a note"])

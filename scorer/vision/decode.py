@@ -130,7 +130,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
             counts[values[chosen[i]]] += 1
     n_parks = sum(values[chosen[i]] == PARK_TOKEN for i in range(n))
     if parks is not None and n_parks != parks:
-        warnings.append(f"{n_parks} park markers read, but this setup has {parks}")
+        warnings.append(f"{n_parks} park marker{'' if n_parks == 1 else 's'} read, but this setup has {parks}")
     for v, count in sorted(counts.items()):
         piece = content_from_symbol(v)
         if count > trios:

@@ -34,6 +34,7 @@
     highlight: new Set(), pinned: null,
     moveColour: null, movePips: null,
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
+    stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
     textDirty: false,
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
@@ -183,6 +184,7 @@
         readTokens: state.readTokens,
         reading: state.reading,
         optionsFromBoard: state.optionsFromBoard,
+        stashFromCheck: state.stashFromCheck,
         seats: state.seats,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
@@ -206,6 +208,7 @@
     }
     if (!state.reading) state.readTokens = null;
     state.optionsFromBoard = saved.optionsFromBoard === true;
+    state.stashFromCheck = saved.stashFromCheck === true;
     state.seats = Array.isArray(saved.seats) && saved.seats.every((c) => typeof c === "string" && LETTER_OF[c]) ? saved.seats : [];
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
@@ -340,6 +343,11 @@
       state.optionsFromBoard = false;
       save();
     }
+    if (state.stashFromCheck && file !== state.lastPhoto) { // set for that photo's game, not for the next
+      setStash("auto");
+      state.stashFromCheck = false;
+      save();
+    }
     const o = options();
     const key = JSON.stringify([o.players, threehouseOption(o), marked]);
     if (state.upload && file === state.lastPhoto && key === state.uploadKey) return; // a double tap: already on its way
@@ -423,7 +431,9 @@
       showMessage("The board was found but its squares could not be read. Enter the board by hand, or try another photo.");
       return;
     }
+    const before = pieceCount(state.cells || []);
     setBoardFromText(data.board);
+    if (pieceCount(state.cells) < before) state.seats = []; // fewer pieces than the board shown: another game
     state.readTokens = state.cells.map((r) => r.slice());
     syncBoardText();
     save();
@@ -669,11 +679,12 @@
   // the reader's warning_kinds), less those the page keeps up to date itself: its list of
   // unsure squares and of squares the game's counts or rules settled (``liveNotes``), its
   // colour checks, ambiguous play area and guessed row 1, each a check with its fix
-  // (``renderReaderChecks``), and the blur its top message names.
+  // (``renderReaderChecks``), the blur its top message names, and the counts over a stash or
+  // the setup's parks, which the Legality card and the check's notes give for the board shown.
   function readerNotes(reading) {
     const kinds = reading.warning_kinds || [];
     const kept = (reading.warnings || []).map((w, i) => [String(w), kinds[i] || null])
-      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one", "blurred", "settled"].includes(kind));
+      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one", "blurred", "settled", "constraints"].includes(kind));
     return { notes: kept.map(([w]) => w), noteKinds: kept.map(([, kind]) => kind) };
   }
 
@@ -761,6 +772,7 @@
   function readAgainAs(threehouse) {
     if (!confirmDroppingCorrections()) return;
     setStash(threehouse);
+    state.stashFromCheck = true;
     save();
     readAgain();
   }
@@ -784,6 +796,11 @@
 
   function onBoardColours() {
     return coloursIn(state.cells || []);
+  }
+
+  // How many pyramids ``cells`` (rows of tokens) hold.
+  function pieceCount(cells) {
+    return cells.reduce((n, row) => n + row.filter((t) => t.length === 2).length, 0);
   }
 
   // The colour names of the pyramids in ``cells`` (rows of tokens).
@@ -819,18 +836,23 @@
 
   // The user names an unsure colour group ``to``: its check is answered, and so is the check
   // of a group of that colour, which takes the group's old name (the two swap).
+  // Only the squares the reader put in the groups change: a square the player corrected keeps
+  // the value the player gave it.
   function renameGroup(group, to) {
-    for (const g of state.reading.colourGroups || []) if (g === group || g.colour === to) g.unsure = false;
-    recolour(group.colour, to);
+    const groups = (state.reading.colourGroups || []).filter((g) => g === group || g.colour === to);
+    for (const g of groups) g.unsure = false;
+    recolour(group.colour, to, new Set(groups.flatMap((g) => g.cells).filter((cell) => !isCorrected(cell))));
   }
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap.
-  function recolour(from, to) {
+  // ``only``: the names of the squares to change (default: all).
+  function recolour(from, to, only = null) {
     const a = LETTER_OF[from], b = LETTER_OF[to];
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
     state.seats = state.seats.map((c) => (c === from ? to : c === to ? from : c));
-    state.cells = state.cells.map((row) => row.map((t) => (t.length === 2 && swap[t[0]] ? swap[t[0]] + t[1] : t)));
+    state.cells = state.cells.map((row, r) => row.map((t, c) => (
+      t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
@@ -1065,7 +1087,7 @@
     const outcome = $("#outcome");
     if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
-    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Level"}: ${winners.map(cap).join(" and ")} with ${points(players[winners[0]].total)} each.`;
+    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Level"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
     const parks = score.private_parks ? score.park_results || [] : [];
@@ -1204,8 +1226,9 @@
         el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "change")));
       return;
     }
-    const ambiguous = (check.to_move_candidates || []).length + (check.unseen_player_may_move ? 1 : 0) > 1;
-    if (!state.seats.length && !(ambiguous && !check.game_over)) { box.replaceChildren(); return; }
+    const candidates = check.to_move_candidates || [];
+    const ambiguous = candidates.length + (check.unseen_player_may_move ? 1 : 0) > 1 && !check.game_over;
+    if (!ambiguous) { box.replaceChildren(); return; } // whose turn it is is known: no order to ask for
     const onBoard = [...onBoardColours()];
     const needed = seatCount();
     if (state.seats.length >= needed || state.seats.some((c) => !onBoard.includes(c) && onBoard.length >= needed)) {
@@ -1213,13 +1236,22 @@
         el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "set it again")));
       return;
     }
-    const offered = onBoard.length >= needed ? onBoard : onBoard.concat(COLOURS.map((c) => c.name).filter((c) => !onBoard.includes(c)));
+    // The players the counts allow first, as "To move" lists them; then the rest on the board;
+    // then, for a player with no piece yet, every other colour.
+    const ranked = candidates.filter((c) => onBoard.includes(c)).concat(onBoard.filter((c) => !candidates.includes(c)));
+    const offered = onBoard.length >= needed ? ranked : ranked.concat(COLOURS.map((c) => c.name).filter((c) => !onBoard.includes(c)));
+    const tap = (c) => {
+      const next = state.seats.concat([c]);
+      const left = offered.filter((x) => !next.includes(x));
+      if (next.length === needed - 1 && left.length === 1) next.push(left[0]); // the last seat is forced
+      setSeats(next);
+    };
     box.replaceChildren(el("div", { class: "seats-chooser" },
       el("span", { text: state.seats.length
         ? `Order of play so far: ${state.seats.map(cap).join(" \u2192 ")}; who plays next?`
         : `Who plays first? Tap the ${needed} players in the order they play, and whose turn it is can be told.` }),
       ...offered.filter((c) => !state.seats.includes(c)).map((c) => el("button", {
-        type: "button", class: "button seat", "data-colour": c, onclick: () => setSeats(state.seats.concat([c])) }, swatch(c), cap(c))),
+        type: "button", class: "button seat", "data-colour": c, onclick: () => tap(c) }, swatch(c), cap(c))),
       state.seats.length ? el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "start again") : ""));
   }
 
@@ -1463,6 +1495,7 @@
     $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", (e) => {
       if (e.target.matches('#opt-players, input[name="stash"]')) state.optionsFromBoard = false; // the player's own choice now
+      if (e.target.matches('input[name="stash"]')) state.stashFromCheck = false;
       syncLooseParks();
       save();
       rescore();
@@ -1474,20 +1507,31 @@
       const text = $("#board-text").value;
       if (!text.trim()) { showMessage("Type or paste a board first, or make a new empty board."); return; }
       const typed = tokensFromText(text), read = state.readTokens;
-      if (state.reading && read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length)) {
+      const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
+      // The photo's board corrected, or another board of its size: most of the pyramids read still there.
+      const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === read[r][c]).length, 0) : 0;
+      if (state.reading && sameShape && kept * 2 >= pieceCount(read)) {
         // The read board corrected as text: the reading stays, each square changed counting as a
         // correction, and the board is checked as the picker's corrections are (the photo's stash).
         analyse(text, { fromText: true, scroll: true }).then((ok) => { if (ok && !showReadingMessage()) clearMessage(); });
         return;
       }
-      const kept = [state.reading, state.readTokens];
-      state.reading = null; // the board typed is not the photo's
+      // Another board: not the photo's (most of its squares changed, or another size), nor,
+      // when it is another size, the new board's the options were set for.
+      const before = [state.reading, state.readTokens];
+      state.reading = null;
       state.readTokens = null;
+      if (state.optionsFromBoard && (typed.length !== state.rows || (typed[0] || []).length !== state.cols)) {
+        $("#opt-players").value = "auto";
+        setStash("auto");
+        state.optionsFromBoard = false;
+      }
+      if (pieceCount(typed) < pieceCount(state.cells || [])) state.seats = []; // fewer pieces: another game
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
           showPhotoPane(false);
           renderDiagram(); // without the photo's marks
-        } else if (ok === false && !state.reading) [state.reading, state.readTokens] = kept;
+        } else if (ok === false && !state.reading) [state.reading, state.readTokens] = before;
       });
     });
 
