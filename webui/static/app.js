@@ -1419,7 +1419,10 @@
 
   // The user says an unsure square was read right (picked as it is): its dashed mark goes.
   function confirmSquare(name) {
-    if (!state.reading || !state.reading.unsure.includes(name)) return;
+    if (!state.reading || !state.reading.unsure.includes(name)) { // nothing to confirm: the message as it stands
+      if (state.reading && !showReadingMessage()) clearMessage();
+      return;
+    }
     state.reading.unsure = state.reading.unsure.filter((cell) => cell !== name);
     save();
     if (!showReadingMessage()) showMessage(`${name} is confirmed.`, "info");
