@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Iterable, Mapping, Sequence
 
-from scorer.board import (COLOUR_NAMES, COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, infer_stash,
-                          setup_for, setup_of_area, setups_for_size)
+from scorer.board import (COLOUR_NAMES, COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square,
+                          infer_stash, setup_for, setup_of_area, setups_for_size)
 
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
 MIN_PLAYERS = 2  # a game needs two; a board showing one colour still has another player

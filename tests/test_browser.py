@@ -604,11 +604,11 @@ def test_a_photo_over_25_mb_is_refused_with_a_message(page):
 
 
 # --- the page's handling of readings, with /api/read answered by the test (no reader needed) -----
-def tiny_jpeg() -> str:
+def tiny_jpeg(width: int = 16, height: int = 16) -> str:
     import cv2
     import numpy as np
 
-    ok, data = cv2.imencode(".jpg", np.full((16, 16, 3), 128, np.uint8))
+    ok, data = cv2.imencode(".jpg", np.full((height, width, 3), 128, np.uint8))
     return "data:image/jpeg;base64," + base64.b64encode(data.tobytes()).decode()
 
 
@@ -1234,11 +1234,8 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
     expect(page.locator("#read-again")).to_be_visible()
     page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
-    import cv2
-
-    preview = "data:image/jpeg;base64," + base64.b64encode(cv2.imencode(".jpg", np.full((240, 320, 3), 128, np.uint8))[1].tobytes()).decode()
     page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
-        "preview": preview, "scale": 1.0, "preview_size": [320, 240]}))
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
     page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
     expect(page.locator("#mark-card")).to_be_visible()
     sent = []

@@ -118,6 +118,11 @@
     return read !== undefined && read !== tokenAt(name);
   }
 
+  // Whether square ``name`` holds what the photo's reading gave it (false without a reading).
+  function stillAsRead(name) {
+    return readTokenAt(name) === tokenAt(name);
+  }
+
   // Squares changed since the photo was read.
   function correctionCount() {
     if (!state.cells) return 0;
@@ -162,6 +167,14 @@
 
   function nameOfStash(threehouse) {
     return threehouse ? "ThreeHouse" : "standard";
+  }
+
+  // Players and stash set by "New empty board" for its game, not by the player: back on auto
+  // for another game.
+  function releaseOptionsFromBoard() {
+    $("#opt-players").value = "auto";
+    setStash("auto");
+    state.optionsFromBoard = false;
   }
 
   function setStash(threehouse) {
@@ -335,12 +348,8 @@
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
       return;
     }
-    if (state.optionsFromBoard && file !== state.lastPhoto) {
-      // Players and stash were set by "New empty board" for that board, not by the player:
-      // a new photo is read with them on auto.
-      $("#opt-players").value = "auto";
-      setStash("auto");
-      state.optionsFromBoard = false;
+    if (state.optionsFromBoard && file !== state.lastPhoto) { // a new photo is read with them on auto
+      releaseOptionsFromBoard();
       save();
     }
     if (state.stashFromCheck && file !== state.lastPhoto) { // set for that photo's game, not for the next
@@ -446,7 +455,7 @@
 
   // The reader's unsure squares not corrected since.
   function uncheckedUnsure() {
-    return state.reading ? state.reading.unsure.filter((cell) => readTokenAt(cell) === tokenAt(cell)) : [];
+    return state.reading ? state.reading.unsure.filter(stillAsRead) : [];
   }
 
   // The top message after a reading: how many uncertain squares are left to check (not
@@ -697,7 +706,7 @@
     if (!$("#opt-stash-auto").checked) checked.add("stash");
     const kinds = state.reading.noteKinds || [];
     const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
-    const settled = (state.reading.settled || []).filter((cell) => readTokenAt(cell) === tokenAt(cell) && state.reading.byCell[cell])
+    const settled = (state.reading.settled || []).filter((cell) => stillAsRead(cell) && state.reading.byCell[cell])
       .map((cell) => `${cell}: read as ${describe(tokenAt(cell))} (settled by the ${state.reading.byCell[cell].settled_by})`);
     const unsure = uncheckedUnsure().sort((a, b) => parseCell(a).row - parseCell(b).row || parseCell(a).col - parseCell(b).col);
     return notes.concat(settled, unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
@@ -1525,9 +1534,7 @@
       state.reading = null;
       state.readTokens = null;
       if (state.optionsFromBoard && (typed.length !== state.rows || (typed[0] || []).length !== state.cols)) {
-        $("#opt-players").value = "auto";
-        setStash("auto");
-        state.optionsFromBoard = false;
+        releaseOptionsFromBoard();
       }
       if (pieceCount(typed) < pieceCount(state.cells || [])) state.seats = []; // fewer pieces: another game
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
