@@ -426,28 +426,40 @@ class StashGuess:
     """Standard or ThreeHouse stashes, inferred from the play area's size and its parks."""
 
     threehouse: bool
-    close: bool  # a setup of the other stash fits nearly as well
+    close: bool  # a setup of the other stash fits the parks nearly as well
     parks_seen: int
     size: int
+    contenders: tuple[int, ...] = ()  # on a close call, the player counts of the setups in it
+    colours_seen: int | None = None  # the number of colours that settled a close call
 
     def doubt(self) -> str | None:
         """A one-line warning when the other stash fits nearly as well, else None."""
         if not self.close:
             return None
-        return (f"unsure of the stash: {self.parks_seen} parks on a {self.size}x{self.size} board, read as "
+        seen = f"{self.parks_seen} parks" + (f" and {self.colours_seen} colours" if self.colours_seen else "")
+        return (f"unsure of the stash: {seen} on a {self.size}x{self.size} board, read as "
                 f"{stash_name(self.threehouse)}; set the stash (ThreeHouse or standard) if that is wrong")
 
 
-def infer_stash(size: int, parks_seen: int, players: int | None = None) -> StashGuess:
+def infer_stash(size: int, parks_seen: int, players: int | None = None, colours_seen: int | None = None) -> StashGuess:
     """Standard or ThreeHouse, from the play area's size (5x5 is only ThreeHouse, 7x7 and 8x8
     only standard) and, on a 6x6, the parks seen: 6 for a standard two-player game, 9 for
     ThreeHouse with three players, none for ThreeHouse with four. Parks are placed before the
     first move, so they count mid-game too. ``players`` narrows the choice unless no setup of
-    that many fits the size. Other sizes give standard."""
+    that many fits the size. Other sizes give standard. ``colours_seen`` (the players the
+    pieces' colours clearly show) settles a close call between setups of different player
+    counts (``StashGuess.contenders``); the call stays marked close."""
     fitting = setups_for_size(size, size)
     fitting = [s for s in fitting if s.players == players] or fitting
     if not fitting:
         return StashGuess(False, False, parks_seen, size)
     best = min(fitting, key=lambda s: s.parks_miss(parks_seen))
-    close = any(s.trios != best.trios and s.parks_miss(parks_seen) <= best.parks_miss(parks_seen) + 1 for s in fitting)
-    return StashGuess(best.trios == THREEHOUSE_TRIOS, close, parks_seen, size)
+    rivals = [s for s in fitting if s.parks_miss(parks_seen) <= best.parks_miss(parks_seen) + 1]
+    if not any(s.trios != best.trios for s in rivals):
+        return StashGuess(best.trios == THREEHOUSE_TRIOS, False, parks_seen, size)
+    contenders = tuple(sorted({s.players for s in rivals}))
+    by_colours = [s for s in rivals if s.players == colours_seen]
+    if by_colours:
+        best = min(by_colours, key=lambda s: s.parks_miss(parks_seen))
+    return StashGuess(best.trios == THREEHOUSE_TRIOS, True, parks_seen, size, contenders,
+                      colours_seen if by_colours else None)

@@ -20,8 +20,8 @@ from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Boar
                           setup_of_area, setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
-from scorer.vision.colours import (CONFUSED_NAMES, colour_groups_for, colourless_odds, has_colour, placed_names,
-                                   unsampled_membership)
+from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
+                                   placed_names, unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import (MAX_SQUARES, GridFit, InvalidCorners, NoBoardFound, clockwise_from_top_left, find_grid,
                                 grid_from_corners)
@@ -363,7 +363,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                     and squares.readings[sq].colour_lab is not None]
         n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
         if threehouse is None:
-            threehouse = _inferred_stash(reading, play.rows, n_parks, players)
+            threehouse = _inferred_stash(reading, play.rows, n_parks, players, squares, pyramids)
         reading.threehouse = bool(threehouse)
         stage = "colours"
         trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
@@ -445,10 +445,16 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
     return reading
 
 
-def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int | None) -> bool:
+def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int | None,
+                    squares: SquaresResult, pyramids: list[tuple[int, int]]) -> bool:
     """ThreeHouse or not, from the play area's size and the parks read in it (``infer_stash``),
-    with a warning when the other stash fits nearly as well."""
+    a close call settled by the number of colours when they show it clearly
+    (``clear_group_count``), with a warning when the other stash fits the parks nearly as well."""
     guess = infer_stash(size, parks_seen, players)
+    if guess.close and len(guess.contenders) > 1:
+        colours_seen = clear_group_count(squares, pyramids, guess.contenders)
+        if colours_seen is not None:
+            guess = infer_stash(size, parks_seen, players, colours_seen)
     reading.stash_inferred = True
     reading.stash_unsure = guess.close
     doubt = guess.doubt()

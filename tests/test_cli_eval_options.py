@@ -42,3 +42,17 @@ def test_a_photo_that_cannot_be_loaded_counts_as_failed_and_the_others_still_go(
     assert main(["eval", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "2 photos" in out and "load 1" in out.split("failures by stage")[1].splitlines()[0]
+
+
+def test_an_inferred_stash_is_scored_against_the_sidecars(capsys, tmp_path):
+    import json
+
+    truth = json.loads(PHOTO.with_suffix(".json").read_text())
+    for name, threehouse in (("a", truth.get("threehouse", False)), ("b", not truth.get("threehouse", False))):
+        shutil.copy(PHOTO, tmp_path / f"{name}.jpg")
+        (tmp_path / f"{name}.json").write_text(json.dumps(dict(truth, threehouse=threehouse)))
+    assert main(["eval", str(tmp_path), "--infer-stash"]) == 0
+    out = capsys.readouterr().out
+    assert "stash inferred        right on 1 of 2 boards" in out
+    assert main(["eval", str(tmp_path)]) == 0
+    assert "stash inferred" not in capsys.readouterr().out  # told the stash: nothing to score

@@ -195,6 +195,17 @@ def test_play_area_prefers_the_block_holding_the_pieces_and_corner_parks():
     assert (given.row, given.col, given.rows) == (0, 2, 5)
 
 
+def test_three_clear_colours_settle_a_close_stash_call():
+    # 7 parks on a 6x6 would be a standard two-player game with one park too many; the three
+    # plainly different colours make it ThreeHouse (with two parks unseen), and it says so.
+    board = Board.from_text("# r3 b2 g1 . #\n. r1 b1 g3 . .\ng2 . b3 # r2 .\n. # . . . .\n. # . g1 b1 r1\n# r2 . . . #\n")
+    assert len(board.parks()) == 7
+    img, _, _ = draw_scene(board, elevation_deg=55, width=1600, height=1200, seed=0)
+    reading = read_image(img)
+    assert reading.threehouse and reading.stash_unsure and sorted(reading.colour_names) == ["blue", "green", "red"]
+    assert any(w.startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board") for w in reading.warnings)
+
+
 def test_an_unknown_stash_lets_the_play_area_be_any_size_of_either():
     occ, park = np.zeros((8, 8)), np.zeros((8, 8))
     occ[2:7, 1:6] = 0.95  # a full 5x5 block with parks in its corners

@@ -409,6 +409,20 @@ def test_stash_is_inferred_from_the_boards_size_and_parks():
     assert infer_stash(5, 0, players=3).threehouse  # no 3-player 5x5: the size alone decides
 
 
+def test_the_colours_seen_settle_a_close_stash_call_and_only_that():
+    # 7 parks: one off a standard game's 6, two off ThreeHouse's 9 (three players).
+    assert infer_stash(6, 7).contenders == (2, 3) and not infer_stash(6, 7).threehouse
+    settled = infer_stash(6, 7, colours_seen=3)
+    assert settled.threehouse and settled.close  # still marked close: the player may know better
+    assert settled.doubt().startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board, read as ThreeHouse")
+    assert not infer_stash(6, 8, colours_seen=2).threehouse
+    assert infer_stash(6, 3).contenders == (2, 4) and infer_stash(6, 3, colours_seen=4).threehouse
+    # a count no contender has says nothing; nor do colours against a clear park count
+    assert not infer_stash(6, 7, colours_seen=4).threehouse and "colours" not in infer_stash(6, 7, colours_seen=4).doubt()
+    assert not infer_stash(6, 6, colours_seen=3).threehouse and infer_stash(6, 6, colours_seen=3).doubt() is None
+    assert infer_stash(6, 7, players=2, colours_seen=3).threehouse is False  # players given: not inferred
+
+
 def test_check_position_infers_the_stash_when_not_given():
     five = check_position(Board(5, 5), threehouse=None)
     assert (five.trios, five.players, five.stash_inferred) == (3, 2, True)

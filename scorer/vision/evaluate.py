@@ -139,6 +139,7 @@ class PhotoResult:
     wrong_in_play: int = 0
     failure: str | None = None  # first failing stage, None when the board is exactly right
     warnings: list[str] = field(default_factory=list)
+    stash: tuple[bool, bool] | None = None  # when inferred: (right, warned of a close call)
 
 
 def sidecar_for(photo: Path) -> Path | None:
@@ -202,6 +203,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     grid = reading.grid.scaled(k) if k != 1.0 else reading.grid  # in photo px, like the sidecar
     result = PhotoResult(str(photo), seconds, evaluate_grid(grid, checker["corners"], t_rows, t_cols),
                          warnings=list(reading.warnings))
+    if infer_stash and reading.threehouse is not None:
+        result.stash = (reading.threehouse == bool(truth.get("threehouse", False)), reading.stash_unsure)
     corners = np.asarray(checker["corners"], np.float64)
     cut_off = ((corners < 0) | (corners > [image.shape[1] * k, image.shape[0] * k])).any()
     if not result.grid["correct"] and cut_off:  # only part of the checkerboard is in the photo
@@ -247,6 +250,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
         result.failure = "grid"
     elif reading.failed_stage:
         result.failure = reading.failed_stage
+    elif stages and result.stash is not None and not result.stash[0]:
+        result.failure = "stash"
     elif stages:
         result.failure = ("play area", "squares", "size", "colour")[min(stages)]
     return result
@@ -302,6 +307,11 @@ def summarise(results: list[PhotoResult]) -> dict:
         if r.failure:
             failures[r.failure] = failures.get(r.failure, 0) + 1
     out["failures_by_stage"] = failures
+    stashes = [r.stash for r in results if r.stash is not None]
+    if stashes:
+        out["stash"] = {"inferred": len(stashes), "right": sum(right for right, _ in stashes),
+                        "warned": sum(warned for _, warned in stashes),
+                        "wrong_warned": sum(warned and not right for right, warned in stashes)}
     secs = [r.seconds for r in results]
     out["seconds"] = {"median": statistics.median(secs), "mean": statistics.fmean(secs), "max": max(secs)}
     return out
@@ -339,6 +349,10 @@ def format_summary(summary: dict, title: str) -> str:
     lines.append(f"  within one mistake    {pct(summary['boards_within_one'])}")
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary["failures_by_stage"].items())) or "none"
     lines.append(f"  failures by stage     {fails}")
+    if "stash" in summary:
+        st = summary["stash"]
+        lines.append(f"  stash inferred        right on {st['right']} of {st['inferred']} boards; "
+                     f"{st['warned']} close calls warned of, {st['wrong_warned']} of them wrong")
     s = summary["seconds"]
     lines.append(f"  seconds per photo     median {s['median']:.2f}, mean {s['mean']:.2f}, max {s['max']:.2f}")
     return "\n".join(lines)
