@@ -352,7 +352,8 @@ def format_summary(summary: dict, title: str) -> str:
     if "stash" in summary:
         st = summary["stash"]
         lines.append(f"  stash inferred        right on {st['right']} of {st['inferred']} boards; "
-                     f"{st['warned']} close calls warned of, {st['wrong_warned']} of them wrong")
+                     f"{st['warned']} close call{'' if st['warned'] == 1 else 's'} warned of, "
+                     f"{st['wrong_warned']} of them wrong")
     s = summary["seconds"]
     lines.append(f"  seconds per photo     median {s['median']:.2f}, mean {s['mean']:.2f}, max {s['max']:.2f}")
     return "\n".join(lines)
