@@ -436,6 +436,9 @@ def test_check_position_infers_the_stash_when_not_given():
     seven["B2"] = PARK
     close = check_position(seven, threehouse=None)
     assert close.trios == 5 and any(n.startswith("unsure of the stash") for n in close.notes)
+    seven["A2"], seven["C2"], seven["E2"] = Piece("red", 1), Piece("blue", 1), Piece("green", 1)
+    three = check_position(seven, threehouse=None)  # three colours on it: ThreeHouse for three
+    assert three.trios == 3 and any(n.startswith("unsure of the stash: 7 parks and 3 colours") for n in three.notes)
     # the seats narrow it like a player count: three players on a 6x6 with 7 parks play ThreeHouse
     assert check_position(seven, threehouse=None, seats=["red", "blue", "green"]).trios == 3
     # given, it is not inferred: a 5x5 checked as standard stays standard
