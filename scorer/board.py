@@ -306,9 +306,9 @@ class Board:
             raise NotationError("board text must be a string")
         lines = []
         for number, line in enumerate(text.splitlines(), start=1):
-            stripped = line.strip()
-            if stripped and not stripped.startswith(";"):
-                lines.append((number, stripped.split()))
+            tokens = line.split(";", 1)[0].split()  # a ';' starts a comment, a line's own or its end
+            if tokens:
+                lines.append((number, tokens))
         if not lines:
             raise NotationError("the board text has no rows")
         n_rows = len(lines)
@@ -318,6 +318,7 @@ class Board:
         if not MIN_SIZE <= n_cols <= MAX_SIZE:
             raise NotationError(
                 f"a board has {MIN_SIZE}..{MAX_SIZE} columns, the top row (line {lines[0][0]}) has {n_cols}"
+                + _spacing_hint(lines[0][1])
             )
         board = cls(n_rows, n_cols)
         for index, (number, tokens) in enumerate(lines):
@@ -325,7 +326,7 @@ class Board:
             if len(tokens) != n_cols:
                 raise NotationError(
                     f"row {row + 1} (line {number}) has {len(tokens)} square{'s' if len(tokens) != 1 else ''}, "
-                    f"the top row has {n_cols}"
+                    f"the top row has {n_cols}" + _spacing_hint(tokens)
                 )
             for col, token in enumerate(tokens):
                 try:
@@ -337,6 +338,13 @@ class Board:
                         f"({''.join(COLOUR_NAMES)}) and pips 1-3, like r3"
                     ) from err
         return board
+
+
+def _spacing_hint(tokens: list[str]) -> str:
+    """A hint for a row whose squares run together ('r3,b2' or 'r3b2'), else ''."""
+    if any(len(token) > 2 for token in tokens):
+        return "; separate the squares with spaces, like '# r3 . b2'"
+    return ""
 
 
 def parse_board(text: str) -> Board:

@@ -73,6 +73,8 @@ def test_near_and_neighbours():
         (". .\n. .", ["3..12 rows"]),
         ("\n".join([". " * 13] * 3), ["columns", "13"]),
         ("; only a comment\n", ["no rows"]),
+        ("r3,.,.\n. . .\n. . .", ["top row (line 1) has 1", "separate the squares with spaces"]),
+        ("r3 . .\n.b2.\n. . .", ["row 2", "has 1 square,", "separate the squares with spaces"]),
     ],
 )
 def test_bad_text_gets_one_line_naming_where(text, expected):
@@ -82,6 +84,11 @@ def test_bad_text_gets_one_line_naming_where(text, expected):
     assert "\n" not in message
     for part in expected:
         assert part in message
+
+
+def test_a_semicolon_starts_a_comment_anywhere_on_a_line():
+    board = Board.from_text("; red to move\nr3 . #  ; top row\n. b2 .\n. . x1;\n")
+    assert board.to_text() == "r3 . #\n. b2 .\n. . x1\n"
 
 
 def test_colour_letters_are_read_in_either_case_and_written_lower_case():
