@@ -346,6 +346,45 @@ def test_custom_size_board(page):
     assert page.locator('#diagram .sq[data-cell="I4"]').count() == 1
 
 
+def test_a_custom_size_board_after_a_listed_one_has_the_options_back_on_auto(page):
+    page.select_option("#new-size", label="6×6 · 4 players · ThreeHouse")
+    page.click("#new-board")
+    assert page.input_value("#opt-players") == "4" and page.is_checked("#opt-threehouse")
+    page.select_option("#new-size", "custom")
+    page.fill("#new-rows", "9")
+    page.fill("#new-cols", "9")
+    page.click("#new-board")
+    expect(page.locator("#diagram .sq")).to_have_count(81)
+    assert page.input_value("#opt-players") == "auto" and page.is_checked("#opt-stash-auto")
+    page.select_option("#new-size", label="6×6 · 2 players")  # options the player set stay
+    page.click("#new-board")
+    page.select_option("#opt-players", "3")
+    page.select_option("#new-size", "custom")
+    page.click("#new-board")
+    expect(page.locator("#diagram .sq")).to_have_count(81)
+    assert page.input_value("#opt-players") == "3"
+
+
+
+def test_the_photo_buttons_show_where_the_keyboard_is(page):
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "camera-input":
+            break
+    assert page.evaluate("document.activeElement.id") == "camera-input"
+    outline = "(id) => getComputedStyle(document.querySelector(`label[for=${id}]`)).outlineStyle"
+    assert page.evaluate(outline, "camera-input") != "none"  # the input is hidden: its label shows the focus
+    assert page.evaluate(outline, "file-input") == "none"
+
+def test_a_comment_after_a_row_is_no_square(page):
+    commented = "; mid-game\n" + MIDGAME.replace("# r3 r2 . . #", "# r3 r2 . . #  ; red to move", 1)
+    enter_board(page, commented.replace(". . b3 . . .", ". . b3 . . .;", 1))
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    expect(page.locator('#diagram .sq[data-cell="F6"]')).to_have_attribute("data-value", "#")
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "b3")
+    expect(total_of(page, "red")).to_have_text("4")
+
+
 def test_bad_board_text_shows_a_message_and_keeps_the_text(page):
     enter_board(page, MIDGAME)
     page.select_option("#opt-players", "3")
@@ -357,6 +396,28 @@ def test_bad_board_text_shows_a_message_and_keeps_the_text(page):
     assert page.input_value("#board-text") == bad
     assert page.input_value("#opt-players") == "3"
     expect(total_of(page, "red")).to_have_text("4")  # the last good board is still shown
+
+
+def test_a_bad_text_keeps_the_options_a_new_board_set_and_the_order_of_play(page):
+    page.select_option("#new-size", label="6×6 · 4 players · ThreeHouse")
+    page.click("#new-board")
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    page.fill("#board-text", "r4 . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n")  # another size, and bad
+    page.click("#apply-text")
+    expect(page.locator("#message")).to_contain_text("r4")
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    assert page.input_value("#opt-players") == "4" and page.is_checked("#opt-threehouse")
+
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r1 . . . .\n. . . g1 . . .\n. . . . b1 . .\n. . . . . . .\n# . . . . . #\n")
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("blue", "red"):  # green's seat is forced
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Blue \u2192 Red \u2192 Green")
+    page.fill("#board-text", "# . . . . . #\n. . . . . . .\n. . r4 . . . .\n. . . . . . .\n. . . . b1 . .\n. . . . . . .\n# . . . . . #\n")
+    page.click("#apply-text")  # fewer pieces, and bad
+    expect(page.locator("#message")).to_contain_text("r4")
+    page.check("#opt-private-parks")  # scored again: with the order kept
+    expect(page.locator("#seats")).to_contain_text("Order of play: Blue \u2192 Red \u2192 Green")
 
 
 def test_the_stash_is_inferred_from_the_board_unless_chosen(page):
@@ -655,7 +716,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(total_of(page, "blue")).to_have_text("2")  # 3 pips, one group -1
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the guidance follows the fix
     settled = "C1: read as red 1-pip (settled by the stash counts)"  # in words, not the board's notation
-    expect(page.locator("#reading-warnings li")).to_have_text([settled, "unsure about 1 square(s): C1"])  # and the reader's notes
+    expect(page.locator("#reading-warnings li")).to_have_text([settled, "unsure about C1"])  # and the reader's notes
     shot(page, "uncertain", full_page=False)
     pick(page, "C1", "red 1-pip")  # picked as it was read: confirmed, the mark and the note go
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
@@ -713,7 +774,8 @@ def test_a_blurred_photo_asks_for_another_at_the_top(page):
     expect(page.locator("#reading-warnings li")).to_have_text(["a note"])  # said once, at the top
 
 
-def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
+def answer_read_white_maybe_clear(page) -> str:
+    """Read a photo of a 3x3 board whose white group may be clear; return the board."""
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {
         "board": board, "uncertain": ["A3", "B3", "C2"], "unsure_below": 0.97,
@@ -737,8 +799,13 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
     expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
+    return board
+
+
+def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
+    board = answer_read_white_maybe_clear(page)
     expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
-    expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about 3 square(s): C2, A3, B3"])  # in board order, row 1 first, as the reader lists them
+    expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about C2, A3 and B3"])  # in board order, row 1 first, as the reader lists them
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
@@ -750,6 +817,38 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")  # the marks kept are explained
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
+
+
+
+def test_the_keyboard_stays_on_a_square_it_changed_and_each_square_says_its_marks(page):
+    answer_read_white_maybe_clear(page)
+    expect(page.locator('#diagram .sq[data-cell="C2"]')).to_have_attribute("aria-label", "C2: white 1-pip, unsure, breaks a rule")
+    page.locator('#diagram .sq[data-cell="B2"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#picker")).to_be_visible()
+    page.get_by_label("blue 3-pip", exact=True).click()
+    expect(page.locator("#picker")).to_be_hidden()
+    b2 = page.locator('#diagram .sq[data-cell="B2"]')
+    expect(b2).to_have_attribute("aria-label", re.compile(r"^B2: blue 3-pip, corrected\b"))
+    expect(b2).to_be_focused()  # not lost with the board drawn again: the next Tab goes on from B2
+
+def test_checks_answered_while_the_server_fails_leave_its_message_and_try_again(page):
+    answer_read_white_maybe_clear(page)
+    page.route("**/api/check", lambda route: route.abort())  # the scorer cannot be reached
+    pick(page, "B2", "blue 3-pip")
+    expect(page.locator("#message")).to_contain_text("Could not reach")
+    for answer in ("Yes, white", "C2 as read"):
+        if answer == "C2 as read":
+            pick(page, "C2", "white 1-pip")  # an unsure square confirmed
+        else:
+            page.locator("#reader-checks .colour-check").get_by_role("button", name=answer).click()
+            expect(page.locator("#reader-checks")).to_be_hidden()
+        expect(page.locator("#message")).to_contain_text("The score shown is from before the last change")
+        expect(page.locator("#results")).to_have_class(re.compile(r"\bstale\b"))
+    page.unroute("**/api/check")
+    page.locator("#message").get_by_role("button", name="Try again").click()
+    expect(page.locator("#results")).not_to_have_class(re.compile(r"\bstale\b"))
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # B3: the checks answered are kept
 
 
 def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(page):
@@ -805,6 +904,37 @@ def test_a_bad_text_whose_answer_comes_after_a_new_board_does_not_bring_the_read
     pick(page, "D4", "red 3-pip")  # drawn again: only this square is a correction, nothing of the photo
     expect(page.locator("#diagram .mark.corrected")).to_have_count(0)
     expect(page.locator("#photo-pane")).to_be_hidden()
+
+
+def test_a_board_typed_or_made_while_a_photo_is_read_is_not_replaced_by_its_reading(page):
+    board = "# r3 .\n. b2 .\n. . #\n"
+    held = []  # the photo's reads, answered once the board is entered
+    page.route("**/api/read", lambda route: held.append(route))
+    empty = "\n".join([". . . . . ."] * 6) + "\n"
+    for entered in (MIDGAME, empty):
+        page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+        expect(page.locator("#progress")).to_be_visible()
+        while not held:  # the read is on its way
+            page.wait_for_timeout(50)
+        if entered == MIDGAME:
+            enter_board(page, MIDGAME)
+        else:
+            page.select_option("#new-size", label="6×6 · 2 players")
+            page.click("#new-board")
+            expect(page.locator("#outcome")).to_have_text("No pyramids on the board yet.")
+        expect(page.locator("#progress")).to_be_hidden()  # the photo is let go, and says so by going
+        for route in held:
+            try:
+                route.fulfill(status=200, json={"board": board, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                                                "squares": {}, "reading": {"board": board, "cells": [], "warnings": []}})
+            except Exception:  # noqa: BLE001 (the page let go of the request: nothing to answer)
+                pass
+        held.clear()
+        page.wait_for_timeout(300)
+        expect(page.locator("#diagram .sq")).to_have_count(36)  # the board entered, not the photo's 3x3
+        expect(page.locator("#photo-pane")).to_be_hidden()
+        expect(page.locator("#message")).not_to_contain_text("reach")
+        assert Board.from_text(page.input_value("#board-text")) == Board.from_text(entered)
 
 
 def test_a_photo_that_cannot_be_read_leaves_read_again_on_the_photo_shown(page):
@@ -988,6 +1118,49 @@ def test_a_colour_check_answered_by_a_swap_answers_both_groups(page):
     expect(page.locator("#message")).to_be_hidden()  # nothing left to check
 
 
+def answer_read_groups(page, board: str, groups: list) -> None:
+    """Read a photo of ``board`` whose colour groups are ``groups``: [colour, cells, confidence,
+    {other name: odds}, unsure]."""
+    answer_read(page, {"board": board, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": [
+                           {"colour": colour, "cells": cells, "confidence": odds, "unsure": unsure,
+                            "alternatives": [{"colour": c, "confidence": p} for c, p in others.items()]}
+                           for colour, cells, odds, others, unsure in groups]}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+
+
+def test_a_colour_already_given_to_a_group_is_not_offered_to_another(page):
+    board = "x3 x2 . .\n. w2 w1 .\n. . c2 c1\n# . . #\n"
+    answer_read_groups(page, board, [("clear", ["A4", "B4"], 0.5, {"white": 0.4, "black": 0.1}, True),
+                                     ("white", ["B3", "C3"], 0.6, {"clear": 0.4}, True),
+                                     ("cyan", ["C2", "D2"], 0.7, {"black": 0.3}, True)])
+    page.locator('#reader-checks .colour-check[data-colour="cyan"]').get_by_role("button", name="They are black").click()
+    clear = page.locator('#reader-checks .colour-check[data-colour="clear"]')
+    expect(clear.get_by_role("button", name="They are white")).to_have_count(1)  # white's check is still open: a swap
+    expect(clear.get_by_role("button", name="They are black")).to_have_count(0)  # the cyan group's now: not merged
+    clear.get_by_role("button", name="They are white").click()
+    assert Board.from_text(page.input_value("#board-text")) == Board.from_text("w3 w2 . .\n. x2 x1 .\n. . k2 k1\n# . . #\n")
+    expect(page.locator("#players .player")).to_have_count(3)
+    expect(page.locator("#reader-checks")).to_be_hidden()
+
+
+def test_a_one_piece_group_is_named_in_the_singular_and_no_name_at_0_percent_is_offered(page):
+    answer_read_groups(page, "x3 . .\n. b2 .\n# . b1\n", [("clear", ["A3"], 0.6, {"yellow": 0.4, "white": 0.0}, True)])
+    check = page.locator('#reader-checks .colour-check[data-colour="clear"]')
+    expect(check).to_contain_text("1 piece read as clear (60%).")
+    expect(check.get_by_role("button", name="They are yellow")).to_have_count(1)
+    expect(check.get_by_role("button", name="They are white")).to_have_count(0)
+
+
+def test_a_colour_read_surely_is_not_offered_to_an_unsure_group(page):
+    board = "w3 w2 .\n. k2 w1\n# . k1\n"
+    answer_read_groups(page, board, [("white", ["A3", "B3", "C2"], 0.5, {"black": 0.3, "clear": 0.2}, True),
+                                     ("black", ["B2", "C1"], 0.99, {}, False)])
+    check = page.locator('#reader-checks .colour-check[data-colour="white"]')
+    expect(check.get_by_role("button", name="They are clear")).to_have_count(1)
+    expect(check.get_by_role("button", name="They are black")).to_have_count(0)  # the sure black pieces stay black
+
+
 def test_a_double_click_on_a_colour_check_is_one_tap(page):
     # The first click hides the check, and the page moves under the pointer: the second click
     # must not land on "read again" (which dropped the recolour) or "mark the corners".
@@ -1056,8 +1229,8 @@ def test_when_row_one_was_a_guess_the_other_edge_is_one_tap_and_the_reading_turn
     expect(page.locator("#diagram .mark.corrected")).to_have_count(1)
     assert sorted(page.locator("#photo-marks .ps").evaluate_all("els => els.map(e => e.dataset.cell)")) == \
         sorted([name["C2"], name["D1"]])
-    expect(page.locator("#reading-warnings")).to_contain_text(f"unsure about 1 square(s): {name['C2']}")
-    expect(page.locator("#reader-checks .colour-check")).to_contain_text("1 pieces read as white")
+    expect(page.locator("#reading-warnings")).to_have_text([f"unsure about {name['C2']}"])  # how many: the top message says
+    expect(page.locator("#reader-checks .colour-check")).to_contain_text("1 piece read as white (60%).")
     for colour, total in totals.items():  # the score does not turn
         expect(total_of(page, colour)).to_have_text(total)
     page.locator(f'#diagram .sq[data-cell="{name["C2"]}"]').click()

@@ -52,7 +52,8 @@
   const cellName = (col, row) => FILES[col] + (row + 1);
   const parseCell = (name) => ({ col: FILES.indexOf(name[0]), row: parseInt(name.slice(1), 10) - 1 });
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-  const points = (n) => `${n} point${Math.abs(n) === 1 ? "" : "s"}`;
+  const counted = (n, noun) => `${n} ${noun}${Math.abs(n) === 1 ? "" : "s"}`; // "1 piece", "3 pieces"
+  const points = (n) => counted(n, "point");
   const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0");
 
   function el(tag, attrs, ...children) {
@@ -94,7 +95,7 @@
 
   // --- board text -------------------------------------------------------------------------
   function tokensFromText(text) {
-    const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith(";"));
+    const lines = text.split(/\r?\n/).map((l) => l.split(";")[0].trim()).filter((l) => l); // ";": a comment to the line's end
     const top = lines.map((l) => l.split(/\s+/));
     return top.reverse(); // row 0 = bottom
   }
@@ -375,9 +376,11 @@
       form.append("corners", JSON.stringify(marked.corners));
       form.append("squares", marked.squares);
     }
-    if (state.upload) state.upload.abort(); // a newer photo replaces one still being read
+    const replaced = state.upload;
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
+    if (replaced) replaced.abort(); // a newer photo replaces one still being read
+    xhr.onabort = () => { if (state.upload === xhr) { progress(null); keepShown(); } }; // let go (dropUpload)
     xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
     xhr.open("POST", "api/read");
     xhr.responseType = "json";
@@ -413,6 +416,12 @@
     };
     progress("Uploading\u2026", 0);
     xhr.send(form);
+  }
+
+  // A board typed or made while a photo is still being read is the one wanted: the photo is
+  // let go, so that its reading does not replace the board when it lands.
+  function dropUpload() {
+    if (state.upload) state.upload.abort();
   }
 
   function showReading(data) {
@@ -709,7 +718,7 @@
     const settled = (state.reading.settled || []).filter((cell) => stillAsRead(cell) && state.reading.byCell[cell])
       .map((cell) => `${cell}: read as ${describe(tokenAt(cell))} (settled by the ${state.reading.byCell[cell].settled_by})`);
     const unsure = uncheckedUnsure().sort((a, b) => parseCell(a).row - parseCell(b).row || parseCell(a).col - parseCell(b).col);
-    return notes.concat(settled, unsure.length ? [`unsure about ${unsure.length} square(s): ${unsure.join(", ")}`] : []);
+    return notes.concat(settled, unsure.length ? [`unsure about ${listed(unsure, "and")}`] : []); // how many: the top message
   }
 
   function renderWarnings() {
@@ -742,10 +751,10 @@
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
-        swatch(g.colour), `${g.cells.length} pieces read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
+        swatch(g.colour), `${counted(g.cells.length, "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
           swatch(g.colour), `Yes, ${g.colour}`),
-        (g.alternatives || []).map((a) => el("button", {
+        renameChoices(g).map((a) => el("button", {
           type: "button", class: "button recolour-to", "data-colour": a.colour,
           onclick: () => renameGroup(g, a.colour),
         }, swatch(a.colour), `They are ${a.colour}`))),
@@ -776,6 +785,16 @@
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners") : "") });
     }
     return checks;
+  }
+
+  // The other names an unsure colour group is offered in one tap: the reader's alternatives,
+  // bar its own name (a player card may have given it one of them), those at odds that show
+  // as 0%, and the name of another group already settled (read surely, or answered): two
+  // players are never made one.
+  function renameChoices(group) {
+    const taken = new Set(state.reading.colourGroups.filter((g) => g === group || !g.unsure).map((g) => g.colour));
+    return (group.alternatives || []).filter((a) => !taken.has(a.colour)
+      && !(typeof a.confidence === "number" && Math.round(a.confidence * 100) === 0));
   }
 
   function readAgainAs(threehouse) {
@@ -838,28 +857,32 @@
     state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
     group.unsure = false;
     save();
-    if (!showReadingMessage()) showMessage(`The ${group.colour} pieces are confirmed.`, "info");
+    sayConfirmed(`The ${group.colour} pieces are confirmed.`);
     renderWarnings();
     renderDiagram();
   }
 
   // The user names an unsure colour group ``to``: its check is answered, and so is the check
-  // of a group of that colour, which takes the group's old name (the two swap).
+  // of another unsure group of that colour, which takes the group's old name (the two swap).
   // Only the squares the reader put in the groups change: a square the player corrected keeps
   // the value the player gave it.
   function renameGroup(group, to) {
-    const groups = (state.reading.colourGroups || []).filter((g) => g === group || g.colour === to);
+    const groups = state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to));
     for (const g of groups) g.unsure = false;
-    recolour(group.colour, to, new Set(groups.flatMap((g) => g.cells).filter((cell) => !isCorrected(cell))));
+    recolour(group.colour, to, groups);
   }
 
-  // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap.
-  // ``only``: the names of the squares to change (default: all).
-  function recolour(from, to, only = null) {
+  // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap,
+  // and so do the names of the reader's colour groups. ``groups``: the only groups whose
+  // squares change, less those the player corrected (default: every square, every group).
+  function recolour(from, to, groups = null) {
     const a = LETTER_OF[from], b = LETTER_OF[to];
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
-    state.seats = state.seats.map((c) => (c === from ? to : c === to ? from : c));
+    const swapName = (c) => (c === from ? to : c === to ? from : c);
+    const only = groups && new Set(groups.flatMap((g) => g.cells).filter((cell) => !isCorrected(cell)));
+    for (const g of groups || (state.reading && state.reading.colourGroups) || []) g.colour = swapName(g.colour);
+    state.seats = state.seats.map(swapName);
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
     syncBoardText();
@@ -939,18 +962,22 @@
     const violations = violationCells();
     const unsure = new Set((state.reading && state.reading.unsure) || []);
     const legal = new Set(legalSquares() || []);
+    const focused = wrap.contains(document.activeElement) ? document.activeElement.dataset.cell : null;
     for (let row = state.rows - 1; row >= 0; row--) {
       for (let col = 0; col < state.cols; col++) {
         const name = cellName(col, row);
         const token = state.cells[row][col];
         const x = LEFT + col * S, y = TOP + (state.rows - 1 - row) * S;
+        const corrected = isCorrected(name);
+        // what the marks show, said too
+        const marks = [unsure.has(name) && !corrected && "unsure", corrected && "corrected",
+          violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here"].filter(Boolean);
         const g = svg("g", {
           class: "sq", "data-cell": name, "data-value": token, tabindex: "0", role: "button",
-          "aria-label": `${name}: ${describe(token)}`, transform: `translate(${x},${y})`,
+          "aria-label": [`${name}: ${describe(token)}`, ...marks].join(", "), transform: `translate(${x},${y})`,
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
         drawContent(g, token);
-        const corrected = isCorrected(name);
         if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
         if (unsure.has(name) && !corrected) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
         if (corrected) g.append(svg("rect", { class: "mark corrected", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
@@ -976,6 +1003,10 @@
       root.append(t);
     }
     wrap.replaceChildren(root);
+    if (focused) { // the keyboard stays on the square it was on
+      const again = wrap.querySelector(`.sq[data-cell="${focused}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
     renderPhotoMarks(legal);
   }
 
@@ -1429,14 +1460,42 @@
   // The user says an unsure square was read right (picked as it is): its dashed mark goes.
   function confirmSquare(name) {
     if (!state.reading || !state.reading.unsure.includes(name)) { // nothing to confirm: the message as it stands
-      if (state.reading && !showReadingMessage()) clearMessage();
+      if (state.reading) sayConfirmed(null);
       return;
     }
     state.reading.unsure = state.reading.unsure.filter((cell) => cell !== name);
     save();
-    if (!showReadingMessage()) showMessage(`${name} is confirmed.`, "info");
+    sayConfirmed(`${name} is confirmed.`);
     renderWarnings();
     renderDiagram();
+  }
+
+  // The top message after a check answered: what is left to check, else ``confirmed`` (none:
+  // no message). While the score shown is from before the last change (the server could not
+  // be reached), its message and "Try again" stay instead, until a check succeeds.
+  function sayConfirmed(confirmed) {
+    if ($("#results").classList.contains("stale") || showReadingMessage()) return;
+    if (confirmed) showMessage(confirmed, "info");
+    else clearMessage();
+  }
+
+  // A typed board (``typed``: its rows of tokens) taken as another board than the one shown:
+  // not the photo's (most of its squares changed, or another size), nor, when it is another
+  // size, the new board's the options were set for, nor, with fewer pieces, the same game as
+  // its order of play. Returns what puts all that back, for a text the server does not take.
+  function takeAsAnotherBoard(typed) {
+    const before = { reading: state.reading, readTokens: state.readTokens, seats: state.seats,
+      options: options(), optionsFromBoard: state.optionsFromBoard };
+    state.reading = null;
+    state.readTokens = null;
+    if (state.optionsFromBoard && (typed.length !== state.rows || (typed[0] || []).length !== state.cols)) {
+      releaseOptionsFromBoard();
+    }
+    if (pieceCount(typed) < pieceCount(state.cells || [])) state.seats = []; // fewer pieces: another game
+    return () => {
+      ({ reading: state.reading, readTokens: state.readTokens, seats: state.seats, optionsFromBoard: state.optionsFromBoard } = before);
+      setOptions(before.options);
+    };
   }
 
   // --- wiring -----------------------------------------------------------------------------
@@ -1451,6 +1510,7 @@
         return;
       }
       clearMessage();
+      if (state.optionsFromBoard) releaseOptionsFromBoard(); // set for a listed board's game, not this one's
     } else {
       [rows, cols] = choice.split("x").map(Number);
       clearMessage();
@@ -1464,6 +1524,7 @@
           + "(the next photo is read with them on auto).", "info");
       }
     }
+    dropUpload();
     state.seats = []; // another game
     const line = Array(cols).fill(".").join(" ");
     const text = Array(rows).fill(line).join("\n") + "\n";
@@ -1518,6 +1579,7 @@
     $("#apply-text").addEventListener("click", () => {
       const text = $("#board-text").value;
       if (!text.trim()) { showMessage("Type or paste a board first, or make a new empty board."); return; }
+      dropUpload();
       const typed = tokensFromText(text), read = state.readTokens;
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
@@ -1528,20 +1590,12 @@
         analyse(text, { fromText: true, scroll: true }).then((ok) => { if (ok && !showReadingMessage()) clearMessage(); });
         return;
       }
-      // Another board: not the photo's (most of its squares changed, or another size), nor,
-      // when it is another size, the new board's the options were set for.
-      const before = [state.reading, state.readTokens];
-      state.reading = null;
-      state.readTokens = null;
-      if (state.optionsFromBoard && (typed.length !== state.rows || (typed[0] || []).length !== state.cols)) {
-        releaseOptionsFromBoard();
-      }
-      if (pieceCount(typed) < pieceCount(state.cells || [])) state.seats = []; // fewer pieces: another game
+      const putBack = takeAsAnotherBoard(typed);
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
           showPhotoPane(false);
           renderDiagram(); // without the photo's marks
-        } else if (ok === false && !state.reading) [state.reading, state.readTokens] = before;
+        } else if (ok === false && !state.reading) putBack(); // a text that does not parse changes nothing
       });
     });
 
