@@ -1270,6 +1270,24 @@ def test_a_board_damaged_in_storage_is_named_as_last_visits_and_the_text_kept(pa
     expect(page.locator("#board-text")).to_have_value("my notes r3")
 
 
+
+def test_a_board_kept_from_last_visit_waits_for_an_unreachable_server_with_try_again(page):
+    page.route("**/api/*", lambda route: route.abort())
+    reload_with_saved(page, {"board": MIDGAME, "text": MIDGAME})
+    message = page.locator("#message")
+    expect(message).to_contain_text("Could not reach the scorer to show the board kept from your last visit (it is still kept)")
+    expect(message).not_to_contain_text("Read a photo")  # that would replace the board kept
+    page.unroute("**/api/*")
+    message.get_by_role("button", name="Try again").click()
+    expect(total_of(page, "red")).to_have_text("4")
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r1")
+
+
+def test_a_board_kept_from_last_visit_the_server_refuses_says_why_in_one_sentence(page):
+    page.route("**/api/score", lambda route: route.fulfill(status=500, body=""))
+    reload_with_saved(page, {"board": MIDGAME, "text": ""})
+    expect(page.locator("#message")).to_contain_text("could not be shown (The server answered 500). Read a photo")
+
 @pytest.mark.parametrize("players", [7, "x", None])
 def test_saved_options_out_of_range_leave_the_players_menu_on_a_choice(page, players):
     reload_with_saved(page, {"options": {"players": players, "stash": "threehouse"}})
@@ -1434,6 +1452,35 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
     expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
     assert len(sent) == 1 and b'filename="board.jpg"' in sent[0]
 
+
+
+@pytest.mark.parametrize("button", ["#mark-open", "Mark its corners"])
+def test_the_reading_shown_marks_its_own_photo_after_a_photo_with_no_board(page, button):
+    board = "x3 x2 .\n. b2 x1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": [],
+                                   "grid": {"rows": 8, "cols": 8, "unsure": True,
+                                            "corners": [[1, 1], [15, 1], [15, 15], [1, 15]]}},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    previewed = []
+
+    def preview(route):
+        previewed.append(route.request.post_data_buffer)
+        route.fulfill(status=200, json={"preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]})
+
+    page.route("**/api/preview", preview)
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#mark-card")).to_be_visible()
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    if button == "#mark-open":
+        page.click(button)  # "grid wrong? mark the corners", above the photo shown
+    else:
+        page.locator("#reader-checks").get_by_role("button", name=button).click()
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    assert len(previewed) == 2 and b'filename="board.jpg"' in previewed[1]  # not blank.jpg
+    expect(page.locator("#message")).to_be_hidden()  # "no checkerboard found" was the other photo's
 
 def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")

@@ -226,8 +226,13 @@
     state.seats = Array.isArray(saved.seats) && saved.seats.every((c) => typeof c === "string" && LETTER_OF[c]) ? saved.seats : [];
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
-      analyse(saved.board, { quiet: true, restoring: true }).then((ok) => { if (ok && state.reading) showReadingMessage(); });
+      restoreBoard(saved.board);
     }
+  }
+
+  // The board kept from the last visit, scored again (a reading kept with it says what to check).
+  function restoreBoard(text) {
+    return analyse(text, { quiet: true, restoring: true }).then((ok) => { if (ok && state.reading) showReadingMessage(); });
   }
 
   // A reading saved by this page has these fields; one damaged in storage is dropped, not drawn.
@@ -272,7 +277,7 @@
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
     } catch (err) {
-      throw new Error("Could not reach the scorer: check the connection and try again.");
+      throw Object.assign(new Error("Could not reach the scorer: check the connection and try again."), { unreachable: true });
     }
     let data = null;
     try { data = await response.json(); } catch (err) { data = null; }
@@ -312,8 +317,11 @@
       if (err instanceof TypeError || err instanceof RangeError) {  // the page's own fault, not the answer's
         console.error(err);
         showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
+      } else if (opts.restoring && err.unreachable) { // kept, to be shown once the server answers
+        showMessage("Could not reach the scorer to show the board kept from your last visit (it is still kept): "
+          + "check the connection.", "", { label: "Try again", onclick: () => restoreBoard(text) });
       } else if (opts.restoring) {
-        showMessage(`The board kept from your last visit could not be shown (${err.message}). Read a photo or enter a board to go on.`);
+        showMessage(`The board kept from your last visit could not be shown (${err.message.replace(/\.$/, "")}). Read a photo or enter a board to go on.`);
       } else if (opts.fromText) {
         showMessage(err.message);
       } else {
@@ -777,12 +785,12 @@
     }
     if (state.reading.gridUnsure && state.lastPhoto) {
       checks.push({ kind: "grid", topic: "the grid on the photo", node: () => el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
-        el("button", { type: "button", class: "button", onclick: () => openMarking() }, "Mark its corners")) });
+        el("button", { type: "button", class: "button", onclick: () => markShownPhoto() }, "Mark its corners")) });
     }
     if (state.reading.areaUnsure) {
       checks.push({ kind: "play_area", topic: "which squares are in play", node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
         + "Setting the players (under Game) and reading the photo again settles most boards. ",
-        state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => openMarking(true) }, "Mark the play area's corners") : "") });
+        state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => markShownPhoto(true) }, "Mark the play area's corners") : "") });
     }
     return checks;
   }
@@ -808,12 +816,23 @@
   // The photo whose reading is shown, read again with the options (and marks) it was read
   // with; a photo with no board being marked is let go first.
   function readAgain() {
-    if (state.onMarkingCancelled) {
-      closeMarking();
-      state.onMarkingCancelled();
-      state.onMarkingCancelled = null;
-    }
+    if (state.onMarkingCancelled) cancelMarking();
     uploadPhoto(state.lastPhoto, state.lastMarked);
+  }
+
+  // The marking closed; one open on a later photo where no board was found is cancelled, so
+  // that the reading shown's own buttons ("read again", its marking) go on with its photo.
+  function cancelMarking() {
+    closeMarking();
+    const putBack = state.onMarkingCancelled;
+    state.onMarkingCancelled = null;
+    if (putBack) putBack();
+  }
+
+  // The marking for the reading shown, on its own photo.
+  function markShownPhoto(playArea = false) {
+    if (state.onMarkingCancelled) { cancelMarking(); clearMessage(); } // that message was the other photo's
+    openMarking(playArea);
   }
 
   // False when the player has corrected squares and does not want them dropped.
@@ -1553,18 +1572,14 @@
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
-    $("#mark-open").addEventListener("click", () => openMarking());
+    $("#mark-open").addEventListener("click", () => markShownPhoto());
     $("#mark-photo").addEventListener("click", markAt);
     $("#mark-dots").addEventListener("pointerdown", startDrag);
     $("#mark-wrap").addEventListener("pointermove", moveDrag);
     ["pointerup", "pointercancel"].forEach((t) => $("#mark-wrap").addEventListener(t, endDrag));
     $("#mark-squares").addEventListener("change", renderMarking);
     $("#mark-undo").addEventListener("click", () => { endDrag(); state.marks.pop(); renderMarking(); });
-    $("#mark-cancel").addEventListener("click", () => {
-      closeMarking();
-      if (state.onMarkingCancelled) state.onMarkingCancelled();
-      state.onMarkingCancelled = null;
-    });
+    $("#mark-cancel").addEventListener("click", cancelMarking);
     $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", (e) => {
       if (e.target.matches('#opt-players, input[name="stash"]')) state.optionsFromBoard = false; // the player's own choice now
