@@ -1129,6 +1129,24 @@ def answer_read_groups(page, board: str, groups: list) -> None:
     expect(page.locator("#photo-pane")).to_be_visible()
 
 
+
+def test_the_keyboard_goes_on_to_the_next_check_and_the_picker_says_the_current_value(page):
+    board = "x3 x2 . .\n. w2 w1 .\n. . c2 c1\n# . . #\n"
+    answer_read_groups(page, board, [("clear", ["A4", "B4"], 0.5, {"white": 0.4}, True),
+                                     ("cyan", ["C2", "D2"], 0.7, {"black": 0.3}, True)])
+    yes_clear = page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="Yes, clear")
+    yes_clear.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator('#reader-checks .colour-check[data-colour="clear"]')).to_have_count(0)
+    expect(page.locator('#reader-checks .colour-check[data-colour="cyan"]').get_by_role("button", name="Yes, cyan")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    expect(page.locator("#diagram .sq").first).to_be_focused()  # none left: on to the board
+    page.keyboard.press("Enter")
+    expect(page.locator("#picker")).to_be_visible()
+    assert page.locator('#picker .choice[aria-current="true"]').count() == 1
+    expect(page.locator('#picker .choice[aria-current="true"]')).to_have_attribute("data-value", "x3")
+
 def test_a_colour_already_given_to_a_group_is_not_offered_to_another(page):
     board = "x3 x2 . .\n. w2 w1 .\n. . c2 c1\n# . . #\n"
     answer_read_groups(page, board, [("clear", ["A4", "B4"], 0.5, {"white": 0.4, "black": 0.1}, True),

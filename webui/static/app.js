@@ -745,8 +745,13 @@
   function renderReaderChecks() {
     const box = $("#reader-checks");
     const checks = readerChecks().map((c) => c.node());
+    const answered = box.contains(document.activeElement); // by keyboard, or a tap on one of its buttons
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
+    if (answered) { // the focus goes on to the next check, or to the board when none is left
+      const next = box.querySelector("button") || $("#diagram .sq");
+      if (next) next.focus({ preventScroll: true });
+    }
   }
 
   // The close calls open now, each {kind, topic, node}: the reader's warning kind it answers,
@@ -1448,6 +1453,7 @@
     for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !onBoard.has(row.dataset.colour));
     for (const b of $$("#picker .choice")) {
       b.classList.toggle("current", b.dataset.value === current);
+      b.setAttribute("aria-current", String(b.dataset.value === current));
       b.classList.toggle("suggested", suggestions.has(b.dataset.value) && b.dataset.value !== current);
     }
     const dialog = $("#picker");
