@@ -1503,7 +1503,7 @@ def test_the_reading_shown_marks_its_own_photo_after_a_photo_with_no_board(page,
 def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
     page.set_input_files("#file-input", str(no_board_photo(tmp_path, seed=0)))
-    expect(page.locator("#message")).to_contain_text("mark the board's four corners", timeout=60_000)
+    expect(page.locator("#message")).to_contain_text(re.compile(r"^[A-Z].*\. Mark the board's four corners on the photo below to read it\."), timeout=60_000)
     expect(page.locator("#mark-card")).to_be_visible()
     expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
     tapped = [[220, 80], [420, 90], [600, 420], [40, 400]]  # a board seen in perspective

@@ -404,7 +404,7 @@
         if (xhr.status === 422 && data && data.error && !marked) {
           // No board found: the photo is fine, so let the player show the reader where it is.
           // Cancelled, "read again" and "mark the corners" go on with the reading shown.
-          showMessage(`${data.error}. Or mark the board's four corners on the photo below.`);
+          showMessage(`${cap(data.error)}. Mark the board's four corners on the photo below to read it.`);
           openMarking();
           state.onMarkingCancelled = () => { keepShown(); showMessage(`${data.error}.`); };
           return;
