@@ -820,6 +820,25 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
 
 
 
+
+def test_the_board_is_one_tab_stop_and_arrow_keys_move_between_its_squares(page):
+    enter_board(page, MIDGAME)
+    stop = page.locator('#diagram .sq[tabindex="0"]')
+    expect(stop).to_have_count(1)
+    expect(stop).to_have_attribute("data-cell", "A6")  # the top-left square, as drawn
+    stop.focus()
+    for key, cell in (("ArrowRight", "B6"), ("ArrowDown", "B5"), ("ArrowLeft", "A5"), ("ArrowLeft", "A5"), ("ArrowUp", "A6"),
+                      ("ArrowDown", "A5")):
+        page.keyboard.press(key)
+        expect(page.locator(f'#diagram .sq[data-cell="{cell}"]')).to_be_focused()
+    expect(stop).to_have_attribute("data-cell", "A5")  # the Tab stop follows
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#diagram')") is None  # out of the board at once
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator('#diagram .sq[data-cell="A5"]')).to_be_focused()
+    pick(page, "D3", "blue 2-pip")  # a tap moves the Tab stop too
+    expect(stop).to_have_attribute("data-cell", "D3")
+
 def test_the_keyboard_stays_on_a_square_it_changed_and_each_square_says_its_marks(page):
     answer_read_white_maybe_clear(page)
     expect(page.locator('#diagram .sq[data-cell="C2"]')).to_have_attribute("aria-label", "C2: white 1-pip, unsure, breaks a rule")
@@ -1141,7 +1160,7 @@ def test_the_keyboard_goes_on_to_the_next_check_and_the_picker_says_the_current_
     expect(page.locator('#reader-checks .colour-check[data-colour="cyan"]').get_by_role("button", name="Yes, cyan")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#reader-checks")).to_be_hidden()
-    expect(page.locator("#diagram .sq").first).to_be_focused()  # none left: on to the board
+    expect(page.locator('#diagram .sq[tabindex="0"]')).to_be_focused()  # none left: on to the board
     page.keyboard.press("Enter")
     expect(page.locator("#picker")).to_be_visible()
     assert page.locator('#picker .choice[aria-current="true"]').count() == 1

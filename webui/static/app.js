@@ -749,7 +749,7 @@
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
     if (answered) { // the focus goes on to the next check, or to the board when none is left
-      const next = box.querySelector("button") || $("#diagram .sq");
+      const next = box.querySelector("button") || $('#diagram .sq[tabindex="0"]');
       if (next) next.focus({ preventScroll: true });
     }
   }
@@ -977,12 +977,24 @@
 
   // --- the diagram ------------------------------------------------------------------------
   const S = 60, LEFT = 26, BOTTOM = 26, TOP = 4, RIGHT = 4;
+  let diagramCursor = null; // the board's square the keyboard was last on: its one Tab stop
+  const ARROW_STEPS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+  // The keyboard moves to square ``name`` of the board, which becomes its Tab stop.
+  function focusSquare(name) {
+    const target = $(`#diagram .sq[data-cell="${name}"]`);
+    if (!target) return;
+    for (const sq of $$('#diagram .sq[tabindex="0"]')) sq.setAttribute("tabindex", "-1");
+    target.setAttribute("tabindex", "0");
+    diagramCursor = name;
+    target.focus();
+  }
 
   function renderDiagram() {
     const wrap = $("#diagram");
     const width = LEFT + state.cols * S + RIGHT;
     const height = TOP + state.rows * S + BOTTOM;
-    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": "The board" });
+    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": "The board (arrow keys move between its squares)" });
     const violations = violationCells();
     const unsure = new Set((state.reading && state.reading.unsure) || []);
     const legal = new Set(legalSquares() || []);
@@ -997,7 +1009,7 @@
         const marks = [unsure.has(name) && !corrected && "unsure", corrected && "corrected",
           violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here"].filter(Boolean);
         const g = svg("g", {
-          class: "sq", "data-cell": name, "data-value": token, tabindex: "0", role: "button",
+          class: "sq", "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
           "aria-label": [`${name}: ${describe(token)}`, ...marks].join(", "), transform: `translate(${x},${y})`,
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
@@ -1027,9 +1039,10 @@
       root.append(t);
     }
     wrap.replaceChildren(root);
-    if (focused) { // the keyboard stays on the square it was on
-      const again = wrap.querySelector(`.sq[data-cell="${focused}"]`);
-      if (again) again.focus({ preventScroll: true });
+    const cursor = wrap.querySelector(`.sq[data-cell="${focused || diagramCursor}"]`) || wrap.querySelector(".sq");
+    if (cursor) {
+      cursor.setAttribute("tabindex", "0"); // one Tab stop for the board: the square last on
+      if (focused) cursor.focus({ preventScroll: true }); // the keyboard stays on the square it was on
     }
     renderPhotoMarks(legal);
   }
@@ -1630,7 +1643,20 @@
     });
     $("#diagram").addEventListener("keydown", (e) => {
       const g = e.target.closest(".sq");
-      if (g && (e.key === "Enter" || e.key === " ")) { e.preventDefault(); openPicker(g.dataset.cell); }
+      if (!g) return;
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openPicker(g.dataset.cell); }
+      const step = ARROW_STEPS[e.key];
+      if (step) {
+        e.preventDefault();
+        const { col, row } = parseCell(g.dataset.cell);
+        const [c, r] = [col + step[0], row + step[1]];
+        if (c >= 0 && c < state.cols && r >= 0 && r < state.rows) focusSquare(cellName(c, r));
+      }
+    });
+    $("#diagram").addEventListener("focusin", (e) => {
+      const g = e.target.closest(".sq");
+      if (g && g.getAttribute("tabindex") !== "0") focusSquare(g.dataset.cell); // tapped, or focused by a check
+      else if (g) diagramCursor = g.dataset.cell;
     });
     $("#picker").addEventListener("click", (e) => {
       const b = e.target.closest(".choice");
