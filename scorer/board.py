@@ -10,12 +10,14 @@ Text notation: one line per row, top row first; whitespace-separated tokens ``.`
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple, Union
 
 MIN_SIZE = 3
 MAX_SIZE = 12
+COMMENT = re.compile(r"(?:^|(?<=\s));")  # a ';' at a line's start or after a space starts a comment
 FILES = "ABCDEFGHIJKL"
 
 COLOUR_NAMES = {
@@ -306,7 +308,7 @@ class Board:
             raise NotationError("board text must be a string")
         lines = []
         for number, line in enumerate(text.splitlines(), start=1):
-            tokens = line.split(";", 1)[0].split()  # a ';' starts a comment, a line's own or its end
+            tokens = COMMENT.split(line, maxsplit=1)[0].split()
             if tokens:
                 lines.append((number, tokens))
         if not lines:

@@ -363,7 +363,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                     and squares.readings[sq].colour_lab is not None]
         n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
         if threehouse is None:
-            threehouse = _inferred_stash(reading, play.rows, n_parks, players, squares, pyramids)
+            threehouse, players = _inferred_stash(reading, play.rows, n_parks, players, squares, pyramids)
         reading.threehouse = bool(threehouse)
         stage = "colours"
         trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
@@ -446,10 +446,11 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
 
 
 def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int | None,
-                    squares: SquaresResult, pyramids: list[tuple[int, int]]) -> bool:
+                    squares: SquaresResult, pyramids: list[tuple[int, int]]) -> tuple[bool, int | None]:
     """ThreeHouse or not, from the play area's size and the parks read in it (``infer_stash``),
     a close call settled by the number of colours when they show it clearly
-    (``clear_group_count``), with a warning when the other stash fits the parks nearly as well."""
+    (``clear_group_count``), with a warning when the other stash fits the parks nearly as well;
+    and the players: ``players``, or the number of colours that settled the call."""
     guess = infer_stash(size, parks_seen, players)
     if guess.close and len(guess.contenders) > 1:
         colours_seen = clear_group_count(squares, pyramids, guess.contenders)
@@ -460,7 +461,7 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
     doubt = guess.doubt()
     if doubt:
         reading.warn("stash", doubt)
-    return guess.threehouse
+    return guess.threehouse, players or guess.colours_seen
 
 
 def read_photo(source: str | Path | bytes, *, players: int | None = None, threehouse: bool | None = None,

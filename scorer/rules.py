@@ -599,15 +599,20 @@ def check_position(
     ``players``: the number of players (None: from the board size when the setup table
     says, else the colours on the board). ``threehouse``: 3-trio stashes instead of 5; None
     infers it from the board's size and parks (``infer_stash``; a close call settled by the
-    number of colours on the board when a setup of that many players is in it), noting a close call.
+    colours on the board when they rule out the setups of fewer players), noting a close call.
     ``seats``: the players' colours in order of play, first player first, when known (it
     sets the players, names those with no piece yet, and sharpens whose turn it is).
     """
     notes: list[str] = []
     stash_inferred = threehouse is None
     if stash_inferred:
-        guess = infer_stash(board.rows if board.rows == board.cols else 0, len(board.parks()),
-                            len(seats) if seats is not None else players, colours_seen=len(board.colours()))
+        size, given = board.rows if board.rows == board.cols else 0, len(seats) if seats is not None else players
+        guess = infer_stash(size, len(board.parks()), given)
+        colours = len(board.colours())
+        if guess.close and guess.contenders and colours == max(guess.contenders):
+            # More colours than a setup has players rule it out; fewer say nothing (early on,
+            # not every player has placed a piece).
+            guess = infer_stash(size, len(board.parks()), given, colours_seen=colours)
         threehouse = guess.threehouse
         doubt = guess.doubt()
         notes += [doubt] if doubt else []

@@ -86,9 +86,11 @@ def test_bad_text_gets_one_line_naming_where(text, expected):
         assert part in message
 
 
-def test_a_semicolon_starts_a_comment_anywhere_on_a_line():
-    board = Board.from_text("; red to move\nr3 . #  ; top row\n. b2 .\n. . x1;\n")
+def test_a_semicolon_after_a_space_starts_a_comment():
+    board = Board.from_text("; red to move\nr3 . #  ; top row\n. b2 . ;\n. . x1\t;x\n")
     assert board.to_text() == "r3 . #\n. b2 .\n. . x1\n"
+    with pytest.raises(NotationError, match="unknown token '#;b2'"):  # a ';' between squares is no comment
+        Board.from_text("r3 . #;b2\n. b2 .;r1\n. . x1;.")
 
 
 def test_colour_letters_are_read_in_either_case_and_written_lower_case():

@@ -206,6 +206,21 @@ def test_three_clear_colours_settle_a_close_stash_call():
     assert any(w.startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board") for w in reading.warnings)
 
 
+
+def test_the_colours_that_settle_the_stash_set_the_players_the_pieces_are_grouped_into(monkeypatch):
+    # 3 parks: a standard game with 3 hidden, or four-player ThreeHouse with 3 extra; four
+    # colours settle it, and the pieces are then grouped into four players, not chosen afresh.
+    import scorer.reader as reader
+
+    board = Board.from_text("# r3 b2 g1 . y2\n. r1 b1 g3 . .\ny2 . b3 . r2 .\n. g2 . . . y1\n. . . g1 b1 r1\n# y3 . . . #\n")
+    img, _, _ = draw_scene(board, elevation_deg=55, width=1600, height=1200, seed=0)
+    asked = []
+    grouped = reader.colour_groups_for
+    monkeypatch.setattr(reader, "colour_groups_for", lambda *a, **k: asked.append(k["players"]) or grouped(*a, **k))
+    reading = read_image(img)
+    assert reading.threehouse and "3 parks and 4 colours" in " ".join(reading.warnings)
+    assert asked == [4] and len(reading.colour_names) == 4
+
 def test_an_unknown_stash_lets_the_play_area_be_any_size_of_either():
     occ, park = np.zeros((8, 8)), np.zeros((8, 8))
     occ[2:7, 1:6] = 0.95  # a full 5x5 block with parks in its corners

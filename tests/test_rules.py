@@ -439,6 +439,11 @@ def test_check_position_infers_the_stash_when_not_given():
     seven["A2"], seven["C2"], seven["E2"] = Piece("red", 1), Piece("blue", 1), Piece("green", 1)
     three = check_position(seven, threehouse=None)  # three colours on it: ThreeHouse for three
     assert three.trios == 3 and any(n.startswith("unsure of the stash: 7 parks and 3 colours") for n in three.notes)
+    eight = board(EMPTY_2P)
+    eight["B2"], eight["E5"] = PARK, PARK
+    eight["A2"], eight["C2"] = Piece("red", 1), Piece("blue", 1)
+    early = check_position(eight, threehouse=None)  # two colours two moves in: a third player may be next
+    assert early.trios == 3 and any(n.startswith("unsure of the stash: 8 parks on a 6x6") for n in early.notes)
     # the seats narrow it like a player count: three players on a 6x6 with 7 parks play ThreeHouse
     assert check_position(seven, threehouse=None, seats=["red", "blue", "green"]).trios == 3
     # given, it is not inferred: a 5x5 checked as standard stays standard
