@@ -378,7 +378,7 @@ def test_the_photo_buttons_show_where_the_keyboard_is(page):
 
 def test_a_comment_after_a_row_is_no_square(page):
     commented = "; mid-game\n" + MIDGAME.replace("# r3 r2 . . #", "# r3 r2 . . #  ; red to move", 1)
-    enter_board(page, commented.replace(". . b3 . . .", ". . b3 . . .;", 1))
+    enter_board(page, commented.replace(". . b3 . . .", ". . b3 . . . ;", 1))
     expect(page.locator("#diagram .sq")).to_have_count(36)
     expect(page.locator('#diagram .sq[data-cell="F6"]')).to_have_attribute("data-value", "#")
     expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "b3")
@@ -839,6 +839,50 @@ def test_the_board_is_one_tab_stop_and_arrow_keys_move_between_its_squares(page)
     pick(page, "D3", "blue 2-pip")  # a tap moves the Tab stop too
     expect(stop).to_have_attribute("data-cell", "D3")
 
+
+def test_a_board_kept_from_last_visit_stays_kept_while_it_waits_for_the_server(page):
+    page.route("**/api/*", lambda route: route.abort())
+    reload_with_saved(page, {"board": MIDGAME, "text": MIDGAME})
+    expect(page.locator("#message")).to_contain_text("(it is still kept)")
+    page.check("#opt-private-parks")  # saved again, the board not shown yet
+    page.unroute("**/api/*")
+    page.reload()
+    expect(total_of(page, "red")).to_have_text("4")
+
+
+def test_a_text_that_does_not_parse_lets_a_photo_being_read_land(page):
+    held = []
+    page.route("**/api/read", lambda route: held.append(route))
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    while not held:
+        page.wait_for_timeout(50)
+    page.fill("#board-text", "r3 zz .\n. . .\n. . .\n")
+    page.click("#apply-text")
+    expect(page.locator("#message")).to_contain_text("zz")
+    expect(page.locator("#progress")).to_be_visible()  # the photo is still being read
+    board = "x3 x2 .\n. b2 x1\n# . b1\n"
+    held[0].fulfill(status=200, json={"board": board, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                                      "squares": {}, "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []}})
+    expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", "x3")
+
+
+def test_a_board_typed_while_marks_are_read_closes_their_marking(page):
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#mark-card")).to_be_visible()
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    held = []
+    page.route("**/api/read", lambda route: held.append(route))
+    tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
+    page.click("#mark-read")
+    while not held:
+        page.wait_for_timeout(50)
+    enter_board(page, MIDGAME)
+    expect(page.locator("#mark-card")).to_be_hidden()  # the marks went with their photo
+    expect(page.locator("#progress")).to_be_hidden()
+
 def test_the_keyboard_stays_on_a_square_it_changed_and_each_square_says_its_marks(page):
     answer_read_white_maybe_clear(page)
     expect(page.locator('#diagram .sq[data-cell="C2"]')).to_have_attribute("aria-label", "C2: white 1-pip, unsure, breaks a rule")
@@ -1157,7 +1201,12 @@ def test_the_keyboard_goes_on_to_the_next_check_and_the_picker_says_the_current_
     yes_clear.focus()
     page.keyboard.press("Enter")
     expect(page.locator('#reader-checks .colour-check[data-colour="clear"]')).to_have_count(0)
-    expect(page.locator('#reader-checks .colour-check[data-colour="cyan"]').get_by_role("button", name="Yes, cyan")).to_be_focused()
+    cyan = page.locator('#reader-checks .colour-check[data-colour="cyan"]')
+    expect(cyan).to_be_focused()  # the next check's text: a key held down answers nothing
+    page.keyboard.press("Enter")
+    expect(cyan).to_be_visible()
+    page.keyboard.press("Tab")
+    expect(cyan.get_by_role("button", name="Yes, cyan")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator('#diagram .sq[tabindex="0"]')).to_be_focused()  # none left: on to the board
@@ -1165,6 +1214,17 @@ def test_the_keyboard_goes_on_to_the_next_check_and_the_picker_says_the_current_
     expect(page.locator("#picker")).to_be_visible()
     assert page.locator('#picker .choice[aria-current="true"]').count() == 1
     expect(page.locator('#picker .choice[aria-current="true"]')).to_have_attribute("data-value", "x3")
+
+
+def test_a_player_cards_colour_answers_the_check_of_the_group_it_renames(page):
+    board = "x3 x2 . .\n. w2 w1 .\n. . c2 c1\n# . . #\n"
+    answer_read_groups(page, board, [("clear", ["A4", "B4"], 0.9, {}, False),
+                                     ("cyan", ["C2", "D2"], 0.7, {"black": 0.3}, True)])
+    expect(page.locator('#reader-checks .colour-check[data-colour="cyan"]')).to_be_visible()
+    page.get_by_label("Colour of the cyan pieces").select_option("black")
+    expect(page.locator('#diagram .sq[data-cell="C2"]')).to_have_attribute("data-value", "k2")
+    expect(page.locator("#reader-checks")).to_be_hidden()  # not "2 pieces read as black": the player named them
+
 
 def test_a_colour_already_given_to_a_group_is_not_offered_to_another(page):
     board = "x3 x2 . .\n. w2 w1 .\n. . c2 c1\n# . . #\n"

@@ -37,6 +37,7 @@
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
     textDirty: false,
+    pendingBoard: null,              // the board kept from the last visit, while the server cannot be reached to show it
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
     uploadKey: null,                 // the options and marks that upload was sent with
@@ -95,7 +96,7 @@
 
   // --- board text -------------------------------------------------------------------------
   function tokensFromText(text) {
-    const lines = text.split(/\r?\n/).map((l) => l.split(";")[0].trim()).filter((l) => l); // ";": a comment to the line's end
+    const lines = text.split(/\r?\n/).map((l) => l.split(/(?:^|\s);/)[0].trim()).filter((l) => l); // as Board.from_text's comments
     const top = lines.map((l) => l.split(/\s+/));
     return top.reverse(); // row 0 = bottom
   }
@@ -194,7 +195,7 @@
         options: options(),
         text: $("#board-text").value,
         textDirty: state.textDirty,
-        board: state.cells ? boardText() : null,
+        board: state.cells ? boardText() : state.pendingBoard, // a kept board not shown yet stays kept
         readTokens: state.readTokens,
         reading: state.reading,
         optionsFromBoard: state.optionsFromBoard,
@@ -300,6 +301,7 @@
       state.score = score;
       state.check = check;
       setBoardFromText(score.board);
+      state.pendingBoard = null;
       if (!state.textDirty || opts.fromText) {
         if (!opts.fromText) $("#board-text").value = score.board;
         state.textDirty = false;
@@ -318,6 +320,7 @@
         console.error(err);
         showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
       } else if (opts.restoring && err.unreachable) { // kept, to be shown once the server answers
+        state.pendingBoard = text;
         showMessage("Could not reach the scorer to show the board kept from your last visit (it is still kept): "
           + "check the connection.", "", { label: "Try again", onclick: () => restoreBoard(text) });
       } else if (opts.restoring) {
@@ -388,7 +391,12 @@
     const xhr = new XMLHttpRequest();
     state.upload = xhr;
     if (replaced) replaced.abort(); // a newer photo replaces one still being read
-    xhr.onabort = () => { if (state.upload === xhr) { progress(null); keepShown(); } }; // let go (dropUpload)
+    xhr.onabort = () => { // let go (dropUpload)
+      if (state.upload !== xhr) return;
+      progress(null);
+      if (marked && !$("#mark-card").hidden && file !== shown[0]) closeMarking(); // its marks go with it
+      keepShown();
+    };
     xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
     xhr.open("POST", "api/read");
     xhr.responseType = "json";
@@ -748,9 +756,11 @@
     const answered = box.contains(document.activeElement); // by keyboard, or a tap on one of its buttons
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
-    if (answered) { // the focus goes on to the next check, or to the board when none is left
-      const next = box.querySelector("button") || $('#diagram .sq[tabindex="0"]');
-      if (next) next.focus({ preventScroll: true });
+    if (answered) { // the focus goes on to the next check (its text, so a held key answers nothing), or to the board
+      const next = box.firstElementChild;
+      if (next) next.setAttribute("tabindex", "-1");
+      const target = next || $('#diagram .sq[tabindex="0"]');
+      if (target) target.focus({ preventScroll: true });
     }
   }
 
@@ -905,7 +915,11 @@
     const swap = { [a]: b, [b]: a };
     const swapName = (c) => (c === from ? to : c === to ? from : c);
     const only = groups && new Set(groups.flatMap((g) => g.cells).filter((cell) => !isCorrected(cell)));
-    for (const g of groups || (state.reading && state.reading.colourGroups) || []) g.colour = swapName(g.colour);
+    for (const g of groups || (state.reading && state.reading.colourGroups) || []) {
+      const named = swapName(g.colour);
+      if (named !== g.colour) g.unsure = false; // named by the player: its check is answered
+      g.colour = named;
+    }
     state.seats = state.seats.map(swapName);
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
@@ -1613,7 +1627,6 @@
     $("#apply-text").addEventListener("click", () => {
       const text = $("#board-text").value;
       if (!text.trim()) { showMessage("Type or paste a board first, or make a new empty board."); return; }
-      dropUpload();
       const typed = tokensFromText(text), read = state.readTokens;
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
@@ -1621,12 +1634,16 @@
       if (state.reading && sameShape && kept * 2 >= pieceCount(read)) {
         // The read board corrected as text: the reading stays, each square changed counting as a
         // correction, and the board is checked as the picker's corrections are (the photo's stash).
-        analyse(text, { fromText: true, scroll: true }).then((ok) => { if (ok && !showReadingMessage()) clearMessage(); });
+        analyse(text, { fromText: true, scroll: true }).then((ok) => {
+          if (ok) dropUpload();
+          if (ok && !showReadingMessage()) clearMessage();
+        });
         return;
       }
       const putBack = takeAsAnotherBoard(typed);
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
+          dropUpload(); // taken: a photo still being read would replace it (a text that does not parse keeps it)
           showPhotoPane(false);
           renderDiagram(); // without the photo's marks
         } else if (ok === false && !state.reading) putBack(); // a text that does not parse changes nothing
