@@ -242,13 +242,14 @@ class Reading:
             zoom = max(image.shape[:2]) / max(self.image.shape[:2])
         return draw_reading(base, self, zoom, mark_unsure)
 
-    def overlay_png(self, image: np.ndarray | None = None, max_side: int = 1600) -> bytes:
-        """The overlay as PNG bytes (shrunk to ``max_side`` px at most)."""
+    def overlay_png(self, image: np.ndarray | None = None, max_side: int = 1600, suffix: str = ".png") -> bytes:
+        """The overlay as PNG bytes (shrunk to ``max_side`` px at most); ``suffix`` ".jpg"
+        for JPEG bytes instead."""
         drawn = self.overlay(image)
         drawn, _ = downscale(drawn, max_side)
-        ok, buf = cv2.imencode(".png", drawn)
+        ok, buf = cv2.imencode(suffix, drawn, [cv2.IMWRITE_JPEG_QUALITY, 92] if suffix == ".jpg" else [])
         if not ok:
-            raise RuntimeError("PNG encoding failed")
+            raise RuntimeError(f"{suffix} encoding failed")
         return buf.tobytes()
 
 

@@ -410,6 +410,23 @@ def test_read_command_json_and_overlay(tmp_path, capsys):
     assert out.read_bytes()[:4] == b"\x89PNG"
 
 
+
+def test_the_overlay_is_a_png_or_a_jpeg_as_named_and_never_written_over_a_photo(tmp_path, capsys):
+    _, img, _ = _scene(elevation=50)
+    photo = tmp_path / "board.jpg"
+    cv2.imwrite(str(photo), img)
+    before = photo.read_bytes()
+    assert main(["read", str(photo), "--overlay", str(photo)]) == 2
+    assert "would write over the photo" in capsys.readouterr().err and photo.read_bytes() == before
+    assert main(["read", str(photo), "--overlay", str(tmp_path / "over.jpg")]) == 0
+    assert (tmp_path / "over.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
+    assert main(["read", str(photo), "--overlay", str(tmp_path / "over")]) == 0
+    assert (tmp_path / "over.png").read_bytes()[:4] == b"\x89PNG"
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        main(["read", str(photo), "--overlay", str(tmp_path / "over.gif")])
+    assert exit_info.value.code == 2 and "name it .png or .jpg, not .gif" in capsys.readouterr().err
+
 def test_the_overlay_frames_unsure_squares_unless_asked_not_to():
     _, img, grid = _scene()
     reading = read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
@@ -432,7 +449,7 @@ def test_an_overlay_that_cannot_be_written_loses_no_reading(tmp_path, capsys, mo
         def to_dict(self):
             return {"file": self.file, "board": "r1\n"}
 
-        def overlay_png(self):
+        def overlay_png(self, suffix=".png"):
             return b"\x89PNG"
 
     monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))

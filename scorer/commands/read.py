@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -24,7 +25,7 @@ def add_parser(subparsers) -> None:
     read.add_argument("photos", nargs="+", metavar="PHOTO", help=f"a photo ({PHOTO_FORMATS}), or - for standard input")
     read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     read.add_argument("--overlay", metavar="OUT.png", type=overlay_argument,
-                      help="write the photo with the reading drawn on it (several photos: OUT-1.png, ...)")
+                      help="write the photo with the reading drawn on it, as PNG or, named .jpg, JPEG (several photos: OUT-1.png, ...)")
     read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
     add_stash_options(read)
     read.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y", type=corners_argument,
@@ -67,10 +68,16 @@ def corners_argument(text: str) -> list[list[float]]:
     return [numbers[k:k + 2] for k in range(0, 8, 2)]
 
 
+OVERLAY_SUFFIXES = {".png": ".png", ".jpg": ".jpg", ".jpeg": ".jpg"}  # a file name's suffix -> the encoding
+
+
 def overlay_argument(text: str) -> str:
-    """``--overlay``: a file name, not an empty one."""
+    """``--overlay``: a file name, not an empty one, for a PNG or a JPEG (no suffix: PNG)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("give the file to write the overlay to, e.g. --overlay out.png")
+    suffix = Path(text).suffix.lower()
+    if suffix and suffix not in OVERLAY_SUFFIXES:
+        raise argparse.ArgumentTypeError(f"the overlay is a PNG or a JPEG: name it .png or .jpg, not {suffix}")
     return text
 
 
@@ -86,9 +93,18 @@ def squares_argument(text: str) -> tuple[int, int]:
 
 def _overlay_path(base: str, index: int, total: int) -> Path:
     path = Path(base)
+    if not path.suffix:
+        path = path.with_name(path.name + ".png")
     if total == 1:
         return path
-    return path.with_name(f"{path.stem}-{index + 1}{path.suffix or '.png'}")
+    return path.with_name(f"{path.stem}-{index + 1}{path.suffix}")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def run_read(args) -> int:
@@ -101,6 +117,11 @@ def run_read(args) -> int:
         raise UserError("--squares is the size of a board marked with --corners: give the corners too")
     stdin_given_once(args.photos, "photo")
     cols, rows = args.squares or (8, 8)
+    if args.overlay:
+        for index in range(len(args.photos)):
+            out = _overlay_path(args.overlay, index, len(args.photos))
+            if any(name != "-" and _same_file(out, Path(name)) for name in args.photos):
+                raise UserError(f"--overlay {args.overlay} would write over the photo {out}: give another file name")
     status = 0
     for index, name in enumerate(args.photos):
         source = read_stdin(MAX_BYTES) if name == "-" else name
@@ -124,7 +145,7 @@ def run_read(args) -> int:
         if args.overlay:  # after the reading is out: a folder that cannot be written loses nothing read
             out = _overlay_path(args.overlay, index, len(args.photos))
             try:
-                out.write_bytes(reading.overlay_png())
+                out.write_bytes(reading.overlay_png(suffix=OVERLAY_SUFFIXES[out.suffix.lower()]))
             except OSError as err:
                 print_error(f"{name}: cannot write the overlay to {out}: {err.strerror or err}")
                 status = 2
