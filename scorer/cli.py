@@ -8,7 +8,9 @@ Exit status: 0 all well, 1 ``check`` found violations, 2 bad input (one line on 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from scorer.board import NotationError
@@ -62,7 +64,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_stdout()
         return 141
+    except OSError as err:
+        if err.errno not in OUTPUT_ERRNOS:
+            raise
+        _drop_stdout()  # what could not be written is not tried again at exit
+        print_error(f"cannot write the output: {err.strerror}")
+        return 2
+
+
+OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}  # the output's disk is full or failing
+
+
+def _drop_stdout() -> None:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

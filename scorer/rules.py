@@ -22,6 +22,7 @@ from scorer.board import (COLOUR_NAMES, COLOURS, PARK, PIPS, STANDARD_TRIOS, THR
 
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
 MIN_PLAYERS = 2  # a game needs two; a board showing one colour still has another player
+MAX_PLAYERS = 4  # the rules' setups go up to four: a fifth colour is one too many
 
 Stash = dict[int, int]  # pips -> pyramids of that size still in hand
 
@@ -587,7 +588,7 @@ def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple
     if setup is not None and setup.players >= seen:
         return setup.players, "board size" if len(fitting) == 1 else "board size and parks"
     sizes = {s.players for s in fitting}
-    return max(seen, min(sizes) if sizes else MIN_PLAYERS), "colours on board"
+    return min(MAX_PLAYERS, max(seen, min(sizes) if sizes else MIN_PLAYERS)), "colours on board"
 
 
 def check_position(

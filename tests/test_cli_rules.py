@@ -386,3 +386,28 @@ def test_check_with_seats(capsys, tmp_path):
     with pytest.raises(SystemExit) as info:
         main(["check", "--seats", "red,purplish", str(path)])
     assert info.value.code == 2 and "unknown colour 'purplish'" in capsys.readouterr().err
+
+
+def test_a_full_disk_under_the_output_is_one_line_and_status_2(tmp_path):
+    # stdout on a full disk (Linux's /dev/full: every write fails with ENOSPC)
+    if not Path("/dev/full").exists():  # Linux has it, CI too
+        (pytest.fail if os.environ.get("CI") else pytest.skip)("this test needs /dev/full (Linux)")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "scorer", "score", GAME_2P], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert done.returncode == 2
+    assert done.stderr == "subdivision: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("command", ["score", "check"])
+def test_a_gif_is_named_as_an_image_format_not_taken_for_board_text(capsys, tmp_path, command):
+    import io
+
+    from PIL import Image
+
+    gif = tmp_path / "board.gif"
+    buffer = io.BytesIO()
+    Image.new("RGB", (64, 48), (200, 30, 30)).save(buffer, "GIF")
+    gif.write_bytes(buffer.getvalue())
+    assert main([command, str(gif)]) == 2
+    assert capsys.readouterr().err == f"subdivision: error: {gif}: unsupported image format GIF\n"

@@ -423,6 +423,14 @@ def test_the_colours_seen_settle_a_close_stash_call_and_only_that():
     assert infer_stash(6, 7, players=2, colours_seen=3).threehouse is False  # players given: not inferred
 
 
+
+def test_a_fifth_colour_is_one_too_many():
+    five = Board.from_text("r2 b2 g2\ny2 p2 .\n. . .\n")
+    report = check_position(five)
+    assert report.players == 4
+    assert [v.rule for v in report.violations if v.cell is None][:1] == ["too_many_colours"]
+    assert "5 colours on the board" in report.violations[0].message
+
 def test_check_position_infers_the_stash_when_not_given():
     five = check_position(Board(5, 5), threehouse=None)
     assert (five.trios, five.players, five.stash_inferred) == (3, 2, True)

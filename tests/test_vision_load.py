@@ -157,6 +157,20 @@ def test_decompression_bomb_is_refused_before_decoding():
         load_photo(_png_header_only(30000, 30000))
 
 
+
+@pytest.mark.parametrize("width, height", [(10000, 9000), (9500, 9000), (30000, 30000)])
+def test_a_photo_over_the_pixel_limit_is_told_the_limit_whatever_pils_own_checks_say(width, height):
+    # 90 MP sets off PIL's own warning, 900 MP its error: each gets the same plain words.
+    with pytest.raises(PhotoTooLarge, match="more than the 80,000,000 pixels allowed: send a smaller copy"):
+        load_photo(_png_header_only(width, height))
+
+
+def test_a_damaged_file_says_one_line_and_no_decoder_warnings(recwarn):
+    tiff = b"II*\x00\x08\x00\x00\x00" + b"\xff" * 100  # a TIFF whose EXIF is corrupt
+    with pytest.raises(PhotoError):
+        load_photo(tiff)
+    assert not [w for w in recwarn.list if "EXIF" in str(w.message) or "TiffImagePlugin" in w.filename]
+
 def test_pixel_limit_is_configurable():
     data = _encode(_test_image(), "PNG")
     with pytest.raises(PhotoTooLarge, match="pixels"):

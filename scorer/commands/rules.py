@@ -81,9 +81,10 @@ class Loaded:
 
 def is_image(data: bytes) -> bool:
     """JPEG, PNG, WebP, HEIC/HEIF/AVIF (ISO-BMFF ``ftyp``), and the TIFF and BMP the photo
-    loader also reads, by magic bytes."""
+    loader also reads, by magic bytes; and GIF, which it names as a format it does not take."""
     return (
         data.startswith(b"\xff\xd8\xff")
+        or data[:6] in (b"GIF87a", b"GIF89a")
         or data.startswith(b"\x89PNG\r\n\x1a\n")
         or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
         or data[4:8] == b"ftyp"

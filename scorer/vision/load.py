@@ -108,13 +108,15 @@ def load_photo_scaled(
     if not data:
         raise PhotoError(f"{name}: file is empty")
     with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        # A damaged file's decoder warnings (corrupt EXIF, ...) are not for the user; PIL's
+        # pixel-count warning neither: max_pixels, under PIL's limit, is checked before decoding.
+        warnings.simplefilter("ignore")
         try:
             image = Image.open(io.BytesIO(data))
         except UnidentifiedImageError:
             raise PhotoError(f"{name}: not an image (expected {PHOTO_FORMATS})") from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
+            raise PhotoTooLarge(f"{name}: {too_many_pixels(max_pixels)}") from None
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             if _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
@@ -131,10 +133,8 @@ def load_photo_scaled(
             raise PhotoError(f"{name}: image is {width}x{height} px, a strip too narrow to show a board "
                              f"(at most {MAX_ASPECT} times as long as it is wide)")
         if width * height > max_pixels:
-            raise PhotoTooLarge(
-                f"{name}: image is {width}x{height} = {width * height:,} pixels, "
-                f"more than the {max_pixels:,} allowed"
-            )
+            raise PhotoTooLarge(f"{name}: image is {width}x{height} = {width * height:,} pixels, "
+                                f"{too_many_pixels(max_pixels).removeprefix('image has ')}")
         try:
             if long_side and image.format in ("JPEG", "MPO") and max(width, height) > long_side:
                 ratio = long_side / max(width, height)
@@ -143,7 +143,7 @@ def load_photo_scaled(
             image = ImageOps.exif_transpose(image)
             image = _to_rgb(image)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PhotoTooLarge(f"{name}: image has too many pixels (decompression bomb?)") from None
+            raise PhotoTooLarge(f"{name}: {too_many_pixels(max_pixels)}") from None
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             if isinstance(err, OSError) and _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
@@ -152,6 +152,11 @@ def load_photo_scaled(
     if long_side:
         bgr, _ = downscale(bgr, long_side)
     return bgr, max(width, height) / max(bgr.shape[:2])
+
+
+def too_many_pixels(max_pixels: int) -> str:
+    """The message for an image over ``max_pixels``."""
+    return f"image has more than the {max_pixels:,} pixels allowed: send a smaller copy of the photo"
 
 
 def _to_rgb(image: Image.Image) -> Image.Image:
