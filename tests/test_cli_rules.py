@@ -411,3 +411,12 @@ def test_a_gif_is_named_as_an_image_format_not_taken_for_board_text(capsys, tmp_
     gif.write_bytes(buffer.getvalue())
     assert main([command, str(gif)]) == 2
     assert capsys.readouterr().err == f"subdivision: error: {gif}: unsupported image format GIF\n"
+
+
+def test_score_says_the_players_and_stash_only_guide_the_reading_of_a_photo(capsys):
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    assert " ".join(capsys.readouterr().out.split()).count("the score does not depend on it: it guides the reading of a photo") == 2
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    assert "guides the reading" not in capsys.readouterr().out

@@ -29,7 +29,7 @@ def add_parser(subparsers) -> None:
         help="score finished boards, itemized",
         description="Score boards (board text or photos): pips, groups, 3-pip deductions, parks, winners.",
     )
-    _add_common(score)
+    _add_common(score, photos_only=True)
     score.add_argument("--private-parks", action="store_true", help="the Private Parks variant: +3 per park held")
     score.add_argument(
         "--loose-parks",
@@ -63,11 +63,15 @@ def parse_seats(text: str) -> list[str]:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def _add_common(parser) -> None:
+def _add_common(parser, photos_only: bool = False) -> None:
+    """FILE..., --json, --players and the stash options; ``photos_only``: the command's result
+    does not depend on the players or stash (the score), which then only guide the reader."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="board text or photo; - reads standard input")
     parser.add_argument("--json", action="store_true", help="one JSON object per file per line")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
-    add_stash_options(parser)
+    note = "the score does not depend on it: it guides the reading of a photo" if photos_only else None
+    parser.add_argument("--players", type=int, choices=(2, 3, 4),
+                        help="number of players (default: from the board)" + (f"; {note}" if note else ""))
+    add_stash_options(parser, note)
 
 
 # --- input ---------------------------------------------------------------------------------
