@@ -638,3 +638,16 @@ def test_a_board_with_no_bare_square_is_decoded_as_full(monkeypatch, gap):
     assert told == [gap is None]
     wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
+
+
+def test_read_prints_sizes_as_squares_takes_them_and_the_play_areas_place_from_1(capsys):
+    import types
+
+    from scorer.commands.read import _print_reading
+
+    reading = types.SimpleNamespace(to_dict=lambda: {
+        "grid": {"rows": 5, "cols": 6}, "play_area": {"row": 0, "col": 1, "rows": 5, "cols": 5},
+        "threehouse": True, "stash_inferred": True, "seconds": 0.5, "board": None, "warnings": []})
+    _print_reading("a.jpg", reading)
+    assert capsys.readouterr().out == ("a.jpg: 6x5 checkerboard, play area 5x5 (its A1 on the checkerboard's column 2, "
+                                       "row 1 from the bottom left), ThreeHouse stash (inferred) (0.50 s)\n")

@@ -154,9 +154,11 @@ def run_read(args) -> int:
 
 def _print_reading(name: str, reading) -> None:
     d = reading.to_dict()
-    print(f"{name}: {d['grid']['rows']}x{d['grid']['cols']} checkerboard, play area "
-          + (f"{d['play_area']['rows']}x{d['play_area']['cols']} at row {d['play_area']['row']}, col {d['play_area']['col']}"
-             if d["play_area"] else "unknown")
+    area = d["play_area"]
+    # sizes as --squares gives them, columns x rows; where the play area lies, counted from 1
+    print(f"{name}: {d['grid']['cols']}x{d['grid']['rows']} checkerboard, play area "
+          + (f"{area['cols']}x{area['rows']} (its A1 on the checkerboard's column {area['col'] + 1}, "
+             f"row {area['row'] + 1} from the bottom left)" if area else "unknown")
           + ("" if d["threehouse"] is None else
              f", {stash_name(d['threehouse'])} stash{' (inferred)' if d['stash_inferred'] else ''}")
           + f" ({d['seconds']:.2f} s)")
