@@ -437,7 +437,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                                     f"look{'' if many else 's'} occupied: check the play area framed on the photo")
         unsure = reading.uncertain
         if unsure:
-            reading.warn("unsure_squares", f"unsure about {len(unsure)} square(s): {', '.join(unsure)}")
+            reading.warn("unsure_squares", f"unsure about {len(unsure)} square{'s' * (len(unsure) != 1)}: {', '.join(unsure)}")
     except UserError:
         raise
     except Exception as err:  # a later stage failed: keep the grid, say what failed

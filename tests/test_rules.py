@@ -570,3 +570,10 @@ def test_counts_fit_turn_order_for_every_reachable_position_and_agrees_with_the_
     board["C4"] = None  # red one ahead (it went first): fine
     assert counts_fit_turn_order(board)
     assert not any(v.rule == RULE_TURN_ORDER for v in check_position(board, players=2).violations)
+
+
+def test_piece_counts_that_fit_only_the_colours_on_the_board_say_so_in_words():
+    one = Board.from_text("# . . . . . #\n. . . . . . .\n. . r1 . . . .\n. . . . . . .\n. . . . r2 . .\n. . . . . . .\n# . . . . . #\n")
+    assert check_position(one).notes == ["the board size suggests 3 players, but the piece counts fit only the 1 colour on the board"]
+    one["D4"] = Piece("blue", 1)
+    assert check_position(one).notes[-1].endswith("fit only the 2 colours on the board")

@@ -248,14 +248,15 @@ def format_score(name: str, report: ScoreReport) -> str:
         if report.private_parks:
             summary += f" + {s.park_bonus} (parks)"
         lines.append(f"  {rank}. {colour:<{width}} {total:>3} = {summary}")
-        sizes = ", ".join(f"{_size_name(p)}s {n}" for p, n in s.pips_by_size.items())
-        lines.append(f"       pips: {sizes}")
+        sizes = ", ".join(f"{n} from {_size_name(p)}s" for p, n in s.pips_by_size.items())
+        lines.append(f"       pips by size: {sizes}")
         for group in s.groups:
             lines.append(f"       group {group.points}: {' '.join(sq.name for sq in group.cells)}")
         for d in s.deductions:
             if d.one_pips:
                 ones = " ".join(sq.name for sq in d.one_pips)
-                lines.append(f"       3-pip {d.cell.name} {d.points}: {len(d.one_pips)} 1-pip(s) Near it ({ones})")
+                lines.append(f"       3-pip {d.cell.name} {d.points}: {len(d.one_pips)} 1-pip{'s' * (len(d.one_pips) != 1)} "
+                             f"Near it ({ones})")
         for park in s.parks:
             lines.append(f"       park {park.park.name} +{park.points}: {' '.join(sq.name for sq in park.cells)}")
     if report.private_parks:
