@@ -421,3 +421,10 @@ def test_score_says_the_players_and_stash_only_guide_the_reading_of_a_photo(caps
     with pytest.raises(SystemExit):
         main(["check", "--help"])
     assert "guides the reading" not in capsys.readouterr().out
+
+
+def test_check_names_the_player_with_no_piece_yet_as_to_move_when_the_counts_tell(capsys, tmp_path):
+    board = tmp_path / "one.txt"
+    board.write_text("r1 . .\n. . .\n. . .\n")
+    status, out, _ = run(["check", str(board)], capsys)
+    assert "  to move: a player with no piece yet\n" in out and "cannot tell" not in out

@@ -288,7 +288,8 @@ def format_check(name: str, report: CheckReport) -> str:
         lines.append(f"  to move: {report.to_move}")
     else:
         options = list(report.to_move_candidates) + (["a player with no piece yet"] if report.unseen_player_may_move else [])
-        lines.append(f"  to move: {' or '.join(options) or 'unknown'} (the counts cannot tell)")
+        lines.append(f"  to move: {options[0]}" if len(options) == 1
+                     else f"  to move: {' or '.join(options) or 'unknown'} (the counts cannot tell)")
     if report.must_pass and not report.game_over:
         lines.append(f"  must pass: {', '.join(report.must_pass)}")
     for colour, stash in report.stash.items():
