@@ -160,6 +160,10 @@ def test_cli_rejects_bad_options(capsys, tmp_path):
     assert err.startswith("subdivision: error: unknown clutter piano") and "\n" not in err
     assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--tilt", "89"]) == 2
     capsys.readouterr()
+    for both in (["--threehouse", "--standard"], ["--portrait", "--landscape"]):  # one wins silently no more
+        with pytest.raises(SystemExit) as exit_info:
+            main(["studio", "--seed", "1", "--out", str(tmp_path), *both])
+        assert exit_info.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
     for frost in ("0.7,0.2", "a,b", "0.3", "0.2,1.5"):
         assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--frost", frost]) == 2
         err = capsys.readouterr().err.strip()
