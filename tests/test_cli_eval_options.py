@@ -56,3 +56,14 @@ def test_an_inferred_stash_is_scored_against_the_sidecars(capsys, tmp_path):
     assert "stash inferred        right on 1 of 2 boards" in out
     assert main(["eval", str(tmp_path)]) == 0
     assert "stash inferred" not in capsys.readouterr().out  # told the stash: nothing to score
+
+
+def test_a_folder_whose_sub_folders_hold_the_photos_is_told_of_split(capsys, tmp_path):
+    (tmp_path / "dev").mkdir()
+    shutil.copy(PHOTO, tmp_path / "dev" / "a.jpg")
+    shutil.copy(PHOTO.with_suffix(".json"), tmp_path / "dev" / "a.json")
+    assert main(["eval", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"subdivision: error: {tmp_path}: no photos with .json sidecars; "
+                                       "give --split with one of its folders that have them: dev\n")
+    assert main(["eval", str(tmp_path), "--split", "dev", "-v"]) == 0
+    assert "grid error 0." in capsys.readouterr().err

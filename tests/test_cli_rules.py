@@ -428,3 +428,11 @@ def test_check_names_the_player_with_no_piece_yet_as_to_move_when_the_counts_tel
     board.write_text("r1 . .\n. . .\n. . .\n")
     status, out, _ = run(["check", str(board)], capsys)
     assert "  to move: a player with no piece yet\n" in out and "cannot tell" not in out
+
+
+def test_version_is_the_installed_packages(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0 and capsys.readouterr().out == f"subdivision {version('subdivision')}\n"

@@ -182,7 +182,9 @@ def run_eval(args) -> int:
     if args.limit:
         photos = photos[: args.limit]
     if not photos:
-        raise UserError(f"{directory}: no photos with .json sidecars")
+        splits = sorted(d.name for d in directory.iterdir() if d.is_dir() and photos_in(d))
+        hint = f"; give --split with one of its folders that have them: {', '.join(splits)}" if splits and not args.split else ""
+        raise UserError(f"{directory}: no photos with .json sidecars{hint}")
     for photo in photos:  # a broken sidecar stops the run before any photo is read, not after
         load_truth(photo)
     results = []
@@ -191,9 +193,10 @@ def run_eval(args) -> int:
                                 infer_stash=args.infer_stash)
         results.append(result)
         if args.verbose:
+            error = result.grid["max_error"]
             print(f"{photo.name}: {result.failure or 'exact'}, wrong {result.wrong_in_play} in play "
-                  f"({result.wrong} all), grid error {result.grid['max_error']}, {result.seconds:.2f} s",
-                  file=sys.stderr)
+                  f"({result.wrong} all), grid " + ("not found" if error is None else f"error {error:.3f} squares")
+                  + f", {result.seconds:.2f} s", file=sys.stderr)
     summary = summarise(results)
     title = (f"{directory}" + (" (true grid)" if args.true_grid else "") + (" (players given)" if args.hints else "")
              + (" (stash inferred)" if args.infer_stash else ""))
