@@ -437,6 +437,14 @@ def test_the_stash_is_inferred_from_the_board_unless_chosen(page):
     assert page.is_checked("#opt-stash-auto")
 
 
+def wait_for_count(page, items: list, n: int, timeout_ms: int = 5000) -> None:
+    """Wait until the route handler has collected ``n`` requests in ``items`` (at most ``timeout_ms``)."""
+    for _ in range(timeout_ms // 50):
+        if len(items) >= n:
+            return
+        page.wait_for_timeout(50)
+
+
 def reload_with_saved(page, saved):
     """Reload the page with ``saved`` as what it kept in localStorage from the last visit."""
     page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))", ["subdivision-scorer.v1", saved])
@@ -1539,6 +1547,7 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
     expect(page.locator("#message")).to_contain_text("no square corners near the marks")
     expect(page.locator("#mark-card")).to_be_visible()  # the marks stay, on the photo they were made on
     page.click("#mark-read")
+    wait_for_count(page, sent, 2)  # the message already says it from the first read
     expect(page.locator("#message")).to_contain_text("no square corners near the marks")
     assert len(sent) == 2 and all(b'filename="blank.jpg"' in body for body in sent)
     page.click("#mark-cancel")
@@ -1782,6 +1791,7 @@ def test_the_stash_a_check_set_goes_back_to_auto_for_the_next_photo(page):
     expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
     assert b'name="threehouse"\r\n\r\ntrue' in sent[-1]
     page.set_input_files("#file-input", files=[{"name": "next.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xffnext"}])
+    wait_for_count(page, sent, 2)  # the message already says it from the first read: wait for the second
     expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
     assert len(sent) == 2 and b'name="threehouse"\r\n\r\nauto' in sent[-1]  # the next game's photo: inferred again
     assert page.is_checked("#opt-stash-auto")
