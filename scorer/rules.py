@@ -182,7 +182,7 @@ def parse_seats(names: Sequence[str]) -> list[str]:
         if name in seats:
             raise ValueError(f"{name} is named twice")
         seats.append(name)
-    if not 2 <= len(seats) <= 4:
+    if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise ValueError("name 2, 3 or 4 players")
     return seats
 

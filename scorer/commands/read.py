@@ -25,7 +25,8 @@ def add_parser(subparsers) -> None:
     read.add_argument("photos", nargs="+", metavar="PHOTO", help=f"a photo ({PHOTO_FORMATS}), or - for standard input")
     read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     read.add_argument("--overlay", metavar="OUT.png", type=overlay_argument,
-                      help="write the photo with the reading drawn on it, as PNG or, named .jpg, JPEG (several photos: OUT-1.png, ...)")
+                      help="write the photo with the reading drawn on it, as PNG or, named .jpg, JPEG "
+                      "(several photos: OUT-1.png, ...)")
     read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
     add_stash_options(read)
     read.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y", type=corners_argument,
@@ -102,8 +103,8 @@ def _overlay_path(base: str, index: int, total: int) -> Path:
 
 def _same_file(a: Path, b: Path) -> bool:
     try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
+        return os.path.samefile(a, b)
+    except OSError:  # either missing: not the same file
         return False
 
 
@@ -117,11 +118,11 @@ def run_read(args) -> int:
         raise UserError("--squares is the size of a board marked with --corners: give the corners too")
     stdin_given_once(args.photos, "photo")
     cols, rows = args.squares or (8, 8)
-    if args.overlay:
-        for index in range(len(args.photos)):
-            out = _overlay_path(args.overlay, index, len(args.photos))
-            if any(name != "-" and _same_file(out, Path(name)) for name in args.photos):
-                raise UserError(f"--overlay {args.overlay} would write over the photo {out}: give another file name")
+    n = len(args.photos)
+    overlays = [_overlay_path(args.overlay, index, n) for index in range(n)] if args.overlay else []
+    for out in overlays:
+        if any(name != "-" and _same_file(out, Path(name)) for name in args.photos):
+            raise UserError(f"--overlay {args.overlay} would write over the photo {out}: give another file name")
     status = 0
     for index, name in enumerate(args.photos):
         source = read_stdin(MAX_BYTES) if name == "-" else name
@@ -142,8 +143,8 @@ def run_read(args) -> int:
         else:
             _print_reading(name, reading)
         sys.stdout.flush()
-        if args.overlay:  # after the reading is out: a folder that cannot be written loses nothing read
-            out = _overlay_path(args.overlay, index, len(args.photos))
+        if overlays:  # after the reading is out: a folder that cannot be written loses nothing read
+            out = overlays[index]
             try:
                 out.write_bytes(reading.overlay_png(suffix=OVERLAY_SUFFIXES[out.suffix.lower()]))
             except OSError as err:
@@ -183,7 +184,8 @@ def run_eval(args) -> int:
         photos = photos[: args.limit]
     if not photos:
         splits = sorted(d.name for d in directory.iterdir() if d.is_dir() and photos_in(d))
-        hint = f"; give --split with one of its folders that have them: {', '.join(splits)}" if splits and not args.split else ""
+        hint = (f"; give --split with one of its folders that have them: {', '.join(splits)}"
+                if splits and not args.split else "")
         raise UserError(f"{directory}: no photos with .json sidecars{hint}")
     for photo in photos:  # a broken sidecar stops the run before any photo is read, not after
         load_truth(photo)

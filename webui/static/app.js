@@ -994,14 +994,11 @@
   let diagramCursor = null; // the board's square the keyboard was last on: its one Tab stop
   const ARROW_STEPS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
-  // The keyboard moves to square ``name`` of the board, which becomes its Tab stop.
-  function focusSquare(name) {
-    const target = $(`#diagram .sq[data-cell="${name}"]`);
-    if (!target) return;
+  // The board's square ``g`` the focus is on becomes its one Tab stop.
+  function makeTabStop(g) {
     for (const sq of $$('#diagram .sq[tabindex="0"]')) sq.setAttribute("tabindex", "-1");
-    target.setAttribute("tabindex", "0");
-    diagramCursor = name;
-    target.focus();
+    g.setAttribute("tabindex", "0");
+    diagramCursor = g.dataset.cell;
   }
 
   function renderDiagram() {
@@ -1667,13 +1664,12 @@
         e.preventDefault();
         const { col, row } = parseCell(g.dataset.cell);
         const [c, r] = [col + step[0], row + step[1]];
-        if (c >= 0 && c < state.cols && r >= 0 && r < state.rows) focusSquare(cellName(c, r));
+        if (c >= 0 && c < state.cols && r >= 0 && r < state.rows) $(`#diagram .sq[data-cell="${cellName(c, r)}"]`).focus();
       }
     });
     $("#diagram").addEventListener("focusin", (e) => {
       const g = e.target.closest(".sq");
-      if (g && g.getAttribute("tabindex") !== "0") focusSquare(g.dataset.cell); // tapped, or focused by a check
-      else if (g) diagramCursor = g.dataset.cell;
+      if (g) makeTabStop(g); // by arrow key, tap, Tab or a check answered
     });
     $("#picker").addEventListener("click", (e) => {
       const b = e.target.closest(".choice");
