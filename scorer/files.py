@@ -9,6 +9,24 @@ PHOTO_FORMATS = "JPEG, PNG, WebP, HEIC, TIFF or BMP"  # the photo formats read, 
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".tif", ".tiff", ".bmp"}  # their file names' endings
 
 
+STDIN_NAME = "standard input"  # how messages name the FILE argument "-"
+
+
+def shown_name(name: str) -> str:
+    """How messages name a FILE argument: ``STDIN_NAME`` for ``-``."""
+    return STDIN_NAME if name == "-" else name
+
+
+def too_large(name: str, max_bytes: int, size: int | None = None, allowed_for: str = "") -> str:
+    """The message for a file over ``max_bytes``, its ``size`` given when known (standard
+    input and pipes are read only one byte past the limit); ``allowed_for`` ends it ("for
+    board text")."""
+    end = f" allowed{' ' + allowed_for if allowed_for else ''}"
+    if size is None:
+        return f"{name}: file is more than the {max_bytes:,} bytes{end}"
+    return f"{name}: file is {size:,} bytes, more than the {max_bytes:,}{end}"
+
+
 def stdin_given_once(names: list[str], what: str) -> None:
     """A UserError when ``-`` (standard input) is among ``names`` more than once: it holds one ``what``."""
     from scorer.errors import UserError

@@ -47,6 +47,10 @@ GRID_UNSURE = 0.8
 AMBIGUOUS_AREA = ("the play area is ambiguous: check which squares are in play (the number of players, "
                   "--players N, settles most boards; else mark the play area's four corners, --corners with "
                   "--squares its size)")
+# The same when the board was marked by hand: what was marked holds more than the play area.
+AMBIGUOUS_MARKED_AREA = ("the play area is ambiguous: check which squares are in play (the number of players, "
+                         "--players N, settles most boards; else mark the play area itself, which is square: "
+                         "--corners with --squares NxN, N its side)")
 # The play area's two lowest edges lie within this share of a square of each other in the
 # photo (the board turned near 45 degrees): which of them is row 1 is a coin toss.
 ROW_ONE_UNSURE = 0.1
@@ -483,6 +487,7 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
     reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file)
     if grid is not None:
         reading.grid_marked = True
+        reading.warnings = [AMBIGUOUS_MARKED_AREA if text == AMBIGUOUS_AREA else text for text in reading.warnings]
         if grid.support == 0:
             reading.warn("grid", "no square corners were seen near the marked corners, so the grid follows "
                                  "the marks as they are: check that it lies on the squares", first=True)

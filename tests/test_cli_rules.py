@@ -113,7 +113,7 @@ def test_stdin(capsys, monkeypatch):
         (b"r3 . .\n. .\n. . .\n", "row 2"),
         (b"\x00\x01\x02binary", "neither board text nor a photo"),
         (b"\xff\xfe\xfa not utf-8", "not UTF-8"),
-        (b"", "bad.txt: is empty"),
+        (b"", "bad.txt: file is empty"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, content, expected):
@@ -124,6 +124,30 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, content, expected):
         assert status == 2
         assert err.count("\n") == 1 and err.startswith("subdivision: error: ") and expected in err
         assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("data, expected", [
+    (b"", "standard input: file is empty"),
+    (bytes(30_000_000), "standard input: file is more than the 25,000,000 bytes allowed"),
+])
+def test_read_score_and_check_word_a_bad_standard_input_alike(capsys, monkeypatch, data, expected):
+    import io
+
+    from scorer.commands import rules
+
+    monkeypatch.setattr(rules, "MAX_INPUT_BYTES", 25_000_000)  # the photo limit, so that all three refuse it
+    for command in ("read", "score", "check"):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+        status, out, err = run([command, "-"], capsys)
+        assert (status, out, err) == (2, "", f"subdivision: error: {expected}\n"), command
+
+
+def test_board_text_over_its_limit_says_the_limit(capsys, tmp_path):
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"a" * 1_500_000)
+    status, _, err = run(["score", str(path)], capsys)
+    assert status == 2 and err == (f"subdivision: error: {path}: file is 1,500,000 bytes, "
+                                   "more than the 1,000,000 allowed for board text\n")
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")

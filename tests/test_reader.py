@@ -651,3 +651,22 @@ def test_read_prints_sizes_as_squares_takes_them_and_the_play_areas_place_from_1
     _print_reading("a.jpg", reading)
     assert capsys.readouterr().out == ("a.jpg: 6x5 checkerboard, play area 5x5 (its A1 on the checkerboard's column 2, "
                                        "row 1 from the bottom left), ThreeHouse stash (inferred) (0.50 s)\n")
+
+
+def test_an_ambiguous_play_area_on_a_marked_board_is_not_told_to_mark_the_board_again(monkeypatch):
+    from dataclasses import replace as with_fields
+
+    import scorer.reader as reader
+    from scorer.vision.evaluate import truth_grid_of
+    from scorer.vision.lattice import project
+
+    photo = Path(__file__).parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    found = reader.find_play_area
+    monkeypatch.setattr(reader, "find_play_area", lambda *a, **k: with_fields(found(*a, **k), ambiguous=True))
+    assert reader.AMBIGUOUS_AREA in read_photo(photo).warnings  # found by the finder: mark it
+    grid = truth_grid_of(truth)
+    corners = project(grid.homography, np.array([[0, 0], [grid.cols, 0], [grid.cols, grid.rows], [0, grid.rows]], float))
+    marked = read_photo(photo, corners=corners.tolist(), rows=grid.rows, cols=grid.cols)
+    assert reader.AMBIGUOUS_AREA not in marked.warnings
+    assert reader.AMBIGUOUS_MARKED_AREA in marked.warnings and "--squares NxN" in reader.AMBIGUOUS_MARKED_AREA

@@ -12,7 +12,7 @@ from pathlib import Path
 from scorer.board import stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import PHOTO_FORMATS, read_stdin, stdin_given_once
+from scorer.files import PHOTO_FORMATS, STDIN_NAME, read_stdin, stdin_given_once
 
 
 def add_parser(subparsers) -> None:
@@ -132,7 +132,7 @@ def run_read(args) -> int:
             reading.file = name
         except UserError as err:
             if name == "-":
-                message = f"standard input: {str(err).removeprefix('photo: ')}"
+                message = f"{STDIN_NAME}: {str(err).removeprefix('photo: ')}"
             else:
                 message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
             print_error(message)

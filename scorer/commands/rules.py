@@ -15,7 +15,8 @@ from pathlib import Path
 from scorer.board import Board, NotationError, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import PHOTO_FORMATS, PHOTO_SUFFIXES, read_at_most, read_stdin, stdin_given_once
+from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, read_at_most, read_stdin, shown_name, stdin_given_once,
+                          too_large)
 from scorer.rules import CheckReport, check_position, parse_seats as parse_seat_names
 from scorer.scoring import ScoreReport, score_board
 
@@ -99,6 +100,7 @@ def is_image(data: bytes) -> bool:
 
 def read_input(name: str, args) -> Loaded:
     """Load a FILE argument as a board; raises UserError with a one-line message."""
+    shown = shown_name(name)
     if name == "-":
         data = read_stdin(MAX_INPUT_BYTES)
     elif not name:
@@ -110,20 +112,20 @@ def read_input(name: str, args) -> Loaded:
                 raise UserError(f"{name}: is a directory")
             size = path.stat().st_size
             if size > MAX_INPUT_BYTES:
-                raise UserError(f"{name}: too large ({size} bytes)")
+                raise UserError(too_large(name, MAX_INPUT_BYTES, size))
             data = read_at_most(path, MAX_INPUT_BYTES)
         except FileNotFoundError:
             raise UserError(f"{name}: no such file") from None
         except OSError as err:
             raise UserError(f"{name}: cannot read: {err.strerror or err}") from None
     if len(data) > MAX_INPUT_BYTES:
-        raise UserError(f"{name}: too large (over {MAX_INPUT_BYTES} bytes)")
+        raise UserError(too_large(shown, MAX_INPUT_BYTES))
     if is_image(data):
         return _read_photo(name, data, args)  # the bytes read: a pipe such as <(cat photo.jpg) cannot be read twice
     if not data:
-        raise UserError(f"{name}: is empty")
+        raise UserError(f"{shown}: file is empty")
     try:
-        return Loaded(_board_from_bytes(name, data))
+        return Loaded(_board_from_bytes(shown, data))
     except UserError:
         if Path(name).suffix.lower() in PHOTO_SUFFIXES:  # a photo file that is none: a board-text error would puzzle
             raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text") from None
@@ -133,7 +135,7 @@ def read_input(name: str, args) -> Loaded:
 def _board_from_bytes(name: str, data: bytes) -> Board:
     """The board a file's bytes write as text; a one-line UserError saying why they do not."""
     if len(data) > MAX_TEXT_BYTES:
-        raise UserError(f"{name}: too large for board text ({len(data)} bytes)")
+        raise UserError(too_large(name, MAX_TEXT_BYTES, len(data), "for board text"))
     if b"\x00" in data:
         raise UserError(f"{name}: neither board text nor a photo ({PHOTO_FORMATS})")
     try:
@@ -147,22 +149,23 @@ def _board_from_bytes(name: str, data: bytes) -> Board:
 
 
 def _read_photo(name: str, source: bytes, args) -> Loaded:
+    shown = shown_name(name)
     try:
         from scorer.reader import read_photo
     except ImportError as err:
-        raise UserError(f"{name}: is a photo, but the photo reader is not available ({err})") from None
+        raise UserError(f"{shown}: is a photo, but the photo reader is not available ({err})") from None
     try:
         seats = getattr(args, "seats", None)
         players = args.players or (len(seats) if seats else None)
         reading = read_photo(source, players=players, threehouse=args.threehouse)
     except UserError as err:  # given bytes, the loader calls the file "photo": name it instead
-        raise UserError(f"{name}: {str(err).removeprefix('photo: ')}") from None
+        raise UserError(f"{shown}: {str(err).removeprefix('photo: ')}") from None
     except Exception as err:  # a reader fault still gets one line, not a traceback
-        raise UserError(f"{name}: the photo reader failed: {type(err).__name__}: {err}") from None
+        raise UserError(f"{shown}: the photo reader failed: {type(err).__name__}: {err}") from None
     reading.file = name
     if reading.board is None:  # the grid was found but a later stage failed: its warning says which
         failed = [w for w, kind in zip(reading.warnings, reading.warning_kinds) if kind == "failed"]
-        raise UserError(f"{name}: {failed[0] if failed else 'no board could be read from the photo'}")
+        raise UserError(f"{shown}: {failed[0] if failed else 'no board could be read from the photo'}")
     return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from scorer.errors import UserError
-from scorer.files import PHOTO_FORMATS, read_at_most
+from scorer.files import PHOTO_FORMATS, read_at_most, too_large
 
 try:  # HEIC/HEIF support is optional at import time, required by pyproject.
     import pillow_heif
@@ -51,7 +51,7 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
         data = bytes(source)
         name = "photo"
         if len(data) > max_bytes:  # standard input is read only one byte past the limit: no size to give
-            raise PhotoTooLarge(f"{name}: file is more than the {max_bytes:,} bytes allowed")
+            raise PhotoTooLarge(too_large(name, max_bytes))
         return data, name
     if not str(source):
         raise PhotoError("an empty file name: give a photo file, or - for standard input")
@@ -66,13 +66,13 @@ def _read_bytes(source: str | Path | bytes, max_bytes: int) -> tuple[bytes, str]
     if path.is_dir():
         raise PhotoError(f"{name}: is a directory, not a photo")
     if size > max_bytes:
-        raise PhotoTooLarge(f"{name}: file is {size:,} bytes, more than the {max_bytes:,} allowed")
+        raise PhotoTooLarge(too_large(name, max_bytes, size))
     try:
         data = read_at_most(path, max_bytes)
     except OSError as err:
         raise PhotoError(f"{name}: cannot read ({err.strerror or err})") from None
     if len(data) > max_bytes:  # a device or pipe, whose size stat() does not know
-        raise PhotoTooLarge(f"{name}: file is more than the {max_bytes:,} bytes allowed")
+        raise PhotoTooLarge(too_large(name, max_bytes))
     return data, name
 
 
