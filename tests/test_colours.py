@@ -194,17 +194,30 @@ def _grey_group_the_model_calls_white_beside_red(lightness):
 
 
 def test_white_and_clear_are_never_named_with_more_than_the_measured_odds():
-    from scorer.vision.colours import CONFUSED_MAX_ODDS, temper_confused
+    from scorer.vision.colours import CONFUSED_MAX_ODDS, LONE_CONFUSED_MAX_ODDS, temper_confused
 
-    # A bright, grey group that everything says is white, beside a clearly red one.
+    # A bright, grey group that everything says is white, beside a clearly red one: white
+    # alone, with no clear group to compare it with, gets the lone cap.
     names, odds = _grey_group_the_model_calls_white_beside_red(95.0)
     assert names == ["white", "red"]
-    assert odds[0]["white"] == pytest.approx(CONFUSED_MAX_ODDS)
-    assert odds[0]["clear"] >= 1.0 - CONFUSED_MAX_ODDS - 1e-9
+    assert odds[0]["white"] == pytest.approx(LONE_CONFUSED_MAX_ODDS) and LONE_CONFUSED_MAX_ODDS < CONFUSED_MAX_ODDS
+    assert odds[0]["clear"] >= 1.0 - LONE_CONFUSED_MAX_ODDS - 1e-9
     assert sum(odds[0].values()) == pytest.approx(1.0)
     assert odds[1]["red"] > 0.8
     assert temper_confused({"red": 0.95, "white": 0.05}) == {"red": 0.95, "white": 0.05}  # other names untouched
     assert temper_confused({"clear": 0.5, "white": 0.5}) == {"clear": 0.5, "white": 0.5}
+    assert temper_confused({"white": 0.9, "clear": 0.1}, 0.6) == pytest.approx({"white": 0.6, "clear": 0.4})
+
+
+def test_white_beside_clear_keeps_the_higher_cap():
+    from scorer.vision.colours import CONFUSED_MAX_ODDS
+
+    # A bright opaque-looking group and a dim one on a photo with both: the pair compare.
+    centres = np.array([[0.0, 0.0, 0.6 * 95.0, 0.6 * 95.0], [0.0, 0.0, 0.6 * 40.0, 0.6 * 40.0],
+                        [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
+    names, odds = naming_odds(centres)
+    assert sorted(names[:2]) == ["clear", "white"]
+    assert max(odds[0][names[0]], odds[1][names[1]]) == pytest.approx(CONFUSED_MAX_ODDS)
 
 
 def test_a_name_the_learned_model_all_but_rules_out_is_never_sure():

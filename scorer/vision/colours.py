@@ -47,6 +47,10 @@ LIGHTER_THAN_COLOURS = {"white": 1.0, "clear": 1.0, "black": -1.0}
 # going to the other, so that its pieces are flagged too.
 CONFUSED_NAMES = {"white": "clear", "clear": "white"}
 CONFUSED_MAX_ODDS = 0.8
+# A photo with one of the two alone (no group named the other) has no group to compare it
+# with: on dev and 270 renders (2026-11-24) such a lone group was named right 60 times in 102,
+# against 21 in 26 where both were there. Its name gets at most this much.
+LONE_CONFUSED_MAX_ODDS = 0.6
 # A name the learned model all but rules out for the group's pieces (their mean log-odds of
 # it under -4: about 2%) gets at most CONFUSED_MAX_ODDS too, the rest going to the model's own
 # choice. Over the colour_eval groups of dev, the 154 unseen renders and dev's photometric
@@ -410,7 +414,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
                 cue_costs: list[dict[str, float]] | None = None) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
     name over all joint namings, each tried at every chroma gain of CHROMA_GAINS (costs as
-    negative log-odds at ``temperature``), white and clear capped by :func:`temper_confused`,
+    negative log-odds at ``temperature``), white and clear capped by :func:`temper_confused`
+    (at LONE_CONFUSED_MAX_ODDS when the naming has one of them alone),
     so a close call between two namings (clear or white, blue or purple) shows in the
     confidence.
     ``extra_costs``: per group, more cost per name from the learned model
@@ -442,8 +447,10 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     best = [names[n] for n in combos[int(np.argmin(totals))]]
     weights = np.exp(-(totals - totals.min()) / temperature)
     weights /= weights.sum()
-    odds = [temper_confused({names[n]: float(p) for n, p in enumerate(np.bincount(combos[:, i], weights, len(names)))})
-            for i in range(k)]
+    lone = sum(name in CONFUSED_NAMES for name in best) == 1
+    cap = LONE_CONFUSED_MAX_ODDS if lone else CONFUSED_MAX_ODDS
+    odds = [temper_confused({names[n]: float(p) for n, p in enumerate(np.bincount(combos[:, i], weights, len(names)))},
+                            cap) for i in range(k)]
     if extra_costs:
         odds = [temper_disputed(group, name, extra) for group, name, extra in zip(odds, best, extra_costs)]
     return best, odds
@@ -459,20 +466,20 @@ def temper_disputed(odds: dict[str, float], name: str, learned_costs: dict[str, 
     return _capped(odds, name, min(others, key=others.get))
 
 
-def temper_confused(odds: dict[str, float]) -> dict[str, float]:
-    """A group's name odds with white and clear each capped at CONFUSED_MAX_ODDS, the excess
-    moved to the other name of the pair."""
+def temper_confused(odds: dict[str, float], cap: float = CONFUSED_MAX_ODDS) -> dict[str, float]:
+    """A group's name odds with white and clear each capped at ``cap``, the excess moved to
+    the other name of the pair."""
     for name, partner in CONFUSED_NAMES.items():
-        odds = _capped(odds, name, partner)
+        odds = _capped(odds, name, partner, cap)
     return odds
 
 
-def _capped(odds: dict[str, float], name: str, to: str) -> dict[str, float]:
-    """``odds`` with ``name`` at most CONFUSED_MAX_ODDS, any excess moved to ``to``."""
-    excess = odds.get(name, 0.0) - CONFUSED_MAX_ODDS
+def _capped(odds: dict[str, float], name: str, to: str, cap: float = CONFUSED_MAX_ODDS) -> dict[str, float]:
+    """``odds`` with ``name`` at most ``cap``, any excess moved to ``to``."""
+    excess = odds.get(name, 0.0) - cap
     if excess <= 0:
         return odds
-    return {**odds, name: CONFUSED_MAX_ODDS, to: odds.get(to, 0.0) + excess}
+    return {**odds, name: cap, to: odds.get(to, 0.0) + excess}
 
 
 def has_colour(image_bgr: np.ndarray) -> bool:
