@@ -553,6 +553,8 @@ def test_a_file_that_is_not_a_photo_gets_a_friendly_message(page):
     expect(message).to_be_visible()
     text = message.inner_text()
     assert ("not an image" in text) or ("photo reading not available" in text), text
+    if "not an image" in text:  # the server's "photo: not an image (...)" as a sentence
+        assert text.startswith("The photo: not an image (") and text.endswith(")."), text
     assert "Traceback" not in text
     assert page.input_value("#opt-players") == "2"
     expect(total_of(page, "red")).to_have_text("4")
@@ -1544,11 +1546,11 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
     page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
     tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
     page.click("#mark-read")
-    expect(page.locator("#message")).to_contain_text("no square corners near the marks")
+    expect(page.locator("#message")).to_contain_text("No square corners near the marks.")
     expect(page.locator("#mark-card")).to_be_visible()  # the marks stay, on the photo they were made on
     page.click("#mark-read")
     wait_for_count(page, sent, 2)  # the message already says it from the first read
-    expect(page.locator("#message")).to_contain_text("no square corners near the marks")
+    expect(page.locator("#message")).to_contain_text("No square corners near the marks.")
     assert len(sent) == 2 and all(b'filename="blank.jpg"' in body for body in sent)
     page.click("#mark-cancel")
     expect(page.locator("#message")).to_be_hidden()  # back to the reading shown

@@ -53,6 +53,11 @@
   const cellName = (col, row) => FILES[col] + (row + 1);
   const parseCell = (name) => ({ col: FILES.indexOf(name[0]), row: parseInt(name.slice(1), 10) - 1 });
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  // The server's one-line error as a sentence: "photo: not an image (...)" -> "The photo: not an image (...)."
+  const serverSays = (error) => {
+    const text = cap(String(error).replace(/^photo: /, "the photo: "));
+    return /[.!?]$/.test(text) ? text : `${text}.`;
+  };
   const counted = (n, noun) => `${n} ${noun}${Math.abs(n) === 1 ? "" : "s"}`; // "1 piece", "3 pieces"
   const points = (n) => counted(n, "point");
   const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0");
@@ -283,7 +288,7 @@
     let data = null;
     try { data = await response.json(); } catch (err) { data = null; }
     if (!response.ok) {
-      throw new Error((data && data.error) || `The server answered ${response.status}.`);
+      throw new Error(data && data.error ? serverSays(data.error) : `The server answered ${response.status}.`);
     }
     return data;
   }
@@ -412,16 +417,16 @@
         if (xhr.status === 422 && data && data.error && !marked) {
           // No board found: the photo is fine, so let the player show the reader where it is.
           // Cancelled, "read again" and "mark the corners" go on with the reading shown.
-          showMessage(`${cap(data.error)}. Mark the board's four corners on the photo below to read it.`);
+          showMessage(`${serverSays(data.error)} Mark the board's four corners on the photo below to read it.`);
           openMarking();
-          state.onMarkingCancelled = () => { keepShown(); showMessage(`${data.error}.`); };
+          state.onMarkingCancelled = () => { keepShown(); showMessage(serverSays(data.error)); };
           return;
         }
         if (marked && !$("#mark-card").hidden && file !== shown[0]) {
           // Marks on a photo with no reading of its own: the marking stays on that photo.
           state.onMarkingCancelled = () => { keepShown(); clearMessage(); };
         } else keepShown();
-        if (data && data.error) showMessage(data.error);
+        if (data && data.error) showMessage(serverSays(data.error));
         else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.");
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
@@ -526,7 +531,7 @@
       if (state.lastPhoto !== file) return;
       if (!response.ok || !data || !data.preview) {
         closeMarking();
-        showMessage((data && data.error) || `The photo could not be shown (the server answered ${response.status}).`);
+        showMessage(data && data.error ? serverSays(data.error) : `The photo could not be shown (the server answered ${response.status}).`);
         return;
       }
       const photo = $("#mark-photo");
