@@ -48,7 +48,7 @@ LIGHTER_THAN_COLOURS = {"white": 1.0, "clear": 1.0, "black": -1.0}
 CONFUSED_NAMES = {"white": "clear", "clear": "white"}
 CONFUSED_MAX_ODDS = 0.8
 # A photo with one of the two alone (no group named the other) has no group to compare it
-# with: on dev and 270 renders (2026-11-24) such a lone group was named right 60 times in 102,
+# with: on dev and 270 renders (2026-11-24) such a lone group was named right 60 times in 103,
 # against 21 in 26 where both were there. Its name gets at most this much.
 LONE_CONFUSED_MAX_ODDS = 0.6
 # A name the learned model all but rules out for the group's pieces (their mean log-odds of
