@@ -11,8 +11,8 @@ from scorer.vision.evaluate import truth_grid_of
 from scorer.vision.load import load_photo
 from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_affine
 from scorer.board import COLOURS
-from scorer.vision.square_model import (BASE_MM, MODEL_PATHS, LABELS, SIZE_SIGMA, combined_probs, predict_patches,
-                                        size_probs, predict_squares, truth_targets)
+from scorer.vision.square_model import (BASE_MM, MODEL_PATHS, LABELS, SIZE_SIGMA, SQUARE_MM, combined_probs, predict_patches,
+                                        size_probs, predict_squares, square_size_log_prior, truth_targets)
 
 ROOT = Path(__file__).resolve().parents[1]
 DEV = ROOT / "sample_photos" / "dev"
@@ -152,9 +152,21 @@ def test_size_fit_finds_the_board_scale_from_all_pyramids(square_mm):
 
 
 def test_size_fit_is_unsure_when_the_board_cannot_tell():
-    # A single pyramid: any size fits some square size, so no size is near certain.
+    # A single pyramid: any size fits some square size, so no size is near certain; the
+    # bandanna, the rules' own board, makes a 2-pip on its squares the likeliest.
     probs = size_probs(np.log([19.8 / 44.5]), np.ones(1))
-    assert probs.max() < 0.8
+    assert probs.argmax() == 1 and probs.max() < 0.9
+
+
+def test_a_lone_pyramid_between_sizes_is_read_as_on_the_bandanna():
+    # A drawing of an early game (scripts/drawn_eval.py --early, bandanna proportions): one
+    # 2-pip regressed at 0.475 of its square, between a 2-pip on the bandanna (0.445) and a
+    # 3-pip on 53 mm squares. Uniform over 38-62 mm, the 3-pip won (more square sizes fit it).
+    probs = size_probs(np.log([0.475]), np.ones(1))
+    assert probs.argmax() == 1
+    prior = np.exp(square_size_log_prior())
+    assert prior.sum() == pytest.approx(1.0)
+    assert SQUARE_MM[prior.argmax()] == pytest.approx(44.5, abs=0.3)
 
 
 def test_an_early_boards_bare_squares_do_not_outvote_its_few_pieces():
@@ -163,7 +175,7 @@ def test_an_early_boards_bare_squares_do_not_outvote_its_few_pieces():
     # read as 1% likely pyramids each, they must not settle the pieces' size.
     pieces = np.log([19.8 / 44.5] * 2)
     alone = size_probs(pieces, np.ones(2))
-    assert alone.max() < 0.8
+    assert alone.max() < 0.9
     bare = np.full(60, np.log(14.3 / 57.0))
     with_bare = size_probs(np.append(pieces, bare), np.append(np.ones(2), np.full(60, 0.01)))
     assert with_bare[:2] == pytest.approx(alone)

@@ -30,6 +30,9 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 MODEL_PATHS = (DATA / "square_model_seed0.onnx", DATA / "square_model_seed1.onnx")  # averaged
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}  # Looney Pyramids' base sides by pips
 SQUARE_MM = np.geomspace(38.0, 62.0, 97)  # square sizes the board-wide size fit tries (chessboards, bandanna 44.5)
+BANDANNA_MM = 44.5  # the rules' own board, the Looney Labs chessboard bandanna
+BANDANNA_SHARE = 0.5  # prior share of boards that are the bandanna; the rest any chessboard in SQUARE_MM
+BANDANNA_SPREAD = 0.03  # in log(square size): print and cloth, and the regression's common bias
 SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about the truth (measured on dev)
 # What a square without a pyramid regresses, in the units of a pyramid's (Gaussian density
 # over its peak): anywhere over about 1.5 in log(base / square), 1 / 1.5, against the
@@ -79,9 +82,10 @@ def predict_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, co
 
 def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
     """(N, 3) probabilities of 1, 2, 3 pips for N pyramids on one board from their regressed
-    log(base / square), weighing each square size in SQUARE_MM by how well it explains all of
-    them (``weights``: how likely each square holds a pyramid at all; a square likelier bare
-    than not is left out of the fit)."""
+    log(base / square), weighing each square size in SQUARE_MM by its prior
+    (:func:`square_size_log_prior`) and how well it explains all of them (``weights``: how
+    likely each square holds a pyramid at all; a square likelier bare than not is left out
+    of the fit)."""
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     weights = np.asarray(weights, np.float64).reshape(-1)
     means = np.log(np.array([BASE_MM[k] for k in (1, 2, 3)]))[None, :] - np.log(SQUARE_MM)[:, None]  # (S, 3)
@@ -96,11 +100,22 @@ def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SI
     with np.errstate(divide="ignore"):
         board = np.logaddexp(np.log(weights)[None, :] + per_piece,
                              np.log1p(-np.minimum(weights, 1.0))[None, :] + np.log(NO_PIECE_DENSITY)).sum(axis=1)
+    board = board + square_size_log_prior()
     posterior = np.exp(board - board.max())
     posterior /= posterior.sum()
     given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
     given_size /= given_size.sum(axis=2, keepdims=True)
     return np.einsum("s,snk->nk", posterior, given_size)
+
+
+def square_size_log_prior() -> np.ndarray:
+    """Log prior over SQUARE_MM: the bandanna (BANDANNA_SHARE) or any chessboard, uniform in
+    log size. It only matters on a board with few pyramids, whose sizes alone cannot say
+    whether they are 2s on small squares or 3s on large ones."""
+    log_mm = np.log(SQUARE_MM)
+    uniform = np.full(len(SQUARE_MM), 1.0 / len(SQUARE_MM))
+    peak = np.exp(-0.5 * ((log_mm - np.log(BANDANNA_MM)) / BANDANNA_SPREAD) ** 2)
+    return np.log(BANDANNA_SHARE * peak / peak.sum() + (1 - BANDANNA_SHARE) * uniform)
 
 
 # Exponent of the hand-built reader's empty / park / pyramid odds, chosen on dev and on seven
