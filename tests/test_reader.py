@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.board import Board
+from scorer.board import Board, Square
 from scorer.cli import main
 from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence, colour_group_readings, read_image, read_photo
@@ -18,7 +18,8 @@ from scorer.vision.decode import decode
 from scorer.vision.grid import NoBoardFound
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area, park_count_logliks
-from scorer.vision.squares import PIECE_HEIGHT, Evidence, height_probe, outline, square_side_px
+from scorer.vision.squares import (LABELS, PIECE_HEIGHT, Evidence, SquareReading, SquaresResult, height_probe, hidden_share,
+                                   outline, square_side_px)
 from synthetic_scene import draw_scene, look_at_camera
 
 POSITION = """\
@@ -547,6 +548,59 @@ def test_height_probe_sees_a_pyramid_above_its_base_and_nothing_above_a_flat_mar
         height, shares[label] = height_probe(cam, evidence, np.array([3.5, 3.5]), side)
         assert 0.0 < height < 0.85 * PIECE_HEIGHT[3]
     assert shares["park"] < 0.1 and shares["3"] > 0.9
+
+
+def _one_pyramid(camera, at=(3, 3), pips=3) -> SquaresResult:
+    """Squares read on an 8x8 board: a sure ``pips`` pyramid at ``at``, every other square bare."""
+    readings = {}
+    for c in range(8):
+        for r in range(8):
+            probs = np.eye(len(LABELS))[LABELS.index(str(pips)) if (c, r) == at else 0]
+            readings[(c, r)] = SquareReading(col=c, row=r, probs=probs, scores=np.log(probs + 1e-9))
+    return SquaresResult(readings=readings, appearance=None, evidence=None, camera=camera)
+
+
+def _behind_and_in_front(camera, at=(3, 3)):
+    """The neighbours of ``at`` straight behind it and straight in front of it, as the camera sees them."""
+    away = np.array(at) + 0.5 - camera.camera_centre[:2]
+    step = np.round(away / np.abs(away).max()).astype(int)
+    return tuple(np.array(at) + step), tuple(np.array(at) - step)
+
+
+def _camera(elevation, yaw):
+    """A camera 15 squares from square (3, 3)'s middle, looking at it along a board axis (yaw 0, 90, 180, 270)."""
+    return camera_from_homography(look_at_camera(1600, 1200, elevation, 15.0, yaw_deg=yaw, target=(3.5, 3.5))[:, [0, 1, 3]],
+                                  (1600, 1200))
+
+
+@pytest.mark.parametrize("yaw", [0, 90, 180])
+def test_hidden_share_is_how_much_of_a_small_bases_a_taller_piece_in_front_hides(yaw):
+    low = _camera(35, yaw)
+    result = _one_pyramid(low)
+    behind, in_front = _behind_and_in_front(low)
+    shares = hidden_share(result, [behind, in_front, (3, 3), (7, 0)])
+    assert shares[behind] > 0.3  # a 3-pip leans over the square behind it
+    assert shares[in_front] == 0.0 and shares[(3, 3)] == 0.0 and shares[(7, 0)] == 0.0
+    # Seen from straight above, nothing leans over its neighbours.
+    assert hidden_share(_one_pyramid(_camera(89.9, yaw)), [behind])[behind] < 0.02
+
+
+def test_a_small_pyramid_read_behind_a_taller_one_is_flagged_and_says_why():
+    from scorer.reader import HIDDEN_MAX_CONFIDENCE, _doubt_hidden_small_pyramids
+    from scorer.vision.decode import CellReading
+    from scorer.vision.playarea import PlayArea
+
+    low = _camera(35, 0)
+    behind, in_front = _behind_and_in_front(low)
+    play = PlayArea(col=1, row=1, cols=6, rows=6)
+    def cell(at, value):
+        return CellReading(Square(at[0] - play.col, at[1] - play.row).name, value, 0.99, [])
+    cells = [cell(behind, "r1"), cell(in_front, "r1"), cell((3, 3), "b3")]
+    _doubt_hidden_small_pyramids(cells, _one_pyramid(low), play)
+    assert cells[0].partly_hidden and cells[0].confidence == HIDDEN_MAX_CONFIDENCE
+    assert cells[0].to_dict()["partly_hidden"] is True
+    assert not cells[1].partly_hidden and cells[1].confidence == 0.99 and "partly_hidden" not in cells[1].to_dict()
+    assert not cells[2].partly_hidden and cells[2].confidence == 0.99  # a tall piece is not doubted for it
 
 
 def test_truth_grid_follows_the_play_area_on_a_board_turned_near_45_degrees():

@@ -36,6 +36,7 @@ class CellReading:
     confidence: float
     alternatives: list[tuple[str, float]]
     changed_by: str | None = None  # "counts", "rules" or "turns" when the constraints moved it
+    partly_hidden: bool = False  # a small pyramid whose base a taller piece in front partly hides
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the
@@ -44,6 +45,8 @@ class CellReading:
                "alternatives": [{"value": v, "confidence": round(p, 3)} for v, p in self.alternatives]}
         if self.changed_by:
             out["settled_by"] = SETTLED_BY[self.changed_by]
+        if self.partly_hidden:
+            out["partly_hidden"] = True
         return out
 
 

@@ -639,3 +639,50 @@ def apply_height_cue(result: SquaresResult) -> None:
         tall = float((p[2:] * odds[2:]).sum() / max(p[2:].sum(), 1e-12))
         new = np.concatenate([p[:2] * odds[:2], p[2:] * tall])
         reading.probs = new / new.sum()
+
+
+def pyramid_outline(camera: BoardCamera, centre, pips: int, scale: float = 1.0) -> np.ndarray:
+    """(K, 2) convex outline in the photo of a ``pips`` pyramid standing on board point
+    ``centre`` (x, y in squares), its size times ``scale``."""
+    half, height = PIECE_BASE[pips] * scale / 2, PIECE_HEIGHT[pips] * scale
+    x, y = centre
+    solid = np.array([[x - half, y - half, 0], [x + half, y - half, 0], [x + half, y + half, 0],
+                      [x - half, y + half, 0], [x, y, height]])
+    return cv2.convexHull(camera.project(solid).astype(np.float32)).reshape(-1, 2)
+
+
+def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) -> dict[tuple[int, int], float]:
+    """For each (col, row) in ``squares``: the share of a ``pips`` pyramid's base, standing
+    in the middle of that square, that the likely pyramids of the squares around it (up to
+    ``reach`` away) hide from the camera; 0 seen whole, 1 hidden. Each neighbour hides the
+    share its outline covers, expected over its size odds; neighbours hide independently.
+    In an oblique view a tall piece leans over the squares behind it, and a glimpse of its
+    side there can pass for a small pyramid."""
+    camera, scale = result.camera, result.piece_scale
+    half = PIECE_BASE[pips] * scale / 2
+    outlines = {}
+    shares = {}
+    for c, r in squares:
+        x, y = c + 0.5, r + 0.5
+        corners = np.array([[x - half, y - half, 0], [x + half, y - half, 0], [x + half, y + half, 0], [x - half, y + half, 0]])
+        base = cv2.convexHull(camera.project(corners).astype(np.float32))  # in the same turning sense as the outlines
+        area = float(cv2.contourArea(base))
+        seen = 1.0
+        for dc in range(-reach, reach + 1):
+            for dr in range(-reach, reach + 1):
+                other = result.readings.get((c + dc, r + dr))
+                if (dc, dr) == (0, 0) or other is None or area <= 0:
+                    continue
+                hides = 0.0
+                for k in (1, 2, 3):
+                    p = float(other.probs[1 + k])
+                    if p < 0.01:
+                        continue
+                    key = (c + dc, r + dr, k)
+                    if key not in outlines:
+                        outlines[key] = pyramid_outline(camera, (c + dc + 0.5, r + dr + 0.5), k, scale)
+                    covered, _ = cv2.intersectConvexConvex(base, outlines[key])
+                    hides += p * min(1.0, covered / area)
+                seen *= 1.0 - min(1.0, hides)
+        shares[(c, r)] = 1.0 - seen
+    return shares
