@@ -459,7 +459,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
 
 
 def _doubt_hidden_small_pyramids(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> None:
-    """Mark the 1-pips whose base taller pieces in front hide by HIDDEN_SHARE or more, and
+    """Mark the 1-pips whose base the pieces in front hide by HIDDEN_SHARE or more, and
     make them no surer than HIDDEN_MAX_CONFIDENCE."""
     small = {}
     for cell in cells:

@@ -688,7 +688,7 @@ def answer_read(page, body: dict) -> None:
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
 
 
-def test_the_picker_says_when_a_taller_piece_hides_a_small_ones_base(page):
+def test_the_picker_says_when_a_piece_in_front_hides_a_small_ones_base(page):
     board = ". r3 .\n. r1 .\n# . b2\n"
     answer_read(page, {
         "board": board,
@@ -703,7 +703,7 @@ def test_the_picker_says_when_a_taller_piece_hides_a_small_ones_base(page):
     })
     page.locator('#diagram .sq[data-cell="B2"]').click()
     expect(page.locator("#picker-reading")).to_have_text(
-        "Read as red 1-pip (73% sure); next best: empty 25%. A taller piece in front of it hides part of its base in the photo.")
+        "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo.")
 
 
 def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):

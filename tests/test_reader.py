@@ -573,7 +573,7 @@ def _camera(elevation, yaw):
                                   (1600, 1200))
 
 
-@pytest.mark.parametrize("yaw", [0, 90, 180])
+@pytest.mark.parametrize("yaw", [0, 90, 180, 270])
 def test_hidden_share_is_how_much_of_a_small_bases_a_taller_piece_in_front_hides(yaw):
     low = _camera(35, yaw)
     result = _one_pyramid(low)

@@ -36,7 +36,7 @@ class CellReading:
     confidence: float
     alternatives: list[tuple[str, float]]
     changed_by: str | None = None  # "counts", "rules" or "turns" when the constraints moved it
-    partly_hidden: bool = False  # a small pyramid whose base a taller piece in front partly hides
+    partly_hidden: bool = False  # a 1-pip whose base the pieces in front partly hide (reader.HIDDEN_SHARE)
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the

@@ -655,7 +655,8 @@ def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) 
     """For each (col, row) in ``squares``: the share of a ``pips`` pyramid's base, standing
     in the middle of that square, that the likely pyramids of the squares around it (up to
     ``reach`` away) hide from the camera; 0 seen whole, 1 hidden. Each neighbour hides the
-    share its outline covers, expected over its size odds; neighbours hide independently.
+    share its outline covers, expected over its size odds; neighbours hide independently (an
+    approximation: pieces in one line behind each other hide the same strip).
     In an oblique view a tall piece leans over the squares behind it, and a glimpse of its
     side there can pass for a small pyramid."""
     camera, scale = result.camera, result.piece_scale

@@ -1470,8 +1470,8 @@
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
       // A value chosen over likelier-looking ones says what chose it.
       const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
-      // A small pyramid glimpsed past a taller one may be that one's side.
-      const hidden = info.partly_hidden === true ? " A taller piece in front of it hides part of its base in the photo." : "";
+      // A small pyramid glimpsed past a piece in front may be that piece's side.
+      const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
       $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}`;
     } else {
       $("#picker-reading").textContent = "";
