@@ -116,7 +116,7 @@ def load_photo_scaled(
         except UnidentifiedImageError:
             raise PhotoError(f"{name}: not an image (expected {PHOTO_FORMATS})") from None
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PhotoTooLarge(f"{name}: {too_many_pixels(max_pixels)}") from None
+            raise PhotoTooLarge(f"{name}: image has {too_many_pixels(max_pixels)}") from None
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             if _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
@@ -134,7 +134,7 @@ def load_photo_scaled(
                              f"(at most {MAX_ASPECT} times as long as it is wide)")
         if width * height > max_pixels:
             raise PhotoTooLarge(f"{name}: image is {width}x{height} = {width * height:,} pixels, "
-                                f"{too_many_pixels(max_pixels).removeprefix('image has ')}")
+                                f"{too_many_pixels(max_pixels)}")
         try:
             if long_side and image.format in ("JPEG", "MPO") and max(width, height) > long_side:
                 ratio = long_side / max(width, height)
@@ -143,7 +143,7 @@ def load_photo_scaled(
             image = ImageOps.exif_transpose(image)
             image = _to_rgb(image)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise PhotoTooLarge(f"{name}: {too_many_pixels(max_pixels)}") from None
+            raise PhotoTooLarge(f"{name}: image has {too_many_pixels(max_pixels)}") from None
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             if isinstance(err, OSError) and _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
@@ -155,8 +155,8 @@ def load_photo_scaled(
 
 
 def too_many_pixels(max_pixels: int) -> str:
-    """The message for an image over ``max_pixels``."""
-    return f"image has more than the {max_pixels:,} pixels allowed: send a smaller copy of the photo"
+    """How a message ends for an image over ``max_pixels`` (after its pixel count, or "image has")."""
+    return f"more than the {max_pixels:,} pixels allowed: send a smaller copy of the photo"
 
 
 def _to_rgb(image: Image.Image) -> Image.Image:
