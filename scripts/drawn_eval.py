@@ -1,6 +1,6 @@
 """Read flat-shaded drawings of random legal games: a second generator, unlike the studio's.
 
-    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--verbose]
+    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--wood] [--verbose]
 
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
@@ -10,7 +10,9 @@ filters over what is behind them (clear as a nearly colourless one), as real Loo
 look; by default every piece is drawn opaque. The reader is told nothing but that the stash is standard.
 ``--early`` draws games 1-6 moves in instead (standard or ThreeHouse, the play area anywhere
 on the checkerboard it fits, the reader told which stash): a photo taken mid-game to check a
-placement, where the few pieces must say the play area and the square size. A reading is
+placement, where the few pieces must say the play area and the square size. ``--wood`` draws
+a wooden chessboard (maple and walnut squares) instead of a grey and white one: its light
+squares are far from neutral, which the reader's white balance takes them for. A reading is
 compared with the game under the four turns of the board (a drawing has no "bottom edge" to
 number row 1 from that the reader could be wrong about), counting the squares that differ
 and how many of those the reading did not flag as unsure (all of them on a board not read or
@@ -41,6 +43,7 @@ from synthetic_scene import BGR, draw_scene  # noqa: E402
 
 
 EARLY_SEEDS = 1000  # --early draws its games from seeds offset by this, apart from the others'
+WOOD_SQUARES = {"light": (120, 172, 215), "dark": (35, 60, 98)}  # maple and walnut, BGR
 
 
 @dataclass
@@ -58,10 +61,11 @@ def tokens(board: Board) -> np.ndarray:
     return np.array([line.split() for line in board.to_text().strip().split("\n")])
 
 
-def read_drawing(seed: int, see_through: bool = False, early: bool = False) -> DrawnResult:
+def read_drawing(seed: int, see_through: bool = False, early: bool = False, wood: bool = False) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
-    game, its play area anywhere it fits, the reader told which stash)."""
+    game, its play area anywhere it fits, the reader told which stash; ``wood``: a wooden
+    chessboard)."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
     threehouse = early and rng.random() < 0.3
@@ -74,7 +78,7 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False) -> D
         origin = (0, 0) if board.rows == 8 else (1, 1)
     image, _, _ = draw_scene(board, origin=origin, size=(8, 8),
                              elevation_deg=rng.uniform(35, 85), yaw_deg=rng.uniform(0, 360), seed=seed,
-                             see_through=see_through)
+                             see_through=see_through, **(WOOD_SQUARES if wood else {}))
     truth = tokens(board)
     wrong = truth.size
     try:
@@ -107,13 +111,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="draw the translucent colours as filters over the board (else opaque)")
     parser.add_argument("--early", action="store_true",
                         help="games 1-6 moves in, standard or ThreeHouse, the play area anywhere")
+    parser.add_argument("--wood", action="store_true", help="a wooden chessboard (maple and walnut squares)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
     if args.seeds[1] <= args.seeds[0]:
         parser.error(f"--seeds {args.seeds[0]} {args.seeds[1]}: END must be greater than FIRST")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed, args.see_through, args.early)
+        result = read_drawing(seed, args.see_through, args.early, args.wood)
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"

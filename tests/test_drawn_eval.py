@@ -68,3 +68,18 @@ def test_an_early_game_is_read_whole():
     # area is 6x6 (a 5x5 would need 7 parks) and the pieces are read where they stand.
     result = drawn_eval.read_drawing(84, early=True)
     assert (result.squares, result.wrong) == (36, 0)
+
+
+def test_a_wooden_board_is_drawn_warm_and_read():
+    # --wood's seed 3: yellow and white on maple and walnut squares; balanced as if its maple
+    # squares were grey, the white pieces look blue, yet they are named white
+    from synthetic_scene import draw_scene
+
+    board = Board.from_text(". . .\n. . .\n. . .\n")
+    image, P, _ = draw_scene(board, origin=(0, 0), size=(3, 3), elevation_deg=89.9, yaw_deg=0, distance=8,
+                             width=400, height=300, **drawn_eval.WOOD_SQUARES)
+    p = P @ np.array([1.5, 0.5, 0.0, 1.0])  # B1, a light square
+    blue, _, red = image[int(p[1] / p[2]), int(p[0] / p[2])].astype(int)
+    assert red - blue > 60
+    result = drawn_eval.read_drawing(3, wood=True)
+    assert result.colours == ["yellow", "white"] and result.wrong == 0
