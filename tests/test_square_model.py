@@ -11,7 +11,8 @@ from scorer.vision.evaluate import truth_grid_of
 from scorer.vision.load import load_photo
 from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_affine
 from scorer.board import COLOURS
-from scorer.vision.square_model import (BASE_MM, MODEL_PATHS, LABELS, SIZE_SIGMA, SQUARE_MM, combined_probs, predict_patches,
+from scorer.vision.square_model import (BASE_MM, MODEL_PATHS, LABELS, SIZE_SIGMA, SQUARE_MM, combined_probs, piece_scale_of,
+                                        predict_patches, square_size_posterior,
                                         size_probs, predict_squares, square_size_log_prior, truth_targets)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -119,6 +120,9 @@ def test_studio_photos_on_the_true_grid(name):
     pyramids = labels >= 2
     sizes = size_probs(log_base[pyramids], np.ones(int(pyramids.sum()))).argmax(axis=1) + 2
     assert np.mean(sizes == labels[pyramids]) >= 0.85
+    # the pieces' scale the later stages draw them at (0.4-3.4% off on these three)
+    scale = piece_scale_of(square_size_posterior(log_base[pyramids], np.ones(int(pyramids.sum()))))
+    assert scale == pytest.approx(44.5 / truth["scene"]["board"]["square_mm"], rel=0.05)
     assert np.nanmedian(np.abs(log_base - truth_log_base)) < 0.08
     assert np.mean(out.colours[pyramids].argmax(axis=1) == colours[pyramids]) >= 0.6
 
@@ -149,6 +153,10 @@ def test_size_fit_finds_the_board_scale_from_all_pyramids(square_mm):
     # A square that is probably no pyramid hardly moves the fit.
     outlier = size_probs(np.append(log_base, 0.5), np.append(np.ones(len(truth)), 1e-3))
     assert list(outlier[:6].argmax(axis=1) + 1) == list(truth)
+    # The pieces' scale the later stages draw them at: the bandanna's square over this one's.
+    posterior = square_size_posterior(log_base, np.ones(len(truth)))
+    assert posterior.shape == SQUARE_MM.shape and np.isclose(posterior.sum(), 1.0)
+    assert piece_scale_of(posterior) == pytest.approx(44.5 / square_mm, rel=0.06)
 
 
 def test_size_fit_is_unsure_when_the_board_cannot_tell():

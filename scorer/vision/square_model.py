@@ -80,17 +80,14 @@ def predict_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, co
     return predict_patches(square_patches(image_bgr, homography, rows, cols, centres=centres), paths)
 
 
-def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
-    """(N, 3) probabilities of 1, 2, 3 pips for N pyramids on one board from their regressed
-    log(base / square), weighing each square size in SQUARE_MM by its prior
-    (:func:`square_size_log_prior`) and how well it explains all of them (``weights``: how
-    likely each square holds a pyramid at all; a square likelier bare than not is left out
-    of the fit)."""
+def square_size_posterior(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
+    """Posterior over SQUARE_MM of one board's square size, from N squares' regressed
+    log(base / square) (``log_base``) and how likely each holds a pyramid at all
+    (``weights``; a square likelier bare than not is left out of the fit), under
+    :func:`square_size_log_prior`."""
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     weights = np.asarray(weights, np.float64).reshape(-1)
-    means = np.log(np.array([BASE_MM[k] for k in (1, 2, 3)]))[None, :] - np.log(SQUARE_MM)[:, None]  # (S, 3)
-    loglik = -0.5 * ((log_base[None, :, None] - means[:, None, :]) / sigma) ** 2  # (S, N, 3)
-    per_piece = np.logaddexp.reduce(loglik, axis=2) - np.log(3.0)  # (S, N)
+    per_piece = np.logaddexp.reduce(_size_loglik(log_base, sigma), axis=2) - np.log(3.0)  # (S, N)
     # Each square holds a pyramid (its regression then follows the sizes) with probability
     # ``weights``, else its regression says nothing of the square size: a mixture. A square
     # likelier bare than not is left out: the model's regression on bare squares is not noise
@@ -102,10 +99,32 @@ def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SI
                              np.log1p(-np.minimum(weights, 1.0))[None, :] + np.log(NO_PIECE_DENSITY)).sum(axis=1)
     board = board + square_size_log_prior()
     posterior = np.exp(board - board.max())
-    posterior /= posterior.sum()
+    return posterior / posterior.sum()
+
+
+def _size_loglik(log_base: np.ndarray, sigma: float) -> np.ndarray:
+    """(S, N, 3) log-likelihood of each regressed log(base / square) under each square size
+    of SQUARE_MM and each pyramid size."""
+    means = np.log(np.array([BASE_MM[k] for k in (1, 2, 3)]))[None, :] - np.log(SQUARE_MM)[:, None]  # (S, 3)
+    return -0.5 * ((log_base[None, :, None] - means[:, None, :]) / sigma) ** 2
+
+
+def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
+    """(N, 3) probabilities of 1, 2, 3 pips for N pyramids on one board from their regressed
+    log(base / square), weighing each square size in SQUARE_MM by its posterior
+    (:func:`square_size_posterior`: its prior and how well it explains all of them)."""
+    log_base = np.asarray(log_base, np.float64).reshape(-1)
+    posterior = square_size_posterior(log_base, weights, sigma)
+    loglik = _size_loglik(log_base, sigma)
     given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
     given_size /= given_size.sum(axis=2, keepdims=True)
     return np.einsum("s,snk->nk", posterior, given_size)
+
+
+def piece_scale_of(posterior: np.ndarray) -> float:
+    """The pyramids' size relative to a bandanna's square (``squares.PIECE_SCALES``' unit)
+    that a posterior over SQUARE_MM gives: BANDANNA_MM over its geometric mean."""
+    return float(BANDANNA_MM / np.exp(np.dot(posterior, np.log(SQUARE_MM))))
 
 
 def square_size_log_prior() -> np.ndarray:
@@ -146,12 +165,15 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Pa
     """Replace each square's probabilities in a ``squares.SquaresResult`` (read on
     ``image_bgr`` with ``grid``) by :func:`combined_probs`, and give each the model's colour
     name odds; a square that becomes a pyramid without a colour sample gets one from the
-    foreground pixels just above its base."""
+    foreground pixels just above its base. The squares' ``piece_scale`` becomes the learned
+    size fit's (:func:`piece_scale_of`), which the later stages draw the pieces at."""
     learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
                               centres=grid.square_centres(), paths=paths)
     where = list(squares.readings)
     index = np.array([r * grid.cols + c for c, r in where])
-    sizes = size_probs(learned.log_base[index], learned.probs[index][:, PYRAMIDS].sum(axis=1))
+    occupied = learned.probs[index][:, PYRAMIDS].sum(axis=1)
+    sizes = size_probs(learned.log_base[index], occupied)
+    squares.piece_scale = piece_scale_of(square_size_posterior(learned.log_base[index], occupied))
     for i, (c, r), reading, size in zip(index, where, squares.readings.values(), sizes):
         reading.probs = combined_probs(learned.probs[i], reading.probs, size)
         reading.colour_names = learned.colours[i]
