@@ -706,6 +706,25 @@ def test_the_picker_says_when_a_piece_in_front_hides_a_small_ones_base(page):
         "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo.")
 
 
+def test_the_picker_says_when_a_black_piece_melts_into_a_black_square_seen_from_above(page):
+    board = ". r3 .\n. k2 .\n# . r1\n"
+    answer_read(page, {
+        "board": board,
+        "uncertain": ["B2"],
+        "reading": {
+            "board": board,
+            "cells": [{"cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
+                       "alternatives": [{"value": "k3", "confidence": 0.2}]}],
+            "warnings": ["unsure about 1 square: B2"], "warning_kinds": ["unsure_squares"],
+        },
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    page.locator('#diagram .sq[data-cell="B2"]').click()
+    expect(page.locator("#picker-reading")).to_have_text(
+        "Read as black 2-pip (78% sure); next best: black 3-pip 20%. "
+        "Seen from straight above, its dark sides melt into the dark square under it.")
+
+
 def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     board = ". r3 .\n. b2 .\n# . r1\n"
     answer_read(page, {

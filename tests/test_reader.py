@@ -18,8 +18,8 @@ from scorer.vision.decode import decode
 from scorer.vision.grid import NoBoardFound
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area, park_count_logliks
-from scorer.vision.squares import (LABELS, PIECE_HEIGHT, Evidence, SquareReading, SquaresResult, height_probe, hidden_share,
-                                   outline, square_side_px)
+from scorer.vision.squares import (LABELS, PIECE_HEIGHT, CheckerAppearance, Evidence, SquareReading, SquaresResult,
+                                   height_probe, hidden_share, outline, square_side_px)
 from synthetic_scene import draw_scene, look_at_camera
 
 POSITION = """\
@@ -604,6 +604,51 @@ def test_a_small_pyramid_read_behind_a_taller_one_is_flagged_and_says_why():
     assert cells[0].to_dict()["partly_hidden"] is True
     assert not cells[1].partly_hidden and cells[1].confidence == 0.99 and "partly_hidden" not in cells[1].to_dict()
     assert not cells[2].partly_hidden and cells[2].confidence == 0.99  # a tall piece is not doubted for it
+
+
+@pytest.mark.parametrize("yaw", [0, 90])
+def test_the_apex_falls_within_the_base_only_from_about_74_degrees_up(yaw):
+    from scorer.vision.squares import apex_within_base
+
+    for pips in (1, 2, 3):
+        assert apex_within_base(_camera(80, yaw), 3, 3, pips)
+        assert not apex_within_base(_camera(68, yaw), 3, 3, pips)
+
+
+def _plain_appearance(light_l: float, dark_l: float, dark_parity: int = 0) -> CheckerAppearance:
+    """Bare-cloth colours the same all over the board: grey light and dark squares."""
+    def flat(l):
+        coef = np.zeros((6, 3))
+        coef[0, 0] = l
+        return coef
+    return CheckerAppearance(light_coef=flat(light_l), dark_coef=flat(dark_l), dark_parity=dark_parity, noise=2.0,
+                             square_lab=np.zeros((8, 8, 3)), square_bare=np.ones((8, 8), bool), rows=8, cols=8)
+
+
+def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why():
+    from scorer.reader import BLENDS_IN_MAX_CONFIDENCE, _doubt_black_on_black_from_above
+    from scorer.vision.decode import CellReading
+    from scorer.vision.playarea import PlayArea
+
+    play = PlayArea(col=1, row=1, cols=6, rows=6)
+    def read(camera, dark_l, values):
+        """The cells (3, 3) dark, (4, 3) light, (5, 3) dark, read as ``values`` at 0.99."""
+        squares = _one_pyramid(camera)
+        squares.appearance = _plain_appearance(85.0, dark_l)
+        cells = [CellReading(Square(c - play.col, 3 - play.row).name, v, 0.99, []) for c, v in zip((3, 4, 5), values)]
+        _doubt_black_on_black_from_above(cells, squares, play)
+        return cells
+
+    above = _camera(85, 0)
+    on_black, on_white, red = read(above, 15.0, ["k3", "k3", "r3"])
+    assert on_black.blends_in and on_black.confidence == BLENDS_IN_MAX_CONFIDENCE
+    assert on_black.to_dict()["blends_in"] is True
+    assert not on_white.blends_in and on_white.confidence == 0.99 and "blends_in" not in on_white.to_dict()
+    assert not red.blends_in and red.confidence == 0.99
+    # a grey or brown dark square (over 0.3 of the light ones) shows the black piece's edge
+    assert not read(above, 40.0, ["k3", "k3", "r3"])[0].blends_in
+    # seen less steeply, its apex stands out of its base: its height shows the size
+    assert not read(_camera(60, 0), 15.0, ["k3", "k3", "r3"])[0].blends_in
 
 
 def test_truth_grid_follows_the_play_area_on_a_board_turned_near_45_degrees():

@@ -37,6 +37,7 @@ class CellReading:
     alternatives: list[tuple[str, float]]
     changed_by: str | None = None  # "counts", "rules" or "turns" when the constraints moved it
     partly_hidden: bool = False  # a 1-pip whose base the pieces in front partly hide (reader.HIDDEN_SHARE)
+    blends_in: bool = False  # a black pyramid on a near-black square seen from straight above (reader.DARK_SQUARE_SHARE)
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the
@@ -47,6 +48,8 @@ class CellReading:
             out["settled_by"] = SETTLED_BY[self.changed_by]
         if self.partly_hidden:
             out["partly_hidden"] = True
+        if self.blends_in:
+            out["blends_in"] = True
         return out
 
 

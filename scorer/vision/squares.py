@@ -654,6 +654,15 @@ def pyramid_outline(camera: BoardCamera, centre, pips: int, scale: float = 1.0) 
     return cv2.convexHull(camera.project(solid).astype(np.float32)).reshape(-1, 2)
 
 
+def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool:
+    """Whether a ``pips`` pyramid standing in the middle of square (col, row) is seen so
+    steeply from above that its apex projects within its base (about 74 degrees up or more,
+    for every size): its outline then shows no height, only the base."""
+    x, y, z = np.asarray(camera.camera_centre, np.float64)[:3]
+    run = float(np.hypot(x - (col + 0.5), y - (row + 0.5)))
+    return z > 0 and z * PIECE_BASE[pips] >= 2 * PIECE_HEIGHT[pips] * run
+
+
 def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) -> dict[tuple[int, int], float]:
     """For each (col, row) in ``squares``: the share of a ``pips`` pyramid's base, standing
     in the middle of that square, that the likely pyramids of the squares around it (up to

@@ -1472,7 +1472,9 @@
       const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
       // A small pyramid glimpsed past a piece in front may be that piece's side.
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
-      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}`;
+      // A dark piece on a dark square seen from straight above shows only its lit faces.
+      const blends = info.blends_in === true ? " Seen from straight above, its dark sides melt into the dark square under it." : "";
+      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}`;
     } else {
       $("#picker-reading").textContent = "";
     }
