@@ -688,38 +688,32 @@ def answer_read(page, body: dict) -> None:
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
 
 
-def test_the_picker_says_when_a_piece_in_front_hides_a_small_ones_base(page):
-    board = ". r3 .\n. r1 .\n# . b2\n"
+def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
+    """Answer the read with ``board`` and one unsure square (``cell``, its JSON), and open its picker."""
     answer_read(page, {
         "board": board,
-        "uncertain": ["B2"],
+        "uncertain": [cell["cell"]],
         "reading": {
-            "board": board,
-            "cells": [{"cell": "B2", "value": "r1", "confidence": 0.73, "partly_hidden": True,
-                       "alternatives": [{"value": ".", "confidence": 0.25}]}],
-            "warnings": ["unsure about 1 square: B2"], "warning_kinds": ["unsure_squares"],
+            "board": board, "cells": [cell],
+            "warnings": [f"unsure about 1 square: {cell['cell']}"], "warning_kinds": ["unsure_squares"],
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
     })
-    page.locator('#diagram .sq[data-cell="B2"]').click()
+    page.locator(f'#diagram .sq[data-cell="{cell["cell"]}"]').click()
+
+
+def test_the_picker_says_when_a_piece_in_front_hides_a_small_ones_base(page):
+    open_picker_on_one_unsure_square(page, ". r3 .\n. r1 .\n# . b2\n", {
+        "cell": "B2", "value": "r1", "confidence": 0.73, "partly_hidden": True,
+        "alternatives": [{"value": ".", "confidence": 0.25}]})
     expect(page.locator("#picker-reading")).to_have_text(
         "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo.")
 
 
 def test_the_picker_says_when_a_black_piece_melts_into_a_black_square_seen_from_above(page):
-    board = ". r3 .\n. k2 .\n# . r1\n"
-    answer_read(page, {
-        "board": board,
-        "uncertain": ["B2"],
-        "reading": {
-            "board": board,
-            "cells": [{"cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
-                       "alternatives": [{"value": "k3", "confidence": 0.2}]}],
-            "warnings": ["unsure about 1 square: B2"], "warning_kinds": ["unsure_squares"],
-        },
-        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
-    })
-    page.locator('#diagram .sq[data-cell="B2"]').click()
+    open_picker_on_one_unsure_square(page, ". r3 .\n. k2 .\n# . r1\n", {
+        "cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
+        "alternatives": [{"value": "k3", "confidence": 0.2}]})
     expect(page.locator("#picker-reading")).to_have_text(
         "Read as black 2-pip (78% sure); next best: black 3-pip 20%. "
         "Seen from straight above, its dark sides melt into the dark square under it.")
