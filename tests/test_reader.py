@@ -630,7 +630,7 @@ def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why
     from scorer.vision.decode import CellReading
     from scorer.vision.playarea import PlayArea
 
-    play = PlayArea(col=1, row=1, cols=6, rows=6)
+    play = PlayArea(col=1, row=0, cols=6, rows=6)  # an offset that changes the squares' parity
     def read(camera, dark_l, values):
         """The cells (3, 3) dark, (4, 3) light, (5, 3) dark, read as ``values`` at 0.99."""
         squares = _one_pyramid(camera)

@@ -109,12 +109,15 @@ def _size_loglik(log_base: np.ndarray, sigma: float) -> np.ndarray:
     return -0.5 * ((log_base[None, :, None] - means[:, None, :]) / sigma) ** 2
 
 
-def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA) -> np.ndarray:
+def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA,
+               posterior: np.ndarray | None = None) -> np.ndarray:
     """(N, 3) probabilities of 1, 2, 3 pips for N pyramids on one board from their regressed
     log(base / square), weighing each square size in SQUARE_MM by its posterior
-    (:func:`square_size_posterior`: its prior and how well it explains all of them)."""
+    (:func:`square_size_posterior`: its prior and how well it explains all of them; or
+    ``posterior``, when already computed for these squares)."""
     log_base = np.asarray(log_base, np.float64).reshape(-1)
-    posterior = square_size_posterior(log_base, weights, sigma)
+    if posterior is None:
+        posterior = square_size_posterior(log_base, weights, sigma)
     loglik = _size_loglik(log_base, sigma)
     given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
     given_size /= given_size.sum(axis=2, keepdims=True)
@@ -172,8 +175,11 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Pa
     where = list(squares.readings)
     index = np.array([r * grid.cols + c for c, r in where])
     occupied = learned.probs[index][:, PYRAMIDS].sum(axis=1)
-    sizes = size_probs(learned.log_base[index], occupied)
-    squares.piece_scale = piece_scale_of(square_size_posterior(learned.log_base[index], occupied))
+    posterior = square_size_posterior(learned.log_base[index], occupied)
+    sizes = size_probs(learned.log_base[index], occupied, posterior=posterior)
+    scale = piece_scale_of(posterior)
+    if np.isfinite(scale):  # else (a model output not a number) the hand-built fit's stays
+        squares.piece_scale = scale
     for i, (c, r), reading, size in zip(index, where, squares.readings.values(), sizes):
         reading.probs = combined_probs(learned.probs[i], reading.probs, size)
         reading.colour_names = learned.colours[i]

@@ -656,8 +656,10 @@ def pyramid_outline(camera: BoardCamera, centre, pips: int, scale: float = 1.0) 
 
 def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool:
     """Whether a ``pips`` pyramid standing in the middle of square (col, row) is seen so
-    steeply from above that its apex projects within its base (about 74 degrees up or more,
-    for every size): its outline then shows no height, only the base."""
+    steeply from above that its outline shows no height, only the base: the camera is at
+    least atan(2 height / base side) above the base's middle (about 74 degrees for every
+    size), where the apex projects about within the base (exactly, from 74.5-76 degrees for
+    a camera 8-25 squares away)."""
     x, y, z = np.asarray(camera.camera_centre, np.float64)[:3]
     run = float(np.hypot(x - (col + 0.5), y - (row + 0.5)))
     return z > 0 and z * PIECE_BASE[pips] >= 2 * PIECE_HEIGHT[pips] * run
