@@ -472,11 +472,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
 def _doubt_hidden_small_pyramids(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> None:
     """Mark the 1-pips whose base the pieces in front hide by HIDDEN_SHARE or more, and
     make them no surer than HIDDEN_MAX_CONFIDENCE."""
-    small = {}
-    for cell in cells:
-        if cell.value[-1:] == "1":
-            square = Square.parse(cell.cell)
-            small[(square.col + play.col, square.row + play.row)] = cell
+    small = {_board_square(cell, play): cell for cell in cells if cell.value[-1:] == "1"}
     for at, share in hidden_share(squares, list(small)).items():
         if share >= HIDDEN_SHARE:
             small[at].partly_hidden = True
@@ -494,11 +490,16 @@ def _doubt_black_on_black_from_above(cells: list[CellReading], squares: SquaresR
         content = content_from_symbol(cell.value)
         if not isinstance(content, Piece) or content.colour != "black":
             continue
-        square = Square.parse(cell.cell)
-        col, row = square.col + play.col, square.row + play.row
+        col, row = _board_square(cell, play)
         if (col + row) % 2 == appearance.dark_parity and apex_within_base(squares.camera, col, row, content.pips):
             cell.blends_in = True
             cell.confidence = min(cell.confidence, BLENDS_IN_MAX_CONFIDENCE)
+
+
+def _board_square(cell: CellReading, play: PlayArea) -> tuple[int, int]:
+    """The (col, row) on the whole checkerboard (the squares' keys) of a play-area cell."""
+    square = Square.parse(cell.cell)
+    return square.col + play.col, square.row + play.row
 
 
 def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int | None,

@@ -647,11 +647,14 @@ def pyramid_outline(camera: BoardCamera, centre, pips: int, scale: float = 1.0) 
     the board. :func:`outline` draws a fitting hypothesis instead, its base an octagon between
     side and diagonal for any turn: in :func:`hidden_share` that hides less (on the 270 renders
     of 2026-11-24, 44 1-pips over the 0.1 line instead of 59, 9 of the wrong sure ones instead of 11)."""
-    half, height = PIECE_BASE[pips] * scale / 2, PIECE_HEIGHT[pips] * scale
     x, y = centre
-    solid = np.array([[x - half, y - half, 0], [x + half, y - half, 0], [x + half, y + half, 0],
-                      [x - half, y + half, 0], [x, y, height]])
+    solid = np.vstack([_base_corners(x, y, PIECE_BASE[pips] * scale / 2), [x, y, PIECE_HEIGHT[pips] * scale]])
     return cv2.convexHull(camera.project(solid).astype(np.float32)).reshape(-1, 2)
+
+
+def _base_corners(x: float, y: float, half: float) -> np.ndarray:
+    """(4, 3) board points: the corners of a square base of half side ``half`` centred on (x, y), in turn."""
+    return np.array([[x - half, y - half, 0], [x + half, y - half, 0], [x + half, y + half, 0], [x - half, y + half, 0]])
 
 
 def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool:
@@ -678,8 +681,7 @@ def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) 
     outlines = {}
     shares = {}
     for c, r in squares:
-        x, y = c + 0.5, r + 0.5
-        corners = np.array([[x - half, y - half, 0], [x + half, y - half, 0], [x + half, y + half, 0], [x - half, y + half, 0]])
+        corners = _base_corners(c + 0.5, r + 0.5, half)
         base = cv2.convexHull(camera.project(corners).astype(np.float32))  # in the same turning sense as the outlines
         area = float(cv2.contourArea(base))
         seen = 1.0
