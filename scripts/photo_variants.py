@@ -6,11 +6,13 @@ photos unlike the studio's (other cameras, other renderers, other light)::
 
 Each photometric variant keeps the geometry (the sidecar is copied unchanged): darker and
 brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
-sensor noise, a lamp's warm pool of light on one side. The variants that move the board
+sensor noise, a lamp's warm pool of light on one side, a hand's shake (a straight smear, sideways
+or diagonally, 15 px at 1600 px). The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
 distortion left uncorrected, mild and strong) move the sidecar's pixel positions with the
-photo. Never tune on variants of the test split.
+photo. A folder labelled by a ``labels.json`` (the real chessboards) gets its variants with
+their labels moved likewise, for ``grid_eval``. Never tune on variants of the test split.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.vision.evaluate import framed_on_play_area, photos_in, sidecar_for  # noqa: E402
+from scorer.vision.grid import clockwise_from_top_left  # noqa: E402
 from scorer.vision.load import load_photo  # noqa: E402
 
 
@@ -60,6 +63,19 @@ def sensor_noise(image: np.ndarray, sigma: float = 10.0, seed: int = 0) -> np.nd
     return np.clip(image + noise, 0, 255).astype(np.uint8)
 
 
+def shaken(image: np.ndarray, length: float = 15.0, degrees: float = 0.0) -> np.ndarray:
+    """A hand's shake: the photo smeared along a straight line ``length`` px long (at 1600 px
+    on the long side, scaled with the photo) at ``degrees`` from the horizontal."""
+    size = max(3, int(round(length * max(image.shape[:2]) / 1600.0)) | 1)
+    kernel = np.zeros((size, size), np.float32)
+    centre = (size - 1) / 2.0
+    direction = np.array([np.cos(np.radians(degrees)), np.sin(np.radians(degrees))])
+    for t in np.linspace(-centre, centre, 4 * size):
+        x, y = np.rint(centre + t * direction).astype(int)
+        kernel[y, x] = 1.0
+    return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
+
+
 def uneven_light(image: np.ndarray, spot=(0.3, 0.25), floor: float = 0.45, peak: float = 1.25,
                  warmth: float = 0.2) -> np.ndarray:
     """A lamp's pool of light: linear-light gain from ``peak`` at ``spot`` (fractions of the
@@ -86,6 +102,8 @@ VARIANTS = {
     "blurred_jpeg": blur_and_compress,
     "noisy": sensor_noise,
     "uneven_light": uneven_light,
+    "shaken_sideways": shaken,
+    "shaken_diagonally": lambda image: shaken(image, degrees=45.0),
 }
 # Variants that move the board in the photo: each gives the new photo and the map of old px
 # to new (a 2x3 affine, or a function of (N, 2) points), by which the sidecar's pixel
@@ -129,15 +147,22 @@ def barrel_distorted(image: np.ndarray, k1: float, focal: float = 0.75) -> tuple
     return out, move
 
 
+def point_mover(mapping):
+    """A function of (N, 2) points from a variant's map of old px to new (a 2x3 affine, or
+    already such a function)."""
+    if callable(mapping):
+        return mapping
+    affine = np.asarray(mapping, np.float64)
+    return lambda points: np.asarray(points, np.float64) @ affine[:, :2].T + affine[:, 2]
+
+
 def moved_sidecar(truth: dict, mapping, image_size: tuple[int, int]) -> dict:
     """A studio sidecar with the pixel positions evaluation uses (the checkerboard's corners,
     the square centres, the pieces' bases and tips, the parks) moved by ``mapping`` (a 2x3
     affine, or a function of (N, 2) points); ``image_size`` (w, h). The render's own records
     (``camera``, ``orientation_margin_px``) stay as rendered."""
     out = json.loads(json.dumps(truth))
-    if not callable(mapping):
-        affine = np.asarray(mapping, np.float64)
-        mapping = lambda points: points @ affine[:, :2].T + affine[:, 2]  # noqa: E731
+    mapping = point_mover(mapping)
 
     def moved(xy):
         return [float(v) for v in mapping(np.asarray([xy], np.float64))[0]]
@@ -162,6 +187,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if "test" in args.photos.parts:
         print("note: variants of the test split are for measuring only, never for tuning")
+    if (args.photos / "labels.json").is_file():
+        return write_labelled_variants(args.photos, args.out, args.variants)
     photos = photos_in(args.photos)
     for name in args.variants:
         folder = args.out / name
@@ -178,6 +205,33 @@ def main(argv=None) -> int:
                 shutil.copy(sidecar_for(photo), folder / f"{photo.stem}.json")
             cv2.imwrite(str(folder / f"{photo.stem}.jpg"), out, [cv2.IMWRITE_JPEG_QUALITY, 92])
         print(f"{folder}: {len(photos)} photos", flush=True)
+    return 0
+
+
+def write_labelled_variants(folder: Path, out: Path, variants: list[str]) -> int:
+    """Variants of a folder of photos labelled in a ``labels.json`` (the real chessboards:
+    ``file`` and the grid's ``corners_px``), each with its own labels.json. Tight framing
+    needs a studio sidecar's play area and is left out."""
+    entries = json.loads((folder / "labels.json").read_text())
+    for name in variants:
+        if name == "tight_frame":
+            print(f"{name}: needs a studio sidecar's play area; left out")
+            continue
+        target = out / name
+        target.mkdir(parents=True, exist_ok=True)
+        labels = []
+        for entry in entries:
+            image = load_photo(folder / entry["file"])
+            corners = np.asarray(entry["corners_px"], np.float64)
+            if name in MOVED:
+                image, mapping = MOVED[name](image, None)
+                corners = clockwise_from_top_left(point_mover(mapping)(corners))
+            file = f"{Path(entry['file']).stem}.jpg"
+            cv2.imwrite(str(target / file), VARIANTS[name](image) if name in VARIANTS else image,
+                        [cv2.IMWRITE_JPEG_QUALITY, 92])
+            labels.append({**entry, "file": file, "corners_px": np.round(corners, 2).tolist()})
+        (target / "labels.json").write_text(json.dumps(labels, indent=1))
+        print(f"{target}: {len(labels)} photos", flush=True)
     return 0
 
 

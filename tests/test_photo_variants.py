@@ -99,3 +99,29 @@ def test_barrel_distortion_moves_the_sidecars_points_where_the_photos_pixels_go(
     truth = {"checkerboard": {"corners": spots.tolist()}, "square_centres": {"A1": [40.0, 30.0]}}
     sidecar = photo_variants.moved_sidecar(truth, move, (400, 300))
     assert np.allclose(sidecar["checkerboard"]["corners"], moved) and np.allclose(sidecar["square_centres"]["A1"], moved[0])
+
+
+def test_a_shake_smears_along_its_direction_only():
+    image = np.zeros((100, 1600, 3), np.uint8)  # 15 px of shake at this size
+    image[:, 800:] = 255  # an upright edge: smeared by a sideways shake, not by an upright one
+    assert photo_variants.shaken(image, 15, 90.0)[50].tolist() == image[50].tolist()
+    across = photo_variants.shaken(image, 15)[50, :, 0]
+    assert across[792] == 0 and 0 < across[795] < across[800] < across[806] < 255 and across[807] == 255
+
+
+def test_labelled_photos_get_variants_with_their_labels_moved(tmp_path):
+    # The real chessboards are labelled by a labels.json, not sidecars: each variant folder gets
+    # its own, with the corners moved as the photo was (halved here) and still clockwise.
+    source = tmp_path / "real"
+    source.mkdir()
+    cv2.imwrite(str(source / "board.png"), _photo())
+    corners = [[30.0, 10.0], [90.0, 10.0], [90.0, 70.0], [30.0, 70.0]]
+    (source / "labels.json").write_text(json.dumps([{"file": "board.png", "corners_px": corners, "squares": [8, 8]}]))
+    out = tmp_path / "out"
+    assert photo_variants.main([str(source), str(out), "--variants", "half_size", "dark", "tight_frame"]) == 0
+    half = json.loads((out / "half_size" / "labels.json").read_text())
+    assert half[0]["file"] == "board.jpg" and half[0]["squares"] == [8, 8]
+    assert cv2.imread(str(out / "half_size" / "board.jpg")).shape == (45, 60, 3)
+    assert np.allclose(half[0]["corners_px"], np.array(corners) / 2 - 0.25)
+    assert json.loads((out / "dark" / "labels.json").read_text())[0]["corners_px"] == corners
+    assert not (out / "tight_frame").exists()  # it needs a studio sidecar's play area
