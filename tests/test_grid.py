@@ -16,8 +16,8 @@ import pytest
 
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
-from scorer.vision.grid import (InvalidCorners, NoBoardFound, clockwise_from_top_left, find_grid, grid_from_corners,
-                                parse_squares)
+from scorer.vision.grid import (InvalidCorners, NoBoardFound, _orient, clockwise_from_top_left, find_grid,
+                                grid_from_corners, parse_squares)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
 from scorer.vision.lattice import fit_lattices, lattice_score, project
@@ -303,6 +303,17 @@ def test_real_chessboard_photos(name):
     assert result["mean_error"] < 0.12, result
 
 
+@pytest.mark.parametrize("name", ["chess_img_04.jpg", "chess_img_27.jpg", "chess_img_29.jpg"])
+def test_a_shaken_photo_is_found_whole(name):
+    # A hand's shake, 15 px sideways at 1600 px: at the working size the x-corners smear past
+    # the detector's ring and only a 3x3 to 6x3 patch was found; shrunk, the whole board is.
+    image = load_photo(REAL / name)
+    length = int(round(15 * max(image.shape[:2]) / 1600)) | 1
+    shaken = cv2.filter2D(image, -1, np.full((1, length), 1.0 / length), borderType=cv2.BORDER_REPLICATE)
+    result = evaluate_grid(find_grid(shaken), _LABELS[name]["corners_px"], 8, 8)
+    assert result["correct"] and result["max_error"] < 0.25, result
+
+
 # --- corners marked by hand -------------------------------------------------------------------
 
 
@@ -438,3 +449,13 @@ def test_grid_eval_command_rejects_a_bad_path_in_one_line(capsys, tmp_path):
             grid_eval_main([str(bad)])
         assert exit_info.value.code == 2
         assert "not a labels.json or a folder of photos" in capsys.readouterr().err
+
+
+def test_a_window_reaching_past_the_horizon_is_no_board_not_nan_corners():
+    # A bad plane fit (a shaken photo's few x-corners) can put a window's far intersections
+    # behind the camera; the finder once returned such a 5x5 with every corner NaN.
+    grid = np.stack(np.meshgrid(np.arange(6.0), np.arange(6.0)), axis=-1) * 50 + 100
+    grid[5, :] = np.nan
+    with pytest.raises(NoBoardFound):
+        _orient(grid.transpose(1, 0, 2), 0.5, 20)
+    assert np.isfinite(_orient(grid[:5].transpose(1, 0, 2), 0.5, 20).corners).all()

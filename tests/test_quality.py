@@ -92,15 +92,23 @@ def test_what_kept_a_board_from_being_found_is_put_in_words():
     assert photo_quality(bright).problems() == ["too bright (much of it blown out to white)"]
 
 
-def test_a_shaken_photo_without_a_board_found_says_why():
+def test_a_shaken_photo_is_read_and_warned_of_and_one_too_shaken_says_why():
     import pytest
 
-    from scorer.reader import read_image
+    from scorer.reader import BLURRED, read_image
     from scorer.vision.grid import NoBoardFound
 
     path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
     photo = cv2.resize(cv2.imread(str(path)), (1600, 1200), interpolation=cv2.INTER_AREA)
-    shake = np.zeros((25, 25), np.float32)
-    np.fill_diagonal(shake, 1.0 / 25)
+
+    def shaken(length):
+        shake = np.zeros((length, length), np.float32)
+        np.fill_diagonal(shake, 1.0 / length)
+        return cv2.filter2D(photo, -1, shake)
+
+    # 25 px diagonally: the board is found in the photo shrunk, read, and the reading warns.
+    reading = read_image(shaken(25), threehouse=False)
+    assert (reading.grid.rows, reading.grid.cols) == (8, 8) and reading.blurred and BLURRED in reading.warnings
+    # 81 px: only a patch of the board is found, and the error says the photo looks shaken.
     with pytest.raises(NoBoardFound, match=r"the photo looks blurred \(out of focus or shaken\): take it again"):
-        read_image(cv2.filter2D(photo, -1, shake), threehouse=False)
+        read_image(shaken(81), threehouse=False)

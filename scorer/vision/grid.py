@@ -3,7 +3,8 @@
 ``find_grid(image_bgr) -> GridFit`` (or raises :class:`NoBoardFound`):
 
 1. x-corners (where four squares meet) are detected at a working resolution
-   (:mod:`scorer.vision.xcorners`);
+   (:mod:`scorer.vision.xcorners`), and at half and a quarter of it when the board found
+   there is unsure or too small (a shaken photo's smeared corners show again when shrunk);
 2. an integer lattice is fitted to them (:mod:`scorer.vision.lattice`): seeds of four corners
    whose sides are checker edges, grown ring by ring, so pieces hiding corners only thin it out;
 3. the board's extent comes from the checker itself: every lattice square's colour is compared
@@ -32,7 +33,8 @@ import cv2
 import numpy as np
 
 from scorer.errors import UserError
-from scorer.vision.lattice import Lattice, fit_lattices, local_scale, median_square_side, offset_field, project
+from scorer.vision.lattice import (MIN_SQUARE_PX, Lattice, fit_lattices, local_scale, median_square_side,
+                                   offset_field, project)
 from scorer.vision.load import downscale
 from scorer.vision.xcorners import detect_xcorners
 
@@ -51,6 +53,9 @@ SQUARE_PRIOR = 1.0  # boards are square: a covered edge row should not make a 6x
 BOUNDARY_CORNER = 0.5
 SAMPLE_PX = 16  # rectified px per square when reading square colours
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
+MIN_BOARD_SQUARES = 5  # a chessboard, a bandanna and a Subdivision play area: a smaller find is a patch
+COARSE_RETRY_CONFIDENCE = 0.8  # a fit less sure than this (reader.GRID_UNSURE) is looked for again
+COARSE_FACTORS = (2, 4)  # ... in the photo shrunk by these factors
 
 
 class NoBoardFound(UserError):
@@ -236,8 +241,44 @@ def stretch_contrast(gray: np.ndarray) -> np.ndarray:
 
 
 def find_grid_gray(gray: np.ndarray) -> GridFit:
-    """:func:`find_grid` on a grey image already at working resolution."""
+    """:func:`find_grid` on a grey image already at working resolution.
+
+    A shaken or blurred photo smears the x-corners past what the detector's ring can see at
+    this size, and the finder then returns a patch of the board (or nothing). Shrunk by 2 and
+    by 4 the smear fits inside the ring again: a fit less sure than COARSE_RETRY_CONFIDENCE or
+    smaller than MIN_BOARD_SQUARES either way is looked for at those sizes in turn, until a fit
+    is neither; else the best fit wins: one of a board's size first, then the surest, then the
+    largest."""
     gray = stretch_contrast(gray)
+    try:
+        fits = [_find_grid_at_scale(gray)]
+    except NoBoardFound as err:
+        fits, first_error = [], err
+    height, width = gray.shape[:2]
+    for factor in COARSE_FACTORS:
+        if fits and _sure_board(fits[-1]):
+            return fits[-1]
+        if min(height, width) // factor < MIN_BOARD_SQUARES * MIN_SQUARE_PX:  # no board fits in
+            break
+        small = cv2.resize(gray, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+        try:
+            fits.append(_find_grid_at_scale(small).scaled(width / small.shape[1]))
+        except NoBoardFound:
+            continue
+    if not fits:
+        raise first_error
+    return max(fits, key=lambda fit: (_board_sized(fit), fit.confidence, fit.rows * fit.cols))
+
+
+def _board_sized(fit: GridFit) -> bool:
+    return min(fit.rows, fit.cols) >= MIN_BOARD_SQUARES
+
+
+def _sure_board(fit: GridFit) -> bool:
+    return fit.confidence >= COARSE_RETRY_CONFIDENCE and _board_sized(fit)
+
+
+def _find_grid_at_scale(gray: np.ndarray) -> GridFit:
     corners = detect_xcorners(gray)
     lattices = fit_lattices(corners.points, gray)
     if not lattices:
@@ -601,6 +642,8 @@ def _orient(refined: np.ndarray, confidence: float, support: int) -> GridFit:
 def _grid_fit(grid: np.ndarray, confidence: float, support: int) -> GridFit:
     """A GridFit from intersections [row, col] in board order, with its least-squares plane."""
     rows, cols = grid.shape[0] - 1, grid.shape[1] - 1
+    if not np.isfinite(grid).all():  # a window reaching past the horizon of a bad plane fit
+        raise NoBoardFound("no checkerboard found in the photo (degenerate grid)")
     board_pts = np.stack(np.meshgrid(np.arange(cols + 1), np.arange(rows + 1)), axis=-1).reshape(-1, 2)
     homography, _ = cv2.findHomography(board_pts.astype(np.float64), grid.reshape(-1, 2), 0)
     if homography is None:
