@@ -23,8 +23,8 @@ from scorer.vision.camera import camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
                                    placed_names, unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
-from scorer.vision.grid import (MAX_SQUARES, GridFit, InvalidCorners, NoBoardFound, clockwise_from_top_left, find_grid,
-                                grid_from_corners)
+from scorer.vision.grid import (GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners, NoBoardFound,
+                                clockwise_from_top_left, find_grid, grid_from_corners)
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
@@ -37,14 +37,6 @@ READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a r
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
-MIN_PLAY_SIZE = 5  # the smallest play area (ThreeHouse, 2 players)
-# Grid confidence under which the reader warns. Chosen at 0.75 on 1099 renders and photos
-# (8 of 11 wrong grids caught, 0.8% of the right ones flagged); once corners on a window's
-# outline counted (grid.BOUNDARY_CORNER) the wrong grids' confidence rose with the right
-# ones': over the real chessboards, dev and 13 of its variants, the grid cases and the 270
-# renders of 2026-11-24 (987 grids), 0.8 catches 6 of the 11 wrong (0.75: 3; before the
-# change, at 0.75, 12 of 18) and flags 8 of the 976 right (0.75: 4; 0.85: 12).
-GRID_UNSURE = 0.8
 AMBIGUOUS_AREA = ("the play area is ambiguous: check which squares are in play (the number of players, "
                   "--players N, settles most boards; else mark the play area's four corners, --corners with "
                   "--squares its size)")
@@ -306,9 +298,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     try:
         if found:
             grid = find_board_grid(image)
-        if min(grid.rows, grid.cols) < MIN_PLAY_SIZE:
+        if min(grid.rows, grid.cols) < MIN_BOARD_SQUARES:
             raise NoBoardFound(f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} squares; "
-                               f"a Subdivision board needs at least {MIN_PLAY_SIZE}x{MIN_PLAY_SIZE}")
+                               f"a Subdivision board needs at least {MIN_BOARD_SQUARES}x{MIN_BOARD_SQUARES}")
     except NoBoardFound as err:
         problems = photo_quality(image).problems() if found else []
         if problems:
@@ -532,8 +524,8 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
     file = str(source) if isinstance(source, (str, Path)) else None
     grid = None
     if corners is not None:
-        if not MIN_PLAY_SIZE <= min(rows, cols) <= max(rows, cols) <= MAX_SQUARES:
-            raise InvalidCorners(f"a board marked by hand has {MIN_PLAY_SIZE} to {MAX_SQUARES} squares each way, "
+        if not MIN_BOARD_SQUARES <= min(rows, cols) <= max(rows, cols) <= MAX_SQUARES:
+            raise InvalidCorners(f"a board marked by hand has {MIN_BOARD_SQUARES} to {MAX_SQUARES} squares each way, "
                                  f"not {cols}x{rows}")
         grid = grid_from_corners(image, np.asarray(corners, np.float64) / photo_scale, rows, cols)
     reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file)

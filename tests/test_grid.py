@@ -459,3 +459,67 @@ def test_a_window_reaching_past_the_horizon_is_no_board_not_nan_corners():
     with pytest.raises(NoBoardFound):
         _orient(grid.transpose(1, 0, 2), 0.5, 20)
     assert np.isfinite(_orient(grid[:5].transpose(1, 0, 2), 0.5, 20).corners).all()
+
+
+def _canned_fit(rows, cols, confidence):
+    grid = np.stack(np.meshgrid(np.arange(cols + 1.0), np.arange(rows + 1.0)), axis=-1) * 10 + 20
+    return _orient(grid.transpose(1, 0, 2), confidence, 9)
+
+
+def test_an_unsure_or_small_fit_is_looked_for_again_in_the_photo_shrunk(monkeypatch):
+    # Canned fits by the width the finder is handed (640 px, then 320 and 160): the order of
+    # the search, where it stops, which fit wins, and how a shrunk fit is mapped back.
+    import scorer.vision.grid as grid_module
+
+    def search(canned):
+        seen = []
+
+        def at_scale(gray):
+            seen.append(gray.shape[1])
+            fit = canned.get(gray.shape[1])
+            if fit is None:
+                raise NoBoardFound(f"none at {gray.shape[1]}")
+            return fit
+        monkeypatch.setattr(grid_module, "_find_grid_at_scale", at_scale)
+        try:
+            return grid_module.find_grid_gray(np.full((480, 640), 128, np.uint8)), seen
+        except NoBoardFound as err:
+            return str(err), seen
+
+    sure, unsure, patch = _canned_fit(8, 8, 1.0), _canned_fit(8, 8, 0.5), _canned_fit(3, 3, 0.95)
+    assert search({640: sure}) == (sure, [640])
+    # the same window found surer when shrunk keeps the finer fit (and its doubt): an arm
+    # over the board hides it at every size
+    assert search({640: unsure, 320: sure}) == (unsure, [640, 320])
+    # a patch of the board gives way to a whole board found at a quarter of the size, mapped
+    # back with the shrunk px's centres: x -> 4 x + 1.5
+    found, seen = search({640: patch, 160: _canned_fit(7, 6, 0.6)})
+    assert seen == [640, 320, 160] and {found.rows, found.cols} == {6, 7}
+    assert np.allclose(np.sort(found.corners.ravel()), np.sort((_canned_fit(7, 6, 0.6).corners * 4 + 1.5).ravel()))
+    # nothing anywhere: the working size's own reason
+    assert search({}) == ("none at 640", [640, 320, 160])
+
+
+def test_a_fit_found_in_the_photo_shrunk_lies_on_the_same_px(monkeypatch):
+    # With the working size and half of it made to fail, a clean photo's board is found at a
+    # quarter of the size; mapped back it lies on the working size's fit to a fraction of a
+    # px on average (a plain x4 would put it 1.5 px up and left).
+    import scorer.vision.grid as grid_module
+
+    image = load_photo(REAL / "chess_img_06.jpg")
+    sharp = find_grid(image)
+    at_scale = grid_module._find_grid_at_scale
+    quarter = {}
+
+    def only_a_quarter(gray):
+        if not quarter:
+            quarter["width"] = gray.shape[1] // 4
+        if gray.shape[1] != quarter["width"]:
+            raise NoBoardFound("not at this size")
+        return at_scale(gray)
+    monkeypatch.setattr(grid_module, "_find_grid_at_scale", only_a_quarter)
+    coarse = find_grid(image)
+    assert (coarse.rows, coarse.cols) == (sharp.rows, sharp.cols)
+    shift = (coarse.intersections - sharp.intersections).reshape(-1, 2).mean(axis=0)
+    side = sharp.square_side_px()
+    assert np.abs(shift).max() < 0.012 * side, (shift, side)
