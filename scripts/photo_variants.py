@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -30,7 +29,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.vision.evaluate import framed_on_play_area, photos_in, sidecar_for  # noqa: E402
-from scorer.vision.grid import clockwise_from_top_left  # noqa: E402
 from scorer.vision.load import load_photo  # noqa: E402
 
 
@@ -65,7 +63,8 @@ def sensor_noise(image: np.ndarray, sigma: float = 10.0, seed: int = 0) -> np.nd
 
 def shaken(image: np.ndarray, length: float = 15.0, degrees: float = 0.0) -> np.ndarray:
     """A hand's shake: the photo smeared along a straight line ``length`` px long (at 1600 px
-    on the long side, scaled with the photo) at ``degrees`` from the horizontal."""
+    on the long side, scaled with the photo) at ``degrees`` clockwise from the horizontal as
+    seen on screen (image y points down)."""
     size = max(3, int(round(length * max(image.shape[:2]) / 1600.0)) | 1)
     kernel = np.zeros((size, size), np.float32)
     centre = (size - 1) / 2.0
@@ -178,9 +177,47 @@ def moved_sidecar(truth: dict, mapping, image_size: tuple[int, int]) -> dict:
     return out
 
 
+def variant_of(name: str, image: np.ndarray, truth: dict | None = None) -> tuple[np.ndarray, object]:
+    """The variant ``name`` of a photo and its map of old px to new (None: nothing moved).
+    ``truth``: the studio sidecar, which only ``tight_frame`` needs."""
+    if name in MOVED:
+        return MOVED[name](image, truth)
+    return VARIANTS[name](image), None
+
+
+def write_variant(path: Path, image: np.ndarray) -> None:
+    cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+
+
+def write_labelled_variants(folder: Path, out: Path, variants: list[str]) -> int:
+    """Variants of a folder of photos labelled in a ``labels.json`` (the real chessboards:
+    ``file``, the grid's ``corners_px``, ``width`` and ``height``), each with its own
+    labels.json. Tight framing needs a studio sidecar's play area and is left out."""
+    entries = json.loads((folder / "labels.json").read_text())
+    for name in variants:
+        if name == "tight_frame":
+            print(f"{name}: needs a studio sidecar's play area; left out")
+            continue
+        target = out / name
+        target.mkdir(parents=True, exist_ok=True)
+        labels = []
+        for entry in entries:
+            image, mapping = variant_of(name, load_photo(folder / entry["file"]))
+            corners = entry["corners_px"]
+            if mapping is not None:
+                corners = np.round(point_mover(mapping)(corners), 2).tolist()
+            file = f"{Path(entry['file']).stem}.jpg"
+            write_variant(target / file, image)
+            labels.append({**entry, "file": file, "corners_px": corners, "width": image.shape[1],
+                           "height": image.shape[0]})
+        (target / "labels.json").write_text(json.dumps(labels, indent=1))
+        print(f"{target}: {len(labels)} photos", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("photos", type=Path, help="folder of photos with sidecars")
+    parser.add_argument("photos", type=Path, help="folder of photos with sidecars, or with a labels.json")
     parser.add_argument("out", type=Path, help="folder to write one subfolder per variant into")
     parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS) + sorted(MOVED),
                         default=sorted(VARIANTS) + sorted(MOVED))
@@ -194,44 +231,13 @@ def main(argv=None) -> int:
         folder = args.out / name
         folder.mkdir(parents=True, exist_ok=True)
         for photo in photos:
-            image = load_photo(photo)
-            if name in MOVED:
-                truth = json.loads(sidecar_for(photo).read_text())
-                out, affine = MOVED[name](image, truth)
-                moved = moved_sidecar(truth, affine, (out.shape[1], out.shape[0]))
-                (folder / f"{photo.stem}.json").write_text(json.dumps(moved, indent=1))
-            else:
-                out = VARIANTS[name](image)
-                shutil.copy(sidecar_for(photo), folder / f"{photo.stem}.json")
-            cv2.imwrite(str(folder / f"{photo.stem}.jpg"), out, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            truth = json.loads(sidecar_for(photo).read_text())
+            out, mapping = variant_of(name, load_photo(photo), truth)
+            if mapping is not None:
+                truth = moved_sidecar(truth, mapping, (out.shape[1], out.shape[0]))
+            (folder / f"{photo.stem}.json").write_text(json.dumps(truth, indent=1))
+            write_variant(folder / f"{photo.stem}.jpg", out)
         print(f"{folder}: {len(photos)} photos", flush=True)
-    return 0
-
-
-def write_labelled_variants(folder: Path, out: Path, variants: list[str]) -> int:
-    """Variants of a folder of photos labelled in a ``labels.json`` (the real chessboards:
-    ``file`` and the grid's ``corners_px``), each with its own labels.json. Tight framing
-    needs a studio sidecar's play area and is left out."""
-    entries = json.loads((folder / "labels.json").read_text())
-    for name in variants:
-        if name == "tight_frame":
-            print(f"{name}: needs a studio sidecar's play area; left out")
-            continue
-        target = out / name
-        target.mkdir(parents=True, exist_ok=True)
-        labels = []
-        for entry in entries:
-            image = load_photo(folder / entry["file"])
-            corners = np.asarray(entry["corners_px"], np.float64)
-            if name in MOVED:
-                image, mapping = MOVED[name](image, None)
-                corners = clockwise_from_top_left(point_mover(mapping)(corners))
-            file = f"{Path(entry['file']).stem}.jpg"
-            cv2.imwrite(str(target / file), VARIANTS[name](image) if name in VARIANTS else image,
-                        [cv2.IMWRITE_JPEG_QUALITY, 92])
-            labels.append({**entry, "file": file, "corners_px": np.round(corners, 2).tolist()})
-        (target / "labels.json").write_text(json.dumps(labels, indent=1))
-        print(f"{target}: {len(labels)} photos", flush=True)
     return 0
 
 

@@ -111,16 +111,18 @@ def test_a_shake_smears_along_its_direction_only():
 
 def test_labelled_photos_get_variants_with_their_labels_moved(tmp_path):
     # The real chessboards are labelled by a labels.json, not sidecars: each variant folder gets
-    # its own, with the corners moved as the photo was (halved here) and still clockwise.
+    # its own, with the corners moved as the photo was (halved here) and its new size.
     source = tmp_path / "real"
     source.mkdir()
     cv2.imwrite(str(source / "board.png"), _photo())
     corners = [[30.0, 10.0], [90.0, 10.0], [90.0, 70.0], [30.0, 70.0]]
-    (source / "labels.json").write_text(json.dumps([{"file": "board.png", "corners_px": corners, "squares": [8, 8]}]))
+    (source / "labels.json").write_text(json.dumps([{"file": "board.png", "corners_px": corners, "squares": [8, 8],
+                                                      "width": 120, "height": 90}]))
     out = tmp_path / "out"
     assert photo_variants.main([str(source), str(out), "--variants", "half_size", "dark", "tight_frame"]) == 0
     half = json.loads((out / "half_size" / "labels.json").read_text())
     assert half[0]["file"] == "board.jpg" and half[0]["squares"] == [8, 8]
+    assert (half[0]["width"], half[0]["height"]) == (60, 45)
     assert cv2.imread(str(out / "half_size" / "board.jpg")).shape == (45, 60, 3)
     assert np.allclose(half[0]["corners_px"], np.array(corners) / 2 - 0.25)
     assert json.loads((out / "dark" / "labels.json").read_text())[0]["corners_px"] == corners
