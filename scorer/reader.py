@@ -81,7 +81,8 @@ WARNING_KINDS = {
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
     "stash": "the stash inferred from the parks is unsure",
-    "constraints": "what the game's counts said of the board (a count over a stash, parks the setup does not have)",
+    "constraints": ("what the game's counts said of the board (a count over a stash, parks the setup does not have, "
+                    "piece counts that cannot come from turns)"),
     "settled": "a square the stash counts, the placement rules or the turn order settled (one warning per square)",
     "colourless": "the photo has no colour",
     "colour_check": "a colour group's name is unsure (one warning per such group, in colour_groups' order)",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, product
 from typing import Iterable, Mapping, Sequence
 
 from scorer.board import (COLOUR_NAMES, COLOURS, PARK, PIPS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square,
@@ -291,6 +291,7 @@ RULE_TOO_MANY_COLOURS = "too_many_colours"
 RULE_TURN_ORDER = "turn_order"
 
 MAX_PLAYERS_FOR_TURN_ANALYSIS = 8  # sets of players ahead are enumerated: 2**8
+MAX_PLAYERS_FOR_TURN_FIX = 4  # ``turn_order_fix`` tries up to 3 counts a player: 3**4 per turn count
 
 
 @dataclass(frozen=True)
@@ -544,6 +545,35 @@ def counts_fit_turn_order(board: Board, trios: int = STANDARD_TRIOS) -> bool:
     come from play in turn order (``turn_analysis``): the reader's test of a reading."""
     _, counts, steady = _placements(board, board.colours(), trios)
     return turn_analysis(counts, steady, set()).feasible
+
+
+def turn_order_fix(board: Board, trios: int = STANDARD_TRIOS) -> dict[str, int]:
+    """The smallest change to the piece counts of the colours on ``board`` that lets them come
+    from play in turn order: per colour, the pieces to add (positive) or take away (negative),
+    fewest pieces changed first, then fewest taken away (a reader misses a faint piece far
+    more often than it sees one that is not there); ``{}`` when the counts already fit. Each
+    count stays within a stash (0 to 3 * ``trios``); whether a player surely never passed
+    (``never_passed``) is judged on the board as it is. Over MAX_PLAYERS_FOR_TURN_FIX colours
+    (no game of Subdivision) it is not looked for: ``{}``."""
+    _, counts, steady = _placements(board, board.colours(), trios)
+    players = sorted(counts)
+    if len(players) > MAX_PLAYERS_FOR_TURN_FIX or turn_analysis(counts, steady, set()).feasible:
+        return {}
+    most = len(PIPS) * trios
+    best: tuple[tuple[int, int], dict[str, int]] | None = None
+    for k in range(most + 1):
+        # Each player ends with k or k + 1 placements, or, one who may have passed, keeps
+        # a count under that: no other targets can change fewer pieces.
+        options = [sorted({t for t in (k, k + 1) if t <= most}
+                          | ({counts[p]} if p not in steady and counts[p] <= k + 1 else set())) for p in players]
+        for targets in product(*options):
+            change = {p: t - counts[p] for p, t in zip(players, targets) if t != counts[p]}
+            key = (sum(abs(d) for d in change.values()), sum(-d for d in change.values() if d < 0))
+            if best is not None and key >= best[0]:
+                continue
+            if turn_analysis(dict(zip(players, targets)), steady, set()).feasible:
+                best = (key, change)
+    return best[1] if best else {}
 
 
 def _placements(board: Board, colours, trios: int) -> tuple[dict[str, Stash], dict[str, int], set[str]]:

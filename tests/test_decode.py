@@ -177,6 +177,30 @@ def test_turn_order_restores_a_missed_piece_but_not_a_clearly_empty_square():
 
 
 
+def test_pieces_the_turn_order_says_are_missing_put_the_bare_squares_in_doubt():
+    # Red 6 against blue 3: three blue pieces read as bare cloth, clearly (faint glassy
+    # pieces), so they stay bare, but two of the three bare squares hold a missed piece
+    # (red 6 against blue 5 can come from turns), and none of them is sure any more.
+    board = Board.from_text(LEGAL)
+    table = _table(board)
+    for cell in ("C3", "B1", "D2"):
+        table[cell] = {".": 0.97, "b2": 0.02, "b1": 0.005, "r2": 0.005}
+    decoded = decode(table, 4, 4)
+    assert all(decoded.board[c] is None for c in ("C3", "B1", "D2"))
+    assert any("cannot come from players taking turns: 2 more blue pieces" in w for w in decoded.warnings)
+    bare = [c for c in decoded.cells if c.value == "."]
+    assert {c.cell for c in bare} == {"C3", "B1", "D2"} and all(c.confidence == pytest.approx(1 / 3) for c in bare)
+    # The pieces they may hold are offered, the blue size the square's own odds favour first.
+    assert all(c.alternatives[0][0] == "b2" for c in bare)
+    # The other squares are as sure as before; a reading whose counts fit keeps its bare
+    # squares sure.
+    assert all(c.confidence == pytest.approx(0.97) for c in decoded.cells if c.value != ".")
+    table["C3"], table["B1"], table["D2"] = (_table(board)[c] for c in ("C3", "B1", "D2"))
+    table["B4"] = {".": 0.97, "r3": 0.02, "b3": 0.01}
+    decoded = decode(table, 4, 4)
+    assert decoded.board["B4"] is None and next(c for c in decoded.cells if c.cell == "B4").confidence == pytest.approx(0.97)
+
+
 def test_a_cell_with_no_odds_reads_empty_not_a_crash():
     decoded = decode({"A1": {}}, 3, 3, shown={"A1": {"r2": 1.0}})
     assert decoded.board["A1"] is None and decoded.cells[0].confidence == 0.0

@@ -572,6 +572,32 @@ def test_counts_fit_turn_order_for_every_reachable_position_and_agrees_with_the_
     assert not any(v.rule == RULE_TURN_ORDER for v in check_position(board, players=2).violations)
 
 
+def test_turn_order_fix_is_the_smallest_change_to_the_counts():
+    from scorer.rules import turn_order_fix
+    rng = random.Random(12)
+    for _ in range(20):
+        board = random_game(rng, rng.choice([2, 3]), moves=rng.randrange(0, 31))
+        assert turn_order_fix(board) == {}
+    # Red three placements ahead of blue while both still hold 2-pips: one blue piece too
+    # few is the smallest change, as small as one red piece too many (red went first), and
+    # likelier (a missed piece against one that is not there).
+    board = Board.from_text("r2 r2 r2 .\n. . . .\n. . . .\nb2 . . .\n")
+    assert turn_order_fix(board) == {"blue": 1}
+    board["D4"] = Piece("red", 1)  # four against one: two blue missed, or red's two extra, or one each
+    assert turn_order_fix(board) == {"blue": 2}
+    # Two full stashes beside a short one: only more pieces of the short colour fit (red and
+    # blue cannot have more than 15, and taking 18 away costs more than adding 9).
+    board = Board(7, 7)
+    squares = list(board.squares())
+    pieces = [Piece(c, pips) for c in ("red", "blue") for pips in (1, 2, 3)] * 5 + [Piece("clear", 1)] * 5
+    for piece in pieces:
+        board[squares.pop()] = piece
+    assert turn_order_fix(board) == {"clear": 9}
+    for piece in [Piece("clear", 2)] * 5 + [Piece("clear", 3)] * 4:
+        board[squares.pop()] = piece
+    assert counts_fit_turn_order(board) and turn_order_fix(board) == {}
+
+
 def test_piece_counts_that_fit_only_the_colours_on_the_board_say_so_in_words():
     one = Board.from_text("# . . . . . #\n. . . . . . .\n. . r1 . . . .\n. . . . . . .\n. . . . r2 . .\n. . . . . . .\n# . . . . . #\n")
     assert check_position(one).notes == ["the board size suggests 3 players, but the piece counts fit only the 1 colour on the board"]

@@ -17,7 +17,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from scorer.board import Board, content_from_symbol
-from scorer.rules import counts_fit_turn_order, placement_violations
+from scorer.rules import counts_fit_turn_order, placement_violations, turn_order_fix
 
 EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
@@ -126,9 +126,11 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     for i, cell in enumerate(cells):
         board[cell] = content_from_symbol(values[chosen[i]])
 
+    missing: dict[str, int] = {}
     if use_rules:
         _settle_by_rules(board, cells, values, P, chosen, changed, trios, parks, full)
         _settle_turn_order(board, cells, values, P, chosen, changed, trios)
+        missing = {c: d for c, d in turn_order_fix(board, trios).items() if d > 0}
 
     counts = {v: 0 for v in values if v not in (EMPTY, PARK_TOKEN)}
     for i in range(n):
@@ -147,18 +149,33 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     # A value read more often than its stash (or the setup's parks) allows: at least the excess
     # of those squares are misread (or the position is illegal, which shows either way), and
     # which cannot be told, so none of them is surer than the share the limit leaves.
-    over_limit = {v: trios / count for v, count in counts.items() if count > trios}
+    caps = {v: trios / count for v, count in counts.items() if count > trios}
     if parks is not None and n_parks > parks:  # (a setup with no parks: each read is in doubt, not surely wrong)
-        over_limit[PARK_TOKEN] = max(parks, 0.5) / n_parks
+        caps[PARK_TOKEN] = max(parks, 0.5) / n_parks
+    # Counts that cannot come from turns even after settling, whose smallest fix adds pieces:
+    # that many pieces (faint, glassy ones) are likelier missed than the position real, and
+    # which of the bare squares hold them cannot be told, so none of them is surer than the
+    # share they leave bare.
+    bare = sum(values[chosen[i]] == EMPTY for i in range(n))
+    if missing and bare:
+        caps[EMPTY] = max(bare - sum(missing.values()), 0) / bare
+        listed = ", ".join(f"{c} {sum(1 for _, p in board.pieces() if p.colour == c)}" for c in sorted(board.colours()))
+        warnings.append(f"the pieces read ({listed}) cannot come from players taking turns: "
+                        f"{_count_words(missing)} likely {'stands' if sum(missing.values()) == 1 else 'stand'} "
+                        "on squares read as bare")
+    missed_values = [j for j, v in enumerate(values)
+                     if v not in (EMPTY, PARK_TOKEN) and content_from_symbol(v).colour in missing and counts[v] < trios]
     readings = []
     for i, cell in enumerate(cells):
         value = values[chosen[i]]
         odds = {v: float(P[i, j]) for j, v in enumerate(values)}
         if shown is not None:
             odds = _normalised_odds(shown.get(cell, {}), value)
+        if value == EMPTY and EMPTY in caps and missed_values:
+            odds = {**odds, **_missed_piece_odds(P[i], values, missed_values, 1.0 - caps[EMPTY], odds)}
         alts = sorted(((v, p) for v, p in odds.items() if v != value), key=lambda vp: -vp[1])[:3]
         alts = [(v, p) for v, p in alts if p >= 0.005]
-        confidence = min(odds.get(value, 0.0), over_limit.get(value, 1.0))
+        confidence = min(odds.get(value, 0.0), caps.get(value, 1.0))
         readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
     kinds = ["constraints"] * len(warnings)
@@ -264,6 +281,22 @@ def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, r
         changed[i] = "turns"
         if not unfit:
             return
+
+
+def _count_words(missing: dict[str, int]) -> str:
+    """``{"clear": 9}`` as "9 more clear pieces"."""
+    parts = [f"{n} more {colour} piece{'' if n == 1 else 's'}" for colour, n in sorted(missing.items())]
+    return " and ".join(parts)
+
+
+def _missed_piece_odds(p_cell: np.ndarray, values, missed_values, share: float,
+                       odds: dict[str, float]) -> dict[str, float]:
+    """Odds of the pieces a bare-looking square may hold when pieces are missing: ``share``
+    split over the ``missed_values`` (indices into ``values``) as the square's own odds
+    weigh them (evenly when it gives them none), each at least its own odds."""
+    weights = np.array([p_cell[j] for j in missed_values], np.float64)
+    weights = weights / weights.sum() if weights.sum() > 0 else np.full(len(missed_values), 1.0 / len(missed_values))
+    return {values[j]: max(odds.get(values[j], 0.0), share * float(w)) for j, w in zip(missed_values, weights)}
 
 
 def _count_spread(board: Board) -> int:
