@@ -17,7 +17,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from scorer.board import Board, content_from_symbol
-from scorer.rules import counts_fit_turn_order, placement_violations, turn_order_fix
+from scorer.rules import counts_fit_turn_order, placed_counts, placement_violations, turn_order_fix
 
 EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
@@ -159,7 +159,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     bare = sum(values[chosen[i]] == EMPTY for i in range(n))
     if missing and bare:
         caps[EMPTY] = max(bare - sum(missing.values()), 0) / bare
-        listed = ", ".join(f"{c} {sum(1 for _, p in board.pieces() if p.colour == c)}" for c in sorted(board.colours()))
+        listed = ", ".join(f"{c} {sum(placed_counts(board, c).values())}" for c in sorted(board.colours()))
         warnings.append(f"the pieces read ({listed}) cannot come from players taking turns: "
                         f"{_count_words(missing)} likely {'stands' if sum(missing.values()) == 1 else 'stand'} "
                         "on squares read as bare")
