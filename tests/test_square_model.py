@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer.vision import square_model
 from scorer.vision.evaluate import truth_grid_of
 from scorer.vision.load import load_photo
 from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_affine
@@ -198,6 +199,21 @@ def test_a_likely_pyramid_with_an_absurd_regression_cannot_drag_the_size_fit():
     for absurd in (0.3, 0.0):
         probs = size_probs(np.append(log_base, absurd), np.append(np.ones(6), 0.6))
         assert list(probs[:6].argmax(axis=1) + 1) == truth
+
+
+def test_the_size_fit_never_reads_more_of_one_size_than_four_stashes_hold(monkeypatch):
+    # 14 pieces of each size on 57 mm squares, their regressions between that and a scale
+    # one size down (a glassy 3-pip read as a 2-pip on the bandanna). The bandanna and the
+    # closer fit of the small pieces pull to 47 mm, which would make 28 of them 1-pips: more
+    # than four players' stashes hold (20).
+    log_base = np.log([25.4 / 57] * 14 + [np.sqrt(19.8 / 57 * 14.3 / 44.5)] * 14 + [np.sqrt(14.3 / 57 * 14.3 / 44.5)] * 14)
+    truth = np.repeat([3, 2, 1], 14)
+    posterior = square_size_posterior(log_base, np.ones(42))
+    assert list(size_probs(log_base, np.ones(42), posterior=posterior).argmax(axis=1) + 1) == list(truth)
+    assert 44.5 / piece_scale_of(posterior) == pytest.approx(57.0, rel=0.05)
+    monkeypatch.setattr(square_model, "MAX_PIECES_PER_SIZE", 10 ** 6)
+    uncapped = size_probs(log_base, np.ones(42))
+    assert (uncapped.argmax(axis=1) + 1 == 1).sum() == 28
 
 
 def test_truth_targets_give_labels_and_relative_base_sizes():

@@ -21,8 +21,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from scipy.special import log_ndtr
 
-from scorer.board import COLOURS, PARK, Board, Piece, Square
+from scorer.board import COLOURS, PARK, STANDARD_TRIOS, Board, Piece, Square
+from scorer.rules import MAX_PLAYERS
 from scorer.vision.patches import square_patches
 from scorer.vision.squares import LABELS, disc_window
 
@@ -34,6 +36,9 @@ BANDANNA_MM = 44.5  # the rules' own board, the Looney Labs chessboard bandanna
 BANDANNA_SHARE = 0.5  # prior share of boards that are the bandanna; the rest any chessboard in SQUARE_MM
 BANDANNA_SPREAD = 0.03  # in log(square size): print and cloth, and the regression's common bias
 SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about the truth (measured on dev)
+# No game has more pyramids of one size than four players' standard stashes: a square size
+# under which more would be read is that much less likely.
+MAX_PIECES_PER_SIZE = MAX_PLAYERS * STANDARD_TRIOS
 # What a square without a pyramid regresses, in the units of a pyramid's (Gaussian density
 # over its peak): anywhere over about 1.5 in log(base / square), 1 / 1.5, against the
 # Gaussian's peak of 1 / (SIZE_SIGMA sqrt(2 pi)).
@@ -97,9 +102,27 @@ def square_size_posterior(log_base: np.ndarray, weights: np.ndarray, sigma: floa
     with np.errstate(divide="ignore"):
         board = np.logaddexp(np.log(weights)[None, :] + per_piece,
                              np.log1p(-np.minimum(weights, 1.0))[None, :] + np.log(NO_PIECE_DENSITY)).sum(axis=1)
+    board = board + _log_odds_within_stashes(weights[None, :, None] * _size_given_square(log_base, sigma))
     board = board + square_size_log_prior()
     posterior = np.exp(board - board.max())
     return posterior / posterior.sum()
+
+
+def _log_odds_within_stashes(piece_odds: np.ndarray) -> np.ndarray:
+    """(S,) log-probability that no size has more than MAX_PIECES_PER_SIZE pyramids, given
+    (S, N, 3) odds of each square holding a pyramid of each size under each square size: the
+    squares taken as independent, each size's count as normal about its mean (its variance
+    floored at a quarter of a piece squared)."""
+    mean = piece_odds.sum(axis=1)
+    spread = np.sqrt((piece_odds * (1.0 - piece_odds)).sum(axis=1) + 0.25)
+    return log_ndtr((MAX_PIECES_PER_SIZE + 0.5 - mean) / spread).sum(axis=1)
+
+
+def _size_given_square(log_base: np.ndarray, sigma: float) -> np.ndarray:
+    """(S, N, 3) odds of 1, 2, 3 pips of each pyramid under each square size of SQUARE_MM."""
+    loglik = _size_loglik(log_base, sigma)
+    given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
+    return given_size / given_size.sum(axis=2, keepdims=True)
 
 
 def _size_loglik(log_base: np.ndarray, sigma: float) -> np.ndarray:
@@ -118,10 +141,7 @@ def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SI
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     if posterior is None:
         posterior = square_size_posterior(log_base, weights, sigma)
-    loglik = _size_loglik(log_base, sigma)
-    given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
-    given_size /= given_size.sum(axis=2, keepdims=True)
-    return np.einsum("s,snk->nk", posterior, given_size)
+    return np.einsum("s,snk->nk", posterior, _size_given_square(log_base, sigma))
 
 
 def piece_scale_of(posterior: np.ndarray) -> float:
