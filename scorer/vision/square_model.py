@@ -92,7 +92,8 @@ def square_size_posterior(log_base: np.ndarray, weights: np.ndarray, sigma: floa
     :func:`square_size_log_prior`."""
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     weights = np.asarray(weights, np.float64).reshape(-1)
-    per_piece = np.logaddexp.reduce(_size_loglik(log_base, sigma), axis=2) - np.log(3.0)  # (S, N)
+    loglik = _size_loglik(log_base, sigma)
+    per_piece = np.logaddexp.reduce(loglik, axis=2) - np.log(3.0)  # (S, N)
     # Each square holds a pyramid (its regression then follows the sizes) with probability
     # ``weights``, else its regression says nothing of the square size: a mixture. A square
     # likelier bare than not is left out: the model's regression on bare squares is not noise
@@ -102,13 +103,13 @@ def square_size_posterior(log_base: np.ndarray, weights: np.ndarray, sigma: floa
     with np.errstate(divide="ignore"):
         board = np.logaddexp(np.log(weights)[None, :] + per_piece,
                              np.log1p(-np.minimum(weights, 1.0))[None, :] + np.log(NO_PIECE_DENSITY)).sum(axis=1)
-    board = board + _log_odds_within_stashes(weights[None, :, None] * _size_given_square(log_base, sigma))
+    board = board + _log_prob_within_stashes(weights[None, :, None] * _size_given_square(loglik))
     board = board + square_size_log_prior()
     posterior = np.exp(board - board.max())
     return posterior / posterior.sum()
 
 
-def _log_odds_within_stashes(piece_odds: np.ndarray) -> np.ndarray:
+def _log_prob_within_stashes(piece_odds: np.ndarray) -> np.ndarray:
     """(S,) log-probability that no size has more than MAX_PIECES_PER_SIZE pyramids, given
     (S, N, 3) odds of each square holding a pyramid of each size under each square size: the
     squares taken as independent, each size's count as normal about its mean (its variance
@@ -118,9 +119,9 @@ def _log_odds_within_stashes(piece_odds: np.ndarray) -> np.ndarray:
     return log_ndtr((MAX_PIECES_PER_SIZE + 0.5 - mean) / spread).sum(axis=1)
 
 
-def _size_given_square(log_base: np.ndarray, sigma: float) -> np.ndarray:
-    """(S, N, 3) odds of 1, 2, 3 pips of each pyramid under each square size of SQUARE_MM."""
-    loglik = _size_loglik(log_base, sigma)
+def _size_given_square(loglik: np.ndarray) -> np.ndarray:
+    """(S, N, 3) odds of 1, 2, 3 pips of each pyramid under each square size of SQUARE_MM,
+    from :func:`_size_loglik`."""
     given_size = np.exp(loglik - loglik.max(axis=2, keepdims=True))
     return given_size / given_size.sum(axis=2, keepdims=True)
 
@@ -141,7 +142,7 @@ def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SI
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     if posterior is None:
         posterior = square_size_posterior(log_base, weights, sigma)
-    return np.einsum("s,snk->nk", posterior, _size_given_square(log_base, sigma))
+    return np.einsum("s,snk->nk", posterior, _size_given_square(_size_loglik(log_base, sigma)))
 
 
 def piece_scale_of(posterior: np.ndarray) -> float:
