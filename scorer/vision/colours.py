@@ -91,6 +91,14 @@ MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the lig
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
 GROUPING_CHROMA_MAX = 60.0
 GROUPING_CHROMA_KNEE = 12.0
+# The share of the hand-built lightness difference between white's and clear's costs that
+# counts (name_cost): its boundary, near 72% of the light squares, was read off dev's groups,
+# and over the studio's other renders white and clear groups straddle it widely, so at full
+# strength it overruled the learned model's lean. 0.2, 0.35, 0.5 and 1 were tried on the
+# colour stage (colour_eval, true grid: dev, the 120 and 150 renders of 2026-11-24 and 48
+# glassy white or clear ones, 11,082 pieces): at 0.35 white/clear mix-ups fell from 506 to
+# 374 (dev's own rose from 30 to 38).
+WHITE_CLEAR_LIGHTNESS_SHARE = 0.35
 LIGHTNESS_WEIGHT = 0.6  # lightness against chroma when grouping (translucent pieces vary in lightness)
 # A washed-out photo (a dull camera, hazy or yellow light) shows every piece with less chroma,
 # so strong colours drift towards clear, white and black. The naming also tries the groups'
@@ -359,6 +367,10 @@ def name_cost(centre: np.ndarray) -> dict[str, float]:
     costs["black"] = sat * 5.0 + max(0.0, rel_l - 35.0) / 5.0
     costs["white"] = sat * 5.0 + max(0.0, 74.0 - rel_l) / 5.0
     costs["clear"] = 0.8 + max(0.0, sat - 0.25) * 6.0 + max(0.0, rel_l - 70.0) / 5.0 + max(0.0, 38.0 - rel_l) / 5.0
+    # Between white and clear the nearer keeps its cost and the other comes closer to it.
+    nearer = min(costs["white"], costs["clear"])
+    for name in ("white", "clear"):
+        costs[name] = nearer + WHITE_CLEAR_LIGHTNESS_SHARE * (costs[name] - nearer)
     return costs
 
 
