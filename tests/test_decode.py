@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from scorer.board import Board
-from scorer.vision.decode import decode
+from scorer.board import Board, Square
+from scorer.vision.decode import decode, swaps_to_symmetry, symmetry_order
 
 
 def _table(board: Board, sure=0.97, others=("r1", "r2", "r3", "b1", "b2", "b3", ".", "#")):
@@ -232,3 +232,47 @@ def test_a_full_board_missing_a_piece_says_so_and_is_not_filled_against_the_evid
     assert decoded.board["E5"] is None
     assert "4 red 2-pips read on a full board, which holds 5" in decoded.warnings
     assert decoded.warning_kinds[decoded.warnings.index("4 red 2-pips read on a full board, which holds 5")] == "constraints"
+
+
+def test_symmetry_order_counts_the_mirrors_and_turns_that_keep_the_parks():
+    corners = {Square.parse(s) for s in ("A1", "H1", "A8", "H8")}
+    assert symmetry_order(corners, 8, 8) == 8
+    assert symmetry_order(corners - {Square.parse("A8")} | {Square.parse("E3")}, 8, 8) == 1
+    two_player = {Square.parse(s) for s in ("A1", "F1", "A6", "F6", "C3", "D4")}  # rules.default_parks(2)
+    assert symmetry_order(two_player, 6, 6) == 4
+    assert symmetry_order({Square.parse(s) for s in ("A1", "F1", "A5", "F5")}, 5, 6) == 4  # a rectangle has 4 at most
+    moves = swaps_to_symmetry(corners - {Square.parse("A8")} | {Square.parse("E3")}, 8, 8)
+    assert (Square.parse("E3"), Square.parse("A8"), 8) in moves
+
+
+# Three corners read as parks, the fourth corner as a small pyramid whose park odds are a
+# quarter, and a square mid-board as a park at little better odds than the pyramid it holds.
+_STRAY_PARK = """\
+# . . . . . . r1
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . # . . .
+. . . . . . . .
+# . . . . . . #
+"""
+
+
+@pytest.mark.parametrize("corner_odds, moved", [({"r1": 0.70, "#": 0.25, ".": 0.05}, True),
+                                                ({"r1": 0.96, "#": 0.01, ".": 0.03}, False)])
+def test_a_park_and_a_piece_taken_for_each_other_are_put_back_in_a_symmetric_pattern(corner_odds, moved):
+    table = _table(Board.from_text(_STRAY_PARK))
+    table["H8"] = corner_odds
+    table["E3"] = {"#": 0.55, "r1": 0.40, ".": 0.05}
+    decoded = decode(table, 8, 8, parks=4)
+    cells = {c.cell: c for c in decoded.cells}
+    if moved:  # the four corners, 8 times likelier a pattern: the evidence against is under ln 8
+        assert decoded.board["H8"] is not None and decoded.board["H8"].symbol == "#"
+        assert decoded.board["E3"].symbol == "r1"
+        assert cells["H8"].changed_by == cells["E3"].changed_by == "symmetry"
+        assert cells["H8"].confidence < 0.95 and cells["E3"].confidence < 0.95  # both flagged
+        assert any("H8" in w and "symmetry" in w for w in decoded.warnings)
+    else:  # the photo shows the corner's pyramid clearly: the stray park stays
+        assert decoded.board["H8"].symbol == "r1" and decoded.board["E3"].symbol == "#"
+        assert cells["H8"].changed_by is None

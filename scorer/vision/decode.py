@@ -4,9 +4,11 @@ Each square has a probability for every value (``.`` empty, ``#`` park, ``r3``..
 likely board under the stash limits (at most ``trios`` pyramids of each size per colour) is
 an assignment problem: squares to slots, each colour-size value having ``trios`` slots. A
 value may still go over its limit through "overflow" slots that cost a large penalty, so a
-real extra piece that the photo shows clearly is kept (and reported), not hidden. Then
-squares in rule violations whose reading is unsure try their alternatives; a change is kept
-only if it removes violations at a small cost in likelihood.
+real extra piece that the photo shows clearly is kept (and reported), not hidden. Parks
+read one square out of a symmetric pattern are moved back when the photo barely says
+otherwise (``symmetry_order``). Then squares in rule violations whose reading is unsure try
+their alternatives; a change is kept only if it removes violations at a small cost in
+likelihood.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from scorer.board import Board, content_from_symbol
+from scorer.board import Board, Square, content_from_symbol
 from scorer.rules import counts_fit_turn_order, placed_counts, placement_violations, turn_order_fix
 
 EMPTY, PARK_TOKEN = ".", "#"
@@ -26,7 +28,16 @@ TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts c
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
 FULL_BONUS = 8.0  # nats: on a full board each player's pieces are read as exactly trios of each size
-SETTLED_BY = {"counts": "stash counts", "rules": "placement rules", "turns": "turn order"}
+# Players lay the parks out symmetrically far more often than not (the designer starts with
+# the corners; Abstract Play's default and ``rules.default_parks`` are symmetric). The decoder
+# takes a pattern's prior odds as proportional to how many of the play area's mirrors and
+# turns keep it (``symmetry_order``): the four corners are 8 times likelier than three corners
+# and a stray square, so a park and a piece taken for each other there are put back when the
+# photo's evidence against that is under ln 8 nats. Set from that prior, not fitted: every
+# studio render's parks are symmetric, so its renders would ask for any strength.
+MIN_SYMMETRIC_PARKS = 3  # fewer parks make a pattern too easily symmetric to be evidence
+SETTLED_BY = {"counts": "stash counts", "rules": "placement rules", "turns": "turn order",
+              "symmetry": "parks' symmetry"}
 
 
 @dataclass
@@ -35,7 +46,7 @@ class CellReading:
     value: str
     confidence: float
     alternatives: list[tuple[str, float]]
-    changed_by: str | None = None  # "counts", "rules" or "turns" when the constraints moved it
+    changed_by: str | None = None  # "counts", "rules", "turns" or "symmetry" when the constraints moved it
     partly_hidden: bool = False  # a 1-pip whose base the pieces in front partly hide (reader.HIDDEN_SHARE)
     blends_in: bool = False  # a black pyramid on a near-black square seen from straight above (reader.DARK_SQUARE_SHARE)
 
@@ -114,12 +125,17 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     bonus = np.where([values[vi] == PARK_TOKEN for vi in col_value], PARK_BONUS, FULL_BONUS)
     cost = (-logp[:, col_value] + OVERFLOW_PENALTY * (col_kind == "overflow")[None, :]
             - (bonus * (col_kind == "required"))[None, :])
-    _, chosen_cols = linear_sum_assignment(cost)
-    chosen = [int(col_value[j]) for j in chosen_cols]
+    _, first = linear_sum_assignment(cost)
+    park_columns = col_value == (values.index(PARK_TOKEN) if PARK_TOKEN in values else -1)
+    symmetric = _symmetric_parks_assignment(cost, first, park_columns, [Square.parse(c) for c in cells], rows, cols)
+    final = first if symmetric is None else symmetric
+    chosen = [int(col_value[j]) for j in final]
     warnings: list[str] = []
     changed: dict[int, str] = {}
     for i in range(n):
-        if chosen[i] != int(np.argmax(P[i])):
+        if col_value[final[i]] != col_value[first[i]]:
+            changed[i] = "symmetry"
+        elif chosen[i] != int(np.argmax(P[i])):
             changed[i] = "counts"
 
     board = Board(rows, cols)
@@ -184,6 +200,72 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
             warnings.append(f"{r.cell}: read as {r.value} (settled by the {SETTLED_BY[r.changed_by]})")
             kinds.append("settled")
     return Decoded(board=board, cells=readings, warnings=warnings, warning_kinds=kinds)
+
+
+def board_symmetries(rows: int, cols: int) -> list:
+    """The mirrors and turns that map a rows x cols area onto itself, identity left out, as
+    functions of a Square (a square area has seven, a rectangle three)."""
+    w, h = cols - 1, rows - 1
+    maps = [lambda s: Square(w - s.col, h - s.row), lambda s: Square(w - s.col, s.row),
+            lambda s: Square(s.col, h - s.row)]
+    if rows == cols:
+        maps += [lambda s: Square(s.row, s.col), lambda s: Square(h - s.row, w - s.col),
+                 lambda s: Square(h - s.row, s.col), lambda s: Square(s.row, w - s.col)]
+    return maps
+
+
+def symmetry_order(parks: set[Square], rows: int, cols: int) -> int:
+    """How many of the area's mirrors and turns, the identity included, keep ``parks``."""
+    return 1 + sum({g(p) for p in parks} == parks for g in board_symmetries(rows, cols))
+
+
+def swaps_to_symmetry(parks: set[Square], rows: int, cols: int) -> list[tuple[Square, Square, int]]:
+    """(park, square, order): moving one park to a square gives a pattern that more of the
+    area's mirrors and turns keep (``symmetry_order``, ``order`` after the move)."""
+    maps = board_symmetries(rows, cols)
+    before = symmetry_order(parks, rows, cols)
+    swaps = set()
+    for g in maps:
+        if {g(p) for p in parks} == parks:
+            continue
+        for gone in parks:
+            kept = parks - {gone}
+            missing = {g(p) for p in kept} - kept
+            if len(missing) != 1:
+                continue
+            moved = kept | missing
+            new = next(iter(missing))
+            order = symmetry_order(moved, rows, cols)
+            if new not in parks and order > before:
+                swaps.add((gone, new, order))
+    return sorted(swaps)
+
+
+def _symmetric_parks_assignment(cost: np.ndarray, assignment: np.ndarray, park_columns: np.ndarray,
+                                squares: list[Square], rows: int, cols: int):
+    """The assignment (column per square) with one park moved so that more of the area's
+    mirrors and turns keep the parks, when it costs less than the log of how many times more
+    (``symmetry_order``) in nats more than ``assignment``; None when there is none."""
+    parks = {sq for sq, j in zip(squares, assignment) if park_columns[j]}
+    if len(parks) < MIN_SYMMETRIC_PARKS:
+        return None
+    index = {sq: i for i, sq in enumerate(squares)}
+    rows_at = np.arange(len(squares))
+    base = float(cost[rows_at, assignment].sum())
+    before = symmetry_order(parks, rows, cols)
+    best, best_gain = None, 0.0
+    for gone, new, order in swaps_to_symmetry(parks, rows, cols):
+        if new not in index:
+            continue
+        forced = np.zeros(len(squares), bool)
+        forced[[index[sq] for sq in parks - {gone} | {new}]] = True
+        # Parks on the forced squares only, and nothing else there.
+        allowed = np.where(forced[:, None], park_columns[None, :], ~park_columns[None, :])
+        _, columns = linear_sum_assignment(np.where(allowed, cost, cost.max() + 1e6))
+        gain = np.log(order / before) - (float(cost[rows_at, columns].sum()) - base)
+        if gain > best_gain:
+            best, best_gain = columns, gain
+    return best
 
 
 def _normalised_odds(odds: dict[str, float], value: str) -> dict[str, float]:
