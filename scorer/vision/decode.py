@@ -122,11 +122,11 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
             columns += [(vi, "required" if full else None)] * min(trios, n) + [(vi, "overflow")] * n
     col_value = np.array([c[0] for c in columns])
     col_kind = np.array([c[1] or "" for c in columns])
-    bonus = np.where([values[vi] == PARK_TOKEN for vi in col_value], PARK_BONUS, FULL_BONUS)
+    park_columns = np.array([values[vi] == PARK_TOKEN for vi in col_value])
+    bonus = np.where(park_columns, PARK_BONUS, FULL_BONUS)
     cost = (-logp[:, col_value] + OVERFLOW_PENALTY * (col_kind == "overflow")[None, :]
             - (bonus * (col_kind == "required"))[None, :])
     _, first = linear_sum_assignment(cost)
-    park_columns = col_value == (values.index(PARK_TOKEN) if PARK_TOKEN in values else -1)
     symmetric = _symmetric_parks_assignment(cost, first, park_columns, [Square.parse(c) for c in cells], rows, cols)
     final = first if symmetric is None else symmetric
     chosen = [int(col_value[j]) for j in final]
@@ -233,11 +233,10 @@ def swaps_to_symmetry(parks: set[Square], rows: int, cols: int) -> list[tuple[Sq
             missing = {g(p) for p in kept} - kept
             if len(missing) != 1:
                 continue
-            moved = kept | missing
-            new = next(iter(missing))
-            order = symmetry_order(moved, rows, cols)
-            if new not in parks and order > before:
-                swaps.add((gone, new, order))
+            # (missing is gone itself when g keeps the rest: the same pattern, no gain)
+            order = symmetry_order(kept | missing, rows, cols)
+            if order > before:
+                swaps.add((gone, next(iter(missing)), order))
     return sorted(swaps)
 
 
