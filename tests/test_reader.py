@@ -331,6 +331,7 @@ def test_read_command_rejects_a_photo_without_a_board(tmp_path, capsys):
     assert main(["read", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("subdivision: error:") and err.count("\n") == 1
+    assert "--corners X,Y,X,Y,X,Y,X,Y" in err  # the way to read it anyway
 
 
 @pytest.mark.parametrize("shape", [(1, 1, 3), (2, 5000, 3), (20, 20)])

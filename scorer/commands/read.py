@@ -69,6 +69,8 @@ def corners_argument(text: str) -> list[list[float]]:
     return [numbers[k:k + 2] for k in range(0, 8, 2)]
 
 
+# What a photo whose board was not found can still be read with (the web page offers the same).
+MARK_CORNERS_HINT = "or mark the checkerboard's four outer corners: --corners X,Y,X,Y,X,Y,X,Y (photo px)"
 OVERLAY_SUFFIXES = {".png": ".png", ".jpg": ".jpg", ".jpeg": ".jpg"}  # a file name's suffix -> the encoding
 
 
@@ -110,6 +112,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def run_read(args) -> int:
     from scorer.reader import read_photo
+    from scorer.vision.grid import NoBoardFound
     from scorer.vision.load import MAX_BYTES
 
     if args.corners is not None and len(args.photos) != 1:
@@ -135,6 +138,8 @@ def run_read(args) -> int:
                 message = f"{STDIN_NAME}: {str(err).removeprefix('photo: ')}"
             else:
                 message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
+            if isinstance(err, NoBoardFound) and args.corners is None:
+                message += f"; {MARK_CORNERS_HINT}"
             print_error(message)
             status = 2
             continue
