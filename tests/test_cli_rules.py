@@ -460,3 +460,28 @@ def test_version_is_the_installed_packages(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["--version"])
     assert exit_info.value.code == 0 and capsys.readouterr().out == f"subdivision {version('subdivision')}\n"
+
+
+@pytest.mark.parametrize("marked", [False, True])
+def test_read_text_says_how_to_mark_the_corners_of_an_unsure_outline(capsys, tmp_path, monkeypatch, marked):
+    """The reader unsure of the board's outline: ``read``'s text adds the way to mark the corners,
+    unless they were marked already."""
+    import types
+
+    class FakeReading:
+        file = None
+
+        def to_dict(self):
+            return {"grid": {"rows": 8, "cols": 8, "marked": marked}, "play_area": None, "threehouse": None,
+                    "stash_inferred": False, "seconds": 0.1, "board": None,
+                    "warnings": ["unsure of the board's outline", "1 park marker read"],
+                    "warning_kinds": ["grid", "constraints"]}
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    status, out, _ = run(["read", str(path)], capsys)
+    warnings = [line for line in out.splitlines() if line.startswith("  warning:")]
+    assert status == 0 and len(warnings) == 2
+    assert ("--corners X,Y,X,Y,X,Y,X,Y" in warnings[0]) != marked
+    assert warnings[1] == "  warning: 1 park marker read"

@@ -170,8 +170,9 @@ def _print_reading(name: str, reading) -> None:
           + f" ({d['seconds']:.2f} s)")
     if d["board"]:
         print(d["board"], end="")
-    for warning in d["warnings"]:
-        print(f"  warning: {warning}")
+    for warning, kind in zip(d["warnings"], d["warning_kinds"]):
+        hint = f", {MARK_CORNERS_HINT}" if kind == "grid" and not d["grid"].get("marked") else ""
+        print(f"  warning: {warning}{hint}")
 
 
 def run_eval(args) -> int:
