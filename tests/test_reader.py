@@ -750,7 +750,7 @@ def test_read_prints_sizes_as_squares_takes_them_and_the_play_areas_place_from_1
 
     reading = types.SimpleNamespace(to_dict=lambda: {
         "grid": {"rows": 5, "cols": 6}, "play_area": {"row": 0, "col": 1, "rows": 5, "cols": 5},
-        "threehouse": True, "stash_inferred": True, "seconds": 0.5, "board": None, "warnings": []})
+        "threehouse": True, "stash_inferred": True, "seconds": 0.5, "board": None, "warnings": [], "warning_kinds": []})
     _print_reading("a.jpg", reading)
     assert capsys.readouterr().out == ("a.jpg: 6x5 checkerboard, play area 5x5 (its A1 on the checkerboard's column 2, "
                                        "row 1 from the bottom left), ThreeHouse stash (inferred) (0.50 s)\n")

@@ -170,7 +170,7 @@ def _print_reading(name: str, reading) -> None:
           + f" ({d['seconds']:.2f} s)")
     if d["board"]:
         print(d["board"], end="")
-    for warning, kind in zip(d["warnings"], d["warning_kinds"]):
+    for warning, kind in zip(d["warnings"], d["warning_kinds"], strict=True):
         hint = f", {MARK_CORNERS_HINT}" if kind == "grid" and not d["grid"].get("marked") else ""
         print(f"  warning: {warning}{hint}")
 
