@@ -69,7 +69,8 @@ def corners_argument(text: str) -> list[list[float]]:
     return [numbers[k:k + 2] for k in range(0, 8, 2)]
 
 
-# What a photo whose board was not found can still be read with (the web page offers the same).
+# How to read a photo whose board was not found, or whose outline the reader is unsure of
+# (the web page offers the same).
 MARK_CORNERS_HINT = "or mark the checkerboard's four outer corners: --corners X,Y,X,Y,X,Y,X,Y (photo px)"
 OVERLAY_SUFFIXES = {".png": ".png", ".jpg": ".jpg", ".jpeg": ".jpg"}  # a file name's suffix -> the encoding
 
