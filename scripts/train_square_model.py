@@ -19,8 +19,12 @@ at 32 and 64 samples per pixel): 11 minutes of rendering on an H100 with 16 core
             --seed $seed --width 2 --batch 512 --device cuda --workers 16 --samples /tmp/samples.npz
     done
 
-On a CPU alone (2 cores) the same takes days; the earlier, narrower models (``--width 1
---batch 128 --epochs 18``, 887 renders at ``--spp 4`` with OIDN) took 35 minutes each.
+On a 2-core CPU the training itself is not the long part. Continuing both copies on 110 renders
+(33,465 samples, ``--width 2``, ``TRAIN_THREADS=2``) took about 30 s an epoch. At that rate a
+whole copy on these renders takes about an hour and a half. Rendering 1,078 photos there takes
+longer: about 9 s each at 2 MP with the default samples and denoising. The earlier, narrower
+copies (``--width 1 --batch 128 --epochs 18``, 887 renders at ``--spp 4`` with OIDN) took 35
+minutes each.
 
 ``--validate DIR`` measures the trained model on DIR's squares (true grid, clean views):
 class accuracy, the spread of the size regression, and sizes after the board-wide fit of
