@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from scorer.board import COLOURS
-from scorer.vision.colours import (LIGHTNESS_WEIGHT, group_colours, group_membership, naming_odds, placed_names,
-                                   unsampled_membership, weighed_by_learned_names, white_balance)
+from scorer.vision.colours import (LIGHTNESS_WEIGHT, balanced_groups, group_colours, group_membership, naming_odds,
+                                   placed_names, unsampled_membership, weighed_by_learned_names, white_balance)
 
 
 def _centre(hue_deg, chroma, lightness):
@@ -357,3 +357,16 @@ def test_a_board_with_one_pyramid_names_its_colour():
     wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
     groups = group_colours(np.array([_lab(RED)]), wb)
     assert groups.names == ["red"] and groups.labels.tolist() == [0]
+
+
+def test_pieces_all_alike_leave_a_group_empty_without_a_nan_centre():
+    # A colourless photo (or a marked blank board) can give every pyramid one sample: the
+    # capacity-limited groups then leave one empty, whose centre once came out NaN and made
+    # the decoder fail ("matrix contains invalid numeric entries").
+    features = np.tile([0.3, -0.3, -0.9], (8, 1))
+    labels, centres = balanced_groups(features, np.array([0, 1, 2, 1, 2, 2, 2, 1]), 3, capacity=4)
+    assert np.isfinite(centres).all() and centres.shape == (3, 3)
+    assert sorted(np.bincount(labels, minlength=3).tolist()) == [0, 4, 4]
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    groups = group_colours(np.tile(_lab([0.5] * 3), (8, 1)), wb, players=3)
+    assert np.isfinite(groups.centres).all() and np.isfinite(groups.probs).all()
