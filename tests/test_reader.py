@@ -431,6 +431,11 @@ def test_the_overlay_is_a_png_or_a_jpeg_as_named_and_never_written_over_a_photo(
     with pytest.raises(SystemExit) as exit_info:
         main(["read", str(photo), "--overlay", str(tmp_path / "over.gif")])
     assert exit_info.value.code == 2 and "name it .png or .jpg, not .gif" in capsys.readouterr().err
+    for folder in (str(tmp_path), str(tmp_path) + "/"):  # never a file named after the folder beside it
+        with pytest.raises(SystemExit) as exit_info:
+            main(["read", str(photo), "--overlay", folder])
+        assert exit_info.value.code == 2 and "is a folder: give the file" in capsys.readouterr().err
+    assert not (tmp_path.parent / (tmp_path.name + ".png")).exists()
 
 def test_the_overlay_frames_unsure_squares_unless_asked_not_to():
     _, img, grid = _scene()

@@ -210,7 +210,9 @@ def test_check_gives_moves_for_a_player_with_no_piece_yet(client):
         ({"json": ["# . ."]}, "JSON"),
         ({"json": {}}, "board"),
         ({"json": {"board": "   "}}, "board"),
-        ({"json": {"board": 42}}, "board"),
+        ({"json": {"board": 42}}, "must be the board's text notation (a string), not 42"),
+        ({"json": {"board": ["# . ."]}}, "(a string), not [\"# . .\"]"),
+        ({"data": '{"board": ". . ."}', "content_type": "text/plain"}, "with Content-Type: application/json"),
         ({"json": {"board": ". . .\n. z9 .\n. . .\n"}}, "B2"),
         ({"json": {"board": ". . .\n. .\n. . .\n"}}, "row 2"),
         ({"json": {"board": ". .\n. .\n"}}, "3..12"),
@@ -390,6 +392,12 @@ def test_read_bad_options_are_400(client, stand_in_reader):
     assert "four [x, y] points" in assert_json_error(upload(client, png_bytes(), corners='[[1, 2], [3, 4], [5, 6], [7, "x"]]'), 400)
     assert "COLSxROWS" in assert_json_error(upload(client, png_bytes(), corners="[[1, 2], [3, 4], [5, 6], [7, 8]]",
                                                    squares="eight"), 400)
+    assert "'99999999999999999999...'" in assert_json_error(
+        upload(client, png_bytes(), corners="[[1, 2], [3, 4], [5, 6], [7, 8]]", squares="9" * 5000), 400)
+    assert "four [x, y] points" in assert_json_error(
+        upload(client, png_bytes(), corners="[[true, false], [3, 4], [5, 6], [7, 8]]"), 400)
+    # the size of a marked board means nothing without the marks, as on the command line
+    assert "send the corners too" in assert_json_error(upload(client, png_bytes(), squares="6x6"), 400)
     assert stand_in_reader == []
 
 

@@ -103,7 +103,8 @@ def corners_option(options: Mapping[str, Any]) -> list[list[float]] | None:
     if isinstance(value, str) and len(value) <= MAX_CORNERS_TEXT:
         try:
             marks = json.loads(value)
-            if isinstance(marks, list) and all(isinstance(mark, list) and len(mark) == 2 for mark in marks):
+            if isinstance(marks, list) and all(isinstance(mark, list) and len(mark) == 2
+                                               and not any(isinstance(v, bool) for v in mark) for mark in marks):
                 points = [[float(x), float(y)] for x, y in marks]
         except (ValueError, TypeError, OverflowError, RecursionError):
             points = []
@@ -112,12 +113,16 @@ def corners_option(options: Mapping[str, Any]) -> list[list[float]] | None:
     return points
 
 
-def squares_option(options: Mapping[str, Any]) -> tuple[int, int]:
-    """``squares``: the marked board's size, "COLSxROWS" (default "8x8")."""
+def squares_option(options: Mapping[str, Any], marked: bool) -> tuple[int, int]:
+    """``squares``: the size, "COLSxROWS" (default "8x8"), of a board ``marked`` by its corners;
+    given without corners it would say nothing, so it is refused."""
     from scorer.vision.grid import parse_squares
 
+    text = options.get("squares")
+    if text and not marked:
+        raise ApiError(400, "option 'squares' is the size of a board marked with 'corners': send the corners too")
     try:
-        return parse_squares(options.get("squares") or "8x8")
+        return parse_squares(text or "8x8")
     except ValueError as err:
         raise ApiError(400, f"option 'squares': {err}") from None
 
@@ -128,14 +133,17 @@ def json_body() -> dict[str, Any]:
     except RecursionError:  # nested deeper than the JSON parser goes; silent= catches only ValueError
         body = None
     if not isinstance(body, dict):
-        raise ApiError(400, 'send a JSON object such as {"board": "<board notation>"}')
+        how = "" if request.is_json else " with Content-Type: application/json"
+        raise ApiError(400, 'send a JSON object such as {"board": "<board notation>"}' + how)
     return body
 
 
 def board_from(body: Mapping[str, Any]) -> Board:
     """The board in the request's ``board`` field; bad notation is a 400 naming where."""
     text = body.get("board")
-    if not isinstance(text, str) or not text.strip():
+    if text is not None and not isinstance(text, str):
+        raise ApiError(400, f"the 'board' field must be the board's text notation (a string), not {json.dumps(text)[:40]}")
+    if not text or not text.strip():
         raise ApiError(400, "the 'board' field is missing: send the board in text notation")
     if len(text) > MAX_BOARD_TEXT:
         raise ApiError(400, f"the board text is too long ({len(text)} characters)")
@@ -198,7 +206,7 @@ def read():
     players = players_option(request.form)
     threehouse = stash_option(request.form)
     corners = corners_option(request.form)
-    cols, rows = squares_option(request.form)
+    cols, rows = squares_option(request.form, marked=corners is not None)
     read_photo = photo_reader()
     try:
         reading = read_photo(data, players=players, threehouse=threehouse, corners=corners, rows=rows, cols=cols)

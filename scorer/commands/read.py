@@ -79,6 +79,9 @@ def overlay_argument(text: str) -> str:
     """``--overlay``: a file name, not an empty one, for a PNG or a JPEG (no suffix: PNG)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("give the file to write the overlay to, e.g. --overlay out.png")
+    if text.endswith(("/", os.sep)) or Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder: give the file to write the overlay to, "
+                                         f"e.g. --overlay {Path(text) / 'overlay.png'}")
     suffix = Path(text).suffix.lower()
     if suffix and suffix not in OVERLAY_SUFFIXES:
         raise argparse.ArgumentTypeError(f"the overlay is a PNG or a JPEG: name it .png or .jpg, not {suffix}")

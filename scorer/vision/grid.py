@@ -453,8 +453,10 @@ def parse_squares(text: str) -> tuple[int, int]:
     ValueError for anything else. Whether the reader can read that size is
     :func:`grid_from_corners`' call."""
     parts = str(text).lower().replace("\u00d7", "x").split("x")
-    if len(parts) > 2 or not all(part.strip().isascii() and part.strip().isdigit() for part in parts):
-        raise ValueError(f"squares as COLSxROWS, e.g. 8x8, not {text!r}")
+    if len(parts) > 2 or not all(part.strip().isascii() and part.strip().isdigit() and len(part.strip()) <= 3
+                                 for part in parts):
+        shown = str(text) if len(str(text)) <= 20 else str(text)[:20] + "..."
+        raise ValueError(f"squares as COLSxROWS, e.g. 8x8, not {shown!r}")
     return int(parts[0]), int(parts[-1])
 
 
