@@ -374,8 +374,15 @@ def test_read_with_no_board_in_the_photo_is_422(client, stand_in_reader):
 
 
 def test_read_without_a_photo_is_400(client, stand_in_reader):
-    assert "photo" in assert_json_error(client.post("/api/read", data={"players": "2"}), 400)
+    assert "no photo" in assert_json_error(client.post("/api/read", data={"players": "2"}), 400)
     assert "empty" in assert_json_error(upload(client, b""), 400)
+    assert "sent as a text field" in assert_json_error(client.post("/api/read", data={"photo": "x.jpg"}), 400)
+    # a part whose file name is not UTF-8: the form parser drops the whole part
+    body = (b'--XyZ\r\nContent-Disposition: form-data; name="photo"; filename="caf\xe9.jpg"\r\n'
+            b"Content-Type: image/jpeg\r\n\r\n" + png_bytes() + b"\r\n--XyZ--\r\n")
+    garbled = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=XyZ")
+    assert "could not be read as multipart form data" in assert_json_error(garbled, 400)
+    assert stand_in_reader == []
 
 
 def test_read_passes_corners_marked_by_hand_to_the_reader(client, stand_in_reader):

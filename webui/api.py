@@ -254,6 +254,11 @@ def photo_upload() -> bytes:
     the limits."""
     upload = request.files.get("photo")
     if upload is None:
+        if "photo" in request.form:
+            raise ApiError(400, "the photo was sent as a text field: send the image as a file in the multipart field 'photo'")
+        if request.content_length and not request.files and not request.form:
+            raise ApiError(400, "the upload could not be read as multipart form data (cut short, or a file name not "
+                                "in UTF-8?): send the image in the multipart field 'photo'")
         raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
     data = upload.read()
     if not data:
