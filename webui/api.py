@@ -138,11 +138,15 @@ def json_body() -> dict[str, Any]:
     return body
 
 
+JSON_KINDS = {int: "a number", float: "a number", list: "a list", dict: "an object"}  # what a JSON value parsed to
+
+
 def board_from(body: Mapping[str, Any]) -> Board:
     """The board in the request's ``board`` field; bad notation is a 400 naming where."""
     text = body.get("board")
     if text is not None and not isinstance(text, str):
-        raise ApiError(400, f"the 'board' field must be the board's text notation (a string), not {json.dumps(text)[:40]}")
+        kind = "true or false" if isinstance(text, bool) else JSON_KINDS.get(type(text), type(text).__name__)
+        raise ApiError(400, f"the 'board' field must be the board's text notation (a string), not {kind}")
     if not text or not text.strip():
         raise ApiError(400, "the 'board' field is missing: send the board in text notation")
     if len(text) > MAX_BOARD_TEXT:
