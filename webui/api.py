@@ -138,14 +138,14 @@ def json_body() -> dict[str, Any]:
     return body
 
 
-JSON_KINDS = {int: "a number", float: "a number", list: "a list", dict: "an object"}  # what a JSON value parsed to
+JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: "a list", dict: "an object"}  # by exact type
 
 
 def board_from(body: Mapping[str, Any]) -> Board:
     """The board in the request's ``board`` field; bad notation is a 400 naming where."""
     text = body.get("board")
     if text is not None and not isinstance(text, str):
-        kind = "true or false" if isinstance(text, bool) else JSON_KINDS.get(type(text), type(text).__name__)
+        kind = JSON_KINDS.get(type(text), type(text).__name__)
         raise ApiError(400, f"the 'board' field must be the board's text notation (a string), not {kind}")
     if not text or not text.strip():
         raise ApiError(400, "the 'board' field is missing: send the board in text notation")

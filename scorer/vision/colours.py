@@ -277,25 +277,26 @@ def balanced_groups(features: np.ndarray, labels: np.ndarray, k: int, capacity: 
     pieces to capacity-limited groups with recomputing the group centres.
     """
     n = len(features)
+
+    def overall(_):  # an empty group's centre once the groups are settled: all the pieces' mean
+        return features.mean(axis=0)
+
     if k < 2 or capacity * k < n:
-        return labels, _group_means(features, labels, k, features.mean(axis=0))
+        return labels, _group_means(features, labels, k, overall)
     for _ in range(rounds):
-        strays = np.array([features[np.random.default_rng(g).integers(n)] for g in range(k)])
-        centres = _group_means(features, labels, k, strays)
+        centres = _group_means(features, labels, k, lambda g: features[np.random.default_rng(g).integers(n)])
         d2 = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
         slots = np.repeat(np.arange(k), capacity)
         new = slots[linear_sum_assignment(d2[:, slots])[1]]
         if np.array_equal(new, labels):
             break
         labels = new
-    return labels, _group_means(features, labels, k, features.mean(axis=0))
+    return labels, _group_means(features, labels, k, overall)
 
 
-def _group_means(features: np.ndarray, labels: np.ndarray, k: int, empty: np.ndarray) -> np.ndarray:
-    """(k, D) mean feature of each group; a group with no member takes ``empty`` (one row
-    for all, or one per group), never a NaN."""
-    empty = np.broadcast_to(empty, (k, features.shape[1]))
-    return np.array([features[labels == g].mean(axis=0) if (labels == g).any() else empty[g] for g in range(k)])
+def _group_means(features: np.ndarray, labels: np.ndarray, k: int, empty) -> np.ndarray:
+    """(k, D) mean feature of each group; group g with no member takes ``empty(g)``, never a NaN."""
+    return np.array([features[labels == g].mean(axis=0) if (labels == g).any() else empty(g) for g in range(k)])
 
 
 def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(2, 3, 4),

@@ -452,9 +452,8 @@ def parse_squares(text: str) -> tuple[int, int]:
     """"COLSxROWS" ("8x8", "8 x 6", "8"; x or the multiplication sign) -> (cols, rows);
     ValueError for anything else. Whether the reader can read that size is
     :func:`grid_from_corners`' call."""
-    parts = str(text).lower().replace("\u00d7", "x").split("x")
-    if len(parts) > 2 or not all(part.strip().isascii() and part.strip().isdigit() and len(part.strip()) <= 3
-                                 for part in parts):
+    parts = [part.strip() for part in str(text).lower().replace("\u00d7", "x").split("x")]
+    if len(parts) > 2 or not all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
         shown = str(text) if len(str(text)) <= 20 else str(text)[:20] + "..."
         raise ValueError(f"squares as COLSxROWS, e.g. 8x8, not {shown!r}")
     return int(parts[0]), int(parts[-1])
