@@ -385,6 +385,12 @@ def test_read_without_a_photo_is_400(client, stand_in_reader):
     assert stand_in_reader == []
 
 
+def test_two_photos_in_one_request_are_400_not_one_read_silently(client, stand_in_reader):
+    two = {"photo": [(io.BytesIO(png_bytes()), "a.png"), (io.BytesIO(png_bytes()), "b.png")]}
+    assert "2 files were sent in the field 'photo'" in assert_json_error(client.post("/api/read", data=two), 400)
+    assert stand_in_reader == []
+
+
 def test_read_passes_corners_marked_by_hand_to_the_reader(client, stand_in_reader):
     marks = [[10, 20], [300.5, 22], [310, 290], [12, 280]]
     assert upload(client, png_bytes(), corners=json.dumps(marks), squares="6x6").status_code == 200

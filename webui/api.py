@@ -254,9 +254,12 @@ def preview():
 
 
 def photo_upload() -> bytes:
-    """The photo in the multipart field ``photo``: 400 when missing or empty, 413 when over
-    the limits."""
-    upload = request.files.get("photo")
+    """The photo in the multipart field ``photo``: 400 when missing, empty or sent twice, 413
+    when over the limits."""
+    uploads = request.files.getlist("photo")
+    if len(uploads) > 1:
+        raise ApiError(400, f"{len(uploads)} files were sent in the field 'photo': send one photo a request")
+    upload = uploads[0] if uploads else None
     if upload is None:
         if "photo" in request.form:
             raise ApiError(400, "the photo was sent as a text field: send the image as a file in the multipart field 'photo'")
