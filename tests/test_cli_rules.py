@@ -112,6 +112,7 @@ def test_stdin(capsys, monkeypatch):
         (b"r3 . .\n. q1 .\n. . .\n", "B2"),
         (b"r3 . .\n. .\n. . .\n", "row 2"),
         (b"\x00\x01\x02binary", "neither board text nor a photo"),
+        (b'\n<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"/>', "markup (SVG, HTML or XML?)"),
         (b"\xff\xfe\xfa not utf-8", "not UTF-8"),
         (b"", "bad.txt: file is empty"),
     ],

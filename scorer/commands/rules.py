@@ -142,6 +142,8 @@ def _board_from_bytes(name: str, data: bytes) -> Board:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(f"{name}: neither board text (not UTF-8) nor a photo ({PHOTO_FORMATS})") from None
+    if text.lstrip().startswith("<"):  # no board row starts so: an SVG, HTML or XML file
+        raise UserError(f"{name}: markup (SVG, HTML or XML?), neither board text nor a photo ({PHOTO_FORMATS})")
     try:
         return Board.from_text(text)
     except NotationError as err:
