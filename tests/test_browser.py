@@ -476,6 +476,22 @@ def test_a_correction_made_while_the_server_fails_survives_a_reload(page):
     expect(total_of(page, "blue")).to_have_text("3")  # scored again on the reload
 
 
+def test_a_login_page_answering_in_the_scorers_place_is_named_not_the_page_blamed(page):
+    enter_board(page, MIDGAME)
+    portal = "<html><body>Sign in to the Wi-Fi</body></html>"
+    page.route("**/api/score", lambda route: route.fulfill(status=200, body=portal, content_type="text/html"))
+    pick(page, "D3", "blue 2-pip")
+    expect(page.locator("#message")).to_contain_text("did not come from the scorer")
+    expect(page.locator("#message")).not_to_contain_text("Reload the page")
+    fixed = Board.from_text(MIDGAME)
+    fixed["D3"] = Piece("blue", 2)
+    assert Board.from_text(page.input_value("#board-text")) == fixed  # the change is kept
+    page.unroute("**/api/score")
+    page.route("**/api/read", lambda route: route.fulfill(status=200, body=portal, content_type="text/html"))
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator("#message")).to_contain_text("did not come from the scorer")
+
+
 def test_a_photos_board_changed_while_the_server_fails_is_scored_on_try_again_and_keeps_its_reading(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {

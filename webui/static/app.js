@@ -276,6 +276,10 @@
   }
 
   // --- API --------------------------------------------------------------------------------
+  // A 200 that is not JSON: a login page or proxy answered in the scorer's place.
+  const NOT_THE_SCORERS_ANSWER = "The answer did not come from the scorer (a login page or proxy in the way?): "
+    + "what you entered is kept; try again.";
+
   async function postJSON(url, body) {
     let response;
     try {
@@ -290,6 +294,7 @@
     if (!response.ok) {
       throw new Error(data && data.error ? serverSays(data.error) : `The server answered ${response.status}.`);
     }
+    if (!data || typeof data !== "object") throw new Error(NOT_THE_SCORERS_ANSWER);
     return data;
   }
 
@@ -427,6 +432,7 @@
           state.onMarkingCancelled = () => { keepShown(); clearMessage(); };
         } else keepShown();
         if (data && data.error) showMessage(serverSays(data.error));
+        else if (xhr.status === 200) showMessage(NOT_THE_SCORERS_ANSWER);
         else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.");
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
