@@ -490,6 +490,14 @@ def test_a_login_page_answering_in_the_scorers_place_is_named_not_the_page_blame
     page.route("**/api/read", lambda route: route.fulfill(status=200, body=portal, content_type="text/html"))
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
     expect(page.locator("#message")).to_contain_text("did not come from the scorer")
+    page.unroute("**/api/read")
+    enter_board(page, MIDGAME)  # the scorer answers again: the message above goes
+    expect(page.locator("#message")).to_be_hidden()
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, body=portal, content_type="text/html"))
+    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#message")).to_be_visible()
+    expect(page.locator("#message")).to_contain_text("did not come from the scorer")  # the photo to mark on
 
 
 def test_a_photos_board_changed_while_the_server_fails_is_scored_on_try_again_and_keeps_its_reading(page):

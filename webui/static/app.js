@@ -537,7 +537,8 @@
       if (state.lastPhoto !== file) return;
       if (!response.ok || !data || !data.preview) {
         closeMarking();
-        showMessage(data && data.error ? serverSays(data.error) : `The photo could not be shown (the server answered ${response.status}).`);
+        showMessage(data && data.error ? serverSays(data.error)
+          : response.ok && !data ? NOT_THE_SCORERS_ANSWER : `The photo could not be shown (the server answered ${response.status}).`);
         return;
       }
       const photo = $("#mark-photo");
