@@ -12,7 +12,7 @@ from scorer.cli import main
 from scorer.rules import check_position
 from scorer.studio.geometry import aim_camera, order_corners
 from scorer.studio.post import develop, encode_jpeg
-from scorer.studio.scene import BOARD_KINDS, FROST_RANGE, PYRAMID_SIZES, plan_scene
+from scorer.studio.scene import BOARD_KINDS, FROST_RANGE, PYRAMID_SIZES, Light, blocks_view, plan_scene
 from scorer.studio.truth import sidecar
 
 SEEDS = range(24)
@@ -105,6 +105,30 @@ def test_clutter_is_off_the_board(plans):
             outside_x = abs(item.x) > spec.half_width + 0.01
             outside_y = abs(item.y) > spec.half_height + 0.01
             assert outside_x or outside_y, (plan.seed, item.kind, item.x, item.y)
+
+
+def test_blocks_view_follows_the_lights_own_shapes():
+    eye, board = (0.0, -1.0, 1.0), [(0.0, 0.0, 0.0), (0.1, 0.1, 0.0)]
+    window = Light("area", (0.0, -0.5, 0.5), 6500, 10.0, size=0.4)  # facing the board, between it and the eye
+    assert blocks_view(window, eye, board)
+    assert not blocks_view(Light("area", (1.0, -0.5, 0.5), 6500, 10.0, size=0.4), eye, board)  # beside the sight lines
+    assert not blocks_view(Light("area", (0.0, -1.5, 1.5), 6500, 10.0, size=0.4), eye, board)  # behind the eye
+    assert blocks_view(Light("sphere", (0.0, -0.5, 0.5), 3000, 2.0, size=0.1), eye, board)
+    assert not blocks_view(Light("sphere", (0.3, -0.5, 0.5), 3000, 2.0, size=0.1), eye, board)
+    assert not blocks_view(Light("point", (0.0, -0.5, 0.5), 3000, 2.0), eye, board)
+
+
+@pytest.mark.parametrize("seed, options", [
+    (95204, {"megapixels": 2, "spp": 8, "frost": (0.0, 0.3)}),  # a window behind a far camera: rendered black
+    (1593, {"megapixels": 2}), (2281, {"megapixels": 2}),  # windows
+    (45, {"megapixels": 2}), (2038, {"megapixels": 2}),  # lamps hanging under a camera held high
+])
+def test_no_light_stands_between_the_camera_and_the_board(seed, options):
+    plan = plan_scene(seed, **options)
+    spec = plan.checkerboard
+    u, v = np.meshgrid(np.linspace(0, spec.cols, 9), np.linspace(0, spec.rows, 9))
+    points = spec.plane_to_world(u.ravel(), v.ravel())
+    assert not any(blocks_view(light, plan.camera.origin, points) for light in plan.lights)
 
 
 def test_with_colour_and_frost_fix_those_choices_and_leave_the_rest():

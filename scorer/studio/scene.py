@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -365,6 +365,56 @@ def plan_lights(rng: random.Random, setup: str) -> tuple[list[Light], dict]:
     return lights, ambient
 
 
+def area_light_axes(light: Light) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A window's rectangle as the renderer builds it (Mitsuba's ``look_at`` from its position
+    to its target, up +z, then scaled): its normal and its two half-extent vectors."""
+    normal = np.subtract(light.target, light.position)
+    normal = normal / np.linalg.norm(normal)
+    left = np.cross([0.0, 0.0, 1.0], normal)
+    left = left / np.linalg.norm(left)
+    return normal, left * light.size / 2, np.cross(normal, left) * light.size * 0.6
+
+
+def blocks_view(light: Light, eye, points) -> bool:
+    """Whether ``light``'s own shape (a window's rectangle, a lamp's sphere; a point light has
+    none) crosses a sight line from ``eye`` to any of ``points`` (N, 3)."""
+    eye = np.asarray(eye, float)
+    ends = np.asarray(points, float).reshape(-1, 3)
+    centre = np.asarray(light.position, float)
+    if light.kind == "area":
+        normal, half_u, half_v = area_light_axes(light)
+        denom = (ends - eye) @ normal
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = ((centre - eye) @ normal) / denom
+        hits = eye + t[:, None] * (ends - eye) - centre
+        inside = ((np.abs(hits @ half_u) <= half_u @ half_u) & (np.abs(hits @ half_v) <= half_v @ half_v))
+        return bool(np.any((denom != 0) & (t > 0) & (t < 1) & inside))
+    if light.kind == "sphere":
+        d = ends - eye
+        t = np.clip(((centre - eye) @ d.T) / np.einsum("ij,ij->i", d, d), 0.0, 1.0)
+        return bool(np.any(np.linalg.norm(eye + t[:, None] * d - centre, axis=1) <= light.size))
+    return False
+
+
+def lights_out_of_view(lights: list[Light], eye, spec: BoardSpec, seed: int) -> list[Light]:
+    """``lights`` with each one whose shape stands between the camera at ``eye`` and the board
+    (a window behind the photographer, seen from its unlit back, left only black; a lamp
+    hanging under a camera held high) moved to a new bearing and a little further out from
+    the board, until it is out of the way, drawn from a generator of its own, so that plans
+    without such a light stay as they were."""
+    u, v = np.meshgrid(np.linspace(0, spec.cols, 5), np.linspace(0, spec.rows, 5))
+    points = spec.plane_to_world(u.ravel(), v.ravel())
+    out = []
+    for i, light in enumerate(lights):
+        rng = random.Random(f"light {i} of plan {seed}")
+        while blocks_view(light, eye, points):
+            bearing = rng.uniform(0, 2 * math.pi)
+            reach = max(math.hypot(light.position[0], light.position[1]), 0.25) * rng.uniform(1.05, 1.25)
+            light = replace(light, position=(reach * math.cos(bearing), reach * math.sin(bearing), light.position[2]))
+        out.append(light)
+    return out
+
+
 def plan_camera(rng: random.Random, spec: BoardSpec, megapixels: int, tilt: float | None,
                 portrait: bool | None) -> tuple[Camera, dict]:
     """A phone held over the table: tilt from vertical, side, roll, lens, framing."""
@@ -450,6 +500,7 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
     light_setup = _choose(rng, light, ["lamp", "window", "ceiling", "dim", "window_and_lamp"])
     lights, ambient = plan_lights(rng, light_setup)
     camera, camera_params = plan_camera(rng, spec, megapixels, tilt, portrait)
+    lights = lights_out_of_view(lights, camera.origin, spec, seed)
     post = plan_post(rng, light_setup, megapixels)
     piece_rgb = {}
     for name, rgb in PIECE_RGB.items():  # each set of pieces is a slightly different batch
