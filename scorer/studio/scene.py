@@ -384,9 +384,9 @@ def blocks_view(light: Light, eye, points) -> bool:
     if light.kind == "area":
         normal, half_u, half_v = area_light_axes(light)
         denom = (ends - eye) @ normal
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # a sight line parallel to the window: no hit
             t = ((centre - eye) @ normal) / denom
-        hits = eye + t[:, None] * (ends - eye) - centre
+            hits = eye + t[:, None] * (ends - eye) - centre
         inside = ((np.abs(hits @ half_u) <= half_u @ half_u) & (np.abs(hits @ half_v) <= half_v @ half_v))
         return bool(np.any((denom != 0) & (t > 0) & (t < 1) & inside))
     if light.kind == "sphere":
