@@ -370,3 +370,18 @@ def test_pieces_all_alike_leave_a_group_empty_without_a_nan_centre():
     wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
     groups = group_colours(np.tile(_lab([0.5] * 3), (8, 1)), wb, players=3)
     assert np.isfinite(groups.centres).all() and np.isfinite(groups.probs).all()
+
+
+def test_black_and_white_players_stay_two_groups_when_more_white_pieces_stand_on_dark_squares():
+    # Opaque pieces look alike on either square, but the squares' medians differ by a player:
+    # on the light squares most pieces are black, on the dark ones most are white.
+    wb = white_balance(_lab([0.85] * 3), _lab([0.2] * 3))
+    rng = np.random.default_rng(5)
+    white_on = [True] * 9 + [False] * 6
+    black_on = [False] * 9 + [True] * 6
+    samples = [_lab([0.9 * rng.uniform(0.97, 1.03)] * 3) for _ in white_on] + \
+              [_lab([0.05 * rng.uniform(0.9, 1.1)] * 3) for _ in black_on]
+    on_dark = np.array(white_on + black_on)
+    groups = group_colours(np.array(samples), wb, on_dark=on_dark)
+    assert len(groups.names) == 2
+    assert set(groups.labels[:15]) != set(groups.labels[15:]) and len(set(groups.labels[:15])) == 1

@@ -175,7 +175,10 @@ def level_parities(features: np.ndarray, on_dark: np.ndarray | None) -> np.ndarr
     if on_dark.sum() < PARITY_MIN or (~on_dark).sum() < PARITY_MIN:
         return features
     out = features.copy()
-    out[on_dark, 2] += np.median(features[~on_dark, 2]) - np.median(features[on_dark, 2])
+    # A dark square can darken a translucent piece on it, never lighten it: a negative
+    # difference is a mix of players (more white pieces on the dark squares, more black on
+    # the light ones), not a shift.
+    out[on_dark, 2] += max(0.0, np.median(features[~on_dark, 2]) - np.median(features[on_dark, 2]))
     return out
 
 
