@@ -384,4 +384,5 @@ def test_black_and_white_players_stay_two_groups_when_more_white_pieces_stand_on
     on_dark = np.array(white_on + black_on)
     groups = group_colours(np.array(samples), wb, on_dark=on_dark)
     assert len(groups.names) == 2
-    assert set(groups.labels[:15]) != set(groups.labels[15:]) and len(set(groups.labels[:15])) == 1
+    whites, blacks = set(groups.labels[:15]), set(groups.labels[15:])
+    assert len(whites) == len(blacks) == 1 and whites != blacks
