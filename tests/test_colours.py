@@ -353,6 +353,34 @@ def test_without_a_coloured_group_nothing_says_how_see_through_clear_is():
     assert costs[0]["clear"] == 0 < costs[0]["white"] and costs[1]["white"] == 0 < costs[1]["clear"]
 
 
+def test_a_grey_group_seen_only_on_dark_squares_is_clear_not_black(monkeypatch):
+    # Glassy clear pieces (seed 239 of scripts/drawn_eval.py --see-through): on a dark square
+    # one looks black, on a light one it gives no colour sample at all. A black player's nine
+    # pieces all on dark squares by chance would be odds of 1 in 512.
+    import scorer.vision.colours as colours
+
+    rng = np.random.default_rng(0)
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    red = [_lab(np.array(RED) * (0.55 if i % 2 else 1.0) * rng.uniform(0.95, 1.05)) for i in range(12)]
+    grey = [_lab([0.22 * rng.uniform(0.95, 1.05)] * 3) for _ in range(9)]
+    samples, on_dark = np.array(red + grey), np.array([i % 2 == 1 for i in range(12)] + [True] * 9)
+    assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "clear"]
+    monkeypatch.setattr(colours, "dark_only_costs", lambda labels, k, on_dark: [{} for _ in range(k)])
+    assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "black"]
+
+
+def test_only_a_group_never_seen_on_a_light_square_costs_black():
+    from scorer.vision.colours import PARITY_MIN, dark_only_costs, summed_costs
+
+    labels = np.array([0] * PARITY_MIN + [1] * PARITY_MIN + [1] + [2] * (PARITY_MIN - 1))
+    on_dark = np.array([True] * PARITY_MIN + [True] * PARITY_MIN + [False] + [True] * (PARITY_MIN - 1))
+    costs = dark_only_costs(labels, 3, on_dark)
+    assert costs[0] == {"black": pytest.approx(PARITY_MIN * np.log(2))} and costs[1] == {} and costs[2] == {}
+    assert dark_only_costs(labels, 3, None) == [{}, {}, {}]
+    assert summed_costs(costs, [{"black": 1.0, "clear": 2.0}, {}, {}])[0] == {
+        "black": pytest.approx(PARITY_MIN * np.log(2) + 1.0), "clear": 2.0}
+
+
 def test_a_board_with_one_pyramid_names_its_colour():
     wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
     groups = group_colours(np.array([_lab(RED)]), wb)

@@ -248,6 +248,33 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     return costs
 
 
+def dark_only_costs(labels: np.ndarray, k: int, on_dark: np.ndarray | None) -> list[dict[str, float]]:
+    """Per group, the cost of black (one per nat) for a group whose pieces were all seen on
+    dark squares, at least PARITY_MIN of them: ln 2 per piece, the odds that a player's pieces
+    all stand on dark squares by chance. A black piece is the plainest thing on a light
+    square; a glassy clear one can vanish there (no colour sample) while on a dark square it
+    looks black. Other names cost nothing."""
+    costs: list[dict[str, float]] = [{} for _ in range(k)]
+    if on_dark is None:
+        return costs
+    on_dark = np.asarray(on_dark, bool)
+    for g in range(k):
+        dark, light = int(np.sum((labels == g) & on_dark)), int(np.sum((labels == g) & ~on_dark))
+        if light == 0 and dark >= PARITY_MIN:
+            costs[g] = {"black": dark * float(np.log(2.0))}
+    return costs
+
+
+def summed_costs(*per_group: list[dict[str, float]]) -> list[dict[str, float]]:
+    """Per group, the sum of several cues' costs per name."""
+    total: list[dict[str, float]] = [{} for _ in per_group[0]] if per_group else []
+    for costs in per_group:
+        for group, extra in zip(total, costs):
+            for name, cost in extra.items():
+                group[name] = group.get(name, 0.0) + cost
+    return total
+
+
 @dataclass
 class ColourGroups:
     """Pyramids grouped by colour: ``names[k]`` is group k's colour name."""
@@ -442,7 +469,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     confidence.
     ``extra_costs``: per group, more cost per name from the learned model
     (:func:`learned_name_costs`), which may also dispute a name (:func:`temper_disputed`);
-    ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`)."""
+    ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`,
+    :func:`dark_only_costs`)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
     k = len(centres)
@@ -546,7 +574,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
     extra = learned_name_costs(np.asarray(name_probs, np.float64), labels, len(centres)) if name_probs is not None else None
     naming = naming_centres(raw, labels, len(centres), on_dark)
-    cues = see_through_costs(naming, *see_through(raw, labels, len(centres), on_dark, wb))
+    cues = summed_costs(see_through_costs(naming, *see_through(raw, labels, len(centres), on_dark, wb)),
+                        dark_only_costs(labels, len(centres), on_dark))
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
