@@ -37,6 +37,7 @@ SQUARE_PX = 48  # px per square (across) the square reader works at (the photo i
 PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (40-57 mm squares)
 SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
+CORNER_OUTLIER, CORNER_TOLERANCE = 2.0, 10.0  # a square's corner patch left out as covered (_bare_corner_colours)
 
 
 # --- the board's own appearance -----------------------------------------------------------
@@ -155,23 +156,20 @@ def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int,
     k = max(2, round(0.22 * px))  # corner patch size
     near, far = slice(m, m + k), slice(px - m - k, px - m)
     corners = [(near, near), (near, far), (far, near), (far, far)]
-    square_lab = np.zeros((rows, cols, 3))
-    spread = np.zeros((rows, cols))
+    patches = np.zeros((rows, cols, len(corners), k * k, 3))
     visible = np.zeros((rows, cols), bool)
     for row in range(rows):
         v0 = (rows - 1 - row) * px
         for col in range(cols):
             u0 = col * px
             cell, cell_seen = top[v0:v0 + px, u0:u0 + px], seen[v0:v0 + px, u0:u0 + px]
-            pix = np.concatenate([cell[ys, xs].reshape(-1, 3) for ys, xs in corners])
+            patches[row, col] = [cell[ys, xs].reshape(-1, 3) for ys, xs in corners]
             visible[row, col] = np.mean([cell_seen[ys, xs].mean() for ys, xs in corners]) > 0.5
-            med = np.median(pix, axis=0)
-            square_lab[row, col] = med
-            spread[row, col] = np.median(colour_distance(pix, med))
     ys, xs = np.mgrid[0:rows, 0:cols]
     parity = (xs + ys) % 2
     if min(np.sum(visible & (parity == p)) for p in (0, 1)) < 3:  # too little in view to leave any out
         visible[:] = True
+    square_lab, spread = _bare_corner_colours(patches, parity, visible)
     lum = square_lab[..., 0]
     dark_parity = int(np.median(lum[(parity == 1) & visible]) < np.median(lum[(parity == 0) & visible]))
     coefs = {}
@@ -186,6 +184,27 @@ def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int,
         light_coef=coefs[1 - dark_parity], dark_coef=coefs[dark_parity], dark_parity=dark_parity,
         noise=noise, square_lab=square_lab, square_bare=bare, rows=rows, cols=cols,
     )
+
+
+def _bare_corner_colours(patches: np.ndarray, parity: np.ndarray, visible: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per square, the median Lab of its corner patches (``patches``: rows x cols x corners x
+    pixels x 3) and their pixels' median distance from it. A corner that a tall piece in front
+    leans over (steep views) is left out: a square keeps the corners nearer the median corner
+    of its square colour (over the ``visible`` squares) than CORNER_OUTLIER times its nearest
+    corner's distance, or than CORNER_TOLERANCE."""
+    rows, cols = patches.shape[:2]
+    corner_lab = np.median(patches, axis=3)  # (rows, cols, corners, 3)
+    square_lab, spread = np.zeros((rows, cols, 3)), np.zeros((rows, cols))
+    reference = {p: np.median(corner_lab[(parity == p) & visible].reshape(-1, 3), axis=0) for p in (0, 1)}
+    for row in range(rows):
+        for col in range(cols):
+            off = colour_distance(corner_lab[row, col], reference[parity[row, col]])
+            keep = off <= max(CORNER_OUTLIER * off.min(), CORNER_TOLERANCE)
+            pix = patches[row, col][keep].reshape(-1, 3)
+            med = np.median(pix, axis=0)
+            square_lab[row, col] = med
+            spread[row, col] = np.median(colour_distance(pix, med))
+    return square_lab, spread
 
 
 # --- per-pixel evidence -------------------------------------------------------------------
