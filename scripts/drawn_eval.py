@@ -1,13 +1,14 @@
 """Read flat-shaded drawings of random legal games: a second generator, unlike the studio's.
 
-    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--wood] [--verbose]
+    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--wood] [--elevation 30 35] [--verbose]
 
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
-real proportions, coin parks, a plain two-tone checkerboard) from a camera 35-85 degrees up at
-any turn of the board. ``--see-through`` draws the eight translucent colours as coloured
-filters over what is behind them (clear as a nearly colourless one), as real Looney Pyramids
-look; by default every piece is drawn opaque. The reader is told nothing but that the stash is standard.
+real proportions, coin parks, a plain two-tone checkerboard) from a camera 35-85 degrees up
+(``--elevation``: another range, the same games and turns) at any turn of the board.
+``--see-through`` draws the eight translucent colours as coloured filters over what is
+behind them (clear as a nearly colourless one), as real Looney Pyramids look; by default
+every piece is drawn opaque. The reader is told nothing but that the stash is standard.
 ``--early`` draws games 1-6 moves in instead (standard or ThreeHouse, the play area anywhere
 on the checkerboard it fits, the reader told which stash): a photo taken mid-game to check a
 placement, where the few pieces must say the play area and the square size. ``--wood`` draws
@@ -44,6 +45,7 @@ from synthetic_scene import BGR, draw_scene  # noqa: E402
 
 EARLY_SEEDS = 1000  # --early draws its games from seeds offset by this, apart from the others'
 WOOD_SQUARES = {"light": (120, 172, 215), "dark": (35, 60, 98)}  # maple and walnut, BGR
+ELEVATION = (35.0, 85.0)  # the camera's degrees above the board, unless told otherwise
 
 
 @dataclass
@@ -61,11 +63,13 @@ def tokens(board: Board) -> np.ndarray:
     return np.array([line.split() for line in board.to_text().strip().split("\n")])
 
 
-def read_drawing(seed: int, see_through: bool = False, early: bool = False, wood: bool = False) -> DrawnResult:
+def read_drawing(seed: int, see_through: bool = False, early: bool = False, wood: bool = False,
+                 elevation: tuple[float, float] = ELEVATION) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
     game, its play area anywhere it fits, the reader told which stash; ``wood``: a wooden
-    chessboard)."""
+    chessboard; ``elevation``: the camera's range of degrees above the board, the seed's
+    place in ELEVATION mapped onto it, so the same seed draws the same game and turn)."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
     threehouse = early and rng.random() < 0.3
@@ -77,7 +81,8 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, wood
     else:
         origin = (0, 0) if board.rows == 8 else (1, 1)
     image, _, _ = draw_scene(board, origin=origin, size=(8, 8),
-                             elevation_deg=rng.uniform(35, 85), yaw_deg=rng.uniform(0, 360), seed=seed,
+                             elevation_deg=_mapped(rng.uniform(*ELEVATION), ELEVATION, elevation),
+                             yaw_deg=rng.uniform(0, 360), seed=seed,
                              see_through=see_through, **(WOOD_SQUARES if wood else {}))
     truth = tokens(board)
     wrong = truth.size
@@ -98,6 +103,13 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, wood
     return DrawnResult(seed, colours, truth.size, wrong, unflagged, area_warned)
 
 
+def _mapped(value: float, source: tuple[float, float], target: tuple[float, float]) -> float:
+    """``value`` in the range ``source`` moved to the same place in the range ``target``."""
+    if tuple(source) == tuple(target):
+        return value
+    return target[0] + (value - source[0]) / (source[1] - source[0]) * (target[1] - target[0])
+
+
 def cell_names(board: Board) -> np.ndarray:
     """The board's cell names laid out as :func:`tokens` lays out its contents."""
     return np.array([[Square(c, board.rows - 1 - i).name for c in range(board.cols)] for i in range(board.rows)])
@@ -112,13 +124,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--early", action="store_true",
                         help="games 1-6 moves in, standard or ThreeHouse, the play area anywhere")
     parser.add_argument("--wood", action="store_true", help="a wooden chessboard (maple and walnut squares)")
+    parser.add_argument("--elevation", nargs=2, type=float, default=ELEVATION, metavar=("LOW", "HIGH"),
+                        help="the camera's degrees above the board (default 35 85; 30 35 for steep views)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
     if args.seeds[1] <= args.seeds[0]:
         parser.error(f"--seeds {args.seeds[0]} {args.seeds[1]}: END must be greater than FIRST")
+    low, high = args.elevation
+    if not 0 < low <= high <= 90:
+        parser.error(f"--elevation {low:g} {high:g}: need 0 < LOW <= HIGH <= 90")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed, args.see_through, args.early, args.wood)
+        result = read_drawing(seed, args.see_through, args.early, args.wood, (low, high))
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"

@@ -83,3 +83,15 @@ def test_a_wooden_board_is_drawn_warm_and_read():
     assert red - blue > 60
     result = drawn_eval.read_drawing(3, wood=True)
     assert result.colours == ["yellow", "white"] and result.wrong == 0
+
+
+def test_elevation_moves_the_camera_and_keeps_the_seeds_game(capsys):
+    import pytest
+
+    assert drawn_eval._mapped(60.0, drawn_eval.ELEVATION, (30.0, 35.0)) == pytest.approx(32.5)
+    assert drawn_eval._mapped(47.3, drawn_eval.ELEVATION, drawn_eval.ELEVATION) == 47.3
+    high, steep = drawn_eval.read_drawing(1), drawn_eval.read_drawing(1, elevation=(30.0, 35.0))
+    assert (steep.colours, steep.squares) == (high.colours, high.squares)
+    with pytest.raises(SystemExit):
+        drawn_eval.main(["--elevation", "40", "30"])
+    assert "need 0 < LOW <= HIGH <= 90" in capsys.readouterr().err
