@@ -365,7 +365,7 @@ def test_a_grey_group_seen_only_on_dark_squares_is_clear_not_black(monkeypatch):
     grey = [_lab([0.22 * rng.uniform(0.95, 1.05)] * 3) for _ in range(9)]
     samples, on_dark = np.array(red + grey), np.array([i % 2 == 1 for i in range(12)] + [True] * 9)
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "clear"]
-    monkeypatch.setattr(colours, "dark_only_costs", lambda labels, k, on_dark: [{} for _ in range(k)])
+    monkeypatch.setattr(colours, "dark_only_costs", lambda labels, k, on_dark, wb: [{} for _ in range(k)])
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "black"]
 
 
@@ -374,9 +374,12 @@ def test_only_a_group_never_seen_on_a_light_square_costs_black():
 
     labels = np.array([0] * PARITY_MIN + [1] * PARITY_MIN + [1] + [2] * (PARITY_MIN - 1))
     on_dark = np.array([True] * PARITY_MIN + [True] * PARITY_MIN + [False] + [True] * (PARITY_MIN - 1))
-    costs = dark_only_costs(labels, 3, on_dark)
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    costs = dark_only_costs(labels, 3, on_dark, wb)
     assert costs[0] == {"black": pytest.approx(PARITY_MIN * np.log(2))} and costs[1] == {} and costs[2] == {}
-    assert dark_only_costs(labels, 3, None) == [{}, {}, {}]
+    assert dark_only_costs(labels, 3, None, wb) == [{}, {}, {}]
+    # squares hardly differing, clear looks alike on both: nothing to tell
+    assert dark_only_costs(labels, 3, on_dark, white_balance(_lab([0.85] * 3), _lab([0.8] * 3))) == [{}, {}, {}]
     assert summed_costs(costs, [{"black": 1.0, "clear": 2.0}, {}, {}])[0] == {
         "black": pytest.approx(PARITY_MIN * np.log(2) + 1.0), "clear": 2.0}
 

@@ -85,13 +85,24 @@ def test_a_wooden_board_is_drawn_warm_and_read():
     assert result.colours == ["yellow", "white"] and result.wrong == 0
 
 
-def test_elevation_moves_the_camera_and_keeps_the_seeds_game(capsys):
+def test_elevation_moves_the_camera_and_keeps_the_seeds_game(capsys, monkeypatch):
     import pytest
 
     assert drawn_eval._mapped(60.0, drawn_eval.ELEVATION, (30.0, 35.0)) == pytest.approx(32.5)
     assert drawn_eval._mapped(47.3, drawn_eval.ELEVATION, drawn_eval.ELEVATION) == 47.3
-    high, steep = drawn_eval.read_drawing(1), drawn_eval.read_drawing(1, elevation=(30.0, 35.0))
-    assert (steep.colours, steep.squares) == (high.colours, high.squares)
+    drawn = []
+
+    def record(board, **camera):  # stands in for the drawing: what it was asked to draw, no image
+        drawn.append((board.to_text(), camera["elevation_deg"], camera["yaw_deg"]))
+        raise RuntimeError("not drawn")
+
+    monkeypatch.setattr(drawn_eval, "draw_scene", record)
+    for elevation in (drawn_eval.ELEVATION, (30.0, 35.0)):
+        with pytest.raises(RuntimeError):
+            drawn_eval.read_drawing(1, elevation=elevation)
+    (game, high, yaw), (steep_game, steep, steep_yaw) = drawn
+    assert (steep_game, steep_yaw) == (game, yaw) and 35 <= high <= 85 and 30 <= steep <= 35
+    assert steep == pytest.approx(30 + (high - 35) / 10)
     with pytest.raises(SystemExit):
         drawn_eval.main(["--elevation", "40", "30"])
     assert "need 0 < LOW <= HIGH <= 90" in capsys.readouterr().err

@@ -131,6 +131,11 @@ class WhiteBalance:
     light_l: float
     dark_l: float
 
+    @property
+    def contrast(self) -> float:
+        """How much darker the dark squares are than the light ones, in percent of the light."""
+        return 100.0 * (1.0 - self.dark_l / max(self.light_l, 1.0))
+
     def apply_lab(self, lab: np.ndarray) -> np.ndarray:
         """Lab colours (N, 3) as they would look under neutral light."""
         lab = np.asarray(lab, np.float32).reshape(-1, 1, 3)
@@ -210,7 +215,7 @@ def see_through(features: np.ndarray, labels: np.ndarray, k: int, on_dark: np.nd
     of that measure from the group's own sampling; NaN where a group has fewer than
     PARITY_MIN pieces on either square colour or the squares hardly differ."""
     measure, variance = np.full(k, np.nan), np.full(k, np.nan)
-    contrast = 100.0 * (1.0 - wb.dark_l / max(wb.light_l, 1.0))
+    contrast = wb.contrast
     if on_dark is None or contrast < MIN_CONTRAST:
         return measure, variance
     on_dark = np.asarray(on_dark, bool)
@@ -248,14 +253,16 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     return costs
 
 
-def dark_only_costs(labels: np.ndarray, k: int, on_dark: np.ndarray | None) -> list[dict[str, float]]:
+def dark_only_costs(labels: np.ndarray, k: int, on_dark: np.ndarray | None,
+                    wb: "WhiteBalance") -> list[dict[str, float]]:
     """Per group, the cost of black (one per nat) for a group whose pieces were all seen on
     dark squares, at least PARITY_MIN of them: ln 2 per piece, the odds that a player's pieces
     all stand on dark squares by chance. A black piece is the plainest thing on a light
     square; a glassy clear one can vanish there (no colour sample) while on a dark square it
-    looks black. Other names cost nothing."""
+    looks black. None where the square colours hardly differ (MIN_CONTRAST, as
+    :func:`see_through`): there clear looks alike on both. Other names cost nothing."""
     costs: list[dict[str, float]] = [{} for _ in range(k)]
-    if on_dark is None:
+    if on_dark is None or wb.contrast < MIN_CONTRAST:
         return costs
     on_dark = np.asarray(on_dark, bool)
     for g in range(k):
@@ -575,7 +582,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     extra = learned_name_costs(np.asarray(name_probs, np.float64), labels, len(centres)) if name_probs is not None else None
     naming = naming_centres(raw, labels, len(centres), on_dark)
     cues = summed_costs(see_through_costs(naming, *see_through(raw, labels, len(centres), on_dark, wb)),
-                        dark_only_costs(labels, len(centres), on_dark))
+                        dark_only_costs(labels, len(centres), on_dark, wb))
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels]
