@@ -44,6 +44,16 @@ def test_camera_from_homography_predicts_points_above_the_board(elevation):
     assert cam.camera_centre[2] > 0
 
 
+@pytest.mark.parametrize("elevation", [30, 45, 70])
+def test_the_camera_says_how_high_above_the_board_it_sees_a_square_from(elevation):
+    cam = camera_from_homography(look_at_camera(1600, 1200, elevation, 15.0, yaw_deg=25, target=(4, 4))[:, [0, 1, 3]],
+                                 (1600, 1200))
+    assert cam.elevation_deg(3.5, 3.5) == pytest.approx(elevation, abs=1.0)  # the point it looks at
+    # Seen from the squares nearer the camera it stands higher, from those further lower.
+    near, far = sorted([(0, 0), (7, 7), (0, 7), (7, 0)], key=lambda sq: np.hypot(*(np.add(sq, 0.5) - cam.camera_centre[:2])))[::3]
+    assert cam.elevation_deg(*near) > elevation + 3 > elevation - 3 > cam.elevation_deg(*far)
+
+
 def _scene(elevation=55.0, board_text=POSITION, seed=0):
     board = Board.from_text(board_text)
     img, P, corners = draw_scene(board, elevation_deg=elevation, width=1600, height=1200, seed=seed)

@@ -12,7 +12,8 @@ from scorer.vision.evaluate import truth_grid_of
 from scorer.vision.load import load_photo
 from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_affine
 from scorer.board import COLOURS
-from scorer.vision.square_model import (BASE_MM, MODEL_PATHS, LABELS, SIZE_SIGMA, SQUARE_MM, combined_probs, piece_scale_of,
+from scorer.vision.square_model import (BASE_MM, HAND_SIZE_RAMP_DEG, HAND_SIZE_WEIGHT, HAND_SIZE_WEIGHT_LOW, MODEL_PATHS,
+                                        LABELS, SIZE_SIGMA, SQUARE_MM, combined_probs, hand_size_weight, piece_scale_of,
                                         predict_patches, square_size_posterior,
                                         size_probs, predict_squares, square_size_log_prior, truth_targets)
 
@@ -139,6 +140,17 @@ def test_combined_probs_take_occupancy_from_both_and_size_from_the_board_wide_fi
     both = combined_probs(learned, hand, size, hand_size_weight=1.0)
     assert both[2:] / both[2:].sum() == pytest.approx(size * hand[2:] / np.sum(size * hand[2:]))
     assert combined_probs(np.array([0.9, 0.05, 0.03, 0.01, 0.01]), hand, size).argmax() == 0
+
+
+def test_the_hand_built_size_counts_less_where_the_camera_sees_a_square_from_low_down():
+    lo, hi = HAND_SIZE_RAMP_DEG
+    weights = [hand_size_weight(e) for e in (20.0, lo, (lo + hi) / 2, hi, 80.0)]
+    assert weights[0] == weights[1] == HAND_SIZE_WEIGHT_LOW < weights[2] < weights[3] == weights[4] == HAND_SIZE_WEIGHT
+    learned = np.array([0.0, 0.0, 0.0, 0.5, 0.5])
+    hand = np.array([0.0, 0.0, 0.05, 0.75, 0.2])  # the outline fit: a 2
+    size = np.array([0.02, 0.33, 0.65])  # the learned board-wide fit: rather a 3
+    assert LABELS[int(np.argmax(combined_probs(learned, hand, size, hand_size_weight=hand_size_weight(70.0))))] == "2"
+    assert LABELS[int(np.argmax(combined_probs(learned, hand, size, hand_size_weight=hand_size_weight(32.0))))] == "3"
 
 
 @pytest.mark.parametrize("square_mm", [40.0, 44.5, 50.0, 57.0])

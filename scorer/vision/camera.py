@@ -33,6 +33,12 @@ class BoardCamera:
         hom = np.hstack([pts, np.ones((len(pts), 1))]) @ self.projection.T
         return hom[:, :2] / hom[:, 2:3]
 
+    def elevation_deg(self, col: int, row: int) -> float:
+        """The camera's angle above the board plane, degrees, seen from the middle of square
+        (col, row) (90: straight above it)."""
+        x, y, z = np.asarray(self.camera_centre, np.float64)[:3]
+        return float(np.degrees(np.arctan2(z, np.hypot(x - (col + 0.5), y - (row + 0.5)))))
+
 
 def _focal_from_homography(g: np.ndarray) -> float | None:
     """Focal length (px) from a homography already centred on the principal point, or None."""

@@ -167,6 +167,17 @@ def square_size_log_prior() -> np.ndarray:
 # little of the hand-built reader, which knows nothing of the studio's look, when the model wavers.
 HAND_WEIGHT = 0.1
 HAND_SIZE_WEIGHT = 1.0  # exponent of the hand-built reader's size odds against the learned ones (held-out dev choice)
+# Seen from low down, the pieces in front hide the bases and lower faces of those behind, and
+# the hand-built reader's outline fit (squares.read_squares) names about 60-70% of the sizes
+# right at 30-40 degrees above a square against 90-95% from over 50 degrees, while the learned
+# size stays at 92-99%. So its size odds count HAND_SIZE_WEIGHT_LOW below the first of
+# HAND_SIZE_RAMP_DEG, HAND_SIZE_WEIGHT above the second, and in between a straight ramp. Chosen
+# on per-piece odds (2026-11-25: drawings 30-35 and 35-85 degrees up, opaque and see-through,
+# seeds 0-99; dev; the 150 renders of seed 91000; 40 renders tilted 52-60 degrees): every set
+# named sizes better, e.g. steep opaque drawings 210 to 142 of 3870 wrong; a low weight of 0 or
+# 0.5 and ramps of 35-50 or 45-55 degrees did nearly as well.
+HAND_SIZE_WEIGHT_LOW = 0.25
+HAND_SIZE_RAMP_DEG = (40.0, 50.0)
 PYRAMIDS = slice(2, 5)  # LABELS "1", "2", "3"
 
 
@@ -185,9 +196,19 @@ def combined_probs(learned: np.ndarray, hand: np.ndarray, learned_size: np.ndarr
     return np.concatenate([occupancy[:2], occupancy[2] * size / size.sum()])
 
 
+def hand_size_weight(elevation_deg: float) -> float:
+    """Exponent of the hand-built reader's size odds for a square the camera sees from
+    ``elevation_deg`` above the board (:meth:`BoardCamera.elevation_deg`): HAND_SIZE_WEIGHT_LOW
+    from low down, HAND_SIZE_WEIGHT from high up, a ramp over HAND_SIZE_RAMP_DEG."""
+    lo, hi = HAND_SIZE_RAMP_DEG
+    share = float(np.clip((elevation_deg - lo) / (hi - lo), 0.0, 1.0))
+    return HAND_SIZE_WEIGHT_LOW + share * (HAND_SIZE_WEIGHT - HAND_SIZE_WEIGHT_LOW)
+
+
 def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Path] = MODEL_PATHS) -> None:
     """Replace each square's probabilities in a ``squares.SquaresResult`` (read on
-    ``image_bgr`` with ``grid``) by :func:`combined_probs`, and give each the model's colour
+    ``image_bgr`` with ``grid``) by :func:`combined_probs` (the hand-built size odds weighed
+    by how high the camera sees the square from, :func:`hand_size_weight`), and give each the model's colour
     name odds; a square that becomes a pyramid without a colour sample gets one from the
     foreground pixels just above its base. The squares' ``piece_scale`` becomes the learned
     size fit's (:func:`piece_scale_of`), which the later stages draw the pieces at."""
@@ -202,7 +223,8 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Pa
     if np.isfinite(scale):  # else (a model output not a number) the hand-built fit's stays
         squares.piece_scale = scale
     for i, (c, r), reading, size in zip(index, where, squares.readings.values(), sizes):
-        reading.probs = combined_probs(learned.probs[i], reading.probs, size)
+        reading.probs = combined_probs(learned.probs[i], reading.probs, size,
+                                       hand_size_weight=hand_size_weight(squares.camera.elevation_deg(c, r)))
         reading.colour_names = learned.colours[i]
         if reading.label in LABELS[PYRAMIDS] and reading.colour_lab is None:
             reading.colour_lab = colour_above_base(squares.evidence, squares.camera, c, r)
