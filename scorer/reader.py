@@ -328,9 +328,13 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         reading.row_one_alternative = final.bottom_turns(*rect) or final.runner_up_turns(*rect)
         reading.warn("row_one", ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
-    if found and grid.confidence < GRID_UNSURE:
+    # Chessboards and the bandanna are square: a board found a row short or long (seen from low
+    # down, pieces hiding an edge) was found wrong, however sure the finder was.
+    if found and (grid.confidence < GRID_UNSURE or grid.rows != grid.cols):
         reading.grid_unsure = True
-        reading.warn("grid", f"unsure of the board's outline (grid confidence {grid.confidence:.2f}): check "
+        why = (f"grid confidence {grid.confidence:.2f}" if grid.confidence < GRID_UNSURE
+               else f"found {grid.cols}x{grid.rows} squares, not square")
+        reading.warn("grid", f"unsure of the board's outline ({why}): check "
                              "that the grid drawn on the photo covers the whole checkerboard", first=True)
     reading.seconds = time.perf_counter() - start
     return reading

@@ -15,7 +15,7 @@ from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence, colour_group_readings, read_image, read_photo
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.decode import decode
-from scorer.vision.grid import NoBoardFound
+from scorer.vision.grid import NoBoardFound, clockwise_from_top_left
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area, park_count_logliks
 from scorer.vision.squares import (LABELS, PIECE_HEIGHT, CheckerAppearance, Evidence, SquareReading, SquaresResult,
@@ -75,6 +75,19 @@ def test_reader_warns_when_the_grid_it_found_is_unsure(monkeypatch):
     assert not any("grid confidence" in w for w in reader.read_image(img, area=area).warnings)
     assert not any("grid confidence" in w for w in reader.read_image(
         img, area=area, grid=dataclasses.replace(grid, confidence=0.5)).warnings)  # a grid given is not guessed
+
+
+def test_reader_warns_when_the_board_it_found_is_not_square(monkeypatch):
+    import scorer.reader as reader
+
+    _, img, grid = _scene()
+    short = truth_grid(7, 8, clockwise_from_top_left(grid.board_to_image(np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 7.0], [0.0, 7.0]]))))
+    assert (short.rows, short.cols) == (7, 8)
+    monkeypatch.setattr(reader, "find_board_grid", lambda image: short)  # confidence 1.0
+    reading = reader.read_image(img)
+    assert reading.grid_unsure and reading.warning_kinds[0] == "grid" and "found 8x7 squares" in reading.warnings[0]
+    monkeypatch.setattr(reader, "find_board_grid", lambda image: grid)
+    assert not reader.read_image(img).grid_unsure
 
 
 @pytest.mark.parametrize("yaw, guessed", [(10, False), (40, False), (45, True), (135, True)])
