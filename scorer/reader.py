@@ -186,7 +186,7 @@ class Reading:
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
     quality: PhotoQuality | None = None  # blurred, shaken or blown out (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
-    grid_unsure: bool = False  # the board finder was unsure of the board's outline (GRID_UNSURE)
+    grid_unsure: bool = False  # the board finder was unsure of the board's outline (GRID_UNSURE), or found it not square
     # When which edge is row 1 was a close call (ROW_ONE_GUESSED): the clockwise quarter turns
     # (as Board.rotated) that make the other candidate edge row 1.
     row_one_alternative: int | None = None
@@ -328,9 +328,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         reading.row_one_alternative = final.bottom_turns(*rect) or final.runner_up_turns(*rect)
         reading.warn("row_one", ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
-    # Chessboards and the bandanna are square: a board found a row short or long (seen from low
-    # down, pieces hiding an edge) was found wrong, however sure the finder was.
-    if found and (grid.confidence < GRID_UNSURE or grid.rows != grid.cols):
+    if found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape)):
         reading.grid_unsure = True
         why = (f"grid confidence {grid.confidence:.2f}" if grid.confidence < GRID_UNSURE
                else f"found {grid.cols}x{grid.rows} squares, not square")
@@ -338,6 +336,22 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                              "that the grid drawn on the photo covers the whole checkerboard", first=True)
     reading.seconds = time.perf_counter() - start
     return reading
+
+
+def _found_short_in_frame(grid: GridFit, shape: tuple[int, ...]) -> bool:
+    """Whether the board found is not square though the photo had room for what it lacks:
+    a row (or column) more beyond each of its longer sides still lies in the photo. Chessboards and
+    the bandanna are square, so such a board was found a row or column short (seen from low
+    down, pieces hiding an edge); one cut off by the photo's edge may be right."""
+    if grid.rows == grid.cols:
+        return False
+    if grid.rows < grid.cols:
+        beyond = [(c, r) for c in (0, grid.cols) for r in (-1, grid.rows + 1)]
+    else:
+        beyond = [(c, r) for c in (-1, grid.cols + 1) for r in (0, grid.rows)]
+    xy = grid.board_to_image(np.array(beyond, np.float64))
+    height, width = shape[:2]
+    return bool(np.all(np.isfinite(xy)) and np.all((xy >= 0) & (xy < [width, height])))
 
 
 def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:

@@ -49,9 +49,31 @@ def test_the_camera_says_how_high_above_the_board_it_sees_a_square_from(elevatio
     cam = camera_from_homography(look_at_camera(1600, 1200, elevation, 15.0, yaw_deg=25, target=(4, 4))[:, [0, 1, 3]],
                                  (1600, 1200))
     assert cam.elevation_deg(3.5, 3.5) == pytest.approx(elevation, abs=1.0)  # the point it looks at
-    # Seen from the squares nearer the camera it stands higher, from those further lower.
-    near, far = sorted([(0, 0), (7, 7), (0, 7), (7, 0)], key=lambda sq: np.hypot(*(np.add(sq, 0.5) - cam.camera_centre[:2])))[::3]
-    assert cam.elevation_deg(*near) > elevation + 3 > elevation - 3 > cam.elevation_deg(*far)
+    # look_at_camera's own camera position, 15 squares from (4, 4), 25 degrees round from -y
+    e, a = np.radians(elevation), np.radians(25)
+    x, y, z = 4 - 15 * np.sin(a) * np.cos(e), 4 - 15 * np.cos(a) * np.cos(e), 15 * np.sin(e)
+    for col, row in [(0, 7), (7, 0), (1, 5), (6, 2)]:
+        truth = np.degrees(np.arctan2(z, np.hypot(x - col - 0.5, y - row - 0.5)))
+        assert cam.elevation_deg(col, row) == pytest.approx(truth, abs=1.0)
+
+
+def test_the_hand_built_size_odds_are_weighed_by_how_high_the_camera_sees_each_square(monkeypatch):
+    from scorer.vision import square_model
+    from scorer.vision.squares import read_squares
+
+    _, img, grid = _scene(elevation=40.0)
+    camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
+    squares = read_squares(img, grid.homography, grid.rows, grid.cols, camera)
+    weights, combined_probs = [], square_model.combined_probs
+
+    def recorded(learned, hand, size, *, hand_size_weight):
+        weights.append(hand_size_weight)
+        return combined_probs(learned, hand, size, hand_size_weight=hand_size_weight)
+
+    monkeypatch.setattr(square_model, "combined_probs", recorded)
+    square_model.merge_learned(squares, img, grid)
+    expected = [square_model.hand_size_weight(camera.elevation_deg(c, r)) for c, r in squares.readings]
+    assert weights == pytest.approx(expected) and min(weights) < 0.5 < max(weights)
 
 
 def _scene(elevation=55.0, board_text=POSITION, seed=0):
@@ -88,6 +110,14 @@ def test_reader_warns_when_the_board_it_found_is_not_square(monkeypatch):
     assert reading.grid_unsure and reading.warning_kinds[0] == "grid" and "found 8x7 squares" in reading.warnings[0]
     monkeypatch.setattr(reader, "find_board_grid", lambda image: grid)
     assert not reader.read_image(img).grid_unsure
+    # The same board cut off by the photo's edge, a row beyond the grid out of the frame: it may
+    # be right (a photo framed tightly on the play area).
+    top = int(short.board_to_image(np.array([[0.0, 7.5], [8.0, 7.5]]))[:, 1].max())
+    cut = img[max(top, 0):].copy()
+    moved = np.array([0.0, -max(top, 0)])
+    cut_short = truth_grid(7, 8, clockwise_from_top_left(short.corners + moved))
+    monkeypatch.setattr(reader, "find_board_grid", lambda image: cut_short)
+    assert not reader.read_image(cut).grid_unsure
 
 
 @pytest.mark.parametrize("yaw, guessed", [(10, False), (40, False), (45, True), (135, True)])

@@ -33,7 +33,7 @@ class BoardCamera:
         hom = np.hstack([pts, np.ones((len(pts), 1))]) @ self.projection.T
         return hom[:, :2] / hom[:, 2:3]
 
-    def elevation_deg(self, col: int, row: int) -> float:
+    def elevation_deg(self, col: float, row: float) -> float:
         """The camera's angle above the board plane, degrees, seen from the middle of square
         (col, row) (90: straight above it)."""
         x, y, z = np.asarray(self.camera_centre, np.float64)[:3]
