@@ -682,9 +682,7 @@ def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool
     least atan(2 height / base side) above the base's middle (about 74 degrees for every
     size), where the apex projects about within the base (exactly, from 74.5-76 degrees for
     a camera 8-25 squares away)."""
-    x, y, z = np.asarray(camera.camera_centre, np.float64)[:3]
-    run = float(np.hypot(x - (col + 0.5), y - (row + 0.5)))
-    return z > 0 and z * PIECE_BASE[pips] >= 2 * PIECE_HEIGHT[pips] * run
+    return camera.elevation_deg(col, row) >= float(np.degrees(np.arctan2(2 * PIECE_HEIGHT[pips], PIECE_BASE[pips])))
 
 
 def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) -> dict[tuple[int, int], float]:
