@@ -219,14 +219,55 @@ def augment(xb, rng_t):
 SIZE_LOSS_WEIGHT = 4.0  # the size regression's smooth-L1 loss against the class cross-entropy
 SIZE_LOSS_BETA = 0.05
 COLOUR_LOSS_WEIGHT = 0.5  # the colour names' cross-entropy (pyramids only)
+LABEL_SMOOTHING = 0.02
+
+
+def soft_targets(truth: np.ndarray, classes: int, teacher: np.ndarray | None = None,
+                 share: float = 0.0) -> np.ndarray:
+    """Per sample, the probabilities a class loss aims at: the true class (``truth``; -1 for
+    none: a row of zeros) smoothed by LABEL_SMOOTHING, mixed by ``share`` with ``teacher``'s
+    probabilities where the teacher's likeliest class is the true one. Where the teacher is
+    wrong the truth stands alone, so that it learns what the teacher did not know and keeps
+    the rest of what it did (its doubts between look-alikes)."""
+    known = truth >= 0
+    target = np.zeros((len(truth), classes), np.float32)
+    target[known] = LABEL_SMOOTHING / classes
+    target[known, truth[known]] += 1 - LABEL_SMOOTHING
+    if teacher is not None and share > 0:
+        agree = known & (teacher.argmax(1) == truth)
+        target[agree] = (1 - share) * target[agree] + share * teacher[agree]
+    return target
+
+
+def balancing_weights(classes: np.ndarray, count: int) -> np.ndarray:
+    """Per sample, a weight that makes every class (-1: none, weight 0) count as much as the
+    rarest one: renders made to show one colour more often (``subdivision studio
+    --with-colour``) do not teach that it is commoner than the rest."""
+    counts = np.bincount(classes[classes >= 0], minlength=count).astype(np.float64)
+    per_class = counts[counts > 0].min() / np.maximum(counts, 1.0)
+    return np.where(classes >= 0, per_class[np.maximum(classes, 0)], 0.0).astype(np.float32)
+
+
+def teacher_outputs(X: np.ndarray, paths: list[Path], chunk: int = 4096) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class probabilities, log base sizes and colour probabilities of the exported copies
+    ``paths`` (averaged as the reader averages them) on the samples ``X``."""
+    from scorer.vision.square_model import predict_patches
+
+    parts = [predict_patches(X[i:i + chunk].astype(np.float32), paths) for i in range(0, len(X), chunk)]
+    return (np.concatenate([p.probs for p in parts]), np.concatenate([p.log_base for p in parts]),
+            np.concatenate([p.colours for p in parts]))
 
 
 def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed: int, epochs: int, *,
           width: int = 1, batch: int = 128, device: str = "cpu", lr: float | None = None,
-          init: Path | None = None, log=print):
+          init: Path | None = None, teacher=None, teacher_share: float = 0.5, balance_colours: bool = False,
+          log=print):
     """The trained network (on the CPU, in eval mode). The peak learning rate ``lr`` is by
     default 3e-3 at ``batch`` 128, growing with the square root of ``batch``; ``init`` (an
-    exported ONNX copy) starts from that copy's weights instead of random ones."""
+    exported ONNX copy) starts from that copy's weights instead of random ones. ``teacher``
+    (:func:`teacher_outputs` on ``X``) mixes ``teacher_share`` of its outputs into the targets
+    where it is right (:func:`soft_targets`; for the size, where its class is right).
+    ``balance_colours`` weighs the colour loss by :func:`balancing_weights`."""
     import torch
 
     torch.manual_seed(seed)
@@ -237,15 +278,25 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
         load_exported(model, init, X[torch.randperm(len(X), generator=torch.Generator().manual_seed(seed))[:4096].numpy()])
     model = model.to(device)
     Xt = torch.from_numpy(X).to(device)
-    yt = torch.from_numpy(y).to(device)
-    zt = torch.from_numpy(np.nan_to_num(z, nan=0.0).astype(np.float32)).to(device)
+    t_probs, t_base, t_colours = teacher if teacher is not None else (None, None, None)
+    size_target = np.nan_to_num(z, nan=0.0).astype(np.float32)
+    if teacher is not None:
+        sure = ~np.isnan(z) & (t_probs.argmax(1) == y)
+        size_target[sure] = (1 - teacher_share) * size_target[sure] + teacher_share * t_base[sure]
+    yt = torch.from_numpy(soft_targets(y, len(LABELS), t_probs, teacher_share)).to(device)
+    zt = torch.from_numpy(size_target).to(device)
     has_z = torch.from_numpy(~np.isnan(z)).to(device)
-    ct = torch.from_numpy(colours).to(device)
+    coloured_all = torch.from_numpy(colours >= 0).to(device)
+    colour_weight = torch.from_numpy(balancing_weights(colours, len(COLOURS)) if balance_colours
+                                     else (colours >= 0).astype(np.float32)).to(device)
+    ct = torch.from_numpy(soft_targets(colours, len(COLOURS), t_colours, teacher_share)).to(device)
+    truth = torch.from_numpy(y).to(device)
     lr = lr or 3e-3 * (batch / 128) ** 0.5
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(y) + batch - 1) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps)
-    class_loss = torch.nn.CrossEntropyLoss(label_smoothing=0.02)
+    class_loss = torch.nn.CrossEntropyLoss()  # against soft_targets, label smoothing included
+    colour_loss = torch.nn.CrossEntropyLoss(reduction="none")
     size_loss = torch.nn.SmoothL1Loss(beta=SIZE_LOSS_BETA)
     for epoch in range(epochs):
         model.train()
@@ -259,15 +310,17 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
             sized = has_z[idx]
             if sized.any():
                 loss = loss + SIZE_LOSS_WEIGHT * size_loss(out[sized, len(LABELS)], zt[idx][sized])
-            coloured = ct[idx] >= 0
+            coloured = coloured_all[idx]
             if coloured.any():
-                loss = loss + COLOUR_LOSS_WEIGHT * class_loss(out[coloured, len(LABELS) + 1:], ct[idx][coloured])
+                per_piece = colour_loss(out[coloured, len(LABELS) + 1:], ct[idx][coloured])
+                weight = colour_weight[idx][coloured]
+                loss = loss + COLOUR_LOSS_WEIGHT * (per_piece * weight).sum() / weight.sum().clamp(min=1e-6)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.detach() * len(idx)
-            right += (logits.argmax(1) == yt[idx]).sum()
+            right += (logits.argmax(1) == truth[idx]).sum()
         log(f"epoch {epoch + 1}/{epochs}: loss {float(total) / len(y):.4f}, "
             f"train accuracy {float(right) / len(y):.4f} ({time.time() - t0:.0f} s)", flush=True)
     return model.cpu().eval()
@@ -372,6 +425,11 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes cutting the photos into samples")
     parser.add_argument("--lr", type=float, help="peak learning rate (default 3e-3 x sqrt(batch / 128))")
     parser.add_argument("--init", type=Path, help="an exported copy (.onnx) to go on training from (same --width)")
+    parser.add_argument("--teacher", type=Path, nargs="+", help="exported copies (.onnx) whose averaged outputs, "
+                        "where right, are mixed into the targets (with --init: learn the new renders, keep the rest)")
+    parser.add_argument("--teacher-share", type=float, default=0.5, help="the teacher's share of the targets (default 0.5)")
+    parser.add_argument("--balance-colours", action="store_true", help="weigh the colour names' loss so that every "
+                        "colour counts as much as the rarest (renders made --with-colour)")
     parser.add_argument("--samples", type=Path, help="an .npz of the samples: read it when it exists, else write it "
                         "(several trainings on the same photos cut them once)")
     args = parser.parse_args(argv)
@@ -390,12 +448,17 @@ def main(argv=None) -> int:
         if args.samples:
             np.savez(args.samples, X=X, y=y, z=z, colours=colours)
     print(f"{len(y)} samples in {time.time() - t0:.0f} s", flush=True)
+    teacher = teacher_outputs(X, args.teacher) if args.teacher else None
     model = train(X, y, z, colours, args.seed, args.epochs, width=args.width, batch=args.batch, device=args.device,
-                  lr=args.lr, init=args.init)
+                  lr=args.lr, init=args.init, teacher=teacher, teacher_share=args.teacher_share,
+                  balance_colours=args.balance_colours)
     provenance = {
         "trained_on": {"folders": [str(p) for p in args.photos], "photos": len(photos),
                        "seeds": sorted({json.loads(p.with_suffix('.json').read_text()).get('seed') for p in photos})},
         "continued_from": str(args.init) if args.init else None, "lr": args.lr,
+        "teacher": [str(p) for p in args.teacher] if args.teacher else None,
+        "teacher_share": args.teacher_share if args.teacher else None,
+        "balance_colours": args.balance_colours,
         "copies": args.copies, "epochs": args.epochs, "seed": args.seed, "width": args.width, "batch": args.batch,
         "command": "scripts/train_square_model.py " + " ".join(sys.argv[1:] if argv is None else map(str, argv)),
     }

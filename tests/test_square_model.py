@@ -240,3 +240,41 @@ def test_truth_targets_give_labels_and_relative_base_sizes():
     assert colours.reshape(5, 5)[3, 1] == COLOURS.index("red") and colours.reshape(5, 5)[2, 2] == COLOURS.index("blue")
     assert np.sum(colours >= 0) == 2
     assert np.isnan(truth_targets({**truth, "scene": {}}, 5, 5)[1]).all()
+
+
+def _train_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_square_model", ROOT / "scripts" / "train_square_model.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_training_targets_mix_in_the_teacher_only_where_it_is_right():
+    train = _train_script()
+    truth = np.array([0, 2, 4, -1])
+    teacher = np.array([[0.7, 0.1, 0.1, 0.05, 0.05],  # right: mixed in
+                        [0.9, 0.0, 0.1, 0.0, 0.0],  # wrong (a bare square for a 1-pip): the truth alone
+                        [0.0, 0.0, 0.0, 0.4, 0.6],  # right, unsure between 2 and 3: the doubt is kept
+                        [0.2, 0.2, 0.2, 0.2, 0.2]])  # no class (a colour target of a bare square)
+    alone = train.soft_targets(truth, 5)
+    eps = train.LABEL_SMOOTHING
+    assert alone[0] == pytest.approx([1 - eps + eps / 5] + [eps / 5] * 4)
+    assert alone[1].argmax() == 2 and np.all(alone[3] == 0)
+    mixed = train.soft_targets(truth, 5, teacher, 0.5)
+    assert mixed.sum(axis=1) == pytest.approx([1, 1, 1, 0])
+    assert mixed[0] == pytest.approx(0.5 * alone[0] + 0.5 * teacher[0])
+    assert mixed[1] == pytest.approx(alone[1])
+    assert mixed[2, 3] == pytest.approx(0.5 * eps / 5 + 0.2) and mixed[2].argmax() == 4
+    assert np.all(mixed[3] == 0)
+    assert train.soft_targets(truth, 5, teacher, 0.0) == pytest.approx(alone)
+
+
+def test_training_weighs_every_colour_as_much_as_the_rarest():
+    train = _train_script()
+    colours = np.array([7] * 6 + [9] * 2 + [0] * 3 + [-1] * 4)  # clear made common, white rare, bare squares
+    weights = train.balancing_weights(colours, len(COLOURS))
+    totals = [weights[colours == c].sum() for c in (7, 9, 0)]
+    assert totals == pytest.approx([2, 2, 2])
+    assert np.all(weights[colours == -1] == 0) and weights.max() == pytest.approx(1.0)
