@@ -19,6 +19,22 @@ at 32 and 64 samples per pixel): 11 minutes of rendering on an H100 with 16 core
             --seed $seed --width 2 --batch 512 --device cuda --workers 16 --samples /tmp/samples.npz
     done
 
+The committed copies were then continued on this machine's CPU (2026-11-25) for glassy pieces,
+each from its GPU-trained self, taught by the pair where the pair was right::
+
+    subdivision studio --seed 98000 --count 259 --megapixels 2 --with-colour clear --frost 0.0,0.35 --out /tmp/gc
+    subdivision studio --seed 96000 --count 40 --megapixels 2 --with-colour clear --frost 0.0,0.35 --out /tmp/trainA
+    subdivision studio --seed 96100 --count 40 --megapixels 2 --frost 0.0,0.7 --out /tmp/trainB
+    subdivision studio --seed 96200 --count 30 --megapixels 2 --out /tmp/trainC
+    for seed in 0 1; do
+        TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/trainA /tmp/trainB /tmp/trainC /tmp/gc \
+            --epochs 3 --width 2 --seed $seed --init scorer/data/square_model_seed$seed.onnx \
+            --teacher scorer/data/square_model_seed0.onnx scorer/data/square_model_seed1.onnx \
+            --lr 5e-4 --balance-colours --workers 2 --samples /tmp/samples.npz --out /tmp/m/square_model_seed$seed.onnx
+    done
+
+(``--teacher`` and ``--init`` name the GPU-trained pair, found in git history before 374f930.)
+
 On a 2-core CPU the training itself is not the long part. Continuing both copies on 110 renders
 (33,465 samples, ``--width 2``, ``TRAIN_THREADS=2``) took about 30 s an epoch. At that rate a
 whole copy on these renders takes about an hour and a half. Rendering 1,078 photos there takes
