@@ -269,7 +269,7 @@ def teacher_outputs(X: np.ndarray, paths: list[Path], chunk: int = 4096) -> tupl
     ``paths`` (averaged as the reader averages them) on the samples ``X``."""
     from scorer.vision.square_model import predict_patches
 
-    parts = [predict_patches(X[i:i + chunk].astype(np.float32), paths) for i in range(0, len(X), chunk)]
+    parts = [predict_patches(X[i:i + chunk], paths) for i in range(0, len(X), chunk)]
     return (np.concatenate([p.probs for p in parts]), np.concatenate([p.log_base for p in parts]),
             np.concatenate([p.colours for p in parts]))
 
@@ -302,7 +302,6 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
     yt = torch.from_numpy(soft_targets(y, len(LABELS), t_probs, teacher_share)).to(device)
     zt = torch.from_numpy(size_target).to(device)
     has_z = torch.from_numpy(~np.isnan(z)).to(device)
-    coloured_all = torch.from_numpy(colours >= 0).to(device)
     colour_weight = torch.from_numpy(balancing_weights(colours, len(COLOURS)) if balance_colours
                                      else (colours >= 0).astype(np.float32)).to(device)
     ct = torch.from_numpy(soft_targets(colours, len(COLOURS), t_colours, teacher_share)).to(device)
@@ -326,7 +325,7 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
             sized = has_z[idx]
             if sized.any():
                 loss = loss + SIZE_LOSS_WEIGHT * size_loss(out[sized, len(LABELS)], zt[idx][sized])
-            coloured = coloured_all[idx]
+            coloured = colour_weight[idx] > 0  # the pyramids: every one weighs more than 0
             if coloured.any():
                 per_piece = colour_loss(out[coloured, len(LABELS) + 1:], ct[idx][coloured])
                 weight = colour_weight[idx][coloured]
