@@ -538,10 +538,17 @@ def answer_read_stash_unsure(page) -> None:
 def test_a_photo_that_cannot_be_read_after_a_reload_leaves_marking_without_an_error(page):
     answer_read_stash_unsure(page)
     expect(page.locator("#reader-checks .stash-check")).to_be_visible()
+    held = []  # the kept board's scoring answers only after the photo's error is shown
+    page.route("**/api/score", lambda route: held.append(route))
     page.reload()  # the photo file itself is not kept
     page.route("**/api/read", lambda route: route.fulfill(status=400, json={"error": "notes.jpg: not an image"}))
     page.set_input_files("#file-input", files=[{"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo"}])
     expect(page.locator("#message")).to_contain_text("not an image")
+    page.unroute("**/api/score")
+    for route in held:
+        route.continue_()
+    expect(page.locator("#reader-checks .stash-check")).to_be_visible()  # the kept board is drawn
+    expect(page.locator("#message")).to_contain_text("not an image")  # and the error stays on top
     page.check("#opt-private-parks")  # scored again, the reader's checks drawn again
     page.locator("#reader-checks").get_by_role("button", name="It is ThreeHouse: read again").click()
     expect(page.locator("#message")).to_contain_text("not an image")  # the one photo there is; no page error

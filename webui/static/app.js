@@ -236,9 +236,13 @@
     }
   }
 
-  // The board kept from the last visit, scored again (a reading kept with it says what to check).
+  // The board kept from the last visit, scored again (a reading kept with it says what to check,
+  // unless a photo sent meanwhile has its own message to show).
   function restoreBoard(text) {
-    return analyse(text, { quiet: true, restoring: true }).then((ok) => { if (ok && state.reading) showReadingMessage(); });
+    const photo = state.lastPhoto;
+    return analyse(text, { quiet: true, restoring: true }).then((ok) => {
+      if (ok && state.reading && state.lastPhoto === photo) showReadingMessage();
+    });
   }
 
   // A reading saved by this page has these fields; one damaged in storage is dropped, not drawn.
