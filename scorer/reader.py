@@ -50,6 +50,7 @@ ROW_ONE_UNSURE = 0.1
 ROW_ONE_GUESSED = ("the board is turned near 45 degrees in the photo, so which edge is row 1 is a guess: "
                    "the cell names may be turned a quarter from your view (the score is the same)")
 BLOWN = "much of the photo is blown out to white (too bright): with less light on the board, or less exposure, it reads surer"
+DARK = "the photo is too dark: with more light on the board (or the flash) it reads surer"
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
 # gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is
@@ -76,7 +77,7 @@ COLOURLESS = "the photo has no colour (black and white?): the players' colours a
 # ``warning_kinds``), so that a program acting on them need not parse their words.
 WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
-    "photo": "the photo is blown out",
+    "photo": "the photo is blown out or too dark",
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -184,7 +185,7 @@ class Reading:
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
-    quality: PhotoQuality | None = None  # blurred, shaken or blown out (quality.photo_quality)
+    quality: PhotoQuality | None = None  # blurred, shaken, blown out or too dark (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
     grid_unsure: bool = False  # the board finder was unsure of the board's outline (GRID_UNSURE), or found it not square
     # When which edge is row 1 was a close call (ROW_ONE_GUESSED): the clockwise quarter turns
@@ -355,8 +356,8 @@ def _found_short_in_frame(grid: GridFit, shape: tuple[int, ...]) -> bool:
 
 
 def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
-    """Warn about a blurred or blown-out photo; on a blurred one no square is surer than
-    BLURRED_MAX_CONFIDENCE."""
+    """Warn about a blurred, blown-out or too dark photo; on a blurred one no square is surer
+    than BLURRED_MAX_CONFIDENCE."""
     reading.quality = photo_quality(image, reading.grid)
     if reading.quality.blurred:
         for cell in reading.cells:
@@ -364,6 +365,8 @@ def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
         reading.warn("blurred", BLURRED, first=True)
     if reading.quality.blown_out:
         reading.warn("photo", BLOWN, first=True)
+    if reading.quality.too_dark:
+        reading.warn("photo", DARK, first=True)
 
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,

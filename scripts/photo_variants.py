@@ -6,7 +6,8 @@ photos unlike the studio's (other cameras, other renderers, other light)::
 
 Each photometric variant keeps the geometry (the sidecar is copied unchanged): darker and
 brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
-sensor noise, a lamp's warm pool of light on one side, a hand's shake (a straight smear, sideways
+sensor noise, underexposed by 3 and by 5 stops (noise and all), a lamp's warm pool of light
+on one side, a hand's shake (a straight smear, sideways
 or diagonally, 15 px at 1600 px). The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
@@ -75,6 +76,16 @@ def shaken(image: np.ndarray, length: float = 15.0, degrees: float = 0.0) -> np.
     return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
 
 
+def underexposed(image: np.ndarray, stops: float = 3.0, sigma: float = 2.0, seed: int = 0) -> np.ndarray:
+    """A photo exposed ``stops`` too short in linear light (a bright lamp in view, a dim room
+    the camera did not make up for), with ``sigma`` grey levels of sensor noise, which a
+    dark photo shows at the same strength as a bright one."""
+    linear = (image / 255.0) ** 2.2 * 2.0 ** -stops
+    dark = 255.0 * linear ** (1 / 2.2)
+    noise = np.random.default_rng(seed).normal(0, sigma, image.shape)
+    return np.clip(np.rint(dark + noise), 0, 255).astype(np.uint8)
+
+
 def uneven_light(image: np.ndarray, spot=(0.3, 0.25), floor: float = 0.45, peak: float = 1.25,
                  warmth: float = 0.2) -> np.ndarray:
     """A lamp's pool of light: linear-light gain from ``peak`` at ``spot`` (fractions of the
@@ -101,6 +112,8 @@ VARIANTS = {
     "blurred_jpeg": blur_and_compress,
     "noisy": sensor_noise,
     "uneven_light": uneven_light,
+    "underexposed": underexposed,  # light squares at about 90 of 255
+    "underexposed_badly": lambda image: underexposed(image, stops=5.0),  # at about 45
     "shaken_sideways": shaken,
     "shaken_diagonally": lambda image: shaken(image, degrees=45.0),
 }

@@ -127,3 +127,13 @@ def test_labelled_photos_get_variants_with_their_labels_moved(tmp_path):
     assert np.allclose(half[0]["corners_px"], np.array(corners) / 2 - 0.25)
     assert json.loads((out / "dark" / "labels.json").read_text())[0]["corners_px"] == corners
     assert not (out / "tight_frame").exists()  # it needs a studio sidecar's play area
+
+
+def test_underexposed_is_stops_darker_in_linear_light():
+    image = np.full((90, 120, 3), 200, np.uint8)
+    for stops in (3.0, 5.0):
+        out = photo_variants.underexposed(image, stops=stops, sigma=0.0)
+        expected = 255 * ((200 / 255) ** 2.2 * 2 ** -stops) ** (1 / 2.2)  # 78 and 42
+        assert np.abs(out.astype(float) - expected).max() <= 0.5
+    noisy = photo_variants.underexposed(image).astype(float)
+    assert 1.0 < noisy.std() < 3.0  # the sensor's 2 grey levels stay as they are, not darkened

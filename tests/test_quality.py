@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 import cv2
 import numpy as np
 
@@ -93,8 +95,6 @@ def test_what_kept_a_board_from_being_found_is_put_in_words():
 
 
 def test_a_shaken_photo_is_read_and_warned_of_and_one_too_shaken_says_why():
-    import pytest
-
     from scorer.reader import BLURRED, read_image
     from scorer.vision.grid import NoBoardFound
 
@@ -112,3 +112,32 @@ def test_a_shaken_photo_is_read_and_warned_of_and_one_too_shaken_says_why():
     # 81 px: only a patch of the board is found, and the error says the photo looks shaken.
     with pytest.raises(NoBoardFound, match=r"the photo looks blurred \(out of focus or shaken\): take it again"):
         read_image(shaken(81), threehouse=False)
+
+
+def test_a_photo_too_dark_to_read_surely_is_called_so_on_its_board_or_without_one():
+    from scorer.vision.quality import DARK_LEVEL, board_light_level, photo_quality
+
+    photo, grid = _board_photo()  # light squares at 220 of 255, dark ones at 40, a grey table at 120
+    colour = cv2.cvtColor(photo, cv2.COLOR_GRAY2BGR)
+    assert board_light_level(colour, grid) == pytest.approx(220, abs=3)
+    assert not photo_quality(colour, grid).too_dark and not photo_quality(colour).too_dark
+    # Exposed for a lamp in view: the board dim, a bright patch beside it.
+    dim = (colour * 0.15).astype(np.uint8)
+    dim[:40, :40] = 255
+    assert board_light_level(dim, grid) < DARK_LEVEL
+    assert photo_quality(dim, grid).too_dark and photo_quality(dim, grid).problems() == ["too dark"]
+    # Without a board, the photo's brighter tenth says it.
+    assert photo_quality(dim).too_dark
+    assert not photo_quality((colour * 0.3).astype(np.uint8)).too_dark  # a dim photo whose lights reach 66
+
+
+def test_a_reading_of_a_photo_too_dark_says_so():
+    from scorer.reader import DARK, read_image
+
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+    photo = cv2.resize(cv2.imread(str(path)), (1600, 1200), interpolation=cv2.INTER_AREA)
+    assert DARK not in read_image(photo, threehouse=False).warnings
+    linear = (photo / 255.0) ** 2.2 * 2.0 ** -7  # seven stops short: the light squares near 25
+    dark = np.clip(np.rint(255 * linear ** (1 / 2.2)), 0, 255).astype(np.uint8)
+    reading = read_image(dark, threehouse=False)
+    assert reading.warnings[0] == DARK and reading.warning_kinds[0] == "photo" and reading.quality.too_dark

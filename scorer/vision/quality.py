@@ -1,5 +1,5 @@
-"""Whether a photo is good enough to read surely: blurred (out of focus or shaken) or blown
-out to white. An out-of-focus or shaken photo smears every edge, pieces' included, and the
+"""Whether a photo is good enough to read surely: blurred (out of focus or shaken), blown
+out to white, or too dark. An out-of-focus or shaken photo smears every edge, pieces' included, and the
 reader then misses pieces and swaps sizes.
 
 Sharpness is judged at every pixel with some contrast around it: the steepest grey-level
@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from scorer.vision.grid import GridFit
+from scorer.vision.patches import light_square_colour
 from scorer.vision.squares import SQUARE_PX
 
 SHARPNESS_WINDOW = 7  # px: the neighbourhood whose grey-level range is a pixel's contrast
@@ -82,6 +83,14 @@ FACING_SHARE = 0.05  # a direction faced by fewer of the edge pixels is not judg
 # 154 unseen renders, dev's brighter variant and the real chessboards; dev exposed 1.6 times
 # too long had a median of 21% (and the board went unfound in 5 of 50), 1.9 times 24% (16).
 BLOWN_SHARE = 0.1
+# Too dark: the board's light squares under this grey level (of 255). So dark, the 8-bit
+# levels and the sensor's noise leave little of the pieces' colours: dev exposed 6.5 stops
+# short (light squares at about 20-35; scripts/photo_variants.py's underexposed variants)
+# read 93.4% of its squares right and named 91.3% of its pyramids' colours (97.5% and 96.5%
+# as rendered; 5 stops short, light squares at about 40-55, 96.4% and 95.4%). Dev's darkest
+# light squares as rendered are at 150. Without a board, the photo is too dark when even its
+# brighter tenth lies under the same level.
+DARK_LEVEL = 40.0
 
 
 def directional_sharpness(gray: np.ndarray) -> float | None:
@@ -106,6 +115,19 @@ def directional_sharpness(gray: np.ndarray) -> float | None:
     return min(scores) if scores else None
 
 
+def board_light_level(image_bgr: np.ndarray, grid: GridFit) -> float:
+    """Grey level (0-255) of the board's light squares (``patches.light_square_colour``:
+    their corners, which a centred piece leaves bare)."""
+    bgr = light_square_colour(image_bgr if image_bgr.ndim == 3 else cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR),
+                              grid.homography, grid.rows, grid.cols)
+    return float(np.dot(bgr, (0.114, 0.587, 0.299)))
+
+
+def bright_level(gray: np.ndarray) -> float:
+    """Grey level of a photo's brighter tenth (its 90th percentile)."""
+    return float(np.percentile(gray, 90))
+
+
 def blown_share(image_bgr: np.ndarray) -> float:
     """Share of the photo's pixels blown out to white (every channel at 250 or more)."""
     pixels = image_bgr if image_bgr.ndim == 3 else image_bgr[..., None]
@@ -115,11 +137,13 @@ def blown_share(image_bgr: np.ndarray) -> float:
 @dataclass(frozen=True)
 class PhotoQuality:
     """How good a photo is to read: :func:`sharpness` over the board (None without a board or
-    contrast), :func:`directional_sharpness` over the whole photo, and :func:`blown_share`."""
+    contrast), :func:`directional_sharpness` over the whole photo, :func:`blown_share`, and
+    how light it is: :func:`board_light_level` (None without a board), else :func:`bright_level`."""
 
     sharpness: float | None
     directional_sharpness: float | None
     blown_share: float
+    light_level: float | None = None
 
     @property
     def blurred(self) -> bool:
@@ -132,17 +156,24 @@ class PhotoQuality:
     def blown_out(self) -> bool:
         return self.blown_share >= BLOWN_SHARE
 
+    @property
+    def too_dark(self) -> bool:
+        """The board's light squares (without a board, the photo's brighter tenth) under DARK_LEVEL."""
+        return self.light_level is not None and self.light_level < DARK_LEVEL
+
     def problems(self) -> list[str]:
         """What is wrong with the photo, in words (for an error that no board was found)."""
         return ((["blurred (out of focus or shaken)"] if self.blurred else [])
-                + (["too bright (much of it blown out to white)"] if self.blown_out else []))
+                + (["too bright (much of it blown out to white)"] if self.blown_out else [])
+                + (["too dark"] if self.too_dark else []))
 
 
 def photo_quality(image_bgr: np.ndarray, grid: GridFit | None = None) -> PhotoQuality:
-    """The photo's :class:`PhotoQuality` (the board's sharpness only with its ``grid``); the
-    whole photo is judged at half its size."""
+    """The photo's :class:`PhotoQuality` (the board's sharpness and light only with its
+    ``grid``); the whole photo is judged at half its size."""
     gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
     half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if min(gray.shape[:2]) >= 2 else gray
     return PhotoQuality(sharpness=sharpness(gray, grid) if grid is not None else None,
                         directional_sharpness=directional_sharpness(half),
-                        blown_share=blown_share(image_bgr[::2, ::2]))
+                        blown_share=blown_share(image_bgr[::2, ::2]),
+                        light_level=board_light_level(image_bgr, grid) if grid is not None else bright_level(half))
