@@ -343,14 +343,40 @@ def test_white_or_clear_follows_whether_the_square_shows_through(monkeypatch, gr
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", by_lightness_alone]
 
 
-def test_without_a_coloured_group_nothing_says_how_see_through_clear_is():
-    from scorer.vision.colours import see_through_costs
+def test_without_a_coloured_group_clear_shows_at_least_the_floor():
+    from scorer.vision.colours import SEE_THROUGH_FLOOR, see_through_costs
 
     centres = np.array([[0.5, 0.2, 40.0, 40.0], [0.3, -0.4, 10.0, 10.0]])  # two greys: no translucent reference
-    assert see_through_costs(centres, np.array([0.5, 0.0]), np.array([0.001, 0.001])) == [{}, {}]
-    coloured = np.vstack([centres, [[30.0, 20.0, 30.0, 30.0]]])  # a red group showing the squares by half
-    costs = see_through_costs(coloured, np.array([0.5, 0.0, 0.5]), np.array([0.001] * 3))
+    costs = see_through_costs(centres, np.array([0.5, 0.0]), np.array([0.001, 0.001]))
+    assert costs[0]["clear"] == 0 < costs[0]["white"]  # shows the squares by half: clear, however glassy
+    assert costs[1]["white"] == 0 < costs[1]["clear"]  # shows nothing: white
+    at_floor = see_through_costs(centres, np.array([SEE_THROUGH_FLOOR, 0.3]), np.array([0.001, 0.001]))
+    assert at_floor[0]["clear"] == 0 and at_floor[1]["clear"] == 0  # at or past the floor, clear costs nothing
+    # With a coloured group, it sets what clear shows: past it costs too.
+    coloured = np.vstack([centres, [[30.0, 20.0, 30.0, 30.0]]])  # a red group showing the squares by a quarter
+    costs = see_through_costs(coloured, np.array([0.25, 0.0, 0.25]), np.array([0.001] * 3))
     assert costs[0]["clear"] == 0 < costs[0]["white"] and costs[1]["white"] == 0 < costs[1]["clear"]
+    costs = see_through_costs(coloured, np.array([0.9, 0.0, 0.25]), np.array([0.001] * 3))
+    assert costs[0]["clear"] == 0 and costs[0]["white"] > 0
+
+
+def test_a_white_player_beside_a_black_one_is_named_white_when_the_squares_do_not_show_through(monkeypatch):
+    # seeds 15 and 741 of scripts/drawn_eval.py --see-through: a black and white game, no
+    # coloured group to say how see-through clear would be; the learned model leaning clear.
+    import scorer.vision.colours as colours
+
+    rng = np.random.default_rng(1)
+    wb = white_balance(_lab([0.8] * 3), _lab([0.25] * 3))
+    black = [_lab([0.06 * rng.uniform(0.9, 1.1)] * 3) for _ in range(14)]
+    white = [_lab([0.55 * rng.uniform(0.97, 1.03)] * 3) for _ in range(14)]  # shaded: as light on both squares
+    samples, on_dark = np.array(black + white), np.array([i % 2 == 1 for i in range(28)])
+    lean = np.full((28, len(COLOURS)), 0.02)
+    lean[:14, COLOURS.index("black")] = 0.8
+    lean[14:, COLOURS.index("clear")] = 0.5
+    lean[14:, COLOURS.index("white")] = 0.3
+    assert sorted(group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=lean).names) == ["black", "white"]
+    monkeypatch.setattr(colours, "SEE_THROUGH_FLOOR", 0.0)  # clear may show nothing: the lean decides
+    assert sorted(group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=lean).names) == ["black", "clear"]
 
 
 def test_a_grey_group_seen_only_on_dark_squares_is_clear_not_black(monkeypatch):

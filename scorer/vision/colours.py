@@ -86,6 +86,11 @@ PARITY_MIN = 3  # pieces needed on each square colour to compare them
 # and 0.27 were tried (dev and its 14 variants, the drawings opaque and see-through) and the
 # middle kept.
 SEE_THROUGH_SPREAD = 0.2
+# With no coloured group measured (a black and white game, or black, white and clear), the
+# photo says nothing of how see-through its plastic is, but no translucent plastic shows
+# less of the squares than the studio's frosted pieces: clear is taken to show at least this
+# much (its cost one-sided), white nothing, as with a reference.
+SEE_THROUGH_FLOOR = 0.2
 MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
@@ -236,18 +241,19 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     model's: the squared distance from what the name should show over twice the spread
     squared) from how see-through it looks
     (:func:`see_through`): opaque white should show nothing of the squares, clear as much as
-    the photo's coloured groups show (their median); none where the photo has no measured
-    coloured group. The cheaper of the two costs nothing, as do all other names."""
+    the photo's coloured groups show (their median); where the photo has no measured
+    coloured group, at least SEE_THROUGH_FLOOR. The cheaper of the two costs nothing, as do
+    all other names."""
     chroma = np.hypot(centres[:, 0], centres[:, 1])
     coloured = measure[(chroma >= MIN_CHROMA) & ~np.isnan(measure)]
     costs: list[dict[str, float]] = [{} for _ in range(len(centres))]
-    if not len(coloured):
-        return costs
-    translucent = float(np.median(coloured))
     for g in np.flatnonzero(~np.isnan(measure)):
         spread2 = SEE_THROUGH_SPREAD ** 2 + variance[g]
         opaque_cost = measure[g] ** 2 / (2 * spread2)
-        clear_cost = (measure[g] - translucent) ** 2 / (2 * spread2)
+        if len(coloured):
+            clear_cost = (measure[g] - float(np.median(coloured))) ** 2 / (2 * spread2)
+        else:
+            clear_cost = max(0.0, SEE_THROUGH_FLOOR - measure[g]) ** 2 / (2 * spread2)
         least = min(opaque_cost, clear_cost)
         costs[g] = {"white": opaque_cost - least, "clear": clear_cost - least}
     return costs
