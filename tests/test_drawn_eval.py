@@ -107,3 +107,22 @@ def test_elevation_moves_the_camera_and_keeps_the_seeds_game(capsys, monkeypatch
     with pytest.raises(SystemExit):
         drawn_eval.main(["--elevation", "40", "30"])
     assert "need 0 < LOW <= HIGH <= 90" in capsys.readouterr().err
+
+
+def test_a_steep_drawing_whose_far_row_pieces_hide_is_found_square(monkeypatch):
+    # Seed 73 see-through, 30-35 degrees up: the pieces hide most of one edge row, and the
+    # finder's best window was 8x7, a hair above the 8x8 holding it (grid.SQUARE_COMPLETION).
+    import scorer.vision.grid as grid
+    from scorer.reader import find_board_grid
+    from scorer.vision.grid_eval import evaluate_grid
+
+    drawn = {}
+    draw = drawn_eval.draw_scene
+    monkeypatch.setattr(drawn_eval, "draw_scene", lambda *a, **k: drawn.setdefault("scene", draw(*a, **k)))
+    monkeypatch.setattr(drawn_eval, "read_image", lambda *a, **k: None)
+    drawn_eval.read_drawing(73, see_through=True, elevation=(30.0, 35.0))
+    image, _, corners = drawn["scene"]
+    assert evaluate_grid(find_board_grid(image), corners, 8, 8)["correct"]
+    monkeypatch.setattr(grid, "SQUARE_COMPLETION", 0.0)
+    fit = find_board_grid(image)
+    assert (fit.rows, fit.cols) in ((7, 8), (8, 7)) and not evaluate_grid(fit, corners, 8, 8)["correct"]

@@ -523,3 +523,13 @@ def test_a_fit_found_in_the_photo_shrunk_lies_on_the_same_px(monkeypatch):
     shift = (coarse.intersections - sharp.intersections).reshape(-1, 2).mean(axis=0)
     side = sharp.square_side_px()
     assert np.abs(shift).max() < 0.012 * side, (shift, side)
+
+
+def test_a_square_window_holding_the_best_one_is_the_nearest_of_its_side():
+    from scorer.vision.grid import _square_holding
+
+    scores = {(4, 4): np.arange(16, dtype=float).reshape(4, 4)}  # windows at a, b = 0..3 of 4x4
+    # A 4x3 window at (1, 1): 4x4 windows at a = 1 (its columns) and b = 0 or 1 hold it; the better wins.
+    assert _square_holding(scores, 1, 1, 4, 3) == (5.0, 1, 1, 4, 4)
+    assert _square_holding(scores, 0, 2, 3, 4) == (2.0, 0, 2, 4, 4)  # the one 4x4 that holds a 3x4 at (0, 2)
+    assert _square_holding(scores, 1, 1, 5, 3) is None  # no 5x5 table

@@ -46,6 +46,7 @@ CORNER_WEIGHT = 0.5
 HALF_SEEN_CORNER = 0.5  # weight of a corner with only two clean checker edges (see choose_extent)
 FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
 SQUARE_PRIOR = 1.0  # boards are square: a covered edge row should not make a 6x6 board 7x6
+SQUARE_COMPLETION = 1.0  # a square window holding the best, not square, one wins when this near its score
 # An x-corner on a window's outline is where the board's edge meets the table or border:
 # it counts this much of one inside. At 0 (inside only), a board the size of the play area on
 # a dark or plain table grew a row of table on each side whose edge corners it took in; at 1
@@ -411,7 +412,7 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
             corner_grid[a, b] += 1.0 if clean >= 3 else HALF_SEEN_CORNER
     corners = _integral(corner_grid)
     total = float(corner_grid.sum())
-    candidates = []
+    candidates, scores = [], {}
     for width in range(MIN_SQUARES, min(MAX_SQUARES, ni) + 1):
         for height in range(MIN_SQUARES, min(MAX_SQUARES, nj) + 1):
             na, nb = ni - width + 1, nj - height + 1
@@ -421,6 +422,7 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
             score = steps + CORNER_WEIGHT * (inside + BOUNDARY_CORNER * (on_or_inside - inside) - (total - on_or_inside))
             score += FULL_SIZE_PRIOR * ((width == MAX_SQUARES) + (height == MAX_SQUARES))
             score += SQUARE_PRIOR * (width == height)
+            scores[width, height] = score
             for a, b in zip(*np.unravel_index(np.argsort(-score, axis=None)[:3], score.shape)):
                 candidates.append((float(score[a, b]), int(a), int(b), width, height))
     if not candidates:
@@ -429,9 +431,26 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     best = candidates[0]
     if best[0] <= 0:
         return None
+    if best[3] != best[4] and (square := _square_holding(scores, *best[1:])) is not None \
+            and square[0] >= best[0] - SQUARE_COMPLETION:
+        best = square
     rival = next((c for c in candidates[1:] if c[1:] != best[1:]), None)
     margin = best[0] - rival[0] if rival else best[0]
     return Extent(best[1] + i_range[0], best[2] + j_range[0], best[3], best[4], float(best[0]), float(margin))
+
+
+def _square_holding(scores: dict, a: int, b: int, width: int, height: int) -> tuple | None:
+    """The best-scoring square window, max(width, height) squares a side, that holds the
+    window (a, b, width, height): (score, a, b, side, side), or None when none fits."""
+    side = max(width, height)
+    table = scores.get((side, side))
+    if table is None:
+        return None
+    na, nb = table.shape
+    a_range = range(max(0, a + width - side), min(a, na - 1) + 1)
+    b_range = range(max(0, b + height - side), min(b, nb - 1) + 1)
+    options = [(float(table[x, y]), x, y, side, side) for x in a_range for y in b_range]
+    return max(options) if options else None
 
 
 # --- a board marked by hand -----------------------------------------------------------------
