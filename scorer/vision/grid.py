@@ -434,7 +434,7 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     if best[3] != best[4] and (square := _square_holding(scores, *best[1:])) is not None \
             and square[0] >= best[0] - SQUARE_COMPLETION:
         best = square
-    rival = next((c for c in candidates[1:] if c[1:] != best[1:]), None)
+    rival = next((c for c in candidates if c[1:] != best[1:]), None)  # a completed square's: the window it holds
     margin = best[0] - rival[0] if rival else best[0]
     return Extent(best[1] + i_range[0], best[2] + j_range[0], best[3], best[4], float(best[0]), float(margin))
 
