@@ -180,3 +180,16 @@ def test_the_preview_to_mark_on_is_the_photo_upright_with_its_scale(client):
     bad = client.post("/api/preview", data={"photo": (io.BytesIO(b"not a photo at all"), "x.jpg")},
                       content_type="multipart/form-data")
     assert "not an image" in error_of(bad, 400)
+
+
+def test_a_photo_too_dark_is_read_and_says_so(client):
+    from scorer.reader import DARK
+
+    board = random_game(random.Random(3), 2)
+    image, _, _ = draw_scene(board, origin=(1, 1), size=(8, 8))
+    dim = (image.astype(np.float32) * 0.15).astype(np.uint8)  # the light squares at about 30 of 255
+    ok, data = cv2.imencode(".jpg", dim, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    response = upload(client, data.tobytes(), players="2", threehouse="false")
+    assert response.status_code == 200, response.data
+    reading = response.get_json()["reading"]
+    assert reading["warnings"][0] == DARK and reading["warning_kinds"][0] == "photo"
