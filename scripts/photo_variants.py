@@ -112,8 +112,8 @@ VARIANTS = {
     "blurred_jpeg": blur_and_compress,
     "noisy": sensor_noise,
     "uneven_light": uneven_light,
-    "underexposed": underexposed,  # light squares at about 90 of 255
-    "underexposed_badly": lambda image: underexposed(image, stops=5.0),  # at about 45
+    "underexposed": underexposed,  # dev's light squares at a median of 79 of 255
+    "underexposed_badly": lambda image: underexposed(image, stops=5.0),  # at 42
     "shaken_sideways": shaken,
     "shaken_diagonally": lambda image: shaken(image, degrees=45.0),
 }

@@ -375,7 +375,7 @@ def test_a_white_player_beside_a_black_one_is_named_white_when_the_squares_do_no
     lean[14:, COLOURS.index("clear")] = 0.5
     lean[14:, COLOURS.index("white")] = 0.3
     assert sorted(group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=lean).names) == ["black", "white"]
-    monkeypatch.setattr(colours, "SEE_THROUGH_FLOOR", 0.0)  # clear may show nothing: the lean decides
+    monkeypatch.setattr(colours, "SEE_THROUGH_FLOOR", 0.0)  # clear may show nothing: the measure near 0 hardly counts
     assert sorted(group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=lean).names) == ["black", "clear"]
 
 

@@ -533,3 +533,8 @@ def test_a_square_window_holding_the_best_one_is_the_nearest_of_its_side():
     assert _square_holding(scores, 1, 1, 4, 3) == (5.0, 1, 1, 4, 4)
     assert _square_holding(scores, 0, 2, 3, 4) == (2.0, 0, 2, 4, 4)  # the one 4x4 that holds a 3x4 at (0, 2)
     assert _square_holding(scores, 1, 1, 5, 3) is None  # no 5x5 table
+    # When the lowest windows score best, the lowest that still hold it: a 4x3 at (2, 1) lies in
+    # the 4x4s at (2, 0..1), a 3x4 at (1, 2) in those at (0..1, 2).
+    low = {(4, 4): -np.arange(16, dtype=float).reshape(4, 4)}
+    assert _square_holding(low, 2, 1, 4, 3)[1:3] == (2, 0)
+    assert _square_holding(low, 1, 2, 3, 4)[1:3] == (0, 2)

@@ -141,3 +141,12 @@ def test_a_reading_of_a_photo_too_dark_says_so():
     dark = np.clip(np.rint(255 * linear ** (1 / 2.2)), 0, 255).astype(np.uint8)
     reading = read_image(dark, threehouse=False)
     assert reading.warnings[0] == DARK and reading.warning_kinds[0] == "photo" and reading.quality.too_dark
+
+
+def test_no_board_found_in_a_photo_too_dark_says_it_looks_too_dark():
+    from scorer.reader import read_image
+    from scorer.vision.grid import NoBoardFound
+
+    night = np.random.default_rng(0).integers(0, 25, (600, 800, 3), dtype=np.uint8)  # a room at night
+    with pytest.raises(NoBoardFound, match=r"the photo looks too dark: take it again"):
+        read_image(night, threehouse=False)

@@ -87,9 +87,10 @@ PARITY_MIN = 3  # pieces needed on each square colour to compare them
 # middle kept.
 SEE_THROUGH_SPREAD = 0.2
 # With no coloured group measured (a black and white game, or black, white and clear), the
-# photo says nothing of how see-through its plastic is, but no translucent plastic shows
-# less of the squares than the studio's frosted pieces: clear is taken to show at least this
-# much (its cost one-sided), white nothing, as with a reference.
+# photo says nothing of how see-through its plastic is. The studio's frosted coloured groups
+# show about 0.2 of the squares, less than any glassier plastic: clear is taken to show at
+# least this much (its cost one-sided), white nothing, as with a reference. (The studio's
+# frosted clear pieces themselves measure anywhere from -0.07 to 0.39: there the cue is weak.)
 SEE_THROUGH_FLOOR = 0.2
 MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong

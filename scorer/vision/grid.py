@@ -432,7 +432,7 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     if best[0] <= 0:
         return None
     if best[3] != best[4] and (square := _square_holding(scores, *best[1:])) is not None \
-            and square[0] >= best[0] - SQUARE_COMPLETION:
+            and square[0] >= best[0] - SQUARE_COMPLETION and square[0] > 0:
         best = square
     rival = next((c for c in candidates if c[1:] != best[1:]), None)  # a completed square's: the window it holds
     margin = best[0] - rival[0] if rival else best[0]

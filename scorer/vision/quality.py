@@ -85,11 +85,12 @@ FACING_SHARE = 0.05  # a direction faced by fewer of the edge pixels is not judg
 BLOWN_SHARE = 0.1
 # Too dark: the board's light squares under this grey level (of 255). So dark, the 8-bit
 # levels and the sensor's noise leave little of the pieces' colours: dev exposed 6.5 stops
-# short (light squares at about 20-35; scripts/photo_variants.py's underexposed variants)
-# read 93.4% of its squares right and named 91.3% of its pyramids' colours (97.5% and 96.5%
-# as rendered; 5 stops short, light squares at about 40-55, 96.4% and 95.4%). Dev's darkest
-# light squares as rendered are at 150. Without a board, the photo is too dark when even its
-# brighter tenth lies under the same level.
+# short (light squares at a median of 26, made as scripts/photo_variants.py's underexposed
+# variants are) read 93.4% of its squares right and named 91.3% of its pyramids' colours
+# (97.5% and 96.5% as rendered; 5 stops short, `underexposed_badly`, light squares at a
+# median of 42 and 32 at the least, 96.4% and 95.4%, 20 of 50 photos under this level). Dev's
+# darkest light squares as rendered are at 153. Without a board, the photo is too dark when
+# even its brighter tenth lies under the same level.
 DARK_LEVEL = 40.0
 
 
@@ -138,7 +139,8 @@ def blown_share(image_bgr: np.ndarray) -> float:
 class PhotoQuality:
     """How good a photo is to read: :func:`sharpness` over the board (None without a board or
     contrast), :func:`directional_sharpness` over the whole photo, :func:`blown_share`, and
-    how light it is: :func:`board_light_level` (None without a board), else :func:`bright_level`."""
+    how light it is, ``light_level``: :func:`board_light_level` with a board, else
+    :func:`bright_level` (None only in a PhotoQuality made by hand without it)."""
 
     sharpness: float | None
     directional_sharpness: float | None
