@@ -500,6 +500,30 @@ def test_a_login_page_answering_in_the_scorers_place_is_named_not_the_page_blame
     expect(page.locator("#message")).to_contain_text("did not come from the scorer")  # the photo to mark on
 
 
+def test_a_json_answer_cut_off_on_the_way_is_asked_once_more(page):
+    enter_board(page, MIDGAME)
+    cut = []  # the first answer to each scoring is cut off mid-body; the second goes through
+
+    def first_cut_off(route):
+        if len(cut) % 2 == 0:
+            cut.append(route.request.url)
+            route.fulfill(status=200, body='{"board": "# r3', content_type="application/json")
+        else:
+            cut.append(None)
+            route.continue_()
+
+    page.route("**/api/score", first_cut_off)
+    pick(page, "D3", "blue 2-pip")
+    expect(total_of(page, "blue")).to_have_text("3")  # scored on the second asking
+    expect(page.locator("#message")).to_be_hidden()
+    assert len(cut) == 2
+    page.unroute("**/api/score")
+    page.route("**/api/score", lambda route: route.fulfill(status=200, body='{"board"', content_type="application/json"))
+    pick(page, "D3", "blue 1-pip")
+    expect(page.locator("#message")).to_contain_text("cut off on the way")  # cut off twice: said so
+    expect(page.locator("#message")).not_to_contain_text("login page")
+
+
 def test_a_photos_board_changed_while_the_server_fails_is_scored_on_try_again_and_keeps_its_reading(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {

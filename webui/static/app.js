@@ -284,7 +284,11 @@
   const NOT_THE_SCORERS_ANSWER = "The answer did not come from the scorer (a login page or proxy in the way?): "
     + "what you entered is kept; try again.";
 
-  async function postJSON(url, body) {
+  // A 200 said to be JSON whose body does not parse was cut off on the way (a dropped
+  // connection, a busy Wi-Fi): scoring and checking change nothing, so it is asked once more.
+  const CUT_OFF = "The scorer's answer was cut off on the way: what you entered is kept; try again.";
+
+  async function postJSON(url, body, retried = false) {
     let response;
     try {
       response = await fetch(url, {
@@ -298,7 +302,11 @@
     if (!response.ok) {
       throw new Error(data && data.error ? serverSays(data.error) : `The server answered ${response.status}.`);
     }
-    if (!data || typeof data !== "object") throw new Error(NOT_THE_SCORERS_ANSWER);
+    if (!data || typeof data !== "object") {
+      if (!/json/i.test(response.headers.get("Content-Type") || "")) throw new Error(NOT_THE_SCORERS_ANSWER);
+      if (!retried) return postJSON(url, body, true);
+      throw new Error(CUT_OFF);
+    }
     return data;
   }
 
