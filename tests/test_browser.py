@@ -616,6 +616,26 @@ def test_a_file_that_is_not_a_photo_gets_a_friendly_message(page):
     expect(page.locator("#progress")).to_be_hidden()
 
 
+def test_a_scoring_answered_after_a_photos_error_leaves_the_error_shown(page):
+    # The CI race: a board's scoring, asked before a photo was sent, answered after the photo's
+    # error was shown and cleared it.
+    enter_board(page, MIDGAME)
+    expect(total_of(page, "red")).to_have_text("4")
+    held = []
+    page.route("**/api/score", lambda route: held.append(route))
+    page.select_option("#opt-players", "2")  # scored again: held
+    page.set_input_files("#file-input", files=[{"name": "notes.txt", "mimeType": "text/plain", "buffer": b"not a photo"}])
+    message = page.locator("#message")
+    expect(message).to_be_visible()
+    assert held
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/score")
+    expect(page.locator("#text-status")).to_have_text("")  # the scoring has answered
+    expect(message).to_be_visible()
+    expect(message).to_contain_text("not an image")
+
+
 # --- a photo (needs the photo reader, scorer.reader) -------------------------------------------
 def sample_photo(tmp_path: Path) -> Path:
     """The first development-split sample photo; before the studio's photos exist, a drawn board."""

@@ -258,8 +258,11 @@
   }
 
   // --- messages and progress --------------------------------------------------------------
-  // ``action``: {label, onclick}, a button after the text.
+  // ``action``: {label, onclick}, a button after the text. ``messagesShown`` counts them, so
+  // that work answering later (a scoring) clears only a message older than itself.
+  let messagesShown = 0;
   function showMessage(text, kind, action) {
+    messagesShown += 1;
     const box = $("#message");
     box.textContent = text;
     if (action) box.append(" ", el("button", { type: "button", class: "button", onclick: action.onclick }, action.label));
@@ -312,6 +315,7 @@
 
   async function analyse(text, opts = {}) {
     const seq = ++state.seq;
+    const shownBefore = messagesShown;
     const o = options();
     $("#text-status").textContent = "Scoring\u2026";
     try {
@@ -329,7 +333,7 @@
         state.textDirty = false;
       }
       $("#text-status").textContent = state.textDirty ? "The text above has edits not applied yet." : "";
-      if (!opts.quiet) clearMessage();
+      if (!opts.quiet && messagesShown === shownBefore) clearMessage(); // not one shown since it was asked (a photo's error)
       $("#results").classList.remove("stale");
       renderAll();
       save();
@@ -362,8 +366,9 @@
   // reached), keeping the reading and its guidance up to date.
   function rescore() {
     if (!state.cells) return;
+    const shownBefore = messagesShown;
     analyse(boardText(), { quiet: true }).then((ok) => {
-      if (ok && !(state.reading && showReadingMessage())) clearMessage();
+      if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
     });
   }
 
