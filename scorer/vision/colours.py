@@ -248,11 +248,12 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     chroma = np.hypot(centres[:, 0], centres[:, 1])
     coloured = measure[(chroma >= MIN_CHROMA) & ~np.isnan(measure)]
     costs: list[dict[str, float]] = [{} for _ in range(len(centres))]
+    translucent = float(np.median(coloured)) if len(coloured) else None
     for g in np.flatnonzero(~np.isnan(measure)):
         spread2 = SEE_THROUGH_SPREAD ** 2 + variance[g]
         opaque_cost = measure[g] ** 2 / (2 * spread2)
-        if len(coloured):
-            clear_cost = (measure[g] - float(np.median(coloured))) ** 2 / (2 * spread2)
+        if translucent is not None:
+            clear_cost = (measure[g] - translucent) ** 2 / (2 * spread2)
         else:
             clear_cost = max(0.0, SEE_THROUGH_FLOOR - measure[g]) ** 2 / (2 * spread2)
         least = min(opaque_cost, clear_cost)

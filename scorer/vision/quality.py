@@ -1,6 +1,6 @@
 """Whether a photo is good enough to read surely: blurred (out of focus or shaken), blown
-out to white, or too dark. An out-of-focus or shaken photo smears every edge, pieces' included, and the
-reader then misses pieces and swaps sizes.
+out to white, or too dark. An out-of-focus or shaken photo smears every edge, pieces'
+included, and the reader then misses pieces and swaps sizes.
 
 Sharpness is judged at every pixel with some contrast around it: the steepest grey-level
 slope over that contrast. A crisp edge climbs its whole step in a pixel or two, a blurred one
