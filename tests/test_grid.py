@@ -525,7 +525,7 @@ def test_a_fit_found_in_the_photo_shrunk_lies_on_the_same_px(monkeypatch):
     assert np.abs(shift).max() < 0.012 * side, (shift, side)
 
 
-def test_a_square_window_holding_the_best_one_is_the_nearest_of_its_side():
+def test_the_square_window_completing_a_window_is_the_best_scoring_one_that_holds_it():
     from scorer.vision.grid import _square_holding
 
     scores = {(4, 4): np.arange(16, dtype=float).reshape(4, 4)}  # windows at a, b = 0..3 of 4x4

@@ -1,11 +1,10 @@
-"""Photo sharpness (scorer.vision.quality) on drawn boards and a studio photo."""
+"""Photo sharpness and darkness (scorer.vision.quality) on drawn boards and a studio photo."""
 
 from pathlib import Path
 
-import pytest
-
 import cv2
 import numpy as np
+import pytest
 
 from scorer.vision.evaluate import truth_grid
 from scorer.vision.quality import BLURRED_SHARPNESS, sharpness
