@@ -7,12 +7,12 @@ photos unlike the studio's (other cameras, other renderers, other light)::
 Each photometric variant keeps the geometry (the sidecar is copied unchanged): darker and
 brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
 sensor noise, underexposed by 3 and by 5 stops (noise and all), a lamp's warm pool of light
-on one side, a hand's shake (a straight smear, sideways
-or diagonally, 15 px at 1600 px). The variants that move the board
+on one side, a hand's shake (a straight smear, sideways or diagonally, 15 px at 1600 px),
+the photographer's hard-edged shadow, a lamp's glare. The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
-distortion left uncorrected, mild and strong) move the sidecar's pixel positions with the
-photo. A folder labelled by a ``labels.json`` (the real chessboards) gets its variants with
+distortion left uncorrected, mild and strong; turned 30 degrees) move the sidecar's pixel
+positions with the photo. A folder labelled by a ``labels.json`` (the real chessboards) gets its variants with
 their labels moved likewise, for ``grid_eval``. Never tune on variants of the test split.
 """
 
@@ -76,12 +76,19 @@ def shaken(image: np.ndarray, length: float = 15.0, degrees: float = 0.0) -> np.
     return cv2.filter2D(image, -1, kernel / kernel.sum(), borderType=cv2.BORDER_REPLICATE)
 
 
+def _linear(image: np.ndarray) -> np.ndarray:
+    return (image / 255.0) ** 2.2
+
+
+def _encoded(linear: np.ndarray) -> np.ndarray:
+    return np.clip(255.0 * np.clip(linear, 0, 1) ** (1 / 2.2), 0, 255).astype(np.uint8)
+
+
 def underexposed(image: np.ndarray, stops: float = 3.0, sigma: float = 2.0, seed: int = 0) -> np.ndarray:
     """A photo exposed ``stops`` too short in linear light (a bright lamp in view, a dim room
     the camera did not make up for), with ``sigma`` grey levels of sensor noise, which a
     dark photo shows at the same strength as a bright one."""
-    linear = (image / 255.0) ** 2.2 * 2.0 ** -stops
-    dark = 255.0 * linear ** (1 / 2.2)
+    dark = 255.0 * (_linear(image) * 2.0 ** -stops) ** (1 / 2.2)
     noise = np.random.default_rng(seed).normal(0, sigma, image.shape)
     return np.clip(np.rint(dark + noise), 0, 255).astype(np.uint8)
 
@@ -98,8 +105,33 @@ def uneven_light(image: np.ndarray, spot=(0.3, 0.25), floor: float = 0.45, peak:
     pool = np.exp(-d2)
     gain = floor + (peak - floor) * pool
     tint = np.stack([1.0 - warmth * pool, np.ones_like(pool), 1.0 + 0.5 * warmth * pool], axis=-1)
-    linear = (image / 255.0) ** 2.2 * gain[..., None] * tint
-    return np.clip(255.0 * np.clip(linear, 0, 1) ** (1 / 2.2), 0, 255).astype(np.uint8)
+    return _encoded(_linear(image) * gain[..., None] * tint)
+
+
+def cast_shadow(image: np.ndarray, centre=(0.6, 0.78), axes=(0.32, 0.3), light_left: float = 0.3,
+                softness: float = 0.01, blue: float = 0.15) -> np.ndarray:
+    """The photographer's shadow (head and phone, taking a photo from above under one
+    lamp): an ellipse at ``centre`` with half-axes ``axes`` (fractions of the width and
+    height) where only ``light_left`` of the linear light reaches, its edge blurred over
+    ``softness`` of the long side, and a little bluer (the ambient light, not the lamp)."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    cv2.ellipse(mask, (int(centre[0] * w), int(centre[1] * h)), (int(axes[0] * w), int(axes[1] * h)),
+                0, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(1.0, softness * max(h, w)))[..., None]
+    gain = 1.0 - (1.0 - light_left) * mask
+    tint = np.concatenate([1.0 + blue * mask, np.ones_like(mask), 1.0 - 0.5 * blue * mask], axis=-1)
+    return _encoded(_linear(image) * gain * tint)
+
+
+def glare(image: np.ndarray, spot=(0.42, 0.4), radius: float = 0.035, strength: float = 0.6) -> np.ndarray:
+    """A lamp's reflection on a glossy board: ``strength`` of full white added in linear light
+    at ``spot`` (fractions of the width and height), falling off as a Gaussian of ``radius``
+    times the diagonal, so its core is blown out and no square colour shows there."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    d2 = ((xs - spot[0] * w) ** 2 + (ys - spot[1] * h) ** 2) / (radius * np.hypot(w, h)) ** 2
+    return _encoded(_linear(image) + strength * np.exp(-0.5 * d2)[..., None])
 
 
 VARIANTS = {
@@ -116,6 +148,8 @@ VARIANTS = {
     "underexposed_badly": lambda image: underexposed(image, stops=5.0),  # at 42
     "shaken_sideways": shaken,
     "shaken_diagonally": lambda image: shaken(image, degrees=45.0),
+    "cast_shadow": cast_shadow,
+    "glare": glare,
 }
 # Variants that move the board in the photo: each gives the new photo and the map of old px
 # to new (a 2x3 affine, or a function of (N, 2) points), by which the sidecar's pixel
@@ -126,6 +160,7 @@ MOVED = {
     "tight_frame": framed_on_play_area,
     "barrel_mild": lambda image, truth: barrel_distorted(image, -0.05),
     "barrel_strong": lambda image, truth: barrel_distorted(image, -0.15),
+    "turned_30": lambda image, truth: turned(image, 30.0),
 }
 
 
@@ -135,6 +170,20 @@ def shrunk(image: np.ndarray, factor: float) -> tuple[np.ndarray, np.ndarray]:
     out = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     sx, sy = out.shape[1] / image.shape[1], out.shape[0] / image.shape[0]
     return out, np.array([[sx, 0, (sx - 1) / 2], [0, sy, (sy - 1) / 2]])
+
+
+def turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
+    """The photo turned ``degrees`` anticlockwise on screen about its centre, the canvas grown
+    to hold it all and the new corners a plain grey (a phone held at a slant, its photo
+    straightened by hand), and the 2x3 affine map of old px to new."""
+    h, w = image.shape[:2]
+    affine = cv2.getRotationMatrix2D(((w - 1) / 2, (h - 1) / 2), degrees, 1.0)
+    cos, sin = abs(affine[0, 0]), abs(affine[0, 1])
+    new_w, new_h = int(round(h * sin + w * cos)), int(round(h * cos + w * sin))
+    affine[:, 2] += [(new_w - w) / 2, (new_h - h) / 2]
+    out = cv2.warpAffine(image, affine, (new_w, new_h), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=(96, 96, 96))
+    return out, affine
 
 
 def barrel_distorted(image: np.ndarray, k1: float, focal: float = 0.75) -> tuple[np.ndarray, object]:

@@ -79,19 +79,10 @@ def test_shrunk_variants_scale_the_sidecars_pixel_positions(tmp_path):
 
 @pytest.mark.parametrize("k1", [-0.05, -0.15])
 def test_barrel_distortion_moves_the_sidecars_points_where_the_photos_pixels_go(k1):
-    image = np.zeros((300, 400, 3), np.uint8)
     spots = np.array([[40.0, 30.0], [360.0, 260.0], [200.0, 150.0], [380.0, 40.0]])
-    for x, y in spots:
-        cv2.circle(image, (int(x), int(y)), 4, (255, 255, 255), -1)
-    out, move = photo_variants.barrel_distorted(image, k1)
-    assert out.shape == image.shape
-    moved = move(spots)
-    for (x, y), (mx, my) in zip(spots, moved):
-        window = out[int(my) - 12:int(my) + 13, int(mx) - 12:int(mx) + 13, 0].astype(float)
-        ys, xs = np.nonzero(window > 60)
-        assert len(xs), (x, y)
-        seen = np.array([xs.mean() + int(mx) - 12, ys.mean() + int(my) - 12])
-        assert np.abs(seen - (mx, my)).max() < 1.0
+    out, move = photo_variants.barrel_distorted(_spotted(spots), k1)
+    assert out.shape == (300, 400, 3)
+    moved = _spots_land_where_moved(out, spots, move)
     # barrel: the corners move in towards the centre, the centre stays
     centre = np.array([199.5, 149.5])
     assert np.linalg.norm(moved[0] - centre) < np.linalg.norm(spots[0] - centre) - 3
@@ -99,6 +90,49 @@ def test_barrel_distortion_moves_the_sidecars_points_where_the_photos_pixels_go(
     truth = {"checkerboard": {"corners": spots.tolist()}, "square_centres": {"A1": [40.0, 30.0]}}
     sidecar = photo_variants.moved_sidecar(truth, move, (400, 300))
     assert np.allclose(sidecar["checkerboard"]["corners"], moved) and np.allclose(sidecar["square_centres"]["A1"], moved[0])
+
+
+def _spotted(spots, shape=(300, 400, 3)):
+    image = np.zeros(shape, np.uint8)
+    for x, y in spots:
+        cv2.circle(image, (int(x), int(y)), 4, (255, 255, 255), -1)
+    return image
+
+
+def _spots_land_where_moved(out, spots, mapping):
+    """The spots' new positions under a variant's map, each checked against where its pixels went."""
+    moved = photo_variants.point_mover(mapping)(spots)
+    for (x, y), (mx, my) in zip(spots, moved):
+        window = out[int(my) - 12:int(my) + 13, int(mx) - 12:int(mx) + 13, 0].astype(float)
+        ys, xs = np.nonzero(window > 60)
+        assert len(xs), (x, y)
+        seen = np.array([xs.mean() + int(mx) - 12, ys.mean() + int(my) - 12])
+        assert np.abs(seen - (mx, my)).max() < 1.0
+    return moved
+
+
+def test_a_turned_photo_holds_all_of_the_old_one_and_moves_the_sidecars_points_with_it():
+    spots = np.array([[40.0, 30.0], [360.0, 260.0], [200.0, 150.0], [380.0, 40.0]])
+    out, affine = photo_variants.turned(_spotted(spots), 30.0)
+    assert out.shape[:2] == (round(300 * np.cos(np.pi / 6) + 400 * 0.5), round(300 * 0.5 + 400 * np.cos(np.pi / 6)))
+    moved = _spots_land_where_moved(out, spots, affine)
+    assert np.allclose(np.linalg.norm(moved[0] - moved[1]), np.linalg.norm(spots[0] - spots[1]))  # turned, not scaled
+    assert tuple(out[0, 0]) == (96, 96, 96)  # the grown canvas's corners are plain grey
+
+
+def test_a_cast_shadow_takes_light_away_in_linear_light_and_is_a_little_bluer():
+    image = np.full((100, 200, 3), 200, np.uint8)
+    out = photo_variants.cast_shadow(image, centre=(0.5, 0.5), axes=(0.2, 0.3), light_left=0.3).astype(float)
+    inside, outside = out[50, 100], out[5, 5]
+    assert outside.tolist() == [200, 200, 200]
+    assert 255 * ((200 / 255) ** 2.2 * 0.3) ** (1 / 2.2) - 3 < inside[1] < 255 * ((200 / 255) ** 2.2 * 0.3) ** (1 / 2.2) + 3
+    assert inside[0] > inside[1] > inside[2]  # blue over red: the ambient light, not the lamp
+
+
+def test_glare_washes_out_its_spot_only():
+    image = np.full((100, 200, 3), 40, np.uint8)
+    out = photo_variants.glare(image, spot=(0.5, 0.5)).astype(float)
+    assert out[50, 100].min() > 180 and np.abs(out[5, 5] - 40).max() <= 1
 
 
 def test_a_shake_smears_along_its_direction_only():
