@@ -25,12 +25,13 @@ from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_gro
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import (GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners, NoBoardFound,
                                 clockwise_from_top_left, find_grid, grid_from_corners)
+from scorer.vision.lighting import evened, local_gain, shadowed_squares
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
 from scorer.vision.square_model import merge_learned
-from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue, hidden_share,
-                                   read_squares_any_scale as read_squares)
+from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
+                                   board_appearance, hidden_share, read_squares_any_scale as read_squares)
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
@@ -51,6 +52,9 @@ ROW_ONE_GUESSED = ("the board is turned near 45 degrees in the photo, so which e
                    "the cell names may be turned a quarter from your view (the score is the same)")
 BLOWN = "much of the photo is blown out to white (too bright): with less light on the board, or less exposure, it reads surer"
 DARK = "the photo is too dark: with more light on the board (or the flash) it reads surer"
+SHADOWED = ("a shadow falls across part of the board: the reading evens its light out, but with the shadow "
+            "off the board (or the light from another side) it reads surer")
+SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from which the reading says so
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
 # gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is
@@ -380,6 +384,11 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1.0 else image
         g = grid.scaled(factor) if factor != 1.0 else grid
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
+        # A shadow across the board evened out first (on the pieces as on the cloth).
+        gain = local_gain(board_appearance(small, g.homography, g.rows, g.cols, camera))
+        small = evened(small, g.homography, gain)
+        if shadowed_squares(gain) >= SHADOW_WARN_SQUARES:
+            reading.warn("photo", SHADOWED)
         squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g))
         merge_learned(squares, small, g)  # the learned model's empty / park / pyramid odds
         apply_height_cue(squares)  # flat markers against tall pyramids, from above the base

@@ -54,6 +54,7 @@ class CheckerAppearance:
     square_bare: np.ndarray  # (rows, cols) bool: square's corners look like bare cloth
     rows: int
     cols: int
+    square_seen: np.ndarray | None = None  # (rows, cols) bool: square mostly in the photo (None: all)
 
     def expected(self, x: np.ndarray, y: np.ndarray, parity: np.ndarray) -> np.ndarray:
         """Expected Lab at board points (x, y) in squares on squares of the given parity."""
@@ -182,7 +183,7 @@ def checker_appearance(image_lab: np.ndarray, homography: np.ndarray, rows: int,
     noise = float(np.median(spread[bare])) * 1.4826 + 0.5 if bare.any() else 3.0
     return CheckerAppearance(
         light_coef=coefs[1 - dark_parity], dark_coef=coefs[dark_parity], dark_parity=dark_parity,
-        noise=noise, square_lab=square_lab, square_bare=bare, rows=rows, cols=cols,
+        noise=noise, square_lab=square_lab, square_bare=bare, rows=rows, cols=cols, square_seen=visible,
     )
 
 
@@ -373,6 +374,17 @@ def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tupl
     return x0, y0, x1, y1
 
 
+def board_appearance(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int, camera: BoardCamera,
+                     with_evidence: bool = False) -> CheckerAppearance | tuple[CheckerAppearance, Evidence]:
+    """The board's bare-cloth appearance in the working image (:func:`checker_appearance`,
+    on the board's region blurred by SMOOTH squares), and with ``with_evidence`` also its
+    foreground evidence (:func:`evidence_map`)."""
+    region = board_region(camera, rows, cols, image_bgr.shape)
+    lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
+    appearance = checker_appearance(lab, homography, rows, cols, region)
+    return (appearance, evidence_map(lab, homography, appearance, region)) if with_evidence else appearance
+
+
 def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                  camera: BoardCamera, *, centre_shifts: dict | None = None,
                  piece_scale: float = 1.0, temperature: float = 0.1, iterations: int = 3,
@@ -387,10 +399,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
     square-area into probabilities.
     """
     if appearance is None or evidence is None:
-        region = board_region(camera, rows, cols, image_bgr.shape)
-        lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
-        appearance = checker_appearance(lab, homography, rows, cols, region)
-        evidence = evidence_map(lab, homography, appearance, region)
+        appearance, evidence = board_appearance(image_bgr, homography, rows, cols, camera, with_evidence=True)
     ev = evidence
     E = ev.logodds
     shape = E.shape
@@ -540,10 +549,7 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     The weights come from one sweep of the fit at each scale; the best-fitting scale is then
     read fully and gives the outlines and colour samples.
     """
-    region = board_region(camera, rows, cols, image_bgr.shape)
-    lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
-    appearance = checker_appearance(lab, homography, rows, cols, region)
-    evidence = evidence_map(lab, homography, appearance, region)
+    appearance, evidence = board_appearance(image_bgr, homography, rows, cols, camera, with_evidence=True)
     quick = dict(kwargs, iterations=1)  # one sweep per scale; the best one is refined
     trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
                            evidence=evidence, appearance=appearance, **quick) for s in scales]
