@@ -8,7 +8,7 @@ Each photometric variant keeps the geometry (the sidecar is copied unchanged): d
 brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
 sensor noise, underexposed by 3 and by 5 stops (noise and all), a lamp's warm pool of light
 on one side, a hand's shake (a straight smear, sideways or diagonally, 15 px at 1600 px),
-the photographer's hard-edged shadow, a lamp's glare. The variants that move the board
+the photographer's hard-edged shadow, a lamp's glare, every hue turned 12 degrees either way. The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
 distortion left uncorrected, mild and strong; turned 30 degrees) move the sidecar's pixel
@@ -43,6 +43,15 @@ def saturation(image: np.ndarray, factor: float) -> np.ndarray:
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.float32)
     hsv[..., 1] *= factor
     return cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
+def hue_turned(image: np.ndarray, degrees: float) -> np.ndarray:
+    """Every hue turned by ``degrees`` (OpenCV's HSV, in its 2-degree steps): the pieces'
+    plastic (or another renderer's palette) a little off the studio's colours, the neutral
+    board unchanged."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.int32)
+    hsv[..., 0] = (hsv[..., 0] + int(round(degrees / 2))) % 180
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
 
 
 def colour_cast(image: np.ndarray, gains_bgr=(0.8, 1.0, 1.15)) -> np.ndarray:
@@ -149,6 +158,8 @@ VARIANTS = {
     "shaken_sideways": shaken,
     "shaken_diagonally": lambda image: shaken(image, degrees=45.0),
     "cast_shadow": cast_shadow,
+    "hue_plus_12": lambda image: hue_turned(image, 12.0),
+    "hue_minus_12": lambda image: hue_turned(image, -12.0),
     "glare": glare,
 }
 # Variants that move the board in the photo: each gives the new photo and the map of old px

@@ -249,6 +249,33 @@ def test_a_name_the_learned_model_all_but_rules_out_is_never_sure():
     assert temper_disputed({"black": 0.99, "white": 0.01}, "black", {}) == {"black": 0.99, "white": 0.01}
 
 
+def _blue_group_the_model_calls(name):
+    """naming_odds for a plainly blue group of 8 pieces that the learned model calls ``name``,
+    beside a plainly red one it has no word on."""
+    from scorer.vision.colours import learned_name_costs
+
+    says = np.full((8, len(COLOURS)), 0.001)
+    says[:, COLOURS.index(name)] = 0.99
+    centres = np.array([_centre(295, 50, 36), _centre(35, 54, 42)])
+    return naming_odds(centres, extra_costs=learned_name_costs(says, np.zeros(8, int), 1) + [{}])
+
+
+def test_a_name_the_learned_model_chose_against_the_photos_own_colours_is_never_sure():
+    from scorer.vision.colours import CONFUSED_MAX_ODDS, OWN_NAMING_SURE
+
+    # The photo's own colours say blue (at odds of OWN_NAMING_SURE or more); the model, which
+    # has only seen the studio's palette, says cyan and wins the naming, but not surely.
+    own_names, own_odds = naming_odds(np.array([_centre(295, 50, 36), _centre(35, 54, 42)]))
+    assert own_names == ["blue", "red"] and own_odds[0]["blue"] >= OWN_NAMING_SURE
+    names, odds = _blue_group_the_model_calls("cyan")
+    assert names == ["cyan", "red"]
+    assert odds[0]["cyan"] == pytest.approx(CONFUSED_MAX_ODDS) and odds[0]["blue"] > 0.19
+    assert sum(odds[0].values()) == pytest.approx(1.0)
+    # The two agreeing, the name stands as sure as they make it.
+    names, odds = _blue_group_the_model_calls("blue")
+    assert names == ["blue", "red"] and odds[0]["blue"] > 0.95
+
+
 def test_a_black_and_white_photo_has_no_colour_and_leaves_every_name_open():
     from scorer.vision.colours import colourless_odds, has_colour
 

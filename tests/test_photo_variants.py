@@ -129,6 +129,15 @@ def test_a_cast_shadow_takes_light_away_in_linear_light_and_is_a_little_bluer():
     assert inside[0] > inside[1] > inside[2]  # blue over red: the ambient light, not the lamp
 
 
+def test_a_hue_turn_moves_colours_round_the_wheel_and_leaves_greys():
+    image = np.zeros((10, 20, 3), np.uint8)
+    image[:, :10] = (0, 0, 200)  # red
+    image[:, 10:] = 128
+    out = photo_variants.hue_turned(image, 60.0)
+    assert out[5, 5].tolist() == [0, 200, 200]  # red turned 60 degrees: yellow
+    assert out[5, 15].tolist() == [128, 128, 128]
+
+
 def test_glare_washes_out_its_spot_only():
     image = np.full((100, 200, 3), 40, np.uint8)
     out = photo_variants.glare(image, spot=(0.5, 0.5)).astype(float)
