@@ -25,7 +25,7 @@ from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_gro
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import (GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners, NoBoardFound,
                                 clockwise_from_top_left, find_grid, grid_from_corners)
-from scorer.vision.lighting import evened, local_gain, shadowed_squares
+from scorer.vision.lighting import local_gain, shadowed_squares, veil_level, without_veil
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
@@ -52,8 +52,8 @@ ROW_ONE_GUESSED = ("the board is turned near 45 degrees in the photo, so which e
                    "the cell names may be turned a quarter from your view (the score is the same)")
 BLOWN = "much of the photo is blown out to white (too bright): with less light on the board, or less exposure, it reads surer"
 DARK = "the photo is too dark: with more light on the board (or the flash) it reads surer"
-SHADOWED = ("a shadow falls across part of the board: the reading evens its light out, but with the shadow "
-            "off the board (or the light from another side) it reads surer")
+SHADOWED = ("a shadow falls across part of the board: with the shadow off the board (or the light from another "
+            "side) it reads surer")
 SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from which the reading says so
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
@@ -384,10 +384,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1.0 else image
         g = grid.scaled(factor) if factor != 1.0 else grid
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
-        # A shadow across the board evened out first (on the pieces as on the cloth).
-        gain = local_gain(board_appearance(small, g.homography, g.rows, g.cols, camera))
-        small = evened(small, g.homography, gain)
-        if shadowed_squares(gain) >= SHADOW_WARN_SQUARES:
+        small = without_veil(small, veil_level(small))  # a haze over the whole photo (flare, a smudged lens)
+        shadow = local_gain(board_appearance(small, g.homography, g.rows, g.cols, camera))
+        if shadowed_squares(shadow) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
         squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g))
         merge_learned(squares, small, g)  # the learned model's empty / park / pyramid odds

@@ -8,7 +8,7 @@ Each photometric variant keeps the geometry (the sidecar is copied unchanged): d
 brighter (gamma), desaturated and more saturated, a warm cast, blurred and JPEG-compressed,
 sensor noise, underexposed by 3 and by 5 stops (noise and all), a lamp's warm pool of light
 on one side, a hand's shake (a straight smear, sideways or diagonally, 15 px at 1600 px),
-the photographer's hard-edged shadow, a lamp's glare, every hue turned 12 degrees either way. The variants that move the board
+the photographer's hard-edged shadow, a lamp's glare, haze (flare in the lens), every hue turned 12 degrees either way. The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
 distortion left uncorrected, mild and strong; turned 30 degrees) move the sidecar's pixel
@@ -90,7 +90,7 @@ def _linear(image: np.ndarray) -> np.ndarray:
 
 
 def _encoded(linear: np.ndarray) -> np.ndarray:
-    return np.clip(255.0 * np.clip(linear, 0, 1) ** (1 / 2.2), 0, 255).astype(np.uint8)
+    return np.clip(255.0 * np.clip(linear, 0, 1) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
 
 
 def underexposed(image: np.ndarray, stops: float = 3.0, sigma: float = 2.0, seed: int = 0) -> np.ndarray:
@@ -133,6 +133,12 @@ def cast_shadow(image: np.ndarray, centre=(0.6, 0.78), axes=(0.32, 0.3), light_l
     return _encoded(_linear(image) * gain * tint)
 
 
+def hazy(image: np.ndarray, veil: float = 0.15, level: float = 0.8) -> np.ndarray:
+    """Flare over the whole photo (a lamp or window shining into the lens, a smudge on it):
+    ``veil`` of the linear light replaced by a flat ``level``, so blacks lift to veil x level."""
+    return _encoded((1.0 - veil) * _linear(image) + veil * level)
+
+
 def glare(image: np.ndarray, spot=(0.42, 0.4), radius: float = 0.035, strength: float = 0.6) -> np.ndarray:
     """A lamp's reflection on a glossy board: ``strength`` of full white added in linear light
     at ``spot`` (fractions of the width and height), falling off as a Gaussian of ``radius``
@@ -161,6 +167,8 @@ VARIANTS = {
     "hue_plus_12": lambda image: hue_turned(image, 12.0),
     "hue_minus_12": lambda image: hue_turned(image, -12.0),
     "glare": glare,
+    "hazy": hazy,
+    "hazy_slightly": lambda image: hazy(image, veil=0.06),
 }
 # Variants that move the board in the photo: each gives the new photo and the map of old px
 # to new (a 2x3 affine, or a function of (N, 2) points), by which the sidecar's pixel

@@ -138,6 +138,14 @@ def test_a_hue_turn_moves_colours_round_the_wheel_and_leaves_greys():
     assert out[5, 15].tolist() == [128, 128, 128]
 
 
+def test_haze_lifts_black_to_its_veil_and_keeps_white_near_white():
+    image = np.zeros((10, 20, 3), np.uint8)
+    image[:, 10:] = 255
+    out = photo_variants.hazy(image, veil=0.15).astype(float)
+    assert out[5, 5].tolist() == [np.floor(255 * (0.15 * 0.8) ** (1 / 2.2))] * 3
+    assert 250 <= out[5, 15].min() < 255
+
+
 def test_glare_washes_out_its_spot_only():
     image = np.full((100, 200, 3), 40, np.uint8)
     out = photo_variants.glare(image, spot=(0.5, 0.5)).astype(float)

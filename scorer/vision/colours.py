@@ -491,7 +491,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     so a close call between two namings (clear or white, blue or purple) shows in the
     confidence.
     ``extra_costs``: per group, more cost per name from the learned model
-    (:func:`learned_name_costs`), which may also dispute a name (:func:`temper_disputed`);
+    (:func:`learned_name_costs`), which may also dispute a name (:func:`temper_disputed`) and
+    is not taken on trust where it overrules the photo's own colours (:func:`temper_overruled`);
     ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`,
     :func:`dark_only_costs`)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature

@@ -1,13 +1,19 @@
-"""Even out a shadow cast across the board (the photographer's head and phone, a lamp's arm).
+"""Undo what the light did to the whole photo or to part of the board before it is read.
 
-The checkerboard is its own light meter. Near every square the photo shows bare light and
-dark cloth; where both look darker (or lighter) than over the rest of the board by one
-common factor, less (or more) light falls there, on the pieces as on the cloth. Dividing
-that gain out, in linear light, lets every later stage see each piece as it would look in
-the board's usual light. Only a gain is undone: a reflection of a lamp on glossy cloth
-(glare) adds light that depends on the surface's slant, so it washes out the flat cloth
-but not the pieces' faces in the same way, and subtracting it from the pieces darkened
-them into black (tried on dev's one such render, studio_001730).
+A haze over the whole photo (flare from a lamp or window shining into the lens, a smudge on
+it) adds light in the lens, to the pieces and the cloth alike: even the darkest pixels are
+lifted, and the reader took red and blue pieces so veiled for white and clear. It is taken off
+every pixel (``veil_level``, ``without_veil``).
+
+A shadow cast across the board (the photographer's head and phone, a lamp's arm) takes light
+away from part of it. The checkerboard is its own light meter: near every square the photo
+shows bare light and dark cloth; where both look darker (or lighter) than over the rest of the
+board by one common factor, less (or more) light falls there (``local_gain``). The reading
+says so when a shadow spans several squares; it does not undo it. Dividing the gain out of the
+photo was tried (2026-11-27): on dev's shadowed variants it read 95.89% and 96.78% of squares
+against 95.80% and 97.06% left as they were. A lamp's reflection on glossy cloth (glare) is
+neither measured nor undone: it adds light that depends on the surface's slant, washing out
+the flat cloth but not the pieces' faces in the same way.
 """
 
 from __future__ import annotations
@@ -15,14 +21,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorer.vision.squares import CheckerAppearance, _texture_to_board
+from scorer.vision.squares import CheckerAppearance
 
 NEIGHBOURHOOD = 1  # squares each side whose bare corners say a square's local light
 MIN_LOG_GAIN = 0.5  # |log gain| corrected (a shadow letting through under 61% of the light), else left
 MAX_MISFIT = 0.35  # share by which the dark cloth may differ from what the light cloth's gain predicts
 MISFIT_FLOOR = 0.01  # linear light allowed on top (near-black cloth: noise and compression swamp ratios)
 MIN_CHANGED_AROUND = 2  # of a square's 8 neighbours, those that must share its change for it to count
-MAP_PX = 8  # pixels per square of the gain map before it is warped onto the photo
+VEIL_PERCENTILE = 0.5  # percent: the darkest 0.5% of the photo's pixels say how veiled it is
+VEIL_FLOOR = 0.04  # linear light (grey level 59 of 255) under which the darkest pixels count as black
 
 
 def _linear_bgr(lab: np.ndarray) -> np.ndarray:
@@ -37,7 +44,9 @@ def local_gain(appearance: CheckerAppearance) -> np.ndarray:
     bottom) against the board's usual light (the median bare light and dark cloth of the
     squares in view): the light cloth's gain among the squares around it, where that gain
     is at least MIN_LOG_GAIN from 1, also explains the dark cloth there (MAX_MISFIT), and at
-    least MIN_CHANGED_AROUND neighbours share the change; else 1."""
+    least MIN_CHANGED_AROUND neighbours share the change; else 1. When every such square is
+    lighter than the usual light, the shadow is what covers most of the board: the gains are
+    then taken against the lit squares' light, so the shadow is what is found."""
     rows, cols = appearance.rows, appearance.cols
     linear = _linear_bgr(appearance.square_lab)
     ys, xs = np.mgrid[0:rows, 0:cols]
@@ -64,25 +73,34 @@ def local_gain(appearance: CheckerAppearance) -> np.ndarray:
     around = cv2.filter2D(changed.astype(np.float32), -1, np.ones((3, 3), np.float32),
                           borderType=cv2.BORDER_CONSTANT) - changed
     gain[changed & (around < MIN_CHANGED_AROUND)] = 1.0  # one odd square: likelier pieces over its neighbours' corners
+    changed = (gain != 1.0).any(axis=2)
+    if changed.any() and np.all(gain[changed].mean(axis=1) > 1.0):
+        # Only squares lighter than the usual light: the shadow covers most of the board and
+        # is the usual light. The lit squares become the reference.
+        lit = np.median(gain[changed], axis=0)
+        gain = np.where(changed[..., None], gain, 1.0) / lit
+        gain[changed] = 1.0
     return gain
 
 
-def evened(image_bgr: np.ndarray, homography: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """The photo with each square's gain (:func:`local_gain`) divided out in linear light,
-    the gain varying smoothly from square centre to square centre and carried on past the
-    board's edge (pieces stand up from the edge squares); the photo itself when every gain
-    is 1."""
-    if np.all(gain == 1.0):
-        return image_bgr
-    rows, cols = gain.shape[:2]
-    texture = cv2.resize(gain[::-1].astype(np.float32), (cols * MAP_PX, rows * MAP_PX), interpolation=cv2.INTER_LINEAR)
-    h, w = image_bgr.shape[:2]
-    on_photo = cv2.warpPerspective(texture, homography @ _texture_to_board(rows, MAP_PX), (w, h),
-                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    linear = (image_bgr.astype(np.float32) / 255.0) ** 2.2 / np.maximum(on_photo, 0.05)
-    return np.clip(255.0 * np.clip(linear, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
-
-
 def shadowed_squares(gain: np.ndarray) -> int:
-    """How many squares' light :func:`evened` changes."""
+    """How many squares :func:`local_gain` finds in a shadow (or out of one)."""
     return int((gain != 1.0).any(axis=2).sum())
+
+
+def veil_level(image_bgr: np.ndarray) -> float:
+    """Linear light that even the photo's darkest pixels show (the VEIL_PERCENTILE of each
+    pixel's darkest channel, every 4th row and column): near 0 in a clear photo, whose
+    shadows, black squares or dark pieces reach black; a haze of flare or a smudged lens
+    lifts it over the whole photo."""
+    darkest = image_bgr[::4, ::4].min(axis=2)
+    return (float(np.percentile(darkest, VEIL_PERCENTILE)) / 255.0) ** 2.2
+
+
+def without_veil(image_bgr: np.ndarray, veil: float) -> np.ndarray:
+    """The photo with ``veil`` of linear light taken off every channel when it is over
+    VEIL_FLOOR (a paler scene than that without any black is rare); else the photo itself."""
+    if veil <= VEIL_FLOOR:
+        return image_bgr
+    linear = (image_bgr.astype(np.float32) / 255.0) ** 2.2 - veil
+    return np.clip(255.0 * np.clip(linear, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
