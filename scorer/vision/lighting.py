@@ -1,4 +1,4 @@
-"""Undo what the light did to the whole photo or to part of the board before it is read.
+"""What the light did to the photo: a haze over all of it taken off, a shadow across the board found.
 
 A haze over the whole photo (flare from a lamp or window shining into the lens, a smudge on
 it) adds light in the lens, to the pieces and the cloth alike: even the darkest pixels are
@@ -24,7 +24,7 @@ import numpy as np
 from scorer.vision.squares import CheckerAppearance
 
 NEIGHBOURHOOD = 1  # squares each side whose bare corners say a square's local light
-MIN_LOG_GAIN = 0.5  # |log gain| corrected (a shadow letting through under 61% of the light), else left
+MIN_LOG_GAIN = 0.5  # |log gain| that counts (a shadow letting through under 61% of the light), else 1
 MAX_MISFIT = 0.35  # share by which the dark cloth may differ from what the light cloth's gain predicts
 MISFIT_FLOOR = 0.01  # linear light allowed on top (near-black cloth: noise and compression swamp ratios)
 MIN_CHANGED_AROUND = 2  # of a square's 8 neighbours, those that must share its change for it to count
