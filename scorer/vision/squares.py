@@ -374,15 +374,25 @@ def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tupl
     return x0, y0, x1, y1
 
 
-def board_appearance(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int, camera: BoardCamera,
-                     with_evidence: bool = False) -> CheckerAppearance | tuple[CheckerAppearance, Evidence]:
-    """The board's bare-cloth appearance in the working image (:func:`checker_appearance`,
-    on the board's region blurred by SMOOTH squares), and with ``with_evidence`` also its
-    foreground evidence (:func:`evidence_map`)."""
+def _board_lab(image_bgr: np.ndarray, camera: BoardCamera, rows: int, cols: int) -> tuple[np.ndarray, tuple]:
     region = board_region(camera, rows, cols, image_bgr.shape)
-    lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
+    return board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols)), region
+
+
+def board_appearance(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
+                     camera: BoardCamera) -> CheckerAppearance:
+    """The board's bare-cloth appearance in the working image (:func:`checker_appearance`, on
+    the board's region blurred by SMOOTH squares)."""
+    lab, region = _board_lab(image_bgr, camera, rows, cols)
+    return checker_appearance(lab, homography, rows, cols, region)
+
+
+def board_evidence(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
+                   camera: BoardCamera) -> tuple[CheckerAppearance, Evidence]:
+    """:func:`board_appearance` and the foreground evidence against it (:func:`evidence_map`)."""
+    lab, region = _board_lab(image_bgr, camera, rows, cols)
     appearance = checker_appearance(lab, homography, rows, cols, region)
-    return (appearance, evidence_map(lab, homography, appearance, region)) if with_evidence else appearance
+    return appearance, evidence_map(lab, homography, appearance, region)
 
 
 def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
@@ -399,7 +409,7 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
     square-area into probabilities.
     """
     if appearance is None or evidence is None:
-        appearance, evidence = board_appearance(image_bgr, homography, rows, cols, camera, with_evidence=True)
+        appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
     ev = evidence
     E = ev.logodds
     shape = E.shape
@@ -549,7 +559,7 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     The weights come from one sweep of the fit at each scale; the best-fitting scale is then
     read fully and gives the outlines and colour samples.
     """
-    appearance, evidence = board_appearance(image_bgr, homography, rows, cols, camera, with_evidence=True)
+    appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
     quick = dict(kwargs, iterations=1)  # one sweep per scale; the best one is refined
     trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
                            evidence=evidence, appearance=appearance, **quick) for s in scales]
