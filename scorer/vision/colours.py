@@ -61,8 +61,8 @@ LEARNED_DISPUTE_COST = 4.0
 # overruling them, the name is capped at CONFUSED_MAX_ODDS (temper_overruled). On dev's
 # photos turned 12 degrees of hue each way (the studio's palette against another's; plastic
 # and cameras vary) the wrong names were so flagged 78% and 81% of the time against 63% and
-# 81%, with 3.0 and 1.4 points more squares flagged; dev, its cast shadow and desaturated
-# variants and the 40 unseen renders not a square more (the saturated one 1.0 points more).
+# 81%, with 3.0 and 1.4 points more squares flagged; dev, its desaturated variant and the 40
+# unseen renders not a square more (the saturated and cast-shadow ones 1.0 and 1.5 points more).
 # At 0 (any disagreement) 86% and 81% caught, but the desaturated variant 3.2 points more flagged.
 OWN_NAMING_SURE = 0.6
 MIN_CHROMA = 15.0  # a coloured piece shows at least this much chroma (dark pieces look tinted)
