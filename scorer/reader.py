@@ -30,8 +30,8 @@ from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
 from scorer.vision.square_model import merge_learned
-from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
-                                   board_appearance, hidden_share, read_squares_any_scale as read_squares)
+from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue, hidden_share,
+                                   read_squares_any_scale as read_squares)
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
@@ -385,10 +385,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         g = grid.scaled(factor) if factor != 1.0 else grid
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
         small = without_veil(small, veil_level(small))  # a haze over the whole photo (flare, a smudged lens)
-        shadow = local_gain(board_appearance(small, g.homography, g.rows, g.cols, camera))
-        if shadowed_squares(shadow) >= SHADOW_WARN_SQUARES:
-            reading.warn("photo", SHADOWED)
         squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g))
+        if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
+            reading.warn("photo", SHADOWED)
         merge_learned(squares, small, g)  # the learned model's empty / park / pyramid odds
         apply_height_cue(squares)  # flat markers against tall pyramids, from above the base
         reading.squares, reading.square_scale = squares, factor

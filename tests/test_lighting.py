@@ -8,7 +8,7 @@ from scorer.board import Board
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.evaluate import truth_grid
 from scorer.vision.lighting import VEIL_FLOOR, local_gain, shadowed_squares, veil_level, without_veil
-from scorer.vision.squares import CheckerAppearance, board_appearance
+from scorer.vision.squares import CheckerAppearance, board_evidence
 from synthetic_scene import draw_scene
 
 POSITION = """\
@@ -35,7 +35,7 @@ def _shaded(image, mask, share=SHADOW_LEFT):
 
 def _gain(image, grid):
     camera = camera_from_homography(grid.homography, (image.shape[1], image.shape[0]))
-    return local_gain(board_appearance(image, grid.homography, grid.rows, grid.cols, camera))
+    return local_gain(board_evidence(image, grid.homography, grid.rows, grid.cols, camera)[0])
 
 
 def _shadow_side(image, side, share):

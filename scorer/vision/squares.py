@@ -374,23 +374,13 @@ def board_region(camera: BoardCamera, rows: int, cols: int, image_shape) -> tupl
     return x0, y0, x1, y1
 
 
-def _board_lab(image_bgr: np.ndarray, camera: BoardCamera, rows: int, cols: int) -> tuple[np.ndarray, tuple]:
-    region = board_region(camera, rows, cols, image_bgr.shape)
-    return board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols)), region
-
-
-def board_appearance(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
-                     camera: BoardCamera) -> CheckerAppearance:
-    """The board's bare-cloth appearance in the working image (:func:`checker_appearance`, on
-    the board's region blurred by SMOOTH squares)."""
-    lab, region = _board_lab(image_bgr, camera, rows, cols)
-    return checker_appearance(lab, homography, rows, cols, region)
-
-
 def board_evidence(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                    camera: BoardCamera) -> tuple[CheckerAppearance, Evidence]:
-    """:func:`board_appearance` and the foreground evidence against it (:func:`evidence_map`)."""
-    lab, region = _board_lab(image_bgr, camera, rows, cols)
+    """The board's bare-cloth appearance in the working image (:func:`checker_appearance`, on
+    the board's region blurred by SMOOTH squares) and the foreground evidence against it
+    (:func:`evidence_map`)."""
+    region = board_region(camera, rows, cols, image_bgr.shape)
+    lab = board_lab(image_bgr, region, SMOOTH * square_side_px(camera, rows, cols))
     appearance = checker_appearance(lab, homography, rows, cols, region)
     return appearance, evidence_map(lab, homography, appearance, region)
 
