@@ -12,8 +12,10 @@ the photographer's hard-edged shadow, a lamp's glare, haze (flare in the lens), 
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
 distortion left uncorrected, mild and strong; turned 30 degrees) move the sidecar's pixel
-positions with the photo. A folder labelled by a ``labels.json`` (the real chessboards) gets its variants with
-their labels moved likewise, for ``grid_eval``. Never tune on variants of the test split.
+positions with the photo. The variants that cover part of the board (``OCCLUDED``: a
+player's arm reaching over it) keep the geometry but need the board's corners. A folder
+labelled by a ``labels.json`` (the real chessboards) gets its variants with their labels
+moved likewise, for ``grid_eval``. Never tune on variants of the test split.
 """
 
 from __future__ import annotations
@@ -149,6 +151,46 @@ def glare(image: np.ndarray, spot=(0.42, 0.4), radius: float = 0.035, strength: 
     return _encoded(_linear(image) + strength * np.exp(-0.5 * d2)[..., None])
 
 
+def arm_over_board(image: np.ndarray, corners, reach: float = 0.75, width: float = 0.3,
+                   along: float = 0.35) -> np.ndarray:
+    """A player's arm reaching over the board (a sleeve ending in a hand, with its shadow):
+    from beyond the board edge nearest the photo's border, at ``along`` of that edge, towards
+    the board's centre, ``reach`` of the way there, ``width`` of the edge wide. ``corners``:
+    the checkerboard's 4 outer corners in px. Whatever is under it is hidden."""
+    h, w = image.shape[:2]
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    edges = [(quad[k], quad[(k + 1) % 4]) for k in range(4)]
+
+    def border_distance(point):
+        return min(point[0], point[1], w - 1 - point[0], h - 1 - point[1])
+    start, end = min(edges, key=lambda edge: border_distance((edge[0] + edge[1]) / 2))
+    entry = start + along * (end - start)
+    side = float(np.linalg.norm(end - start))
+    direction = (centre - entry) / max(1e-9, float(np.linalg.norm(centre - entry)))
+    tip = entry + reach * (centre - entry)
+    root = entry - direction * 2.0 * max(w, h)  # well beyond the photo's edge
+    thickness = max(3, int(round(width * side)))
+    sleeve = np.zeros((h, w), np.float32)
+    cv2.line(sleeve, tuple(int(v) for v in root), tuple(int(v) for v in tip), 1.0, thickness)
+    hand = np.zeros((h, w), np.float32)
+    cv2.ellipse(hand, tuple(int(v) for v in tip), (int(0.55 * thickness), int(0.4 * thickness)),
+                float(np.degrees(np.arctan2(direction[1], direction[0]))), 0, 360, 1.0, -1)
+    shadow = np.roll(np.maximum(sleeve, hand), (int(0.25 * thickness), int(0.15 * thickness)), axis=(0, 1))
+    soft = max(1.0, 0.004 * max(h, w))
+    sleeve, hand, shadow = (cv2.GaussianBlur(m, (0, 0), soft)[..., None] for m in (sleeve, hand, shadow))
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    normal = np.array([-direction[1], direction[0]])
+    across = ((xs - entry[0]) * normal[0] + (ys - entry[1]) * normal[1]) / (thickness / 2.0)
+    shading = np.clip(1.0 - 0.45 * np.clip(across, -1, 1) ** 2 + 0.25 * np.clip(-across, 0, 1), 0.3, 1.3)[..., None]
+    linear = _linear(image) * (1.0 - 0.55 * shadow)
+    cloth = np.array([0.035, 0.02, 0.015]) * shading  # a navy sleeve, BGR
+    skin = np.array([0.12, 0.22, 0.45]) * shading
+    linear = linear * (1 - sleeve) + cloth * sleeve
+    linear = linear * (1 - hand) + skin * hand
+    return _encoded(linear)
+
+
 VARIANTS = {
     "dark": lambda image: gamma(image, 1.5),
     "bright": lambda image: gamma(image, 0.65),
@@ -180,6 +222,11 @@ MOVED = {
     "barrel_mild": lambda image, truth: barrel_distorted(image, -0.05),
     "barrel_strong": lambda image, truth: barrel_distorted(image, -0.15),
     "turned_30": lambda image, truth: turned(image, 30.0),
+}
+# Variants that cover part of the board: each needs the checkerboard's corners in px (the
+# studio sidecar's, or the labels'); the photo's geometry and sidecar stay as they were.
+OCCLUDED = {
+    "arm_over_board": arm_over_board,
 }
 
 
@@ -260,9 +307,12 @@ def moved_sidecar(truth: dict, mapping, image_size: tuple[int, int]) -> dict:
 
 def variant_of(name: str, image: np.ndarray, truth: dict | None = None) -> tuple[np.ndarray, object]:
     """The variant ``name`` of a photo and its map of old px to new (None: nothing moved).
-    ``truth``: the studio sidecar, which only ``tight_frame`` needs."""
+    ``truth``: the studio sidecar, which ``tight_frame`` and the OCCLUDED variants need (these
+    only its ``checkerboard`` corners)."""
     if name in MOVED:
         return MOVED[name](image, truth)
+    if name in OCCLUDED:
+        return OCCLUDED[name](image, truth["checkerboard"]["corners"]), None
     return VARIANTS[name](image), None
 
 
@@ -283,7 +333,8 @@ def write_labelled_variants(folder: Path, out: Path, variants: list[str]) -> int
         target.mkdir(parents=True, exist_ok=True)
         labels = []
         for entry in entries:
-            image, mapping = variant_of(name, load_photo(folder / entry["file"]))
+            truth = {"checkerboard": {"corners": entry["corners_px"]}}
+            image, mapping = variant_of(name, load_photo(folder / entry["file"]), truth)
             corners = entry["corners_px"]
             if mapping is not None:
                 corners = np.round(point_mover(mapping)(corners), 2).tolist()
@@ -300,8 +351,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", type=Path, help="folder of photos with sidecars, or with a labels.json")
     parser.add_argument("out", type=Path, help="folder to write one subfolder per variant into")
-    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS) + sorted(MOVED),
-                        default=sorted(VARIANTS) + sorted(MOVED))
+    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS) + sorted(MOVED) + sorted(OCCLUDED),
+                        default=sorted(VARIANTS) + sorted(MOVED) + sorted(OCCLUDED))
     args = parser.parse_args(argv)
     if "test" in args.photos.parts:
         print("note: variants of the test split are for measuring only, never for tuning")

@@ -188,3 +188,16 @@ def test_underexposed_is_stops_darker_in_linear_light():
         assert np.abs(out.astype(float) - expected).max() <= 0.5
     noisy = photo_variants.underexposed(image).astype(float)
     assert 1.0 < noisy.std() < 3.0  # the sensor's 2 grey levels stay as they are, not darkened
+
+
+def test_an_arm_over_the_board_comes_in_from_the_nearest_photo_edge_and_hides_part_of_it():
+    image = np.full((300, 400, 3), 200, np.uint8)
+    corners = [[100.0, 20.0], [300.0, 20.0], [300.0, 220.0], [100.0, 220.0]]  # top edge nearest the border
+    out = photo_variants.arm_over_board(image, corners).astype(int)
+    changed = np.abs(out - image).max(axis=2) > 40
+    assert changed[0].any() and changed[40:80, 100:300].any()  # from beyond the top edge onto the board
+    assert not changed[200:, :].any() and not changed[:, :60].any()  # the far side and beyond it untouched
+    assert changed[20:220, 100:300].mean() < 0.35  # only part of the board hidden
+    truth = {"board": "x", "checkerboard": {"corners": corners}}
+    covered, mapping = photo_variants.variant_of("arm_over_board", image, truth)
+    assert mapping is None and np.array_equal(covered, out)
