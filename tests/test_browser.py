@@ -777,21 +777,25 @@ def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
     page.locator(f'#diagram .sq[data-cell="{cell["cell"]}"]').click()
 
 
-def test_the_picker_says_when_a_piece_in_front_hides_a_small_ones_base(page):
-    open_picker_on_one_unsure_square(page, ". r3 .\n. r1 .\n# . b2\n", {
-        "cell": "B2", "value": "r1", "confidence": 0.73, "partly_hidden": True,
-        "alternatives": [{"value": ".", "confidence": 0.25}]})
-    expect(page.locator("#picker-reading")).to_have_text(
-        "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo.")
-
-
-def test_the_picker_says_when_a_black_piece_melts_into_a_black_square_seen_from_above(page):
-    open_picker_on_one_unsure_square(page, ". r3 .\n. k2 .\n# . r1\n", {
-        "cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
-        "alternatives": [{"value": "k3", "confidence": 0.2}]})
-    expect(page.locator("#picker-reading")).to_have_text(
-        "Read as black 2-pip (78% sure); next best: black 3-pip 20%. "
-        "Seen from straight above, its dark sides melt into the dark square under it.")
+@pytest.mark.parametrize("board, cell, said", [
+    (". r3 .\n. r1 .\n# . b2\n",
+     {"cell": "B2", "value": "r1", "confidence": 0.73, "partly_hidden": True,
+      "alternatives": [{"value": ".", "confidence": 0.25}]},
+     "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo."),
+    (". r3 .\n. k2 .\n# . r1\n",
+     {"cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
+      "alternatives": [{"value": "k3", "confidence": 0.2}]},
+     "Read as black 2-pip (78% sure); next best: black 3-pip 20%. "
+     "Seen from straight above, its dark sides melt into the dark square under it."),
+    (". r3 .\n. b2 .\n# . r1\n",
+     {"cell": "B2", "value": "b2", "confidence": 0.6, "washed_out": True,
+      "alternatives": [{"value": "x2", "confidence": 0.3}]},
+     "Read as blue 2-pip (60% sure); next best: clear 2-pip 30%. "
+     "A reflection of a light washes this square out in the photo."),
+], ids=["partly_hidden", "blends_in", "washed_out"])
+def test_the_picker_says_why_a_square_is_hard_to_see(page, board, cell, said):
+    open_picker_on_one_unsure_square(page, board, cell)
+    expect(page.locator("#picker-reading")).to_have_text(said)
 
 
 def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):

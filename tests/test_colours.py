@@ -470,3 +470,26 @@ def test_black_and_white_players_stay_two_groups_when_more_white_pieces_stand_on
     assert len(groups.names) == 2
     whites, blacks = set(groups.labels[:15]), set(groups.labels[15:])
     assert len(whites) == len(blacks) == 1 and whites != blacks
+
+
+def test_pieces_a_reflection_washes_out_neither_set_the_groups_colours_nor_their_names():
+    # Red and blue players; four of their pieces under a lamp's reflection look almost white.
+    # Trusted, those four pull the groups' colours towards white; left out, the groups are the
+    # red and blue pieces' own, and the washed pieces join the group nearest them, their
+    # colours no sign that they are not pyramids at all.
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    red = [_lab((0.08, 0.1, 0.75 + 0.02 * i)) for i in range(6)]
+    blue = [_lab((0.7 + 0.02 * i, 0.12, 0.06)) for i in range(6)]
+    washed = [_lab((0.8, 0.82, 0.9)), _lab((0.83, 0.84, 0.92)), _lab((0.85, 0.8, 0.88)), _lab((0.82, 0.83, 0.86))]
+    samples = np.array(red + blue + washed, np.float64)
+    trusted = np.array([True] * 12 + [False] * 4)
+    groups = group_colours(samples, wb, players=2, trusted=trusted)
+    assert sorted(groups.names) == ["blue", "red"]
+    assert len(set(groups.labels[:6])) == 1 and len(set(groups.labels[6:12])) == 1
+    assert groups.labels[0] != groups.labels[6]
+    assert groups.probs.shape == (16, 2) and groups.labels.shape == (16,)
+    assert np.all(groups.fit[12:] == 1.0)  # a washed colour fitting no group makes no piece a park
+    alone = group_colours(samples[:12], wb, players=2)
+    assert np.allclose(sorted(groups.centres.tolist()), sorted(alone.centres.tolist()))
+    trusting = group_colours(samples, wb, players=2)
+    assert not np.allclose(sorted(trusting.centres.tolist()), sorted(alone.centres.tolist()), atol=1.0)

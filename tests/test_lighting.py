@@ -1,4 +1,5 @@
-"""scorer.vision.lighting: a haze over the photo taken off; a shadow across the board measured on its own cloth."""
+"""scorer.vision.lighting: a haze over the photo taken off; a shadow across the board measured on
+its own cloth; a reflection (glare) washing out squares found."""
 
 import cv2
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 from scorer.board import Board
 from scorer.vision.camera import camera_from_homography
 from scorer.vision.evaluate import truth_grid
-from scorer.vision.lighting import VEIL_FLOOR, local_gain, shadowed_squares, veil_level, without_veil
+from scorer.vision.lighting import VEIL_FLOOR, glared_squares, local_gain, shadowed_squares, veil_level, without_veil
 from scorer.vision.squares import CheckerAppearance, board_evidence
 from synthetic_scene import draw_scene
 
@@ -152,3 +153,79 @@ def test_a_hazy_photo_reads_its_colours_as_a_clear_one(monkeypatch):
     # Left veiled, the blue pieces read as clear: the haze is what the reading took off.
     monkeypatch.setattr(reader, "without_veil", lambda image, veil: image)
     assert "blue" not in reader.read_image(hazy, grid=grid, area=area).board.colours()
+
+
+def _glared(image, centre, radius, strength=0.6):
+    """A lamp's reflection: ``strength`` of linear light added about ``centre`` (px), falling
+    off as a Gaussian of ``radius`` px, so its core is blown out."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    spot = strength * np.exp(-0.5 * ((xs - centre[0]) ** 2 + (ys - centre[1]) ** 2) / radius ** 2)
+    linear = (image / 255.0) ** 2.2 + spot[..., None]
+    return np.clip(255.0 * np.clip(linear, 0, 1) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+
+
+def _glare_found(image, grid):
+    camera = camera_from_homography(grid.homography, (image.shape[1], image.shape[0]))
+    return glared_squares(board_evidence(image, grid.homography, grid.rows, grid.cols, camera)[0])
+
+
+def test_a_reflection_washing_out_squares_is_found_where_it_is():
+    img, grid = _scene()
+    assert not _glare_found(img, grid).any()
+    centres = _square_centres(grid)
+    spot = centres[3, 4]
+    side_px = np.median(np.hypot(*np.diff(centres[0], axis=0).T))
+    found = _glare_found(_glared(img, spot, 0.8 * side_px), grid)
+    near = np.hypot(*(centres - spot).transpose(2, 0, 1)) < 1.1 * side_px
+    assert found[3, 4] or found[near].sum() >= 2
+    assert np.all(~found[np.hypot(*(centres - spot).transpose(2, 0, 1)) > 2.5 * side_px])
+
+
+def _appearance_lifted(lifted, lift, neighbours_lift=0.0):
+    """A neutral 8x8 board's appearance (dark squares at 0.05 linear, light at 0.6) with the
+    dark squares ``lifted`` ((row, col) pairs) ``lift`` of the way to the light cloth, and their
+    light neighbours lifted ``neighbours_lift`` (same units)."""
+    ys, xs = np.mgrid[0:8, 0:8]
+    dark = (xs + ys) % 2 == 0
+    linear = np.where(dark, 0.05, 0.6)
+    for r, c in lifted:
+        linear[r, c] += lift * 0.55
+        for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if 0 <= rr < 8 and 0 <= cc < 8:
+                linear[rr, cc] = min(1.0, 0.6 + neighbours_lift * 0.55)
+    srgb = linear ** (1 / 2.2)
+    lab = cv2.cvtColor(np.repeat(srgb[..., None], 3, axis=2).astype(np.float32), cv2.COLOR_BGR2Lab)
+    flat = np.zeros((6, 3))
+    return CheckerAppearance(light_coef=flat, dark_coef=flat, dark_parity=0, noise=1.0, square_lab=lab,
+                             square_bare=np.ones((8, 8), bool), rows=8, cols=8)
+
+
+def test_glare_lifts_the_light_cloth_beside_the_dark_not_the_dark_alone():
+    # A white marker over a dark square's corners lifts that square alone; a reflection lifts
+    # the light cloth around it too (here blown out to white).
+    assert not glared_squares(_appearance_lifted([(4, 4)], 0.9)).any()
+    found = glared_squares(_appearance_lifted([(4, 4)], 0.9, neighbours_lift=0.5))
+    assert found[4, 4] and found[3, 4] and found[5, 4] and found[4, 3] and found[4, 5] and found.sum() == 5
+    # Under half the way to the light cloth, a dark square is not washed out.
+    assert not glared_squares(_appearance_lifted([(4, 4)], 0.4, neighbours_lift=0.5)).any()
+
+
+def test_a_reading_says_which_squares_glare_washes_out():
+    from scorer.reader import WASHED_OUT_MAX_CONFIDENCE, read_image
+
+    img, grid = _scene()
+    area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
+    centres = _square_centres(grid)
+    side_px = np.median(np.hypot(*np.diff(centres[0], axis=0).T))
+    plain = read_image(img, grid=grid, area=area)
+    glared = read_image(_glared(img, centres[3, 4], 0.8 * side_px), grid=grid, area=area)
+    assert not any("glare" in w for w in plain.warnings) and not any(c.washed_out for c in plain.cells)
+    washed = [c.cell for c in glared.cells if c.washed_out]
+    assert washed and all(c.to_dict().get("washed_out") is True for c in glared.cells if c.washed_out)
+    assert all(c.confidence <= WASHED_OUT_MAX_CONFIDENCE and c.cell in glared.uncertain
+               for c in glared.cells if c.washed_out)
+    assert "D3" in washed  # the spot's square, board row 3 and column 4, is the play area's D3
+    warning = next(w for w in glared.warnings if "glare" in w)
+    assert glared.warning_kinds[glared.warnings.index(warning)] == "photo"
+    assert all(name in warning for name in washed)

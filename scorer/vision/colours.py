@@ -135,6 +135,12 @@ COLOURLESS_SPREAD = 4.0
 # 270 renders), the colours settled 6, all rightly, 3 of them against the parks; any margin
 # from 1.4 to 1.9 read them alike.
 GROUP_COUNT_MARGIN = 1.5
+# Pieces on squares a reflection washes out (``lighting.glared_squares``) look whiter than they
+# are: when the others are at least this share of all, the groups' colours and names are taken
+# from the others alone. A reflection over more of the board leaves no part trustier: on a
+# varnished board under a lamp, 7 of 18 pieces in the reflection, the clear player's other
+# pieces, most of them on the dark wood, were named red.
+MIN_TRUSTED_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -605,24 +611,37 @@ def grouping_features(samples_lab: np.ndarray, wb: WhiteBalance,
 
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
                   per_player: int | None = None, choices=(2, 3, 4),
-                  on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None) -> ColourGroups:
+                  on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None,
+                  trusted: np.ndarray | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
     take on the square's lightness, opaque ones keep their own). ``name_probs``: per sample,
-    the learned model's odds over COLOURS (NaN rows: none), one more cue for the names."""
+    the learned model's odds over COLOURS (NaN rows: none), one more cue for the names.
+    ``trusted``: per sample, whether its colour is as the piece looks (False: washed out by a
+    reflection); with at least two trusted samples per group and MIN_TRUSTED_SHARE of all, the
+    groups' colours and names come from those alone, and the others join the nearest group."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
     raw, feats = grouping_features(samples_lab, wb, on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
-    extra = learned_name_costs(np.asarray(name_probs, np.float64), labels, len(centres)) if name_probs is not None else None
-    naming = naming_centres(raw, labels, len(centres), on_dark)
-    cues = summed_costs(see_through_costs(naming, *see_through(raw, labels, len(centres), on_dark, wb)),
-                        dark_only_costs(labels, len(centres), on_dark, wb))
+    k = len(centres)
+    own = np.ones(len(feats), bool) if trusted is None else np.asarray(trusted, bool)
+    if own.all() or own.sum() < max(2 * k, MIN_TRUSTED_SHARE * len(own)):
+        own = np.ones(len(feats), bool)
+    else:
+        trusted_labels, centres = choose_groups(feats[own], k)
+        labels = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
+        labels[own] = trusted_labels
+    on_dark_own = None if on_dark is None else np.asarray(on_dark, bool)[own]
+    extra = learned_name_costs(np.asarray(name_probs, np.float64)[own], labels[own], k) if name_probs is not None else None
+    naming = naming_centres(raw[own], labels[own], k, on_dark_own)
+    cues = summed_costs(see_through_costs(naming, *see_through(raw[own], labels[own], k, on_dark_own, wb)),
+                        dark_only_costs(labels[own], k, on_dark_own, wb))
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
-    within = d2[np.arange(len(feats)), labels]
+    within = d2[np.arange(len(feats)), labels][own]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
     probs = group_membership(d2, spread)
     if name_probs is not None:
@@ -631,6 +650,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     # How well each sample fits any group at all: a park marker (a coin, a glass stone) that
     # was taken for a pyramid usually fits none.
     fit = np.exp(-np.maximum(0.0, nearest - OUTLIER_SPREADS * spread) ** 2 / (2 * spread ** 2))
+    fit[~own] = 1.0  # a washed-out colour fitting no group says nothing of what the piece is
     return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit,
                         name_odds=name_odds)
 
@@ -697,13 +717,17 @@ def _pyramid_samples(squares, pyramids: list[tuple[int, int]]):
 
 
 def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
-                      per_player: int | None = None, choices=(2, 3, 4)) -> ColourGroups:
+                      per_player: int | None = None, choices=(2, 3, 4),
+                      washed_out: np.ndarray | None = None) -> ColourGroups:
     """:func:`group_colours` for the pyramids on squares ``pyramids`` ((col, row) keys of a
     ``squares.SquaresResult`` whose readings carry a ``colour_lab``), white-balanced on the
-    board's own squares and told which pyramids stand on dark squares."""
+    board's own squares and told which pyramids stand on dark squares; ``washed_out``: rows
+    x cols, the squares a reflection washes out (``lighting.glared_squares``), whose pieces'
+    colours are not trusted."""
     samples, wb, on_dark, name_probs = _pyramid_samples(squares, pyramids)
+    trusted = None if washed_out is None else np.array([not washed_out[r, c] for (c, r) in pyramids], bool)
     return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
-                         name_probs=name_probs)
+                         name_probs=name_probs, trusted=trusted)
 
 
 def clear_group_count(squares, pyramids: list[tuple[int, int]], counts,

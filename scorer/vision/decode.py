@@ -49,6 +49,7 @@ class CellReading:
     changed_by: str | None = None  # "counts", "rules", "turns" or "symmetry" when the constraints moved it
     partly_hidden: bool = False  # a 1-pip whose base the pieces in front partly hide (reader.HIDDEN_SHARE)
     blends_in: bool = False  # a black pyramid on a near-black square seen from straight above (reader.DARK_SQUARE_SHARE)
+    washed_out: bool = False  # a square a reflection of a light washes out in the photo (lighting.glared_squares)
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the
@@ -61,6 +62,8 @@ class CellReading:
             out["partly_hidden"] = True
         if self.blends_in:
             out["blends_in"] = True
+        if self.washed_out:
+            out["washed_out"] = True
         return out
 
 

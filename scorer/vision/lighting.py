@@ -11,9 +11,12 @@ shows bare light and dark cloth; where both look darker (or lighter) than over t
 board by one common factor, less (or more) light falls there (``local_gain``). The reading
 says so when a shadow spans several squares; it does not undo it. Dividing the gain out of the
 photo was tried (2026-11-27): on dev's shadowed variants it read 95.89% and 96.78% of squares
-against 95.80% and 97.06% left as they were. A lamp's reflection on glossy cloth (glare) is
-neither measured nor undone: it adds light that depends on the surface's slant, washing out
-the flat cloth but not the pieces' faces in the same way.
+against 95.80% and 97.06% left as they were.
+
+A lamp's or window's reflection on glossy cloth or varnish (glare) adds light that depends on
+the surface's slant, washing out the flat cloth but not the pieces' faces in the same way: it is
+not undone, but the squares it washes out are found (``glared_squares``), so that the reading
+can say so and the colour stage can leave their pieces out.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ MISFIT_FLOOR = 0.01  # linear light allowed on top (near-black cloth: noise and 
 MIN_CHANGED_AROUND = 2  # of a square's 8 neighbours, those that must share its change for it to count
 VEIL_PERCENTILE = 0.5  # percent: the darkest 0.5% of the photo's pixels say how veiled it is
 VEIL_FLOOR = 0.04  # linear light (grey level 59 of 255) under which the darkest pixels count as black
+GLARE_LIFT = 0.5  # of the light and dark cloth's difference: dark cloth lifted this far is washed out
+GLARE_NEIGHBOUR_LIFT = 0.1  # ... when the light cloth beside it is lifted this much too (same units)
 
 
 def _linear_bgr(lab: np.ndarray) -> np.ndarray:
@@ -104,3 +109,33 @@ def without_veil(image_bgr: np.ndarray, veil: float) -> np.ndarray:
         return image_bgr
     linear = (image_bgr.astype(np.float32) / 255.0) ** 2.2 - veil
     return np.clip(255.0 * np.clip(linear, 0.0, 1.0) ** (1 / 2.2) + 0.5, 0, 255).astype(np.uint8)
+
+
+def glared_squares(appearance: CheckerAppearance) -> np.ndarray:
+    """(rows, cols) bool (row 0 at the bottom): squares a reflection of a lamp or window
+    (glare) washes out. Glare adds light: where a dark square's bare cloth is lifted over
+    GLARE_LIFT of the way to the board's usual light cloth and the light squares beside it
+    are lifted too (over GLARE_NEIGHBOUR_LIFT on average, in the same units: a white marker or
+    piece over a dark square's corners lifts it alone), that square and its light neighbours
+    are washed out."""
+    rows, cols = appearance.rows, appearance.cols
+    linear = _linear_bgr(appearance.square_lab).mean(axis=2)
+    ys, xs = np.mgrid[0:rows, 0:cols]
+    is_dark = (xs + ys) % 2 == appearance.dark_parity
+    seen = appearance.square_seen if appearance.square_seen is not None else np.ones((rows, cols), bool)
+    glared = np.zeros((rows, cols), bool)
+    if not (seen & is_dark).any() or not (seen & ~is_dark).any():
+        return glared
+    usual_light, usual_dark = np.median(linear[~is_dark & seen]), np.median(linear[is_dark & seen])
+    contrast = usual_light - usual_dark
+    if contrast <= 0:
+        return glared
+    lift = np.where(is_dark, linear - usual_dark, linear - usual_light) / contrast
+    for r, c in zip(*np.nonzero(is_dark & seen & (lift >= GLARE_LIFT))):
+        beside = [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                  if 0 <= r + dr < rows and 0 <= c + dc < cols and seen[r + dr, c + dc]]
+        if beside and np.mean([lift[p] for p in beside]) >= GLARE_NEIGHBOUR_LIFT:
+            glared[r, c] = True
+            for p in beside:
+                glared[p] = True
+    return glared

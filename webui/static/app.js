@@ -1498,7 +1498,9 @@
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
       // A dark piece on a dark square seen from straight above shows only its lit faces.
       const blends = info.blends_in === true ? " Seen from straight above, its dark sides melt into the dark square under it." : "";
-      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}`;
+      // A lamp's or window's reflection on the board leaves little of the square to see.
+      const washed = info.washed_out === true ? " A reflection of a light washes this square out in the photo." : "";
+      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}${washed}`;
     } else {
       $("#picker-reading").textContent = "";
     }
