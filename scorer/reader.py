@@ -79,7 +79,7 @@ HIDDEN_MAX_CONFIDENCE = 0.73
 DARK_SQUARE_SHARE = 0.3
 BLENDS_IN_MAX_CONFIDENCE = 0.78
 # A square a reflection washes out (``lighting.glared_squares``) leaves little to see: of 627
-# such readings, 75.8% were right (dev's two glare variants 72% of 513; real reflections on the
+# such readings, 75.1% were right (dev's two glare variants 71% of 513; real reflections on the
 # varnished wood boards of 190 unseen renders 93% of 114).
 WASHED_OUT_MAX_CONFIDENCE = 0.75
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
@@ -413,7 +413,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                     and squares.readings[sq].colour_lab is not None]
         n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
         if threehouse is None:
-            threehouse, players = _inferred_stash(reading, play.rows, n_parks, players, squares, pyramids)
+            unwashed = [(c, r) for (c, r) in pyramids if not glared[r, c]]
+            threehouse, players = _inferred_stash(reading, play.rows, n_parks, players, squares, unwashed)
         reading.threehouse = bool(threehouse)
         stage = "colours"
         trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS

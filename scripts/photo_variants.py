@@ -176,7 +176,8 @@ def arm_over_board(image: np.ndarray, corners, reach: float = 0.75, width: float
     hand = np.zeros((h, w), np.float32)
     cv2.ellipse(hand, tuple(int(v) for v in tip), (int(0.55 * thickness), int(0.4 * thickness)),
                 float(np.degrees(np.arctan2(direction[1], direction[0]))), 0, 360, 1.0, -1)
-    shadow = np.roll(np.maximum(sleeve, hand), (int(0.25 * thickness), int(0.15 * thickness)), axis=(0, 1))
+    offset = np.float32([[1, 0, 0.15 * thickness], [0, 1, 0.25 * thickness]])  # down and to the right
+    shadow = cv2.warpAffine(np.maximum(sleeve, hand), offset, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     soft = max(1.0, 0.004 * max(h, w))
     sleeve, hand, shadow = (cv2.GaussianBlur(m, (0, 0), soft)[..., None] for m in (sleeve, hand, shadow))
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)

@@ -109,8 +109,11 @@ def _squares(pieces, dark_parity=1):
         on_dark = (c + r) % 2 == dark_parity
         readings[(c, r)] = SimpleNamespace(colour_lab=_lab([v * (0.55 if on_dark else 1.0) for v in bgr]),
                                            colour_names=None)
-    appearance = SimpleNamespace(light_lab=_lab([0.85, 0.85, 0.85]), dark_lab=_lab([0.3, 0.3, 0.3]),
-                                 dark_parity=dark_parity)
+    light, dark = _lab([0.85, 0.85, 0.85]), _lab([0.3, 0.3, 0.3])
+    ys, xs = np.mgrid[0:8, 0:8]
+    square_lab = np.where(((xs + ys) % 2 == dark_parity)[..., None], dark, light)  # bare cloth, no glare
+    appearance = SimpleNamespace(light_lab=light, dark_lab=dark, dark_parity=dark_parity, square_lab=square_lab,
+                                 square_seen=None, rows=8, cols=8)
     return SimpleNamespace(readings=readings, appearance=appearance)
 
 
@@ -493,3 +496,44 @@ def test_pieces_a_reflection_washes_out_neither_set_the_groups_colours_nor_their
     assert np.allclose(sorted(groups.centres.tolist()), sorted(alone.centres.tolist()))
     trusting = group_colours(samples, wb, players=2)
     assert not np.allclose(sorted(trusting.centres.tolist()), sorted(alone.centres.tolist()), atol=1.0)
+
+
+def _red_and_blue(red_washed, blue_washed, per_player=15):
+    """Samples of a red and a blue player, ``per_player`` pieces each, the first
+    ``red_washed`` and ``blue_washed`` of each under a reflection (near white), and which
+    samples are trusted."""
+    red = [_lab((0.08, 0.1, 0.75 + 0.01 * (i % 10))) for i in range(per_player)]
+    blue = [_lab((0.7 + 0.01 * (i % 10), 0.12, 0.06)) for i in range(per_player)]
+    white = _lab((0.85, 0.86, 0.92))
+    red[:red_washed] = [white] * red_washed
+    blue[:blue_washed] = [white] * blue_washed
+    trusted = [i >= red_washed for i in range(per_player)] + [i >= blue_washed for i in range(per_player)]
+    return np.array(red + blue), np.array(trusted)
+
+
+@pytest.mark.parametrize("players, per_player", [(2, 15), (None, 15), (None, None)])
+def test_a_reflection_over_one_players_pieces_keeps_the_others_together(players, per_player):
+    # 1 red and 6 blue pieces washed out: 14 red and 9 blue trusted. The groups' capacity
+    # comes from all 30 pieces (a finished board's 15 each), so no red piece is pushed into
+    # the blue group; with the player count free, the washed pieces make no group of their own.
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    samples, trusted = _red_and_blue(1, 6)
+    groups = group_colours(samples, wb, players=players, per_player=per_player, trusted=trusted)
+    assert sorted(groups.names) == ["blue", "red"]
+    red_group, blue_group = groups.labels[1], groups.labels[15 + 6]
+    assert np.all(groups.labels[1:15] == red_group) and np.all(groups.labels[21:] == blue_group)
+    assert red_group != blue_group
+
+
+def test_a_player_whose_pieces_are_all_in_a_reflection_keeps_its_group():
+    # Three players: 6 red and 6 blue pieces trusted, the green player's only 2 washed out.
+    # Fitting three groups to the trusted alone would split red or blue; the groups are then
+    # fitted to every piece, and the washed pair keeps a group of its own.
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    samples, trusted = _red_and_blue(0, 0, per_player=6)
+    white = _lab((0.85, 0.86, 0.92))
+    samples = np.vstack([samples, [white, white]])
+    trusted = np.concatenate([trusted, [False, False]])
+    groups = group_colours(samples, wb, players=3, trusted=trusted)
+    assert len(set(groups.labels[:6])) == 1 and len(set(groups.labels[6:12])) == 1
+    assert len({groups.labels[0], groups.labels[6], groups.labels[12]}) == 3 and groups.labels[12] == groups.labels[13]

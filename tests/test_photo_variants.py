@@ -198,6 +198,9 @@ def test_an_arm_over_the_board_comes_in_from_the_nearest_photo_edge_and_hides_pa
     assert changed[0].any() and changed[40:80, 100:300].any()  # from beyond the top edge onto the board
     assert not changed[200:, :].any() and not changed[:, :60].any()  # the far side and beyond it untouched
     assert changed[20:220, 100:300].mean() < 0.35  # only part of the board hidden
+    # From the bottom edge, its shadow falls down and right, not round onto the top of the photo.
+    from_below = photo_variants.arm_over_board(image, [[100.0, 80.0], [300.0, 80.0], [300.0, 280.0], [100.0, 280.0]])
+    assert np.abs(from_below[:40].astype(int) - image[:40]).max() <= 2
     truth = {"board": "x", "checkerboard": {"corners": corners}}
     covered, mapping = photo_variants.variant_of("arm_over_board", image, truth)
     assert mapping is None and np.array_equal(covered, out)

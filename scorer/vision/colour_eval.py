@@ -27,6 +27,7 @@ from scipy.optimize import linear_sum_assignment
 
 from scorer.board import STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, setup_of_area, setups_for_size
 from scorer.vision.colours import ColourGroups, colour_groups_for
+from scorer.vision.lighting import glared_squares
 from scorer.vision.evaluate import load_truth, photos_in, truth_grid_of
 
 
@@ -151,7 +152,8 @@ def score_photo(file: str, truth: dict, squares, groups_for=colour_groups_for) -
     sampled = [sq for sq in keys if squares.readings[sq].colour_lab is not None]
     true = [pieces[sq] for sq in sampled]
     start = time.perf_counter()
-    groups: ColourGroups = groups_for(squares, sampled, **group_settings(truth, len(sampled)))
+    groups: ColourGroups = groups_for(squares, sampled, **group_settings(truth, len(sampled)),
+                                      washed_out=glared_squares(squares.appearance))
     seconds = time.perf_counter() - start
     k = len(groups.names)
     matched = best_matching(true, groups.labels, k) if k else {}

@@ -141,6 +141,7 @@ GROUP_COUNT_MARGIN = 1.5
 # varnished board under a lamp, 7 of 18 pieces in the reflection, the clear player's other
 # pieces, most of them on the dark wood, were named red.
 MIN_TRUSTED_SHARE = 0.75
+MIN_TRUSTED_PER_GROUP = 2
 
 
 @dataclass(frozen=True)
@@ -313,7 +314,7 @@ class ColourGroups:
     names: list[str]
     probs: np.ndarray  # (N, K) probability of each group per pyramid
     spread: float
-    fit: np.ndarray | None = None  # (N,) 1 where a sample lies among the groups, towards 0 far out
+    fit: np.ndarray | None = None  # (N,) 1 where a sample lies among the groups (or is washed out), towards 0 far out
     name_odds: list[dict[str, float]] = field(default_factory=list)  # per group: P(each name)
 
 
@@ -358,28 +359,35 @@ def _group_means(features: np.ndarray, labels: np.ndarray, k: int, empty) -> np.
     return np.array([features[labels == g].mean(axis=0) if (labels == g).any() else empty(g) for g in range(k)])
 
 
+def _capacity(pieces: int, k: int, per_player: int | None) -> int:
+    """The most pyramids one of ``k`` players can have of ``pieces`` on the board: a finished
+    board's ``per_player`` each, else an even share and one more."""
+    return pieces // k if per_player and pieces == k * per_player else -(-pieces // k) + 1
+
+
 def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(2, 3, 4),
-                  per_player: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+                  per_player: int | None = None, pieces: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Cluster pyramid features into player groups; returns (labels, centres).
 
     With ``players`` the group count is fixed. Otherwise it is one of ``choices`` (the
     setups that fit the play area): a finished board's piece count (``per_player`` pieces
     each) decides when it can, else the count whose groups stand furthest apart relative to
-    their own spread.
+    their own spread. ``pieces``: how many pyramids the board holds, when ``features`` are
+    only some of them (default: as many as the features).
     """
     n = len(features)
+    pieces = n if pieces is None else pieces
     if n == 0:
         return np.zeros(0, int), np.zeros((0, 3))
     if players is not None:
         k = max(1, min(players, n))
         labels, centres, _ = _kmeans(features, k)
         if k >= 2 and n >= 2 * k:
-            capacity = n // k if per_player and n == k * per_player else -(-n // k) + 1
-            labels, centres = balanced_groups(features, labels, k, capacity)
+            labels, centres = balanced_groups(features, labels, k, _capacity(pieces, k, per_player))
         return labels, centres
     ks = [k for k in sorted(set(choices)) if 2 <= k <= n] or [min(n, 2)]
     if per_player:
-        exact = [k for k in ks if k * per_player == n]
+        exact = [k for k in ks if k * per_player == pieces]
         if exact:
             ks = exact
     if ks[0] < 2:
@@ -389,8 +397,7 @@ def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(
     _, labels, centres = max(scored.values(), key=lambda entry: entry[0])
     k = len(centres)
     if k >= 2 and n >= 2 * k:
-        capacity = n // k if per_player and n == k * per_player else -(-n // k) + 1
-        labels, centres = balanced_groups(features, labels, k, capacity)
+        labels, centres = balanced_groups(features, labels, k, _capacity(pieces, k, per_player))
     return labels, centres
 
 
@@ -619,21 +626,27 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     take on the square's lightness, opaque ones keep their own). ``name_probs``: per sample,
     the learned model's odds over COLOURS (NaN rows: none), one more cue for the names.
     ``trusted``: per sample, whether its colour is as the piece looks (False: washed out by a
-    reflection); with at least two trusted samples per group and MIN_TRUSTED_SHARE of all, the
-    groups' colours and names come from those alone, and the others join the nearest group."""
+    reflection). Where :func:`_trusted_for_grouping` allows, the groups are fitted to the
+    trusted alone (as many as ``players`` or a full stash says, else as their colours show) and
+    named from them; the others join the nearest group, their colours no sign that they are not
+    pyramids (``fit`` 1)."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
     raw, feats = grouping_features(samples_lab, wb, on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
-    k = len(centres)
-    own = np.ones(len(feats), bool) if trusted is None else np.asarray(trusted, bool)
-    if own.all() or own.sum() < max(2 * k, MIN_TRUSTED_SHARE * len(own)):
-        own = np.ones(len(feats), bool)
+    n = len(feats)
+    count_known = players is not None or bool(per_player and any(c * per_player == n for c in choices))
+    own = _trusted_for_grouping(trusted, labels if count_known else None, len(centres))
+    if own is None:
+        own = np.ones(n, bool)
     else:
-        trusted_labels, centres = choose_groups(feats[own], k)
+        # As many groups as the stash or the players say, else as the trusted colours show.
+        trusted_labels, centres = choose_groups(feats[own], len(centres) if count_known else None, choices=choices,
+                                                per_player=per_player, pieces=n)
         labels = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2).argmin(axis=1)
         labels[own] = trusted_labels
+    k = len(centres)
     on_dark_own = None if on_dark is None else np.asarray(on_dark, bool)[own]
     extra = learned_name_costs(np.asarray(name_probs, np.float64)[own], labels[own], k) if name_probs is not None else None
     naming = naming_centres(raw[own], labels[own], k, on_dark_own)
@@ -653,6 +666,21 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     fit[~own] = 1.0  # a washed-out colour fitting no group says nothing of what the piece is
     return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit,
                         name_odds=name_odds)
+
+
+def _trusted_for_grouping(trusted: np.ndarray | None, labels: np.ndarray | None, k: int) -> np.ndarray | None:
+    """Which samples the groups are fitted to (None: all of them): the ``trusted`` when they
+    are MIN_TRUSTED_SHARE of all and, where the group count is known, each of the ``k`` groups
+    ``labels`` found among all the samples holds MIN_TRUSTED_PER_GROUP of them (a player whose
+    pieces all lie in a reflection keeps its group)."""
+    if trusted is None:
+        return None
+    own = np.asarray(trusted, bool)
+    if own.all() or own.sum() < MIN_TRUSTED_SHARE * len(own):
+        return None
+    if labels is not None and np.bincount(labels[own], minlength=k).min() < MIN_TRUSTED_PER_GROUP:
+        return None
+    return own
 
 
 def group_membership(d2: np.ndarray, spread: float, tail: float = MEMBERSHIP_TAIL) -> np.ndarray:
