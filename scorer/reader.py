@@ -30,8 +30,8 @@ from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
 from scorer.vision.square_model import merge_learned
-from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue, hidden_share,
-                                   read_squares_any_scale as read_squares)
+from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue, covered_squares,
+                                   hidden_share, read_squares_any_scale as read_squares)
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
@@ -56,6 +56,7 @@ SHADOWED = ("a shadow falls across part of the board: with the shadow off the bo
             "side) it reads surer")
 GLARE = ("a reflection of a light (glare) washes out {squares}: with the phone tilted or the light moved so that "
          "the board does not mirror it, they read surer")
+COVERED = ("something lies over {squares} (a hand or an arm?): with nothing over the board, they read surer")
 SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from which the reading says so
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
@@ -82,12 +83,21 @@ BLENDS_IN_MAX_CONFIDENCE = 0.78
 # such readings, 75.1% were right (dev's two glare variants 71% of 513; real reflections on the
 # varnished wood boards of 190 unseen renders 93% of 114).
 WASHED_OUT_MAX_CONFIDENCE = 0.75
+# Squares a hand or an arm lies over (``squares.covered_squares``): under an arm reaching over
+# dev's boards from their edge (``scripts/photo_variants.py``'s ``arm_over_board``, and a
+# narrower, shorter one kept outside the repo) 26% of 370 such readings were right. On one of
+# 100 opaque drawings seen from 35 degrees up, tall pieces leaning over the squares behind them
+# hid three squares' corners from the edge, and the reading was sure of them (a mean of 0.95);
+# under the arms the means were 0.03 to 0.88.
+COVERED_MAX_CONFIDENCE = 0.26
+COVER_SEEN_CONFIDENCE = 0.9
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
 # What each of a reading's warnings is about (``Reading.warning_kinds``, the JSON's
 # ``warning_kinds``), so that a program acting on them need not parse their words.
 WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
-    "photo": "the photo is blown out or too dark, a shadow falls across the board, or glare washes squares out",
+    "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, or "
+              "something lies over squares"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -395,6 +405,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
         glared = glared_squares(squares.appearance)
+        covered = covered_squares(squares.appearance)
         merge_learned(squares, small, g)  # the learned model's empty / park / pyramid odds
         apply_height_cue(squares)  # flat markers against tall pyramids, from above the base
         reading.squares, reading.square_scale = squares, factor
@@ -469,6 +480,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         washed_out = _doubt_washed_out(decoded.cells, glared, play)
         if washed_out:
             reading.warn("photo", GLARE.format(squares=", ".join(washed_out)))
+        under_cover = _doubt_covered(decoded.cells, covered, play)
+        if under_cover:
+            reading.warn("photo", COVERED.format(squares=", ".join(under_cover)))
         reading.cells = decoded.cells
         for warning, kind in zip(decoded.warnings, decoded.warning_kinds):
             reading.warn(kind, warning)
@@ -532,12 +546,31 @@ def _doubt_washed_out(cells: list[CellReading], glared: np.ndarray, play: PlayAr
     """Mark the cells on squares a reflection washes out (``glared``, rows x cols of the
     whole checkerboard, ``lighting.glared_squares``) and make them no surer than
     WASHED_OUT_MAX_CONFIDENCE; their names."""
+    return _doubt_squares(cells, glared, play, "washed_out", WASHED_OUT_MAX_CONFIDENCE)
+
+
+def _doubt_covered(cells: list[CellReading], covered: np.ndarray, play: PlayArea) -> list[str]:
+    """Mark the cells on squares something lies over (``covered``, rows x cols of the whole
+    checkerboard, ``squares.covered_squares``) and make them no surer than
+    COVERED_MAX_CONFIDENCE, unless the reading sees what is on them plainly (their mean
+    confidence COVER_SEEN_CONFIDENCE or more: tall pieces seen from low down, leaning over the
+    corners behind them); their names."""
+    hidden = [cell.confidence for cell in cells if covered[_board_square(cell, play)[::-1]]]
+    if not hidden or np.mean(hidden) >= COVER_SEEN_CONFIDENCE:
+        return []
+    return _doubt_squares(cells, covered, play, "covered", COVERED_MAX_CONFIDENCE)
+
+
+def _doubt_squares(cells: list[CellReading], where: np.ndarray, play: PlayArea, flag: str,
+                   most: float) -> list[str]:
+    """Set the CellReading attribute ``flag`` on the cells on squares ``where`` marks (rows x
+    cols of the whole checkerboard) and make them no surer than ``most``; their names."""
     marked = []
     for cell in cells:
         col, row = _board_square(cell, play)
-        if glared[row, col]:
-            cell.washed_out = True
-            cell.confidence = min(cell.confidence, WASHED_OUT_MAX_CONFIDENCE)
+        if where[row, col]:
+            setattr(cell, flag, True)
+            cell.confidence = min(cell.confidence, most)
             marked.append(cell.cell)
     return marked
 

@@ -446,7 +446,9 @@ def wait_for_count(page, items: list, n: int, timeout_ms: int = 5000) -> None:
 
 
 def reload_with_saved(page, saved):
-    """Reload the page with ``saved`` as what it kept in localStorage from the last visit."""
+    """Reload the page with ``saved`` as what it kept in localStorage from the last visit (once
+    the page is idle: a board it is still scoring would be saved over ``saved`` when scored)."""
+    page.wait_for_load_state("networkidle")
     page.evaluate("([key, value]) => localStorage.setItem(key, JSON.stringify(value))", ["subdivision-scorer.v1", saved])
     page.reload()
 
@@ -792,7 +794,12 @@ def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
       "alternatives": [{"value": "x2", "confidence": 0.3}]},
      "Read as blue 2-pip (60% sure); next best: clear 2-pip 30%. "
      "A reflection of a light washes this square out in the photo."),
-], ids=["partly_hidden", "blends_in", "washed_out"])
+    (". r3 .\n. . .\n# . r1\n",
+     {"cell": "B2", "value": ".", "confidence": 0.26, "covered": True,
+      "alternatives": [{"value": "r2", "confidence": 0.2}]},
+     "Read as empty (26% sure); next best: red 2-pip 20%. "
+     "Something lies over this square in the photo (a hand or an arm?)."),
+], ids=["partly_hidden", "blends_in", "washed_out", "covered"])
 def test_the_picker_says_why_a_square_is_hard_to_see(page, board, cell, said):
     open_picker_on_one_unsure_square(page, board, cell)
     expect(page.locator("#picker-reading")).to_have_text(said)

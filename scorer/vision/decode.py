@@ -50,6 +50,7 @@ class CellReading:
     partly_hidden: bool = False  # a 1-pip whose base the pieces in front partly hide (reader.HIDDEN_SHARE)
     blends_in: bool = False  # a black pyramid on a near-black square seen from straight above (reader.DARK_SQUARE_SHARE)
     washed_out: bool = False  # a square a reflection of a light washes out in the photo (lighting.glared_squares)
+    covered: bool = False  # a square something reaching over the board's edge lies over (squares.covered_squares)
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the
@@ -64,6 +65,8 @@ class CellReading:
             out["blends_in"] = True
         if self.washed_out:
             out["washed_out"] = True
+        if self.covered:
+            out["covered"] = True
         return out
 
 

@@ -726,3 +726,26 @@ def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) 
                 seen *= 1.0 - min(1.0, hides)
         shares[(c, r)] = 1.0 - seen
     return shares
+
+
+COVERED_MIN_SQUARES = 3  # squares in one patch without bare corners, from the board's edge, that make a cover
+
+
+def covered_squares(appearance: CheckerAppearance) -> np.ndarray:
+    """(rows, cols) bool (row 0 at the bottom): squares something reaching in over the board's
+    edge lies over (a hand, an arm, a sleeve, a player leaning in): a patch of
+    COVERED_MIN_SQUARES or more squares in view, side by side, whose corners show no bare cloth,
+    touching the checkerboard's edge. A pyramid or a marker leaves its square's corners bare; a
+    tall piece leaning over the corners behind it hides one or two squares' corners, not a patch
+    from the edge (none of dev's photos or 190 other renders had one of more than 2)."""
+    covered = ~np.asarray(appearance.square_bare, bool)
+    if appearance.square_seen is not None:
+        covered &= appearance.square_seen
+    count, patches = cv2.connectedComponents(covered.astype(np.uint8), connectivity=4)
+    out = np.zeros_like(covered)
+    for patch in range(1, count):
+        member = patches == patch
+        at_edge = member[0].any() or member[-1].any() or member[:, 0].any() or member[:, -1].any()
+        if at_edge and member.sum() >= COVERED_MIN_SQUARES:
+            out |= member
+    return out

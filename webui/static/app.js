@@ -1500,7 +1500,9 @@
       const blends = info.blends_in === true ? " Seen from straight above, its dark sides melt into the dark square under it." : "";
       // A lamp's or window's reflection on the board leaves little of the square to see.
       const washed = info.washed_out === true ? " A reflection of a light washes this square out in the photo." : "";
-      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}${washed}`;
+      // A hand or an arm over the board hides the square altogether.
+      const covered = info.covered === true ? " Something lies over this square in the photo (a hand or an arm?)." : "";
+      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}${washed}${covered}`;
     } else {
       $("#picker-reading").textContent = "";
     }
