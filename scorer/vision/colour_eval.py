@@ -27,8 +27,8 @@ from scipy.optimize import linear_sum_assignment
 
 from scorer.board import STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, setup_of_area, setups_for_size
 from scorer.vision.colours import ColourGroups, colour_groups_for
-from scorer.vision.lighting import glared_squares
 from scorer.vision.evaluate import load_truth, photos_in, truth_grid_of
+from scorer.vision.lighting import glared_squares
 
 
 @dataclass
