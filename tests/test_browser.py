@@ -779,29 +779,23 @@ def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
     page.locator(f'#diagram .sq[data-cell="{cell["cell"]}"]').click()
 
 
-@pytest.mark.parametrize("board, cell, said", [
-    (". r3 .\n. r1 .\n# . b2\n",
-     {"cell": "B2", "value": "r1", "confidence": 0.73, "partly_hidden": True,
-      "alternatives": [{"value": ".", "confidence": 0.25}]},
+@pytest.mark.parametrize("value, confidence, flag, next_best, said", [
+    ("r1", 0.73, "partly_hidden", (".", 0.25),
      "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo."),
-    (". r3 .\n. k2 .\n# . r1\n",
-     {"cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
-      "alternatives": [{"value": "k3", "confidence": 0.2}]},
+    ("k2", 0.78, "blends_in", ("k3", 0.2),
      "Read as black 2-pip (78% sure); next best: black 3-pip 20%. "
      "Seen from straight above, its dark sides melt into the dark square under it."),
-    (". r3 .\n. b2 .\n# . r1\n",
-     {"cell": "B2", "value": "b2", "confidence": 0.6, "washed_out": True,
-      "alternatives": [{"value": "x2", "confidence": 0.3}]},
+    ("b2", 0.6, "washed_out", ("x2", 0.3),
      "Read as blue 2-pip (60% sure); next best: clear 2-pip 30%. "
      "A reflection of a light washes this square out in the photo."),
-    (". r3 .\n. . .\n# . r1\n",
-     {"cell": "B2", "value": ".", "confidence": 0.26, "covered": True,
-      "alternatives": [{"value": "r2", "confidence": 0.2}]},
+    (".", 0.26, "covered", ("r2", 0.2),
      "Read as empty (26% sure); next best: red 2-pip 20%. "
      "Something lies over this square in the photo (a hand or an arm?)."),
 ], ids=["partly_hidden", "blends_in", "washed_out", "covered"])
-def test_the_picker_says_why_a_square_is_hard_to_see(page, board, cell, said):
-    open_picker_on_one_unsure_square(page, board, cell)
+def test_the_picker_says_why_a_square_is_hard_to_see(page, value, confidence, flag, next_best, said):
+    cell = {"cell": "B2", "value": value, "confidence": confidence, flag: True,
+            "alternatives": [{"value": next_best[0], "confidence": next_best[1]}]}
+    open_picker_on_one_unsure_square(page, f". r3 .\n. {value} .\n# . r1\n", cell)
     expect(page.locator("#picker-reading")).to_have_text(said)
 
 

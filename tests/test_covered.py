@@ -91,3 +91,18 @@ def test_squares_the_reading_sees_plainly_are_not_taken_for_a_cover():
     assert _doubt_covered(unsure, covered, play) == ["A1", "B1", "C1"]
     assert [c.covered for c in unsure] == [True, True, True, False]
     assert unsure[0].confidence == COVERED_MAX_CONFIDENCE and unsure[3].confidence == 0.6
+
+
+def test_the_overlay_crosses_out_the_squares_the_photo_does_not_show():
+    from scorer.vision.overlay import UNSEEN_BGR
+
+    img, _, corners = draw_scene(Board.from_text(POSITION), elevation_deg=70, yaw_deg=8, width=1200, height=900)
+    grid = truth_grid(8, 8, corners)
+    area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
+
+    def crossed(image):
+        drawn = read_image(image, grid=grid, area=area).overlay().astype(int)
+        return int((np.abs(drawn - np.array(UNSEEN_BGR)).max(axis=2) <= 12).sum())
+
+    plain, under_arm = crossed(img), crossed(photo_variants.arm_over_board(img, corners))
+    assert plain <= 10 and under_arm > 10 * max(plain, 10)  # an antialiased pixel or two can blend to it

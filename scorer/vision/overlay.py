@@ -1,4 +1,5 @@
-"""Draw a reading over its photo: grid, play area, each square's value, unsure squares."""
+"""Draw a reading over its photo: grid, play area, each square's value, unsure squares, and
+squares the photo does not show (glare, a hand over them) crossed out."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ DRAW_BGR = {
     "k": (30, 30, 30), "w": (255, 255, 255),
 }
 UNSURE_BGR = (0, 0, 255)
+UNSEEN_BGR = (0, 165, 255)  # a square glare washes out or a hand lies over: crossed out
 GRID_BGR = (0, 255, 255)
 AREA_BGR = (255, 0, 255)
 
@@ -59,6 +61,11 @@ def draw_reading(image: np.ndarray, reading, zoom: float = 1.0, mark_unsure: boo
         if mark_unsure and cell.confidence < UNSURE:
             inner = centre + 0.85 * (quad - centre)
             cv2.polylines(out, [np.round(inner).astype(np.int32)], True, UNSURE_BGR, 2 * thick, cv2.LINE_AA)
+        if cell.washed_out or cell.covered:
+            corners = np.round(centre + 0.7 * (quad - centre)).astype(np.int32)
+            for a, b in ((0, 2), (1, 3)):
+                cv2.line(out, tuple(int(v) for v in corners[a]), tuple(int(v) for v in corners[b]), UNSEEN_BGR, thick,
+                         cv2.LINE_AA)
         if value != ".":
             text = value
             font_scale = 0.5 * scale
