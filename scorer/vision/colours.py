@@ -365,6 +365,13 @@ def _capacity(pieces: int, k: int, per_player: int | None) -> int:
     return pieces // k if per_player and pieces == k * per_player else -(-pieces // k) + 1
 
 
+def _stash_group_count(pieces: int, per_player: int | None, choices) -> int | None:
+    """Of ``choices``, the player count whose full stashes (``per_player`` pyramids each: a
+    finished board) make ``pieces``; None where none does."""
+    exact = [k for k in sorted(set(choices)) if k >= 2 and per_player and k * per_player == pieces]
+    return exact[0] if exact else None
+
+
 def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(2, 3, 4),
                   per_player: int | None = None, pieces: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Cluster pyramid features into player groups; returns (labels, centres).
@@ -386,10 +393,9 @@ def choose_groups(features: np.ndarray, players: int | None = None, *, choices=(
             labels, centres = balanced_groups(features, labels, k, _capacity(pieces, k, per_player))
         return labels, centres
     ks = [k for k in sorted(set(choices)) if 2 <= k <= n] or [min(n, 2)]
-    if per_player:
-        exact = [k for k in ks if k * per_player == pieces]
-        if exact:
-            ks = exact
+    exact = _stash_group_count(pieces, per_player, ks)
+    if exact is not None:
+        ks = [exact]
     if ks[0] < 2:
         labels, centres, _ = _kmeans(features, ks[0])
         return labels, centres
@@ -636,7 +642,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     raw, feats = grouping_features(samples_lab, wb, on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
     n = len(feats)
-    count_known = players is not None or bool(per_player and any(c * per_player == n for c in choices))
+    count_known = players is not None or _stash_group_count(n, per_player, choices) is not None
     own = _trusted_for_grouping(trusted, labels if count_known else None, len(centres))
     if own is None:
         own = np.ones(n, bool)

@@ -44,6 +44,18 @@ def _linear_bgr(lab: np.ndarray) -> np.ndarray:
     return np.clip(bgr, 0.0, 1.0).astype(np.float64) ** 2.2
 
 
+def _bare_cloth(appearance: CheckerAppearance) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Each square's bare cloth in linear-light BGR (rows, cols, 3; row 0 at the bottom),
+    which squares are dark and which are in view; None when no light or no dark square is."""
+    rows, cols = appearance.rows, appearance.cols
+    ys, xs = np.mgrid[0:rows, 0:cols]
+    is_dark = (xs + ys) % 2 == appearance.dark_parity
+    seen = appearance.square_seen if appearance.square_seen is not None else np.ones((rows, cols), bool)
+    if not (seen & is_dark).any() or not (seen & ~is_dark).any():
+        return None
+    return _linear_bgr(appearance.square_lab), is_dark, seen
+
+
 def local_gain(appearance: CheckerAppearance) -> np.ndarray:
     """(rows, cols, 3) linear-light BGR gain of the light near each square (row 0 at the
     bottom) against the board's usual light (the median bare light and dark cloth of the
@@ -53,12 +65,10 @@ def local_gain(appearance: CheckerAppearance) -> np.ndarray:
     lighter than the usual light, the shadow is what covers most of the board: the gains are
     then taken against the lit squares' light, so the shadow is what is found."""
     rows, cols = appearance.rows, appearance.cols
-    linear = _linear_bgr(appearance.square_lab)
-    ys, xs = np.mgrid[0:rows, 0:cols]
-    is_dark = (xs + ys) % 2 == appearance.dark_parity
-    seen = appearance.square_seen if appearance.square_seen is not None else np.ones((rows, cols), bool)
-    if not (seen & is_dark).any() or not (seen & ~is_dark).any():
+    cloth = _bare_cloth(appearance)
+    if cloth is None:
         return np.ones((rows, cols, 3))
+    linear, is_dark, seen = cloth
     usual_light = np.maximum(np.median(linear[~is_dark & seen], axis=0), 1e-4)
     usual_dark = np.median(linear[is_dark & seen], axis=0)
     gain = np.ones((rows, cols, 3))
@@ -119,13 +129,11 @@ def glared_squares(appearance: CheckerAppearance) -> np.ndarray:
     piece over a dark square's corners lifts it alone), that square and its light neighbours
     are washed out."""
     rows, cols = appearance.rows, appearance.cols
-    linear = _linear_bgr(appearance.square_lab).mean(axis=2)
-    ys, xs = np.mgrid[0:rows, 0:cols]
-    is_dark = (xs + ys) % 2 == appearance.dark_parity
-    seen = appearance.square_seen if appearance.square_seen is not None else np.ones((rows, cols), bool)
     glared = np.zeros((rows, cols), bool)
-    if not (seen & is_dark).any() or not (seen & ~is_dark).any():
+    cloth = _bare_cloth(appearance)
+    if cloth is None:
         return glared
+    linear, is_dark, seen = cloth[0].mean(axis=2), cloth[1], cloth[2]
     usual_light, usual_dark = np.median(linear[~is_dark & seen]), np.median(linear[is_dark & seen])
     contrast = usual_light - usual_dark
     if contrast <= 0:
