@@ -405,7 +405,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
         glared = glared_squares(squares.appearance)
-        covered = covered_squares(squares.appearance)
+        covered = covered_squares(squares.appearance, explained=glared)
         merge_learned(squares, small, g)  # the learned model's empty / park / pyramid odds
         apply_height_cue(squares)  # flat markers against tall pyramids, from above the base
         reading.squares, reading.square_scale = squares, factor

@@ -42,6 +42,13 @@ def test_a_patch_without_bare_corners_from_the_edge_is_covered():
     assert found[0, 3] and found[1, 3] and found[1, 4] and found.sum() == 3
 
 
+def test_squares_glare_washes_out_are_no_cover():
+    hidden = [(0, 3), (1, 3), (1, 4)]
+    glared = np.zeros((8, 8), bool)
+    glared[1, 3] = glared[1, 4] = True
+    assert not covered_squares(_appearance(hidden), explained=glared).any()
+
+
 def test_a_pieces_hidden_corners_are_no_cover():
     # Two squares at the edge (a tall piece leaning over the corners behind it), or a patch
     # inside the board away from its edge, are not something reaching in over the edge.

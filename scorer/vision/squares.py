@@ -731,16 +731,20 @@ def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) 
 COVERED_MIN_SQUARES = 3  # squares in one patch without bare corners, from the board's edge, that make a cover
 
 
-def covered_squares(appearance: CheckerAppearance) -> np.ndarray:
+def covered_squares(appearance: CheckerAppearance, explained: np.ndarray | None = None) -> np.ndarray:
     """(rows, cols) bool (row 0 at the bottom): squares something reaching in over the board's
     edge lies over (a hand, an arm, a sleeve, a player leaning in): a patch of
     COVERED_MIN_SQUARES or more squares in view, side by side, whose corners show no bare cloth,
     touching the checkerboard's edge. A pyramid or a marker leaves its square's corners bare; a
     tall piece leaning over the corners behind it hides one or two squares' corners, not a patch
-    from the edge (none of dev's photos or 190 other renders had one of more than 2)."""
+    from the edge (none of dev's photos or 190 other renders had one of more than 2).
+    ``explained``: squares whose corners something else accounts for (glare washing them out:
+    ``lighting.glared_squares``), left out."""
     covered = ~np.asarray(appearance.square_bare, bool)
     if appearance.square_seen is not None:
         covered &= appearance.square_seen
+    if explained is not None:
+        covered &= ~np.asarray(explained, bool)
     count, patches = cv2.connectedComponents(covered.astype(np.uint8), connectivity=4)
     out = np.zeros_like(covered)
     for patch in range(1, count):
