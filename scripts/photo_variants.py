@@ -352,8 +352,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("photos", type=Path, help="folder of photos with sidecars, or with a labels.json")
     parser.add_argument("out", type=Path, help="folder to write one subfolder per variant into")
-    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS) + sorted(MOVED) + sorted(OCCLUDED),
-                        default=sorted(VARIANTS) + sorted(MOVED) + sorted(OCCLUDED))
+    every = sorted(VARIANTS) + sorted(MOVED) + sorted(OCCLUDED)
+    parser.add_argument("--variants", nargs="+", choices=every, default=every)
     args = parser.parse_args(argv)
     if "test" in args.photos.parts:
         print("note: variants of the test split are for measuring only, never for tuning")

@@ -113,7 +113,7 @@ def _squares(pieces, dark_parity=1):
     ys, xs = np.mgrid[0:8, 0:8]
     square_lab = np.where(((xs + ys) % 2 == dark_parity)[..., None], dark, light)  # bare cloth, no glare
     appearance = SimpleNamespace(light_lab=light, dark_lab=dark, dark_parity=dark_parity, square_lab=square_lab,
-                                 square_seen=None, rows=8, cols=8)
+                                 seen=np.ones((8, 8), bool), rows=8, cols=8)
     return SimpleNamespace(readings=readings, appearance=appearance)
 
 

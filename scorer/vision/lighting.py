@@ -50,7 +50,7 @@ def _bare_cloth(appearance: CheckerAppearance) -> tuple[np.ndarray, np.ndarray, 
     rows, cols = appearance.rows, appearance.cols
     ys, xs = np.mgrid[0:rows, 0:cols]
     is_dark = (xs + ys) % 2 == appearance.dark_parity
-    seen = appearance.square_seen if appearance.square_seen is not None else np.ones((rows, cols), bool)
+    seen = appearance.seen
     if not (seen & is_dark).any() or not (seen & ~is_dark).any():
         return None
     return _linear_bgr(appearance.square_lab), is_dark, seen

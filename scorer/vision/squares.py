@@ -56,6 +56,11 @@ class CheckerAppearance:
     cols: int
     square_seen: np.ndarray | None = None  # (rows, cols) bool: square mostly in the photo (None: all)
 
+    @property
+    def seen(self) -> np.ndarray:
+        """(rows, cols) bool: the squares mostly in the photo (all of them where not recorded)."""
+        return self.square_seen if self.square_seen is not None else np.ones((self.rows, self.cols), bool)
+
     def expected(self, x: np.ndarray, y: np.ndarray, parity: np.ndarray) -> np.ndarray:
         """Expected Lab at board points (x, y) in squares on squares of the given parity."""
         feats = _quad_features(x, y, self.rows, self.cols)
@@ -740,9 +745,7 @@ def covered_squares(appearance: CheckerAppearance, explained: np.ndarray | None 
     from the edge (none of dev's photos or 190 other renders had one of more than 2).
     ``explained``: squares whose corners something else accounts for (glare washing them out:
     ``lighting.glared_squares``), left out."""
-    covered = ~np.asarray(appearance.square_bare, bool)
-    if appearance.square_seen is not None:
-        covered &= appearance.square_seen
+    covered = ~np.asarray(appearance.square_bare, bool) & appearance.seen
     if explained is not None:
         covered &= ~np.asarray(explained, bool)
     count, patches = cv2.connectedComponents(covered.astype(np.uint8), connectivity=4)
