@@ -251,6 +251,18 @@ def test_square_side_of_a_square_on_grid():
     assert fit.square_side_px() == pytest.approx(50.0)
 
 
+def checked_cloth(size=(800, 600), check_px=40, narrowing=0.3) -> np.ndarray:
+    """A two-tone checked tablecloth filling a photo taken at a slant (its checks
+    ``narrowing`` smaller at the top than at the bottom)."""
+    width, height = size
+    flat = ((np.arange(3 * height)[:, None] // check_px + np.arange(3 * width)[None, :] // check_px) % 2) * 150 + 55
+    flat = cv2.cvtColor(flat.astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    src = np.float32([[width, height], [2 * width, height], [2 * width, 2 * height], [width, 2 * height]])
+    inset = narrowing * width / 2
+    dst = np.float32([[inset, 0], [width - inset, 0], [width, height], [0, height]])
+    return cv2.warpPerspective(flat, cv2.getPerspectiveTransform(src, dst), (width, height))
+
+
 @pytest.mark.parametrize("kind", ["blank", "noise", "stripes", "dots"])
 def test_no_board_raises_a_user_error(kind):
     rng = np.random.default_rng(0)
@@ -269,6 +281,18 @@ def test_no_board_raises_a_user_error(kind):
     with pytest.raises(NoBoardFound) as caught:
         find_grid(image)
     assert isinstance(caught.value, UserError) and "\n" not in str(caught.value)
+
+
+def test_a_board_on_a_checked_tablecloth_is_found():
+    """The cloth's checks pass every test of a board but that they go on past eight, and
+    its corners fill the x-corner detector's quota: the board is found among the rest."""
+    image = checked_cloth((1000, 800), check_px=30)
+    board, corners, _ = checkerboard_photo(8, 8, elevation=60, yaw=20, seed=5, size=(1000, 800))
+    outline = np.zeros(image.shape[:2], np.uint8)
+    border = corners.mean(axis=0) + 1.15 * (corners - corners.mean(axis=0))  # the board's frame as well
+    cv2.fillPoly(outline, [np.round(border).astype(np.int32)], 255)
+    image[outline > 0] = board[outline > 0]
+    _assert_close(find_grid(image), corners, 8, 8)
 
 
 def test_evaluate_grid_matches_corners_up_to_turns():

@@ -52,11 +52,14 @@ def xcorner_response(gray: np.ndarray, radius: float = 4.0) -> np.ndarray:
     return sum_response - diff_response - 16.0 * np.abs(ring_mean - local_mean)
 
 
+MAX_POINTS = 700  # the strongest x-corners kept
+
+
 def detect_xcorners(
     gray: np.ndarray,
     *,
     radius: float = 4.0,
-    max_points: int = 700,
+    max_points: int = MAX_POINTS,
     min_relative: float = 0.04,
 ) -> XCorners:
     """Local maxima of the x-corner response, strongest first, refined to sub-pixel.
