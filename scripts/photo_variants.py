@@ -12,8 +12,9 @@ the photographer's hard-edged shadow, a lamp's glare, haze (flare in the lens), 
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
 distortion left uncorrected, mild and strong; turned 30 degrees) move the sidecar's pixel
-positions with the photo. The variants that cover part of the board (``OCCLUDED``: a
-player's arm reaching over it) keep the geometry but need the board's corners. A folder
+positions with the photo. The variants that cover part of the photo (``OCCLUDED``: a
+player's arm reaching over the board, a checked tablecloth around it) keep the geometry but
+need the board's corners. A folder
 labelled by a ``labels.json`` (the real chessboards) gets its variants with their labels
 moved likewise, for ``grid_eval``. Never tune on variants of the test split.
 """
@@ -192,6 +193,32 @@ def arm_over_board(image: np.ndarray, corners, reach: float = 0.75, width: float
     return _encoded(linear)
 
 
+def checked_table(image: np.ndarray, corners, period: float = 0.16, turn: float = 20.0, border: float = 0.08,
+                  tones=((0.75, 0.75, 0.78), (0.08, 0.06, 0.45))) -> np.ndarray:
+    """The table around the board covered by a checked cloth (red and white, checks
+    ``period`` of the board's side and turned ``turn`` degrees to its squares), lying in the
+    board's plane out to three board-widths, with the photo's own light and shade; the board
+    and ``border`` of its side beyond its outer corners are left as they were. ``corners``:
+    the checkerboard's 4 outer corners in px."""
+    h, w = image.shape[:2]
+    quad = np.asarray(corners, np.float64).reshape(4, 2)
+    plane = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), quad.astype(np.float32))
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    mapped = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ np.linalg.inv(plane).T
+    ahead = mapped[..., 2] > 1e-9  # beyond the plane's horizon the photo stays as it was
+    u, v = (mapped[..., k] / np.where(ahead, mapped[..., 2], 1.0) for k in (0, 1))
+    outside = np.maximum(np.abs(u - 0.5), np.abs(v - 0.5)) > 0.5 + border
+    cloth = ahead & outside & (np.maximum(np.abs(u - 0.5), np.abs(v - 0.5)) < 3.0)
+    t = np.radians(turn)
+    checks = (np.floor((u * np.cos(t) - v * np.sin(t)) / period) + np.floor((u * np.sin(t) + v * np.cos(t)) / period)) % 2
+    linear = _linear(image)
+    light = cv2.GaussianBlur(linear.mean(axis=2), (0, 0), max(h, w) / 40.0)
+    shade = np.clip(light / max(float(np.median(light)), 1e-3), 0.4, 1.6)[..., None]
+    colour = np.where(checks[..., None] == 0, np.array(tones[0]), np.array(tones[1])) * shade
+    linear[cloth] = colour[cloth]
+    return _encoded(linear)
+
+
 VARIANTS = {
     "dark": lambda image: gamma(image, 1.5),
     "bright": lambda image: gamma(image, 0.65),
@@ -228,6 +255,7 @@ MOVED = {
 # studio sidecar's, or the labels'); the photo's geometry and sidecar stay as they were.
 OCCLUDED = {
     "arm_over_board": arm_over_board,
+    "checked_table": checked_table,
 }
 
 

@@ -17,10 +17,10 @@ import pytest
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import (InvalidCorners, NoBoardFound, _orient, clockwise_from_top_left, find_grid,
-                                grid_from_corners, parse_squares)
+                                grid_from_corners, on_lattice, parse_squares)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
-from scorer.vision.lattice import fit_lattices, lattice_score, project
+from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, project
 from scorer.vision.xcorners import detect_xcorners
 from scorer.vision.load import load_photo
 from synthetic_scene import draw_scene, look_at_camera
@@ -293,6 +293,16 @@ def test_a_board_on_a_checked_tablecloth_is_found():
     cv2.fillPoly(outline, [np.round(border).astype(np.int32)], 255)
     image[outline > 0] = board[outline > 0]
     _assert_close(find_grid(image), corners, 8, 8)
+
+
+def test_on_lattice_finds_a_cloths_corners_anywhere_on_its_plane():
+    plane = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]),
+                                        np.float32([[300, 200], [340, 202], [345, 240], [296, 238]]))
+    grown = np.array([[i, j] for i in range(3) for j in range(3)], np.float64)
+    cloth = Lattice(plane, grown.astype(int), project(plane, grown), 1, 100.0)
+    far = project(plane, np.array([[-4.0, 5.0], [9.0, 3.0]]))  # never grown, on the same plane
+    between = project(plane, np.array([[-4.5, 5.0], [9.3, 3.4]]))  # a board's corners at another period
+    assert on_lattice(np.vstack([far, between]), cloth).tolist() == [True, True, False, False]
 
 
 def test_evaluate_grid_matches_corners_up_to_turns():

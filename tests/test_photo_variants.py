@@ -204,3 +204,15 @@ def test_an_arm_over_the_board_comes_in_from_the_nearest_photo_edge_and_hides_pa
     truth = {"board": "x", "checkerboard": {"corners": corners}}
     covered, mapping = photo_variants.variant_of("arm_over_board", image, truth)
     assert mapping is None and np.array_equal(covered, out)
+
+
+def test_a_checked_tablecloth_covers_the_table_and_leaves_the_board():
+    image = np.full((300, 400, 3), 128, np.uint8)
+    corners = [[150.0, 100.0], [250.0, 100.0], [250.0, 200.0], [150.0, 200.0]]
+    out = photo_variants.checked_table(image, corners)
+    assert np.array_equal(out[95:205, 145:255], image[95:205, 145:255])  # the board and its border
+    table = out[:60].astype(int)
+    assert np.ptp(table.mean(axis=2)) > 80  # light and dark checks
+    assert (np.abs(table - 128).max(axis=2) > 40).mean() > 0.9  # all over the table
+    covered, mapping = photo_variants.variant_of("checked_table", image, {"checkerboard": {"corners": corners}})
+    assert mapping is None and np.array_equal(covered, out)

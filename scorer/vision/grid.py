@@ -302,26 +302,35 @@ def _sure_board(fit: GridFit) -> bool:
 def _find_grid_at_scale(gray: np.ndarray) -> GridFit:
     points = detect_xcorners(gray).points
     patterns: list[Lattice] = []
+    best = None  # (window, lattice): the most board-like window of any lattice so far
     for attempt in range(PATTERN_RETRIES + 1):
         lattices = fit_lattices(points, gray)
-        if not lattices:
-            raise NoBoardFound("no checkerboard found in the photo (no grid of square corners)")
         # The most board-like window of any lattice: the largest lattice can be a table cloth's
         # pattern, or a few corners strewn across the board at another period.
         found = [(window, lattice) for lattice in lattices if (window := choose_extent(gray, lattice)) is not None]
-        windows = [(window, lattice) for window, lattice in found if not window.runs_on]
+        cloths = [lattice for window, lattice in found if window.runs_on]
+        # The same cloth grown from another seed, where its window meets the photo's edge,
+        # can seem bounded: a lattice lying on a cloth's is that cloth.
+        cloths += [lattice for window, lattice in found if not window.runs_on and any(
+            on_lattice(lattice.points, cloth).mean() >= 0.5 for cloth in cloths)]
+        windows = [(window, lattice) for window, lattice in found if not any(lattice is c for c in cloths)]
+        if best is not None:
+            windows.append(best)
         if windows:
-            window, lattice = max(windows, key=lambda pair: pair[0].score)
-            return _fit_window(gray, lattice, window)
-        if not found:
+            best = max(windows, key=lambda pair: pair[0].score)
+        if not cloths:
             break
-        # Every lattice grown was a checked cloth's, whose corners can outnumber the board's
-        # (and fill the detector's quota): look again among the corners no cloth explains.
-        patterns += [lattice for _, lattice in found]
+        # A checked cloth's corners can outnumber the board's and fill the detector's quota,
+        # leaving the board's lattice ungrown: look again among the corners no cloth explains.
+        patterns += cloths
         if attempt == 0:
             points = detect_xcorners(gray, max_points=PATTERN_RETRIES * 2 * MAX_POINTS).points
         points = points[~np.any([on_lattice(points, lattice) for lattice in patterns], axis=0)][:MAX_POINTS]
-    raise NoBoardFound("no checkerboard found in the photo (no alternating squares)")
+    if best is None:
+        if not patterns and not lattices:
+            raise NoBoardFound("no checkerboard found in the photo (no grid of square corners)")
+        raise NoBoardFound("no checkerboard found in the photo (no alternating squares)")
+    return _fit_window(gray, best[1], best[0])
 
 
 def on_lattice(points: np.ndarray, lattice: Lattice, tolerance: float = PATTERN_TOLERANCE) -> np.ndarray:
