@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import (COLOUR_LETTERS, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol,
+from scorer.board import (COLOUR_LETTERS, PARK, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol,
                           infer_stash, setup_of_area, setups_for_size)
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
@@ -91,13 +91,15 @@ WASHED_OUT_MAX_CONFIDENCE = 0.75
 # under the arms the means were 0.03 to 0.88.
 COVERED_MAX_CONFIDENCE = 0.26
 COVER_SEEN_CONFIDENCE = 0.9
+CUT_OFF = ("the photo's {edges} through the board: part of the play area may be out of the photo, "
+           "so take it again with the whole board in view")
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
 # What each of a reading's warnings is about (``Reading.warning_kinds``, the JSON's
 # ``warning_kinds``), so that a program acting on them need not parse their words.
 WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
-    "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, or "
-              "something lies over squares"),
+    "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, "
+              "something lies over squares, or the photo's edge cuts through the board"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -349,6 +351,11 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         reading.row_one_alternative = final.bottom_turns(*rect) or final.runner_up_turns(*rect)
         reading.warn("row_one", ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
+    if found and play is not None and reading.board is not None:
+        edges = cut_off_edges(final, play, reading.board, image.shape)
+        if edges:
+            said = f"{edges[0]} edge cuts" if len(edges) == 1 else f"{', '.join(edges[:-1])} and {edges[-1]} edges cut"
+            reading.warn("photo", CUT_OFF.format(edges=said), first=True)
     if found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape)):
         reading.grid_unsure = True
         why = (f"grid confidence {grid.confidence:.2f}" if grid.confidence < GRID_UNSURE
@@ -357,6 +364,44 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                              "that the grid drawn on the photo covers the whole checkerboard", first=True)
     reading.seconds = time.perf_counter() - start
     return reading
+
+
+def cut_off_edges(grid: GridFit, play: PlayArea, board: Board, shape: tuple[int, ...]) -> list[str]:
+    """The photo's edges (``bottom``, ``top``, ``left``, ``right``) past which the play area
+    goes on, or may: where its outline crosses the photo's edge, and where a side of it is
+    the found checkerboard's own side with half a square beyond it outside the photo, unless
+    both of that side's corners hold parks (the setup's parks sit in the play area's corners
+    from the first move)."""
+    height, width = shape[:2]
+    last_col, last_row = play.cols - 1, play.rows - 1
+    along_cols = play.col + 0.5 + np.arange(play.cols)
+    along_rows = play.row + 0.5 + np.arange(play.rows)
+    bottom, top = play.row, play.row + play.rows
+    left, right = play.col, play.col + play.cols
+    sides = [  # (its line, the line half a square beyond, whether that is the grid's side too, its corners)
+        (np.c_[along_cols, np.full(play.cols, bottom)], np.c_[along_cols, np.full(play.cols, bottom - 0.5)],
+         bottom == 0, [Square(0, 0), Square(last_col, 0)]),
+        (np.c_[along_cols, np.full(play.cols, top)], np.c_[along_cols, np.full(play.cols, top + 0.5)],
+         top == grid.rows, [Square(0, last_row), Square(last_col, last_row)]),
+        (np.c_[np.full(play.rows, left), along_rows], np.c_[np.full(play.rows, left - 0.5), along_rows],
+         left == 0, [Square(0, 0), Square(0, last_row)]),
+        (np.c_[np.full(play.rows, right), along_rows], np.c_[np.full(play.rows, right + 0.5), along_rows],
+         right == grid.cols, [Square(last_col, 0), Square(last_col, last_row)]),
+    ]
+    edges = []
+    for line, beyond, on_grid_side, corners in sides:
+        crossed = _photo_edges_crossed(grid.board_to_image(line), width, height)
+        if not crossed and on_grid_side and not all(board[square] == PARK for square in corners):
+            crossed = _photo_edges_crossed(grid.board_to_image(beyond), width, height)
+        edges += [edge for edge in crossed if edge not in edges]
+    return edges
+
+
+def _photo_edges_crossed(xy: np.ndarray, width: int, height: int) -> list[str]:
+    """The photo's edges past which any of the image points ``xy`` lie."""
+    x, y = xy[:, 0], xy[:, 1]
+    past = {"bottom": y >= height, "top": y < 0, "left": x < 0, "right": x >= width}
+    return [edge for edge, out in past.items() if np.any(out)]
 
 
 def _found_short_in_frame(grid: GridFit, shape: tuple[int, ...]) -> bool:

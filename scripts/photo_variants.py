@@ -11,8 +11,8 @@ on one side, a hand's shake (a straight smear, sideways or diagonally, 15 px at 
 the photographer's hard-edged shadow, a lamp's glare, haze (flare in the lens), every hue turned 12 degrees either way. The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
-distortion left uncorrected, mild and strong; turned 30 degrees) move the sidecar's pixel
-positions with the photo. The variants that cover part of the photo (``OCCLUDED``: a
+distortion left uncorrected, mild and strong; turned 30 degrees; cut off through row 1, as a
+player framing too high) move the sidecar's pixel positions with the photo. The variants that cover part of the photo (``OCCLUDED``: a
 player's arm reaching over the board, a checked tablecloth around it) keep the geometry but
 need the board's corners. A folder
 labelled by a ``labels.json`` (the real chessboards) gets its variants with their labels
@@ -219,6 +219,15 @@ def checked_table(image: np.ndarray, corners, period: float = 0.16, turn: float 
     return _encoded(linear)
 
 
+def cut_through_row_one(image: np.ndarray, truth: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The photo cut off through the play area's row 1 (at its squares' mean height), as a
+    player framing too high takes it: what is below is lost. Returns the photo and the
+    2x3 map of old px to new (unmoved)."""
+    row_one = [xy for name, xy in truth["square_centres"].items() if name[1:] == "1"]
+    cut = int(round(np.mean([y for _, y in row_one])))
+    return np.ascontiguousarray(image[:cut]), np.array([[1.0, 0, 0], [0, 1.0, 0]])
+
+
 VARIANTS = {
     "dark": lambda image: gamma(image, 1.5),
     "bright": lambda image: gamma(image, 0.65),
@@ -250,7 +259,9 @@ MOVED = {
     "barrel_mild": lambda image, truth: barrel_distorted(image, -0.05),
     "barrel_strong": lambda image, truth: barrel_distorted(image, -0.15),
     "turned_30": lambda image, truth: turned(image, 30.0),
+    "cut_through_row_one": cut_through_row_one,
 }
+PLAY_AREA_VARIANTS = {"tight_frame", "cut_through_row_one"}  # they need a studio sidecar's play area
 # Variants that cover part of the board: each needs the checkerboard's corners in px (the
 # studio sidecar's, or the labels'); the photo's geometry and sidecar stay as they were.
 OCCLUDED = {
@@ -352,10 +363,11 @@ def write_variant(path: Path, image: np.ndarray) -> None:
 def write_labelled_variants(folder: Path, out: Path, variants: list[str]) -> int:
     """Variants of a folder of photos labelled in a ``labels.json`` (the real chessboards:
     ``file``, the grid's ``corners_px``, ``width`` and ``height``), each with its own
-    labels.json. Tight framing needs a studio sidecar's play area and is left out."""
+    labels.json. Tight framing and the cut through row 1 need a studio sidecar's play area
+    and are left out."""
     entries = json.loads((folder / "labels.json").read_text())
     for name in variants:
-        if name == "tight_frame":
+        if name in PLAY_AREA_VARIANTS:
             print(f"{name}: needs a studio sidecar's play area; left out")
             continue
         target = out / name

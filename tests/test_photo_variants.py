@@ -170,7 +170,8 @@ def test_labelled_photos_get_variants_with_their_labels_moved(tmp_path):
     (source / "labels.json").write_text(json.dumps([{"file": "board.png", "corners_px": corners, "squares": [8, 8],
                                                       "width": 120, "height": 90}]))
     out = tmp_path / "out"
-    assert photo_variants.main([str(source), str(out), "--variants", "half_size", "dark", "tight_frame"]) == 0
+    assert photo_variants.main([str(source), str(out), "--variants", "half_size", "dark", "tight_frame",
+                                "cut_through_row_one"]) == 0
     half = json.loads((out / "half_size" / "labels.json").read_text())
     assert half[0]["file"] == "board.jpg" and half[0]["squares"] == [8, 8]
     assert (half[0]["width"], half[0]["height"]) == (60, 45)
@@ -178,6 +179,7 @@ def test_labelled_photos_get_variants_with_their_labels_moved(tmp_path):
     assert np.allclose(half[0]["corners_px"], np.array(corners) / 2 - 0.25)
     assert json.loads((out / "dark" / "labels.json").read_text())[0]["corners_px"] == corners
     assert not (out / "tight_frame").exists()  # it needs a studio sidecar's play area
+    assert not (out / "cut_through_row_one").exists()
 
 
 def test_underexposed_is_stops_darker_in_linear_light():
@@ -216,3 +218,11 @@ def test_a_checked_tablecloth_covers_the_table_and_leaves_the_board():
     assert (np.abs(table - 128).max(axis=2) > 40).mean() > 0.9  # all over the table
     covered, mapping = photo_variants.variant_of("checked_table", image, {"checkerboard": {"corners": corners}})
     assert mapping is None and np.array_equal(covered, out)
+
+
+def test_a_photo_cut_through_row_one_loses_what_lies_below_it():
+    image = np.arange(100 * 80 * 3, dtype=np.uint32).reshape(100, 80, 3).astype(np.uint8)
+    truth = {"square_centres": {"A1": [20.0, 60.0], "B1": [40.0, 64.0], "A2": [20.0, 40.0], "B2": [40.0, 44.0]}}
+    out, mapping = photo_variants.cut_through_row_one(image, truth)
+    assert out.shape == (62, 80, 3) and np.array_equal(out, image[:62])
+    assert np.array_equal(mapping, [[1, 0, 0], [0, 1, 0]])
