@@ -63,6 +63,55 @@ def test_heic_orientation_is_applied_once():
     assert (xs.mean() / 48, ys.mean() / 64) == pytest.approx((0.75, 0.125), abs=0.05)
 
 
+def _matrix_profile(primaries, gamma: float = 2.2) -> bytes:
+    """A minimal ICC v2 display profile: D50-adapted primaries (X, Y, Z each) and one gamma."""
+    def s15(x):
+        return struct.pack(">i", int(round(x * 65536)))
+
+    def xyz(x, y, z):
+        return b"XYZ " + bytes(4) + s15(x) + s15(y) + s15(z)
+
+    curve = b"curv" + bytes(4) + struct.pack(">IH", 1, int(round(gamma * 256))) + bytes(2)
+    name = b"a test profile\0"
+    tags = [(b"desc", b"desc" + bytes(4) + struct.pack(">I", len(name)) + name + bytes(79)),
+            (b"wtpt", xyz(0.9642, 1.0, 0.8249)), (b"rXYZ", xyz(*primaries[0])), (b"gXYZ", xyz(*primaries[1])),
+            (b"bXYZ", xyz(*primaries[2])), (b"rTRC", curve), (b"gTRC", curve), (b"bTRC", curve),
+            (b"cprt", b"text" + bytes(4) + b"none\0")]
+    table, data = b"", b""
+    start = 128 + 4 + 12 * len(tags)
+    for signature, body in tags:
+        data += bytes(-(start + len(data)) % 4)
+        table += signature + struct.pack(">II", start + len(data), len(body))
+        data += body
+    body = struct.pack(">I", len(tags)) + table + data
+    header = (struct.pack(">I", 128 + len(body)) + b"lcms" + struct.pack(">I", 0x02100000) + b"mntrRGB XYZ "
+              + bytes(12) + b"acsp" + bytes(24) + bytes(4) + s15(0.9642) + s15(1.0) + s15(0.8249) + bytes(48))
+    return header + body
+
+
+# Display P3 (an iPhone's photos), its primaries adapted to D50 as in Apple's own profile.
+DISPLAY_P3 = [(0.5151, 0.2412, -0.0011), (0.2920, 0.6922, 0.0419), (0.1571, 0.0666, 0.7841)]
+
+
+@pytest.mark.parametrize("fmt", ["JPEG", "PNG"])
+def test_colours_are_turned_into_srgb_from_an_embedded_profile(fmt):
+    # A wide-gamut photo's values read as sRGB look duller than the scene: converted, a
+    # Display P3 red comes out redder.
+    plain = Image.new("RGB", (64, 48), (200, 60, 60))
+    as_p3 = load_photo(_encode(plain, fmt, icc_profile=_matrix_profile(DISPLAY_P3), quality=98))
+    as_is = load_photo(_encode(plain, fmt, quality=98))
+    b, g, r = as_is[24, 32].astype(int)
+    assert abs(r - 200) <= 2 and abs(g - 60) <= 2
+    b2, g2, r2 = as_p3[24, 32].astype(int)
+    assert r2 >= r + 12 and g2 <= g - 15
+
+
+def test_a_profile_that_cannot_be_used_leaves_the_colours_as_they_are():
+    plain = Image.new("RGB", (64, 48), (200, 60, 60))
+    image = load_photo(_encode(plain, "PNG", icc_profile=b"not a profile at all"))
+    assert image[24, 32].tolist() == [60, 60, 200]
+
+
 def test_reads_from_path(tmp_path):
     path = tmp_path / "board.png"
     _test_image().save(path)

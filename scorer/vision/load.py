@@ -1,7 +1,7 @@
 """Stage 1 of the photo reader: decode a photo into a BGR array, upright, with size limits.
 
 Reads JPEG, PNG, WebP and HEIC (iPhone photos, via pillow-heif), applies the EXIF orientation
-tag, and rejects non-images, truncated files, decompression bombs and oversized files with a
+tag, converts colours to sRGB from the colour space an embedded ICC profile names, and rejects non-images, truncated files, decompression bombs and oversized files with a
 one-line :class:`PhotoError` before decoding more than the header where it can.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
 from scorer.errors import UserError
 from scorer.files import PHOTO_FORMATS, read_at_most, too_large
@@ -31,6 +31,7 @@ MAX_PIXELS = 80_000_000
 MIN_SIDE = 32  # px: a smaller photo cannot show a board (5 squares of the 6 px the reader needs)
 MAX_ASPECT = 16  # nor a longer, thinner strip (under 100 px across at the reader's working size)
 WORKING_LONG_SIDE = 1280
+SRGB = ImageCms.createProfile("sRGB")
 ACCEPTED_FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP", "TIFF"}
 
 
@@ -121,6 +122,7 @@ def load_photo_scaled(
             if _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
             raise PhotoError(f"{name}: cannot read the image header: {DAMAGED} ({_short(err)})") from None
+        icc_profile = image.info.get("icc_profile")
         if image.format not in ACCEPTED_FORMATS:
             raise PhotoError(f"{name}: unsupported image format {image.format}")
         width, height = image.size
@@ -148,9 +150,10 @@ def load_photo_scaled(
             if isinstance(err, OSError) and _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
             raise PhotoError(f"{name}: cannot decode the image: {DAMAGED} ({_short(err)})") from None
-    bgr = cv2.cvtColor(np.asarray(image, dtype=np.uint8), cv2.COLOR_RGB2BGR)
+    rgb = np.asarray(image, dtype=np.uint8)
     if long_side:
-        bgr, _ = downscale(bgr, long_side)
+        rgb, _ = downscale(rgb, long_side)
+    bgr = cv2.cvtColor(np.asarray(in_srgb(Image.fromarray(rgb), icc_profile)), cv2.COLOR_RGB2BGR)
     return bgr, max(width, height) / max(bgr.shape[:2])
 
 
@@ -170,6 +173,21 @@ def _to_rgb(image: Image.Image) -> Image.Image:
         top = 65535.0 if array.max() > 255 else 255.0
         return Image.fromarray((array * (255.0 / top)).clip(0, 255).astype(np.uint8)).convert("RGB")
     return image.convert("RGB")
+
+
+def in_srgb(image: Image.Image, icc_profile: bytes | None) -> Image.Image:
+    """An RGB image in sRGB, converted from the colour space its embedded ICC profile names
+    (an iPhone's Display P3: read as sRGB, its colours look duller than they are); as it is
+    without a profile, with an sRGB one, or with one LittleCMS cannot use."""
+    if not icc_profile:
+        return image
+    try:
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(icc_profile))
+        if "srgb" in ImageCms.getProfileDescription(profile).lower():
+            return image
+        return ImageCms.profileToProfile(image, profile, SRGB, outputMode="RGB")
+    except (ImageCms.PyCMSError, OSError, ValueError, TypeError):
+        return image
 
 
 def _is_truncation(err: Exception) -> bool:
