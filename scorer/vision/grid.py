@@ -56,7 +56,7 @@ BOUNDARY_CORNER = 0.5
 # chessboards, dev, the grid cases and dev shaken two ways (the board's corners smeared, a
 # gingham cloth's larger checks not), the rings just outside the boards found stepped by 0.28
 # at most on any side and 0.19 on a second; the two gingham cloths taken for boards by 0.5 to
-# 1.64 on every side seen but one.
+# 1.64 on two to four sides.
 RUN_ON_STEP = 0.5
 RUN_ON_SIDES = 2
 PATTERN_RETRIES = 2  # times the finder looks again without the corners of the checked cloths found
