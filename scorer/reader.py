@@ -91,15 +91,18 @@ WASHED_OUT_MAX_CONFIDENCE = 0.75
 # under the arms the means were 0.03 to 0.88.
 COVERED_MAX_CONFIDENCE = 0.26
 COVER_SEEN_CONFIDENCE = 0.9
-CUT_OFF = ("the photo's {edges} through the board: part of the play area may be out of the photo, "
+CUT_OFF = ("the photo's {edges} edge{s} cut{verb} through the play area: part of it is out of the photo, "
            "so take it again with the whole board in view")
+NEAR_EDGE = ("the photo's {edges} edge{s} lie{verb} close to the board's edge: if part of the play area is out "
+             "of the photo, take it again with the whole board in view")
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
 # What each of a reading's warnings is about (``Reading.warning_kinds``, the JSON's
 # ``warning_kinds``), so that a program acting on them need not parse their words.
 WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
     "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, "
-              "something lies over squares, or the photo's edge cuts through the board"),
+              "something lies over squares, or the photo's edge cuts through the play area or lies close to the "
+              "board's edge"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -352,10 +355,12 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         reading.warn("row_one", ROW_ONE_GUESSED)
     _judge_photo_quality(reading, image)
     if found and play is not None and reading.board is not None:
-        edges = cut_off_edges(final, play, reading.board, image.shape)
-        if edges:
-            said = f"{edges[0]} edge cuts" if len(edges) == 1 else f"{', '.join(edges[:-1])} and {edges[-1]} edges cut"
-            reading.warn("photo", CUT_OFF.format(edges=said), first=True)
+        cut, near = cut_off_edges(final, play, reading.board, image.shape)
+        for edges, text in ((near, NEAR_EDGE), (cut, CUT_OFF)):
+            if edges:
+                said = edges[0] if len(edges) == 1 else f"{', '.join(edges[:-1])} and {edges[-1]}"
+                reading.warn("photo", text.format(edges=said, s="s" if len(edges) > 1 else "",
+                                                  verb="" if len(edges) > 1 else "s"), first=True)
     if found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape)):
         reading.grid_unsure = True
         why = (f"grid confidence {grid.confidence:.2f}" if grid.confidence < GRID_UNSURE
@@ -366,12 +371,12 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     return reading
 
 
-def cut_off_edges(grid: GridFit, play: PlayArea, board: Board, shape: tuple[int, ...]) -> list[str]:
-    """The photo's edges (``bottom``, ``top``, ``left``, ``right``) past which the play area
-    goes on, or may: where its outline crosses the photo's edge, and where a side of it is
-    the found checkerboard's own side with half a square beyond it outside the photo, unless
-    both of that side's corners hold parks (the setup's parks sit in the play area's corners
-    from the first move)."""
+def cut_off_edges(grid: GridFit, play: PlayArea, board: Board, shape: tuple[int, ...]) -> tuple[list[str], list[str]]:
+    """The photo's edges (``bottom``, ``top``, ``left``, ``right``) that cut through the play
+    area (its side, at its squares' middles, runs past them), and those that lie so close to a
+    side of it which is the found checkerboard's own side that the squares half a square beyond
+    are out of the photo, unless both of that side's corners hold parks (the default parks sit
+    in the play area's corners, so such a side is most likely the play area's own)."""
     height, width = shape[:2]
     last_col, last_row = play.cols - 1, play.rows - 1
     along_cols = play.col + 0.5 + np.arange(play.cols)
@@ -388,13 +393,14 @@ def cut_off_edges(grid: GridFit, play: PlayArea, board: Board, shape: tuple[int,
         (np.c_[np.full(play.rows, right), along_rows], np.c_[np.full(play.rows, right + 0.5), along_rows],
          right == grid.cols, [Square(last_col, 0), Square(last_col, last_row)]),
     ]
-    edges = []
+    cut, near = [], []
     for line, beyond, on_grid_side, corners in sides:
         crossed = _photo_edges_crossed(grid.board_to_image(line), width, height)
+        cut += [edge for edge in crossed if edge not in cut]
         if not crossed and on_grid_side and not all(board[square] == PARK for square in corners):
-            crossed = _photo_edges_crossed(grid.board_to_image(beyond), width, height)
-        edges += [edge for edge in crossed if edge not in edges]
-    return edges
+            near += [edge for edge in _photo_edges_crossed(grid.board_to_image(beyond), width, height)
+                     if edge not in near]
+    return cut, [edge for edge in near if edge not in cut]
 
 
 def _photo_edges_crossed(xy: np.ndarray, width: int, height: int) -> list[str]:

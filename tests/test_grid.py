@@ -17,7 +17,7 @@ import pytest
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import (InvalidCorners, NoBoardFound, _orient, clockwise_from_top_left, find_grid,
-                                grid_from_corners, on_lattice, parse_squares)
+                                grid_from_corners, on_lattice, parse_squares, runs_on)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
 from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, project
@@ -293,6 +293,21 @@ def test_a_board_on_a_checked_tablecloth_is_found():
     cv2.fillPoly(outline, [np.round(border).astype(np.int32)], 255)
     image[outline > 0] = board[outline > 0]
     _assert_close(find_grid(image), corners, 8, 8)
+
+
+def test_a_window_of_eight_runs_on_where_the_checks_go_on_past_two_of_its_sides():
+    along_i, along_j = np.zeros((11, 12)), np.zeros((12, 11))  # 12 x 12 squares, all table
+    a, b = 2, 2  # an 8 x 8 window, squares 2..9 each way
+    along_i[a:a + 7, b:b + 8] = along_j[a:a + 8, b:b + 7] = 1.0  # its own squares alternate
+    assert not runs_on(along_i, along_j, a, b, 8, 8)  # a board: table all round
+    along_j[a - 1, b:b + 7] = 0.9  # the column left of it alternates too
+    assert not runs_on(along_i, along_j, a, b, 8, 8)  # one side: a board a square off, at worst
+    along_i[a:a + 7, b + 8] = 0.8  # and the row above it
+    assert runs_on(along_i, along_j, a, b, 8, 8)  # a cloth
+    assert not runs_on(along_i, along_j, a, b, 7, 8)  # a window of 7 may grow to 8: only one side counts
+    along_i[a:a + 7, b + 8] = np.nan
+    along_i[a, b + 8] = along_i[a + 1, b + 8] = 0.8  # only 2 squares of that row seen
+    assert not runs_on(along_i, along_j, a, b, 8, 8)
 
 
 def test_on_lattice_finds_a_cloths_corners_anywhere_on_its_plane():

@@ -199,12 +199,12 @@ def test_a_photo_cut_off_through_the_play_area_says_so():
     image = cv2.imread(str(path))
     whole = read_image(image, threehouse=None)
     cut = read_image(np.ascontiguousarray(image[:int(np.mean(row_one))]), threehouse=None)
-    assert not any("cuts through" in w for w in whole.warnings)
-    assert cut.warnings[0].startswith("the photo's bottom edge cuts through the board"), cut.warnings
+    assert not any("out of the photo" in w for w in whole.warnings)
+    assert cut.warnings[0].startswith("the photo's bottom edge cuts through the play area"), cut.warnings
     assert cut.warning_kinds[0] == "photo"
 
 
-def test_cut_off_edges_are_where_the_play_area_or_what_lies_past_its_corners_leaves_the_photo():
+def test_cut_off_edges_are_where_the_play_area_or_what_lies_just_past_its_side_leaves_the_photo():
     from scorer.reader import cut_off_edges
     from scorer.vision.playarea import PlayArea
 
@@ -212,12 +212,13 @@ def test_cut_off_edges_are_where_the_play_area_or_what_lies_past_its_corners_lea
     parks = Board.from_text("# . . . . #\n" + ". . . . . .\n" * 4 + "# . . . . #\n")
     bare = Board.from_text(". . . . . .\n" * 6)
     area = PlayArea(col=1, row=0, cols=6, rows=6)
-    assert cut_off_edges(grid, area, bare, (500, 600)) == []  # all in view, and room below
-    assert cut_off_edges(grid, area, bare, (420, 600)) == ["bottom"]  # a row below the board is out of view
-    assert cut_off_edges(grid, area, parks, (420, 600)) == []  # ... but the corner parks say it is all there
-    assert cut_off_edges(grid, area, parks, (380, 600)) == ["bottom"]  # the play area itself is cut
-    assert cut_off_edges(grid, area, bare, (500, 470)) == []  # its right side is column 7, not the board's edge
-    assert cut_off_edges(grid, area, parks, (390, 390)) == ["bottom", "right"]
+    assert cut_off_edges(grid, area, bare, (500, 600)) == ([], [])  # all in view, and room below
+    assert cut_off_edges(grid, area, bare, (420, 600)) == ([], ["bottom"])  # a row below the board is out of view
+    assert cut_off_edges(grid, area, parks, (420, 600)) == ([], [])  # ... but the corner parks say it is all there
+    assert cut_off_edges(grid, area, parks, (380, 600)) == (["bottom"], [])  # the play area itself is cut
+    assert cut_off_edges(grid, area, bare, (500, 470)) == ([], [])  # its right side is column 7, not the board's edge
+    assert cut_off_edges(grid, area, parks, (390, 390)) == (["bottom", "right"], [])
+    assert cut_off_edges(grid, area, bare, (420, 470)) == ([], ["bottom"])
 
 
 def test_a_grid_found_on_part_of_the_board_is_right_when_it_lies_on_the_true_squares_of_the_play_area():

@@ -60,6 +60,7 @@ BOUNDARY_CORNER = 0.5
 RUN_ON_STEP = 0.5
 RUN_ON_SIDES = 2
 PATTERN_RETRIES = 2  # times the finder looks again without the corners of the checked cloths found
+PATTERN_MAX_POINTS = 4 * MAX_POINTS  # x-corners it looks among then: a cloth's and the board's
 PATTERN_TOLERANCE = 0.15  # squares: a corner this near a cloth lattice's point is the cloth's
 SAMPLE_PX = 16  # rectified px per square when reading square colours
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
@@ -301,33 +302,29 @@ def _sure_board(fit: GridFit) -> bool:
 
 def _find_grid_at_scale(gray: np.ndarray) -> GridFit:
     points = detect_xcorners(gray).points
-    patterns: list[Lattice] = []
+    cloths: list[Lattice] = []  # the checked cloths' lattices found so far
     best = None  # (window, lattice): the most board-like window of any lattice so far
     for attempt in range(PATTERN_RETRIES + 1):
         lattices = fit_lattices(points, gray)
         # The most board-like window of any lattice: the largest lattice can be a table cloth's
         # pattern, or a few corners strewn across the board at another period.
         found = [(window, lattice) for lattice in lattices if (window := choose_extent(gray, lattice)) is not None]
-        cloths = [lattice for window, lattice in found if window.runs_on]
-        # The same cloth grown from another seed, where its window meets the photo's edge,
-        # can seem bounded: a lattice lying on a cloth's is that cloth.
-        cloths += [lattice for window, lattice in found if not window.runs_on and any(
-            on_lattice(lattice.points, cloth).mean() >= 0.5 for cloth in cloths)]
-        windows = [(window, lattice) for window, lattice in found if not any(lattice is c for c in cloths)]
-        if best is not None:
-            windows.append(best)
-        if windows:
-            best = max(windows, key=lambda pair: pair[0].score)
-        if not cloths:
+        new_cloths = [lattice for window, lattice in found if window.runs_on]
+        cloths += new_cloths
+        windows = [(window, lattice) for window, lattice in found + ([best] if best else []) if not window.runs_on]
+        best = max(windows, key=lambda pair: pair[0].score) if windows else None
+        if not new_cloths or attempt == PATTERN_RETRIES:
             break
         # A checked cloth's corners can outnumber the board's and fill the detector's quota,
         # leaving the board's lattice ungrown: look again among the corners no cloth explains.
-        patterns += cloths
         if attempt == 0:
-            points = detect_xcorners(gray, max_points=PATTERN_RETRIES * 2 * MAX_POINTS).points
-        points = points[~np.any([on_lattice(points, lattice) for lattice in patterns], axis=0)][:MAX_POINTS]
+            points = detect_xcorners(gray, max_points=PATTERN_MAX_POINTS).points
+        points = points[~np.any([on_lattice(points, cloth) for cloth in cloths], axis=0)][:MAX_POINTS]
     if best is None:
-        if not patterns and not lattices:
+        if cloths:
+            raise NoBoardFound("no checkerboard found in the photo (only a checked pattern that runs on past "
+                               f"{MAX_SQUARES} squares: a tablecloth?)")
+        if not lattices:
             raise NoBoardFound("no checkerboard found in the photo (no grid of square corners)")
         raise NoBoardFound("no checkerboard found in the photo (no alternating squares)")
     return _fit_window(gray, best[1], best[0])
@@ -574,9 +571,9 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
     detected = detect_xcorners(gray)
     start = marked
     for lattice in fit_lattices(detected.points, gray):
-        on_lattice = _marked_on_lattice(lattice, ordered, rows, cols)
-        if on_lattice is not None:
-            start = cv2.getPerspectiveTransform(board, on_lattice.astype(np.float32))
+        marked_on_lattice = _marked_on_lattice(lattice, ordered, rows, cols)
+        if marked_on_lattice is not None:
+            start = cv2.getPerspectiveTransform(board, marked_on_lattice.astype(np.float32))
             break
     try:
         fit = _snapped_fit(start, marked, coords, detected.points.astype(np.float64), rows, cols)
@@ -604,8 +601,8 @@ def _marked_on_lattice(lattice: Lattice, ordered: np.ndarray, rows: int, cols: i
             or np.count_nonzero(second) != 1 or np.count_nonzero(first * second) != 0
             or not np.array_equal(nearest[2], nearest[1] + second)):
         return None
-    on_lattice = project(lattice.homography, nearest)
-    return on_lattice if np.isfinite(on_lattice).all() else None
+    marked = project(lattice.homography, nearest)
+    return marked if np.isfinite(marked).all() else None
 
 
 def _snapped_fit(start: np.ndarray, marked: np.ndarray, coords: np.ndarray, detected: np.ndarray,
