@@ -1,8 +1,9 @@
 """Stage 1 of the photo reader: decode a photo into a BGR array, upright, with size limits.
 
 Reads JPEG, PNG, WebP and HEIC (iPhone photos, via pillow-heif), applies the EXIF orientation
-tag, converts colours to sRGB from the colour space an embedded ICC profile names, and rejects non-images, truncated files, decompression bombs and oversized files with a
-one-line :class:`PhotoError` before decoding more than the header where it can.
+tag, converts colours to sRGB from the colour space an embedded ICC profile names, and rejects
+non-images, truncated files, decompression bombs and oversized files with a one-line
+:class:`PhotoError` before decoding more than the header where it can.
 """
 
 from __future__ import annotations
@@ -153,7 +154,9 @@ def load_photo_scaled(
     rgb = np.asarray(image, dtype=np.uint8)
     if long_side:
         rgb, _ = downscale(rgb, long_side)
-    bgr = cv2.cvtColor(np.asarray(in_srgb(Image.fromarray(rgb), icc_profile)), cv2.COLOR_RGB2BGR)
+    if icc_profile:  # converted once the photo is shrunk: fewer pixels
+        rgb = np.asarray(in_srgb(Image.fromarray(rgb), icc_profile))
+    bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
     return bgr, max(width, height) / max(bgr.shape[:2])
 
 
