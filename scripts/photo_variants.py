@@ -12,10 +12,10 @@ the photographer's hard-edged shadow, a lamp's glare, haze (flare in the lens), 
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
 distortion left uncorrected, mild and strong; turned 30 degrees; cut off through row 1, as a
-player framing too high) move the sidecar's pixel positions with the photo. The variants that cover part of the photo (``OCCLUDED``: a
-player's arm reaching over the board, a checked tablecloth around it) keep the geometry but
-need the board's corners. A folder
-labelled by a ``labels.json`` (the real chessboards) gets its variants with their labels
+player framing too high) move the sidecar's pixel positions with the photo. The variants that
+cover part of the photo (``OCCLUDED``: a player's arm reaching over the board, a checked
+tablecloth around it) keep the geometry but need the board's corners. A folder labelled by a
+``labels.json`` (the real chessboards) gets its variants with their labels
 moved likewise, for ``grid_eval``. Never tune on variants of the test split.
 """
 
@@ -207,8 +207,8 @@ def checked_table(image: np.ndarray, corners, period: float = 0.16, turn: float 
     mapped = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ np.linalg.inv(plane).T
     ahead = mapped[..., 2] > 1e-9  # beyond the plane's horizon the photo stays as it was
     u, v = (mapped[..., k] / np.where(ahead, mapped[..., 2], 1.0) for k in (0, 1))
-    outside = np.maximum(np.abs(u - 0.5), np.abs(v - 0.5)) > 0.5 + border
-    cloth = ahead & outside & (np.maximum(np.abs(u - 0.5), np.abs(v - 0.5)) < 3.0)
+    reach = np.maximum(np.abs(u - 0.5), np.abs(v - 0.5))  # from the board's centre, in board sides
+    cloth = ahead & (reach > 0.5 + border) & (reach < 3.0)
     t = np.radians(turn)
     checks = (np.floor((u * np.cos(t) - v * np.sin(t)) / period) + np.floor((u * np.sin(t) + v * np.cos(t)) / period)) % 2
     linear = _linear(image)
@@ -262,7 +262,7 @@ MOVED = {
     "cut_through_row_one": cut_through_row_one,
 }
 PLAY_AREA_VARIANTS = {"tight_frame", "cut_through_row_one"}  # they need a studio sidecar's play area
-# Variants that cover part of the board: each needs the checkerboard's corners in px (the
+# Variants that cover part of the photo: each needs the checkerboard's corners in px (the
 # studio sidecar's, or the labels'); the photo's geometry and sidecar stay as they were.
 OCCLUDED = {
     "arm_over_board": arm_over_board,
