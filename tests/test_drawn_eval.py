@@ -109,22 +109,45 @@ def test_elevation_moves_the_camera_and_keeps_the_seeds_game(capsys, monkeypatch
     assert "need 0 < LOW <= HIGH <= 90" in capsys.readouterr().err
 
 
-def test_a_steep_drawing_whose_far_row_pieces_hide_is_found_square(monkeypatch):
-    # Seed 73 see-through, 30-35 degrees up: the pieces hide most of one edge row, and the
-    # finder's best window was 8x7, a hair above the 8x8 holding it (grid.SQUARE_COMPLETION).
-    import scorer.vision.grid as grid
-    from scorer.reader import find_board_grid
-    from scorer.vision.grid_eval import evaluate_grid
-
+def _steep_see_through_scene(monkeypatch, seed: int):
+    """The image and true corners of a see-through drawing 30-35 degrees up."""
     drawn = {}
     draw = drawn_eval.draw_scene
     monkeypatch.setattr(drawn_eval, "draw_scene", lambda *a, **k: drawn.setdefault("scene", draw(*a, **k)))
     monkeypatch.setattr(drawn_eval, "read_image", lambda *a, **k: None)
-    drawn_eval.read_drawing(73, see_through=True, elevation=(30.0, 35.0))
+    drawn_eval.read_drawing(seed, see_through=True, elevation=(30.0, 35.0))
+    monkeypatch.undo()
     image, _, corners = drawn["scene"]
+    return image, corners
+
+
+def test_a_steep_drawing_whose_far_row_pieces_hide_is_found_square(monkeypatch):
+    # Seed 73: the pieces hide most of one edge row, and the finder's best window is 8x7, a
+    # hair above the 8x8 holding it; boards are square, so the 8x8 is taken.
+    import scorer.vision.grid as grid
+    from scorer.reader import find_board_grid
+    from scorer.vision.grid_eval import evaluate_grid
+
+    image, corners = _steep_see_through_scene(monkeypatch, 73)
     fit = find_board_grid(image)
     assert evaluate_grid(fit, corners, 8, 8)["correct"]
     assert fit.confidence < grid.GRID_UNSURE  # completed on the prior, not on what it saw: the reading warns
-    monkeypatch.setattr(grid, "SQUARE_COMPLETION", 0.0)
+    monkeypatch.setattr(grid, "_square_holding", lambda *args: None)
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) in ((7, 8), (8, 7)) and not evaluate_grid(fit, corners, 8, 8)["correct"]
+
+
+def test_a_completed_board_takes_the_row_its_pieces_cover_not_the_table_beyond(monkeypatch):
+    # Seed 0: big black pyramids and parks cover the near row; the 8x8 windows taking it or the
+    # table past the far edge scored within 0.06 of each other. The near row stands apart from
+    # the table beyond it, the table row from the table beyond that (grid.EDGE_WEIGHT).
+    import scorer.vision.grid as grid
+    from scorer.reader import find_board_grid
+    from scorer.vision.grid_eval import evaluate_grid
+
+    image, corners = _steep_see_through_scene(monkeypatch, 0)
+    fit = find_board_grid(image)
+    assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit, corners, 8, 8)["correct"]
+    monkeypatch.setattr(grid, "EDGE_WEIGHT", 0.0)
+    fit = find_board_grid(image)
+    assert (fit.rows, fit.cols) == (8, 8) and not evaluate_grid(fit, corners, 8, 8)["correct"]

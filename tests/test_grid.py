@@ -111,11 +111,24 @@ def _assert_close(fit, truth_corners, rows, cols, tolerance=0.15):
 @pytest.mark.parametrize(
     "rows, cols, elevation, yaw",
     [(8, 8, 90, 0), (8, 8, 75, 33), (8, 8, 50, 130), (8, 8, 32, 250), (7, 7, 60, 300), (6, 6, 45, 80),
-     (5, 5, 70, 190), (8, 6, 55, 20)],
+     (5, 5, 70, 190), (8, 8, 55, 20)],
 )
 def test_warped_checkerboards_are_found(rows, cols, elevation, yaw):
     image, corners, _ = checkerboard_photo(rows, cols, elevation=elevation, yaw=yaw, seed=rows * 1000 + yaw)
     _assert_close(find_grid(image), corners, rows, cols)
+
+
+def test_a_board_not_square_is_taken_as_the_square_holding_it_and_called_unsure():
+    # Boards in play are square; a window found 6x8 is a board with two rows hidden or out of
+    # the photo. Here the board is drawn 6x8 on purpose: the finder reports an 8x8 holding it,
+    # unsure of the outline (the reading warns and offers marking the corners).
+    from scorer.vision.grid import GRID_UNSURE
+
+    image, corners, truth = checkerboard_photo(6, 8, elevation=55, yaw=20, seed=6 * 1000 + 20)
+    fit = find_grid(image)
+    assert (fit.rows, fit.cols) == (8, 8) and fit.confidence < GRID_UNSURE
+    side = fit.square_side_px()
+    assert (_nearest_truth_error(truth, fit.intersections) < 0.25 * side).all()  # every true corner on the fit
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -167,8 +180,13 @@ def _nearest_truth_error(points, truth):
     return np.hypot(*(pts[:, None, :] - flat[None, :, :]).transpose(2, 0, 1)).min(axis=1)
 
 
-def test_orientation_convention():
+def test_orientation_convention(monkeypatch):
     """Row 0 is the edge nearest the image bottom; column 0 at its left; corners clockwise."""
+    import scorer.vision.grid as grid_module
+
+    # A 6x8 board, found as it is (not completed to the square holding it), shows whether rows
+    # and columns are swapped.
+    monkeypatch.setattr(grid_module, "_square_holding", lambda *args: None)
     for yaw in (0, 40, 100, 200, 290):
         image, corners, _ = checkerboard_photo(6, 8, elevation=60, yaw=yaw, seed=yaw)
         fit = find_grid(image)
@@ -537,9 +555,12 @@ def test_an_unsure_or_small_fit_is_looked_for_again_in_the_photo_shrunk(monkeypa
 
     sure, unsure, patch = _canned_fit(8, 8, 1.0), _canned_fit(8, 8, 0.5), _canned_fit(3, 3, 0.95)
     assert search({640: sure}) == (sure, [640])
-    # the same window found surer when shrunk keeps the finer fit (and its doubt): an arm
-    # over the board hides it at every size
-    assert search({640: unsure, 320: sure}) == (unsure, [640, 320])
+    # a board found sure when shrunk wins over one of the same size found unsure (completed
+    # to a square, perhaps on the wrong side); of two unsure, the finer
+    found, seen = search({640: unsure, 320: sure})
+    assert seen == [640, 320] and found.confidence == 1.0
+    assert np.allclose(found.corners, sure.corners * 2 + 0.5)
+    assert search({640: unsure, 320: _canned_fit(8, 8, 0.6)}) == (unsure, [640, 320, 160])
     # a patch of the board gives way to a whole board found at a quarter of the size, mapped
     # back with the shrunk px's centres: x -> 4 x + 1.5
     found, seen = search({640: patch, 160: _canned_fit(7, 6, 0.6)})
@@ -578,12 +599,53 @@ def test_the_square_window_completing_a_window_is_the_best_scoring_one_that_hold
     from scorer.vision.grid import _square_holding
 
     scores = {(4, 4): np.arange(16, dtype=float).reshape(4, 4)}  # windows at a, b = 0..3 of 4x4
+    unseen = np.full((7, 7), np.nan)  # square colours: nothing seen, no side favoured
+    none_unseen = np.zeros((4, 4))  # every window's neighbour pairs counted as seen
     # A 4x3 window at (1, 1): 4x4 windows at a = 1 (its columns) and b = 0 or 1 hold it; the better wins.
-    assert _square_holding(scores, 1, 1, 4, 3) == (5.0, 1, 1, 4, 4)
-    assert _square_holding(scores, 0, 2, 3, 4) == (2.0, 0, 2, 4, 4)  # the one 4x4 that holds a 3x4 at (0, 2)
-    assert _square_holding(scores, 1, 1, 5, 3) is None  # no 5x5 table
+    assert _square_holding(scores, none_unseen, unseen, 50.0, 1, 1, 4, 3) == (5.0, 1, 1, 4, 4)
+    assert _square_holding(scores, none_unseen, unseen, 50.0, 0, 2, 3, 4) == (2.0, 0, 2, 4, 4)  # the one 4x4 that holds a 3x4 at (0, 2)
+    assert _square_holding(scores, none_unseen, unseen, 50.0, 1, 1, 5, 3) is None  # no 5x5 table
     # When the lowest windows score best, the lowest that still hold it: a 4x3 at (2, 1) lies in
     # the 4x4s at (2, 0..1), a 3x4 at (1, 2) in those at (0..1, 2).
     low = {(4, 4): -np.arange(16, dtype=float).reshape(4, 4)}
-    assert _square_holding(low, 2, 1, 4, 3)[1:3] == (2, 0)
-    assert _square_holding(low, 1, 2, 3, 4)[1:3] == (0, 2)
+    assert _square_holding(low, none_unseen, unseen, 50.0, 2, 1, 4, 3)[1:3] == (2, 0)
+    assert _square_holding(low, none_unseen, unseen, 50.0, 1, 2, 3, 4)[1:3] == (0, 2)
+
+
+def test_a_completed_square_takes_the_side_that_stands_apart_from_beyond():
+    # A 4x3 window at (1, 1) of a 6x6 map of square colours: the 4x4 at b = 0 adds row 0 (beyond
+    # it nothing), the one at b = 1 adds row 4 (beyond it row 5). Row 4 differs from row 5 by
+    # the whole contrast (pieces on a board's last row against the table) and wins over a
+    # slightly better score; where row 4 looks like row 5 (table past the edge), it loses,
+    # unless 7 of its pairs are out of the photo.
+    from scorer.vision.grid import EDGE_WEIGHT, _square_holding, beyond_step
+
+    scores = {(4, 4): np.zeros((3, 3))}
+    scores[4, 4][1, 0] = 0.4 * EDGE_WEIGHT
+    colour = np.full((6, 6), 100.0)
+    colour[:, 5] = 40.0
+    seen = np.zeros((3, 3))
+    assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 1)
+    colour[:, 5] = 100.0
+    assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 0)
+    # the pairs of row 4 out of the photo count as no evidence against it (not as the table's)
+    assert _square_holding(scores, np.array([[0, 0, 0], [0, 7, 0], [0, 0, 0]]), colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 1)
+    assert beyond_step(np.array([100.0, 40, 100]), np.array([40.0, 40, 40]), 60.0) == 1.0
+    assert beyond_step(np.array([100.0, 40, 100]), None, 60.0) == 0.5  # beyond the map: no word
+    assert beyond_step(np.array([100.0, np.nan, 100]), np.full(3, 70.0), 60.0) == 0.5  # under 3 seen
+
+
+def test_unseen_pairs_and_rows_seen_count_what_lies_out_of_the_photo():
+    # A 5x5 map of square colours whose last row (b = 4) is out of the photo: of the 3x3
+    # windows, those reaching it hold 2 pairs along it and 3 across into it unseen.
+    from scorer.vision.grid import _rows_seen_added, alternation, unseen_pairs
+
+    colour = np.where((np.add.outer(np.arange(5), np.arange(5)) % 2) == 0, 200.0, 50.0)
+    colour[:, 4] = np.nan
+    along_i, along_j = alternation(colour, 0, 0, 1, 150.0)
+    unseen = unseen_pairs(along_i, along_j, 3)
+    assert unseen.shape == (3, 3) and (unseen[:, :2] == 0).all() and (unseen[:, 2] == 5).all()
+    # completing a 3x2 window at (0, 2) to the 3x3 at (0, 2) adds row 4, unseen; at (0, 1), row 1
+    assert _rows_seen_added(colour, (0.0, 0, 2, 3, 2), (0.0, 0, 2, 3, 3)) == 0
+    assert _rows_seen_added(colour, (0.0, 0, 2, 3, 2), (0.0, 0, 1, 3, 3)) == 1
+    assert _rows_seen_added(colour, (0.0, 1, 2, 2, 2), (0.0, 0, 1, 3, 3)) == 2  # column 0 and row 1

@@ -16,6 +16,7 @@ from scorer.reader import calibrated_confidence, colour_group_readings, read_ima
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.decode import decode
 from scorer.vision.grid import NoBoardFound, clockwise_from_top_left
+from scorer.vision.grid_eval import evaluate_grid
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area, park_count_logliks
 from scorer.vision.squares import (LABELS, PIECE_HEIGHT, CheckerAppearance, Evidence, SquareReading, SquaresResult,
@@ -191,8 +192,10 @@ def test_a_photo_framed_tightly_on_the_play_area_is_read(photo):
 
 
 def test_a_photo_cut_off_through_the_play_area_says_so():
-    # Framed too high, the photo loses half of row 1: the finder sees a board short of a row
-    # and the play area inside it, which a warning must not let pass for the whole.
+    # Framed too high, the photo loses half of row 1 and the checkerboard's row below it: the
+    # finder sees a board two rows short and completes it to the square on the side out of the
+    # photo (unsure of the outline); the 6x6 play area runs past the photo's edge, and a
+    # warning must not let the reading pass for the whole.
     path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001001.jpg"
     truth = json.loads(path.with_suffix(".json").read_text())
     row_one = [y for name, (_, y) in truth["square_centres"].items() if name[1:] == "1"]
@@ -200,8 +203,9 @@ def test_a_photo_cut_off_through_the_play_area_says_so():
     whole = read_image(image, threehouse=None)
     cut = read_image(np.ascontiguousarray(image[:int(np.mean(row_one))]), threehouse=None)
     assert not any("out of the photo" in w for w in whole.warnings)
-    assert cut.warnings[0].startswith("the photo's bottom edge cuts through the play area"), cut.warnings
-    assert cut.warning_kinds[0] == "photo"
+    assert (cut.grid.rows, cut.grid.cols, cut.board.rows) == (8, 8, 6) and cut.grid_unsure
+    at = next(k for k, w in enumerate(cut.warnings) if w.startswith("the photo's bottom edge cuts through the play area"))
+    assert at <= 1 and cut.warning_kinds[at] == "photo"  # after the unsure outline's alone
 
 
 def test_cut_off_edges_are_where_the_play_area_or_what_lies_just_past_its_side_leaves_the_photo():
@@ -429,7 +433,7 @@ REAL = Path(__file__).parent / "data" / "real_chessboards"
 
 
 def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
-    # chess_img_19: an arm hides two rows, and the finder alone returns the 8x5 it can see.
+    # chess_img_19: an arm hides two rows, and the finder alone gets the board wrong.
     # Marked by hand (here at twice the size, so the photo is read shrunk and the marks are
     # in the photo's own px), the whole 8x8 is read, and the JSON says the grid was marked.
     label = next(e for e in json.loads((REAL / "labels.json").read_text()) if e["file"] == "chess_img_19.jpg")
@@ -437,7 +441,8 @@ def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
     image = cv2.imread(str(REAL / "chess_img_19.jpg"))
     cv2.imwrite(str(photo), cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
     corners = 2.0 * np.asarray(label["corners_px"]) + [[6, -5], [-4, 7], [5, 5], [-6, -3]]
-    assert read_photo(photo).grid.rows < 8
+    found = read_photo(photo).grid
+    assert not evaluate_grid(found, 2.0 * np.asarray(label["corners_px"]), 8, 8)["correct"]
     assert main(["read", str(photo), "--json", "--corners", ",".join(f"{v:.1f}" for v in corners.ravel()),
                  "--squares", "8x8"]) == 0
     d = json.loads(capsys.readouterr().out)

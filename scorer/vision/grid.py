@@ -46,7 +46,18 @@ CORNER_WEIGHT = 0.5
 HALF_SEEN_CORNER = 0.5  # weight of a corner with only two clean checker edges (see choose_extent)
 FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
 SQUARE_PRIOR = 1.0  # boards are square: a covered edge row should not make a 6x6 board 7x6
-SQUARE_COMPLETION = 1.0  # a square window holding the best, not square, one wins when this near its score
+SQUARE_COMPLETION = 1.0  # else a square holding the best, not square, window wins only when this near its score
+# Rows in the photo that a window a board's full side long is completed by, whatever its
+# score (rows out of the photo are not counted): three rows of board hidden are likelier a
+# patch of it found, or a lattice of something else (an arm over chess_img_19's far rows
+# hides three, and the square holding them went a row off).
+MAX_ROWS_COMPLETED = 2
+# A window found not square is completed to the square holding it (choose_extent). Of the
+# squares holding it, each side one adds counts up to this much more as its outermost added
+# row stands apart from the row beyond (beyond_step): pieces on a board's near row against the
+# table, not a row of table past its far edge (a steep drawing's near row was left out for the
+# table's without it; 867 photos were found alike with it and without).
+EDGE_WEIGHT = 2.0
 # An x-corner on a window's outline is where the board's edge meets the table or border:
 # it counts this much of one inside. At 0 (inside only), a board the size of the play area on
 # a dark or plain table grew a row of table on each side whose edge corners it took in; at 1
@@ -266,9 +277,9 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
     this size, and the finder then returns a patch of the board (or nothing). Shrunk by 2 and
     by 4 the smear fits inside the ring again: a fit less sure than GRID_UNSURE or with fewer
     than MIN_BOARD_SQUARES along either side is looked for at those sizes in turn, until a fit
-    is neither. The largest fit of a board's size wins, and of equals the finest: its corners
-    are sharper, and the same window found again smaller is no surer of the board's outline
-    (an arm over a board hides it at every size)."""
+    is neither. The largest fit of a board's size wins; of equals a sure one (an unsure fit can
+    be a window completed to a square on another lattice, or on the wrong side), then the
+    finest, its corners sharper."""
     gray = stretch_contrast(gray)
     try:
         fits = [_find_grid_at_scale(gray)]
@@ -289,7 +300,7 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
             continue
     if not fits:
         raise first_error
-    return max(fits, key=lambda fit: (_board_sized(fit), fit.rows * fit.cols))  # max keeps the first of equals
+    return max(fits, key=lambda fit: (_board_sized(fit), fit.rows * fit.cols, _sure_board(fit)))  # the first of equals
 
 
 def _board_sized(fit: GridFit) -> bool:
@@ -399,10 +410,15 @@ def alternation(colour: np.ndarray, i0: int, j0: int, polarity: int, contrast: f
     ni, nj = colour.shape
     ii, jj = np.meshgrid(np.arange(i0, i0 + ni), np.arange(j0, j0 + nj), indexing="ij")
     sign = np.where(((ii + jj) % 2) == 0, 1.0, -1.0) * polarity
-    unit = max(contrast, 4.0)
+    unit = checker_unit(contrast)
     along_i = sign[:-1, :] * (colour[:-1, :] - colour[1:, :]) / unit
     along_j = sign[:, :-1] * (colour[:, :-1] - colour[:, 1:]) / unit
     return along_i, along_j
+
+
+def checker_unit(contrast: float) -> float:
+    """Grey levels per unit of checker step: the board's contrast, at least 4."""
+    return max(contrast, 4.0)
 
 
 def _integral(values: np.ndarray) -> np.ndarray:
@@ -469,9 +485,18 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     best = candidates[0]
     if best[0] <= 0:
         return None
-    if best[3] != best[4] and (square := _square_holding(scores, *best[1:])) is not None \
-            and square[0] >= best[0] - SQUARE_COMPLETION and square[0] > 0:
-        best = square
+    # Boards are square: a window a board's full side long (no board has more) and not square
+    # is the part seen of the square holding it, the rest hidden (pieces along an edge row, an
+    # arm) or out of the photo, when that rest shows at most MAX_ROWS_COMPLETED rows in the
+    # photo. Otherwise (a shorter window can be a patch of anything that alternates over a
+    # few squares) it is completed only where the square scores nearly as well.
+    if best[3] != best[4]:
+        unseen = unseen_pairs(along_i, along_j, max(best[3:]))
+        square = _square_holding(scores, unseen, colour, lattice.contrast, *best[1:])
+        if square is not None and square[0] > 0 and (
+                square[3] == MAX_SQUARES and _rows_seen_added(colour, best, square) <= MAX_ROWS_COMPLETED
+                or square[0] >= best[0] - SQUARE_COMPLETION):
+            best = square
     rival = next((c for c in candidates if c[1:] != best[1:]), None)  # a completed square's: the window it holds
     margin = best[0] - rival[0] if rival else best[0]
     return Extent(best[1] + i_range[0], best[2] + j_range[0], best[3], best[4], float(best[0]), float(margin),
@@ -493,9 +518,16 @@ def runs_on(along_i: np.ndarray, along_j: np.ndarray, a: int, b: int, width: int
     return sum(step >= RUN_ON_STEP for step in steps) >= RUN_ON_SIDES
 
 
-def _square_holding(scores: dict, a: int, b: int, width: int, height: int) -> tuple | None:
-    """The best-scoring square window, max(width, height) squares a side, that holds the
-    window (a, b, width, height): (score, a, b, side, side), or None when none fits."""
+def _square_holding(scores: dict, unseen: np.ndarray, colour: np.ndarray, contrast: float, a: int, b: int,
+                    width: int, height: int) -> tuple | None:
+    """The square window, max(width, height) squares a side, that holds the window (a, b,
+    width, height) and is likeliest the board: (score, a, b, side, side), or None when none
+    fits. ``unseen``: per square window of that side, its neighbour pairs not seen
+    (:func:`unseen_pairs`). Of the windows that hold it, the best-scoring wins, with a pair
+    out of the photo counted as no evidence against it (not as a pair of the table's) and
+    EDGE_WEIGHT for every side it adds whose outermost added row stands apart from the row
+    beyond it (:func:`beyond_step`): pieces covering a board's last row differ from the table
+    past the board's edge, while rows of table beyond a board's edge look alike."""
     side = max(width, height)
     table = scores.get((side, side))
     if table is None:
@@ -503,8 +535,56 @@ def _square_holding(scores: dict, a: int, b: int, width: int, height: int) -> tu
     na, nb = table.shape
     a_range = range(max(0, a + width - side), min(a, na - 1) + 1)
     b_range = range(max(0, b + height - side), min(b, nb - 1) + 1)
-    options = [(float(table[x, y]), x, y, side, side) for x in a_range for y in b_range]
-    return max(options) if options else None
+    options = []
+    for x in a_range:
+        for y in b_range:
+            added = _sides_added(colour, a, width, x, side, y) + _sides_added(colour.T, b, height, y, side, x)
+            bonus = EDGE_WEIGHT * sum(beyond_step(row, outside, contrast) for row, outside in added)
+            options.append((float(table[x, y]) + CHECKER_THRESHOLD * float(unseen[x, y]) + bonus,
+                            float(table[x, y]), x, y))
+    if not options:
+        return None
+    _, score, x, y = max(options)
+    return score, x, y, side, side
+
+
+def unseen_pairs(along_i: np.ndarray, along_j: np.ndarray, side: int) -> np.ndarray:
+    """Per square window ``side`` squares a side of the alternation maps (:func:`alternation`),
+    how many of its neighbour pairs are not seen (nan: out of the photo)."""
+    na, nb = along_i.shape[0] + 1 - side + 1, along_j.shape[1] + 1 - side + 1
+    return _boxes(_integral(~np.isfinite(along_i)), side - 1, side, na, nb) + \
+        _boxes(_integral(~np.isfinite(along_j)), side, side - 1, na, nb)
+
+
+def _rows_seen_added(colour: np.ndarray, window: tuple, square: tuple) -> int:
+    """How many of the rows (or columns) the ``square`` window (score, a, b, side, side) adds
+    to ``window`` show any square in the photo (``colour`` not nan)."""
+    _, a, b, width, height = window
+    _, x, y, side, _ = square
+    rows = [colour[i, y:y + side] for i in [*range(x, a), *range(a + width, x + side)]]
+    rows += [colour[x:x + side, j] for j in [*range(y, b), *range(b + height, y + side)]]
+    return sum(bool(np.isfinite(row).any()) for row in rows)
+
+
+def _sides_added(colour: np.ndarray, low: int, size: int, x: int, side: int, y: int) -> list:
+    """Along the first axis of ``colour``: the outermost rows that the window x..x+side-1
+    adds to low..low+size-1, over y..y+side-1, each with the row just beyond it (None
+    past the map)."""
+    ends = ([(x, x - 1)] if x < low else []) + ([(x + side - 1, x + side)] if x + side > low + size else [])
+    return [(colour[row, y:y + side], colour[beyond, y:y + side] if 0 <= beyond < len(colour) else None)
+            for row, beyond in ends]
+
+
+def beyond_step(row: np.ndarray, outside: np.ndarray | None, contrast: float) -> float:
+    """How far a row of squares stands apart from the row just beyond it: the median step
+    between them in units of the board's contrast, at most 1; 0.5 where either is not seen."""
+    if outside is None:
+        return 0.5
+    steps = np.abs(row - outside)
+    steps = steps[np.isfinite(steps)]
+    if len(steps) < 3:
+        return 0.5
+    return float(min(1.0, np.median(steps) / checker_unit(contrast)))
 
 
 # --- a board marked by hand -----------------------------------------------------------------
