@@ -1588,9 +1588,7 @@ def test_a_grid_read_wrong_is_read_again_from_its_corners_put_right(page):
     with page.expect_response("**/api/read", timeout=60_000) as first:
         page.set_input_files("#file-input", str(REAL / "chess_img_19.jpg"))
     found = first.value.json()["reading"]["grid"]
-    # an arm hides two rows from the finder, which gets the outline wrong
-    off = min(np.abs(np.roll(np.asarray(found["corners"]), k, axis=0) - truth).max() for k in range(4))
-    assert off > side
+    assert found["rows"] < 8  # an arm hides the far rows from the finder
     expect(page.locator("#photo-pane")).to_be_visible()
     expect(page.locator("#mark-card")).to_be_hidden()
     expect(page.locator("#mark-open")).to_be_visible()  # always there, above the photo

@@ -353,8 +353,9 @@ def test_evaluate_grid_matches_corners_up_to_turns():
 # --- real photos ---------------------------------------------------------------------------
 
 _LABELS = {entry["file"]: entry for entry in json.loads((REAL / "labels.json").read_text())}
-# chess_img_19: a player's arm hides two whole rows and one grid corner; the finder stops at
-# the 6 rows it can see (it finds an 8x6 window). Kept visible as a strict expected failure.
+# chess_img_19: a player's arm hides the far rows and one grid corner; the finder stops at the
+# 5 rows it can see (an 8x5 window): the square holding it would add three rows in the photo,
+# more than MAX_ROWS_COMPLETED, and went a row off. Kept visible as a strict expected failure.
 _KNOWN_MISSES = {"chess_img_19.jpg"}
 
 
@@ -365,7 +366,8 @@ def test_real_chessboard_photos(name):
     result = evaluate_grid(fit, entry["corners_px"], 8, 8)
     if name in _KNOWN_MISSES:
         assert not result["correct"], f"{name} is now found: remove it from _KNOWN_MISSES"
-        pytest.xfail("known miss: an arm hides two rows and a corner")
+        assert {fit.rows, fit.cols} == {5, 8}  # the part seen, not completed a row off
+        pytest.xfail("known miss: an arm hides the far rows and a corner")
     assert result["correct"], result
     assert result["mean_error"] < 0.12, result
 
@@ -599,17 +601,17 @@ def test_the_square_window_completing_a_window_is_the_best_scoring_one_that_hold
     from scorer.vision.grid import _square_holding
 
     scores = {(4, 4): np.arange(16, dtype=float).reshape(4, 4)}  # windows at a, b = 0..3 of 4x4
-    unseen = np.full((7, 7), np.nan)  # square colours: nothing seen, no side favoured
+    colour = np.full((7, 7), np.nan)  # square colours: nothing seen, no side favoured
     none_unseen = np.zeros((4, 4))  # every window's neighbour pairs counted as seen
     # A 4x3 window at (1, 1): 4x4 windows at a = 1 (its columns) and b = 0 or 1 hold it; the better wins.
-    assert _square_holding(scores, none_unseen, unseen, 50.0, 1, 1, 4, 3) == (5.0, 1, 1, 4, 4)
-    assert _square_holding(scores, none_unseen, unseen, 50.0, 0, 2, 3, 4) == (2.0, 0, 2, 4, 4)  # the one 4x4 that holds a 3x4 at (0, 2)
-    assert _square_holding(scores, none_unseen, unseen, 50.0, 1, 1, 5, 3) is None  # no 5x5 table
+    assert _square_holding(scores, none_unseen, colour, 50.0, 1, 1, 4, 3) == (5.0, 1, 1, 4, 4)
+    assert _square_holding(scores, none_unseen, colour, 50.0, 0, 2, 3, 4) == (2.0, 0, 2, 4, 4)  # the one 4x4 that holds a 3x4 at (0, 2)
+    assert _square_holding(scores, none_unseen, colour, 50.0, 1, 1, 5, 3) is None  # no 5x5 table
     # When the lowest windows score best, the lowest that still hold it: a 4x3 at (2, 1) lies in
     # the 4x4s at (2, 0..1), a 3x4 at (1, 2) in those at (0..1, 2).
     low = {(4, 4): -np.arange(16, dtype=float).reshape(4, 4)}
-    assert _square_holding(low, none_unseen, unseen, 50.0, 2, 1, 4, 3)[1:3] == (2, 0)
-    assert _square_holding(low, none_unseen, unseen, 50.0, 1, 2, 3, 4)[1:3] == (0, 2)
+    assert _square_holding(low, none_unseen, colour, 50.0, 2, 1, 4, 3)[1:3] == (2, 0)
+    assert _square_holding(low, none_unseen, colour, 50.0, 1, 2, 3, 4)[1:3] == (0, 2)
 
 
 def test_a_completed_square_takes_the_side_that_stands_apart_from_beyond():
@@ -630,6 +632,12 @@ def test_a_completed_square_takes_the_side_that_stands_apart_from_beyond():
     assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 0)
     # the pairs of row 4 out of the photo count as no evidence against it (not as the table's)
     assert _square_holding(scores, np.array([[0, 0, 0], [0, 7, 0], [0, 0, 0]]), colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 1)
+    # the same along the first axis: a 3x4 window at (1, 1), the 4x4s at a = 0 and a = 1
+    colour[:, 5] = 40.0
+    scores_t = {(4, 4): scores[4, 4].T}
+    assert _square_holding(scores_t, seen, colour.T, 60.0, 1, 1, 3, 4)[1:3] == (1, 1)
+    colour[:, 5] = 100.0
+    assert _square_holding(scores_t, seen, colour.T, 60.0, 1, 1, 3, 4)[1:3] == (0, 1)
     assert beyond_step(np.array([100.0, 40, 100]), np.array([40.0, 40, 40]), 60.0) == 1.0
     assert beyond_step(np.array([100.0, 40, 100]), None, 60.0) == 0.5  # beyond the map: no word
     assert beyond_step(np.array([100.0, np.nan, 100]), np.full(3, 70.0), 60.0) == 0.5  # under 3 seen

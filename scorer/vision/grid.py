@@ -47,10 +47,10 @@ HALF_SEEN_CORNER = 0.5  # weight of a corner with only two clean checker edges (
 FULL_SIZE_PRIOR = 1.0  # most boards are 8x8: worth about two neighbour pairs of evidence per side
 SQUARE_PRIOR = 1.0  # boards are square: a covered edge row should not make a 6x6 board 7x6
 SQUARE_COMPLETION = 1.0  # else a square holding the best, not square, window wins only when this near its score
-# Rows in the photo that a window a board's full side long is completed by, whatever its
-# score (rows out of the photo are not counted): three rows of board hidden are likelier a
-# patch of it found, or a lattice of something else (an arm over chess_img_19's far rows
-# hides three, and the square holding them went a row off).
+# Rows in the photo that a window a board's full side long is completed by, however much
+# lower the square scores (above 0; rows out of the photo are not counted): three rows of
+# board hidden are likelier a patch of it found, or a lattice of something else (an arm over
+# chess_img_19's far rows hides three, and the square holding them went a row off).
 MAX_ROWS_COMPLETED = 2
 # A window found not square is completed to the square holding it (choose_extent). Of the
 # squares holding it, each side one adds counts up to this much more as its outermost added
@@ -497,7 +497,9 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
                 square[3] == MAX_SQUARES and _rows_seen_added(colour, best, square) <= MAX_ROWS_COMPLETED
                 or square[0] >= best[0] - SQUARE_COMPLETION):
             best = square
-    rival = next((c for c in candidates if c[1:] != best[1:]), None)  # a completed square's: the window it holds
+    # A completed square's rival is the window it holds; its score, lower, is what the
+    # finder weighs against other lattices' windows.
+    rival = next((c for c in candidates if c[1:] != best[1:]), None)
     margin = best[0] - rival[0] if rival else best[0]
     return Extent(best[1] + i_range[0], best[2] + j_range[0], best[3], best[4], float(best[0]), float(margin),
                   runs_on(along_i, along_j, *best[1:]))
@@ -524,10 +526,11 @@ def _square_holding(scores: dict, unseen: np.ndarray, colour: np.ndarray, contra
     width, height) and is likeliest the board: (score, a, b, side, side), or None when none
     fits. ``unseen``: per square window of that side, its neighbour pairs not seen
     (:func:`unseen_pairs`). Of the windows that hold it, the best-scoring wins, with a pair
-    out of the photo counted as no evidence against it (not as a pair of the table's) and
-    EDGE_WEIGHT for every side it adds whose outermost added row stands apart from the row
-    beyond it (:func:`beyond_step`): pieces covering a board's last row differ from the table
-    past the board's edge, while rows of table beyond a board's edge look alike."""
+    out of the photo counted as no evidence against it (not as a pair of the table's) and up
+    to EDGE_WEIGHT more for each side it adds, as its outermost added row stands apart from
+    the row beyond it (:func:`beyond_step`, half where unseen): pieces covering a board's last
+    row differ from the table past the board's edge, while rows of table beyond a board's
+    edge look alike. The score returned is the square's own, out-of-photo pairs and all."""
     side = max(width, height)
     table = scores.get((side, side))
     if table is None:
@@ -540,6 +543,7 @@ def _square_holding(scores: dict, unseen: np.ndarray, colour: np.ndarray, contra
         for y in b_range:
             added = _sides_added(colour, a, width, x, side, y) + _sides_added(colour.T, b, height, y, side, x)
             bonus = EDGE_WEIGHT * sum(beyond_step(row, outside, contrast) for row, outside in added)
+            # the table charges each unseen pair CHECKER_THRESHOLD, as a pair of the table's: undone
             options.append((float(table[x, y]) + CHECKER_THRESHOLD * float(unseen[x, y]) + bonus,
                             float(table[x, y]), x, y))
     if not options:
