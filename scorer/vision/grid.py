@@ -56,7 +56,8 @@ MAX_ROWS_COMPLETED = 2
 # squares holding it, each side one adds counts up to this much more as its outermost added
 # row stands apart from the row beyond (beyond_step): pieces on a board's near row against the
 # table, not a row of table past its far edge (a steep drawing's near row was left out for the
-# table's without it; 867 photos were found alike with it and without).
+# table's without it; the 867 photos were found alike with it and without, measured as it
+# was added).
 EDGE_WEIGHT = 2.0
 # An x-corner on a window's outline is where the board's edge meets the table or border:
 # it counts this much of one inside. At 0 (inside only), a board the size of the play area on
