@@ -556,9 +556,16 @@ def _square_holding(scores: dict, unseen: np.ndarray, colour: np.ndarray, contra
 def unseen_pairs(along_i: np.ndarray, along_j: np.ndarray, side: int) -> np.ndarray:
     """Per square window ``side`` squares a side of the alternation maps (:func:`alternation`),
     how many of its neighbour pairs are not seen (nan: out of the photo)."""
-    na, nb = along_i.shape[0] + 1 - side + 1, along_j.shape[1] + 1 - side + 1
+    ni, nj = along_j.shape[0], along_i.shape[1]  # the squares' map
+    na, nb = ni - side + 1, nj - side + 1
     return _boxes(_integral(~np.isfinite(along_i)), side - 1, side, na, nb) + \
         _boxes(_integral(~np.isfinite(along_j)), side, side - 1, na, nb)
+
+
+def _rows_added(low: int, size: int, start: int, side: int) -> tuple[range, range]:
+    """Along one axis, the rows that start..start+side-1 adds to low..low+size-1: those
+    before it and those after it."""
+    return range(start, low), range(low + size, start + side)
 
 
 def _rows_seen_added(colour: np.ndarray, window: tuple, square: tuple) -> int:
@@ -566,8 +573,8 @@ def _rows_seen_added(colour: np.ndarray, window: tuple, square: tuple) -> int:
     to ``window`` show any square in the photo (``colour`` not nan)."""
     _, a, b, width, height = window
     _, x, y, side, _ = square
-    rows = [colour[i, y:y + side] for i in [*range(x, a), *range(a + width, x + side)]]
-    rows += [colour[x:x + side, j] for j in [*range(y, b), *range(b + height, y + side)]]
+    rows = [colour[i, y:y + side] for added in _rows_added(a, width, x, side) for i in added]
+    rows += [colour[x:x + side, j] for added in _rows_added(b, height, y, side) for j in added]
     return sum(bool(np.isfinite(row).any()) for row in rows)
 
 
@@ -575,7 +582,8 @@ def _sides_added(colour: np.ndarray, low: int, size: int, x: int, side: int, y: 
     """Along the first axis of ``colour``: the outermost rows that the window x..x+side-1
     adds to low..low+size-1, over y..y+side-1, each with the row just beyond it (None
     past the map)."""
-    ends = ([(x, x - 1)] if x < low else []) + ([(x + side - 1, x + side)] if x + side > low + size else [])
+    before, after = _rows_added(low, size, x, side)
+    ends = ([(before[0], before[0] - 1)] if before else []) + ([(after[-1], after[-1] + 1)] if after else [])
     return [(colour[row, y:y + side], colour[beyond, y:y + side] if 0 <= beyond < len(colour) else None)
             for row, beyond in ends]
 
