@@ -38,9 +38,9 @@ def decoder_probabilities(photos: list[Path]) -> tuple[np.ndarray, np.ndarray]:
         for folder in photos:
             for photo in photos_in(folder):
                 for square in evaluate_photo(photo).squares:
-                    if square[1] and square[5] is not None:  # in play and read
-                        raw.append(square[5])
-                        right.append(bool(square[2]))
+                    if square.in_play and square.confidence is not None:
+                        raw.append(square.confidence)
+                        right.append(bool(square.right))
     finally:
         reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT = table
     return np.array(raw), np.array(right, np.float64)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from scorer import reader
+from scorer.vision.evaluate import SquareOutcome
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "calibrate_confidence.py"
 spec = importlib.util.spec_from_file_location("calibrate_confidence", SCRIPT)
@@ -42,12 +43,11 @@ def test_decoder_probabilities_are_read_with_the_table_off_and_it_is_put_back(mo
 
     def evaluate(photo):
         seen.append((reader.CONFIDENCE_RAW, reader.CONFIDENCE_RIGHT))
-        # (class, in play, right, colour right, class read, confidence): one outside the play
-        # area, one not read
-        return SimpleNamespace(squares=[("1", True, True, True, "1", reader.calibrated_confidence(0.42)),
-                                        ("1", True, False, None, "empty", reader.calibrated_confidence(0.97)),
-                                        ("empty", False, True, None, "empty", 0.5),
-                                        ("2", True, False, None, None, None)])
+        # one outside the play area, one not read
+        return SimpleNamespace(squares=[SquareOutcome("1", True, True, True, "1", reader.calibrated_confidence(0.42)),
+                                        SquareOutcome("1", True, False, None, "empty", reader.calibrated_confidence(0.97)),
+                                        SquareOutcome("empty", False, True, None, "empty", 0.5),
+                                        SquareOutcome("2", True, False, None, "none", None)])
 
     monkeypatch.setattr(calibrate_confidence, "photos_in", lambda folder: [folder / "a.jpg"])
     monkeypatch.setattr(calibrate_confidence, "evaluate_photo", evaluate)

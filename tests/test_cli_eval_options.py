@@ -67,3 +67,34 @@ def test_a_folder_whose_sub_folders_hold_the_photos_is_told_of_split(capsys, tmp
                                        "give --split with one of its folders that have them: dev\n")
     assert main(["eval", str(tmp_path), "--split", "dev", "-v"]) == 0
     assert "grid error 0." in capsys.readouterr().err
+
+
+def test_colour_mixups_are_counted_by_kind_commonest_first():
+    from scorer.vision.evaluate import PhotoResult, SquareOutcome, format_summary, summarise
+
+    def pyramid(truth, read, in_play=True):
+        return SquareOutcome("2", in_play, truth == read, truth == read, "2", 0.9, None if truth == read else (truth, read))
+
+    squares = ([pyramid("clear", "white")] * 3 + [pyramid("blue", "purple")] + [pyramid("red", "red")] * 4
+               + [pyramid("green", "black", in_play=False)]  # outside the play area: not counted
+               + [SquareOutcome("1", True, False, False, "empty", 0.5)])  # a pyramid missed: no colour read
+    summary = summarise([PhotoResult("a.jpg", 0.1, {"found": True, "correct": True, "max_error": 0.0}, squares=squares)])
+    assert summary["colour_mixups"] == {"clear as white": 3, "blue as purple": 1}
+    assert list(summary["colour_mixups"]) == ["clear as white", "blue as purple"]
+    assert summary["colour_accuracy"] == 4 / 9
+    assert "colours mixed up      clear as white 3, blue as purple 1 (" in format_summary(summary, "t")
+
+
+def test_the_report_names_the_colours_a_reading_mixed_up(capsys, tmp_path):
+    """End to end on one of dev's photos: every pyramid read in another colour is one mix-up."""
+    shutil.copy(PHOTO, tmp_path / "a.jpg")
+    shutil.copy(PHOTO.with_suffix(".json"), tmp_path / "a.json")
+    assert main(["eval", str(tmp_path), "--json"]) == 0
+    import json
+
+    summary = json.loads(capsys.readouterr().out)
+    pyramids = ("1", "2", "3")
+    wrong_colour = round((1 - summary["colour_accuracy"]) * sum(summary["by_class"][c]["n"] for c in pyramids))
+    missed = sum(n for c in pyramids for read, n in summary["confusion"][c].items() if read not in pyramids)
+    assert sum(summary["colour_mixups"].values()) == wrong_colour - missed  # a pyramid missed has no colour to mix up
+    assert all(" as " in kind and kind.split(" as ")[0] != kind.split(" as ")[1] for kind in summary["colour_mixups"])

@@ -16,6 +16,7 @@ import statistics
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -129,12 +130,24 @@ def _board_point(H: np.ndarray, xy) -> np.ndarray:
     return p[:2] / p[2]
 
 
+class SquareOutcome(NamedTuple):
+    """One square of the checkerboard as read, against its sidecar."""
+
+    truth_class: str  # CLASSES
+    in_play: bool
+    right: bool
+    colour_right: bool | None  # a pyramid's colour read right (None: no pyramid there)
+    read_class: str
+    confidence: float | None  # the reading's, None where nothing was read there
+    mixup: tuple[str, str] | None = None  # (true colour, colour read) of a pyramid read as one of another colour
+
+
 @dataclass
 class PhotoResult:
     file: str
     seconds: float
     grid: dict
-    squares: list[tuple] = field(default_factory=list)  # class, in play, right, colour right, class read, confidence
+    squares: list[SquareOutcome] = field(default_factory=list)
     wrong: int = 0
     wrong_in_play: int = 0
     failure: str | None = None  # first failing stage, None when the board is exactly right
@@ -194,8 +207,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                 in_play = (area["row"] <= r < area["row"] + int(area["rows"])
                            and area["col"] <= c < area["col"] + int(area["cols"]))
                 content = t_board[Square(c - area["col"], r - area["row"])] if in_play else None
-                result.squares.append((_class_of(content), in_play, False,
-                                       False if isinstance(content, Piece) else None, "none", None))
+                result.squares.append(SquareOutcome(_class_of(content), in_play, False,
+                                                    False if isinstance(content, Piece) else None, "none", None))
                 result.wrong += 1
                 result.wrong_in_play += in_play
         return result
@@ -230,10 +243,12 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                     confidence_read = confidence.get(Square(gc, gr).name, 1.0)
             cls, got_cls = _class_of(content), _class_of(got)
             right = got == content
-            colour_right = None
+            colour_right, mixup = None, None
             if isinstance(content, Piece):
                 colour_right = isinstance(got, Piece) and got.colour == content.colour
-            result.squares.append((cls, in_play, right, colour_right, got_cls, confidence_read))
+                if isinstance(got, Piece) and not colour_right:
+                    mixup = (content.colour, got.colour)
+            result.squares.append(SquareOutcome(cls, in_play, right, colour_right, got_cls, confidence_read, mixup))
             if right:
                 continue
             result.wrong += 1
@@ -275,31 +290,37 @@ def summarise(results: list[PhotoResult]) -> dict:
         },
     }
     squares = [s for r in results for s in r.squares]
-    play = [s for s in squares if s[1]]
+    play = [s for s in squares if s.in_play]
 
     def acc(items):
-        return (sum(s[2] for s in items) / len(items)) if items else None
+        return (sum(s.right for s in items) / len(items)) if items else None
 
     out["square_accuracy_all"] = acc(squares)
     out["square_accuracy_play_area"] = acc(play)
     out["squares_in_play"] = len(play)
     out["by_class"] = {}
     for cls in CLASSES:
-        items = [s for s in play if s[0] == cls]
+        items = [s for s in play if s.truth_class == cls]
         out["by_class"][cls] = {"n": len(items), "accuracy": acc(items),
-                                "class_accuracy": (sum(s[4] == cls for s in items) / len(items)) if items else None}
+                                "class_accuracy": (sum(s.read_class == cls for s in items) / len(items)) if items else None}
     out["confusion"] = {cls: {} for cls in CLASSES}  # true class -> class read -> squares
     for sq in play:
-        row = out["confusion"].setdefault(sq[0], {})
-        row[sq[4]] = row.get(sq[4], 0) + 1
-    colour = [s for s in play if s[3] is not None]
-    out["colour_accuracy"] = (sum(bool(s[3]) for s in colour) / len(colour)) if colour else None
-    wrong = [s for s in play if not s[2] and s[5] is not None]
-    out["wrong_flagged"] = (sum(s[5] < UNSURE for s in wrong) / len(wrong)) if wrong else None
-    read = [s for s in play if s[5] is not None]
-    out["flagged"] = (sum(s[5] < UNSURE for s in read) / len(read)) if read else None
-    out["mean_confidence"] = float(np.mean([s[5] for s in read])) if read else None
-    out["accuracy_of_read"] = (sum(bool(s[2]) for s in read) / len(read)) if read else None
+        row = out["confusion"].setdefault(sq.truth_class, {})
+        row[sq.read_class] = row.get(sq.read_class, 0) + 1
+    colour = [s for s in play if s.colour_right is not None]
+    out["colour_accuracy"] = (sum(bool(s.colour_right) for s in colour) / len(colour)) if colour else None
+    mixups: dict[str, int] = {}  # "clear as white" -> pyramids
+    for sq in play:
+        if sq.mixup:
+            key = " as ".join(sq.mixup)
+            mixups[key] = mixups.get(key, 0) + 1
+    out["colour_mixups"] = dict(sorted(mixups.items(), key=lambda item: (-item[1], item[0])))
+    wrong = [s for s in play if not s.right and s.confidence is not None]
+    out["wrong_flagged"] = (sum(s.confidence < UNSURE for s in wrong) / len(wrong)) if wrong else None
+    read = [s for s in play if s.confidence is not None]
+    out["flagged"] = (sum(s.confidence < UNSURE for s in read) / len(read)) if read else None
+    out["mean_confidence"] = float(np.mean([s.confidence for s in read])) if read else None
+    out["accuracy_of_read"] = (sum(bool(s.right) for s in read) / len(read)) if read else None
     out["boards_exact"] = sum(r.failure is None for r in results) / n
     out["boards_within_one"] = sum(r.failure is None or (r.grid["correct"] and r.wrong <= 1) for r in results) / n
     failures: dict[str, int] = {}
@@ -315,6 +336,9 @@ def summarise(results: list[PhotoResult]) -> dict:
     secs = [r.seconds for r in results]
     out["seconds"] = {"median": statistics.median(secs), "mean": statistics.fmean(secs), "max": max(secs)}
     return out
+
+
+MIXUPS_SHOWN = 6  # kinds of colour mix-up the report lists, commonest first
 
 
 def format_summary(summary: dict, title: str) -> str:
@@ -335,6 +359,11 @@ def format_summary(summary: dict, title: str) -> str:
     for cls, v in summary["by_class"].items():
         lines.append(f"    {cls:<6} {pct(v['accuracy']):>8}  (n={v['n']}; class alone {pct(v['class_accuracy'])})")
     lines.append(f"    colour {pct(summary['colour_accuracy']):>8}  (pyramids whose colour was read right)")
+    mixups = list(summary["colour_mixups"].items())
+    lines.append("  colours mixed up      " + (", ".join(f"{k} {v}" for k, v in mixups[:MIXUPS_SHOWN])
+                                             + (f", {len(mixups) - MIXUPS_SHOWN} more kinds" if len(mixups) > MIXUPS_SHOWN else "")
+                                             if mixups else "none")
+                 + " (pyramids read as pyramids of another colour)")
     read_as = sorted({got for row in summary["confusion"].values() for got in row},
                      key=lambda c: CLASSES.index(c) if c in CLASSES else len(CLASSES))
     lines.append("  read as (rows: truth) " + "".join(f"{c:>7}" for c in read_as))
