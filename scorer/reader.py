@@ -58,6 +58,15 @@ GLARE = ("a reflection of a light (glare) washes out {squares}: with the phone t
          "the board does not mirror it, they read surer")
 COVERED = ("something lies over {squares} (a hand or an arm?): with nothing over the board, they read surer")
 SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from which the reading says so
+# Seen from under LOW_VIEW_DEG above the board (at the play area's middle), tall pieces hide
+# the smaller ones behind them and sizes read worst: over the renders of 2026-11-27 (the 150
+# steep ones, 40 held out, dev and 60 finished games), boards seen 30-40 degrees up were read
+# with 8.5% of their squares wrong and 52% of boards wrong, against 3.4-3.7% and 13-24% at 40-60
+# degrees; drawings 30-35 degrees up 92.7% of squares right against 96.3% from higher. A reading
+# from that low with squares left unsure says so, and how to do better.
+LOW_VIEW_DEG = 40.0
+LOW_VIEW = ("the photo is taken from low down ({degrees} degrees above the board), where tall pieces hide the "
+            "smaller ones behind them: one taken from higher above reads surer")
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
 # gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is
@@ -427,8 +436,9 @@ def _found_short_in_frame(grid: GridFit, shape: tuple[int, ...]) -> bool:
 
 
 def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
-    """Warn about a blurred, blown-out or too dark photo; on a blurred one no square is surer
-    than BLURRED_MAX_CONFIDENCE."""
+    """Warn about a blurred, blown-out or too dark photo, and one taken from so low down
+    (LOW_VIEW_DEG) that squares were left unsure; on a blurred one no square is surer than
+    BLURRED_MAX_CONFIDENCE."""
     reading.quality = photo_quality(image, reading.grid)
     if reading.quality.blurred:
         for cell in reading.cells:
@@ -438,6 +448,18 @@ def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
         reading.warn("photo", BLOWN, first=True)
     if reading.quality.too_dark:
         reading.warn("photo", DARK, first=True)
+    elevation = view_elevation(reading)
+    if elevation is not None and elevation < LOW_VIEW_DEG and reading.uncertain:
+        reading.warn("photo", LOW_VIEW.format(degrees=round(elevation)))
+
+
+def view_elevation(reading: Reading) -> float | None:
+    """Degrees above the board the photo was taken from, at the play area's middle (None
+    before the squares were read)."""
+    play = reading.play_area
+    if reading.squares is None or play is None:
+        return None
+    return reading.squares.camera.elevation_deg(play.col + (play.cols - 1) / 2, play.row + (play.rows - 1) / 2)
 
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,

@@ -899,3 +899,30 @@ def test_an_ambiguous_play_area_on_a_marked_board_is_not_told_to_mark_the_board_
     marked = read_photo(photo, corners=corners.tolist(), rows=grid.rows, cols=grid.cols)
     assert reader.AMBIGUOUS_AREA not in marked.warnings
     assert reader.AMBIGUOUS_MARKED_AREA in marked.warnings and "--squares NxN" in reader.AMBIGUOUS_MARKED_AREA
+
+
+def test_a_photo_from_low_down_with_squares_left_unsure_says_to_take_it_from_higher_up():
+    from scorer.reader import LOW_VIEW_DEG, view_elevation
+
+    dev = Path(__file__).resolve().parents[1] / "sample_photos" / "dev"
+    low = read_photo(dev / "studio_001004.jpg")  # the studio's camera 57 degrees from straight down
+    assert view_elevation(low) < LOW_VIEW_DEG and low.uncertain
+    advice = [w for w, kind in zip(low.warnings, low.warning_kinds) if "from low down" in w]
+    assert len(advice) == 1 and f"({round(view_elevation(low))} degrees above the board)" in advice[0]
+    assert low.warning_kinds[low.warnings.index(advice[0])] == "photo"
+    high = read_photo(dev / "studio_001000.jpg")  # nearly straight down, some squares unsure
+    assert view_elevation(high) > 80 and high.uncertain
+    assert not any("from low down" in w for w in high.warnings)
+
+
+def test_the_view_elevation_is_that_of_the_play_areas_middle(monkeypatch):
+    from types import SimpleNamespace
+
+    from scorer.reader import view_elevation
+
+    seen = []
+    camera = SimpleNamespace(elevation_deg=lambda col, row: seen.append((col, row)) or 33.0)
+    play = SimpleNamespace(col=1, row=1, cols=6, rows=6)
+    assert view_elevation(SimpleNamespace(squares=SimpleNamespace(camera=camera), play_area=play)) == 33.0
+    assert seen == [(3.5, 3.5)]  # the middle square of columns and rows 1-6, as (col, row): 1 + 2.5
+    assert view_elevation(SimpleNamespace(squares=None, play_area=play)) is None
