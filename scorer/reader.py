@@ -9,6 +9,7 @@ the grid and a warning naming the stage.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -110,8 +111,8 @@ COLOURLESS = "the photo has no colour (black and white?): the players' colours a
 WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
     "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, "
-              "something lies over squares, or the photo's edge cuts through the play area or lies close to the "
-              "board's edge"),
+              "something lies over squares, the photo's edge cuts through the play area or lies close to the "
+              "board's edge, or it was taken from so low down that squares were left unsure"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -448,9 +449,15 @@ def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
         reading.warn("photo", BLOWN, first=True)
     if reading.quality.too_dark:
         reading.warn("photo", DARK, first=True)
+    _advise_a_higher_view(reading)
+
+
+def _advise_a_higher_view(reading: Reading) -> None:
+    """Warn (LOW_VIEW) when the photo was taken from under LOW_VIEW_DEG above the board and
+    squares were left unsure."""
     elevation = view_elevation(reading)
     if elevation is not None and elevation < LOW_VIEW_DEG and reading.uncertain:
-        reading.warn("photo", LOW_VIEW.format(degrees=round(elevation)))
+        reading.warn("photo", LOW_VIEW.format(degrees=math.floor(elevation)))
 
 
 def view_elevation(reading: Reading) -> float | None:

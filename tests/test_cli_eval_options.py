@@ -98,3 +98,5 @@ def test_the_report_names_the_colours_a_reading_mixed_up(capsys, tmp_path):
     missed = sum(n for c in pyramids for read, n in summary["confusion"][c].items() if read not in pyramids)
     assert sum(summary["colour_mixups"].values()) == wrong_colour - missed  # a pyramid missed has no colour to mix up
     assert all(" as " in kind and kind.split(" as ")[0] != kind.split(" as ")[1] for kind in summary["colour_mixups"])
+    played = json.loads(PHOTO.with_suffix(".json").read_text())["colours"]
+    assert all(kind.split(" as ")[0] in played for kind in summary["colour_mixups"])  # the true colour comes first

@@ -915,6 +915,21 @@ def test_a_photo_from_low_down_with_squares_left_unsure_says_to_take_it_from_hig
     assert not any("from low down" in w for w in high.warnings)
 
 
+@pytest.mark.parametrize("elevation, unsure, advised", [(39.6, 1, True), (39.6, 0, False), (40.0, 1, False), (None, 1, False)])
+def test_the_higher_view_advice_needs_a_low_view_and_a_square_left_unsure(monkeypatch, elevation, unsure, advised):
+    from scorer import reader as reader_module
+    from scorer.reader import Reading
+    from scorer.vision.decode import CellReading
+
+    monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)
+    reading = Reading(file=None, grid=None, play_area=None, board=None)
+    reading.cells = [CellReading("A1", "r1", 0.99, []), CellReading("B1", "y2", 0.5 if unsure else 0.99, [])]
+    reader_module._advise_a_higher_view(reading)
+    advice = [w for w in reading.warnings if "from low down" in w]
+    assert advice == (["the photo is taken from low down (39 degrees above the board), where tall pieces hide the "
+                       "smaller ones behind them: one taken from higher above reads surer"] if advised else [])
+
+
 def test_the_view_elevation_is_that_of_the_play_areas_middle(monkeypatch):
     from types import SimpleNamespace
 
