@@ -462,7 +462,10 @@ def test_studio_renders_that_fooled_the_finder(case):
     # square (``grid.SQUARE_PRIOR``). 090039 (6x6 on a dark table) and 090089 (7x7 on a
     # plain one): boards the size of the play area, found with a row of table on two sides
     # whose edge corners they took in, until corners on the outline counted
-    # (``grid.BOUNDARY_CORNER``). Measured as grid_eval
+    # (``grid.BOUNDARY_CORNER``). 111034: a finished 6x6 board, small in the photo, on a
+    # speckled laminate whose grain gave 540 x-corners to the board's 32: taken in where the
+    # pieces hide the board's own, they stopped its lattice growing, until the finder looked
+    # again among the strongest (``grid.STRONGEST_CORNERS``). Measured as grid_eval
     # measures (the photo loaded and the grid found as the reader does).
     rows, _ = evaluate_photos([case])
     assert rows[0]["correct"], rows[0]

@@ -77,6 +77,7 @@ PATTERN_TOLERANCE = 0.15  # squares: a corner this near a cloth lattice's point 
 SAMPLE_PX = 16  # rectified px per square when reading square colours
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
 MIN_BOARD_SQUARES = 5  # the smallest play area (ThreeHouse, 2 players): a smaller find is a patch
+STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among again when it found no board
 # Confidence under which a fit is unsure: the finder looks for the board again in the photo
 # shrunk (COARSE_FACTORS) and the reader warns. Chosen at 0.75 on 1099 renders and photos
 # (8 of 11 wrong grids caught, 0.8% of the right ones flagged); once corners on a window's
@@ -313,7 +314,7 @@ def _sure_board(fit: GridFit) -> bool:
 
 
 def _find_grid_at_scale(gray: np.ndarray) -> GridFit:
-    points = detect_xcorners(gray).points
+    detected = points = detect_xcorners(gray).points
     cloths: list[Lattice] = []  # the checked cloths' lattices found so far
     best = None  # (window, lattice): the most board-like window of any lattice so far
     for attempt in range(PATTERN_RETRIES + 1):
@@ -332,6 +333,16 @@ def _find_grid_at_scale(gray: np.ndarray) -> GridFit:
         if attempt == 0:
             points = detect_xcorners(gray, max_points=PATTERN_MAX_POINTS).points
         points = points[~np.any([on_lattice(points, cloth) for cloth in cloths], axis=0)][:MAX_POINTS]
+    if best is None or min(best[0].width, best[0].height) < MIN_BOARD_SQUARES:
+        # A textured table (speckled laminate, granite) strews strong x-corners around a small
+        # board whose own corners the pieces mostly hide: taken into the lattices where the
+        # board's are missing, they stop them growing. The board's corners that show are among
+        # the strongest: look again among as many as an 8x8 board has inside.
+        found = [(window, lattice) for lattice in fit_lattices(detected[:STRONGEST_CORNERS], gray)
+                 if (window := choose_extent(gray, lattice)) is not None and not window.runs_on
+                 and min(window.width, window.height) >= MIN_BOARD_SQUARES]
+        if found:
+            best = max(found, key=lambda pair: pair[0].score)
     if best is None:
         if cloths:
             raise NoBoardFound("no checkerboard found in the photo (only a checked pattern that runs on past "
