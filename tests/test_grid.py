@@ -16,8 +16,9 @@ import pytest
 
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
-from scorer.vision.grid import (InvalidCorners, NoBoardFound, _orient, clockwise_from_top_left, find_grid,
-                                grid_from_corners, on_lattice, parse_squares, runs_on)
+from scorer.vision.grid import (STRONGEST_CORNERS, ClothOnly, InvalidCorners, NoBoardFound, _orient,
+                                clockwise_from_top_left, find_grid, grid_from_corners, on_lattice, parse_squares,
+                                runs_on)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
 from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, project
@@ -546,11 +547,14 @@ def test_an_unsure_or_small_fit_is_looked_for_again_in_the_photo_shrunk(monkeypa
     def search(canned):
         seen = []
 
-        def at_scale(gray):
-            seen.append(gray.shape[1])
-            fit = canned.get(gray.shape[1])
+        def at_scale(gray, strongest=None):
+            key = gray.shape[1] if strongest is None else (gray.shape[1], strongest)
+            seen.append(key)
+            fit = canned.get(key)
             if fit is None:
                 raise NoBoardFound(f"none at {gray.shape[1]}")
+            if isinstance(fit, NoBoardFound):
+                raise fit
             return fit
         monkeypatch.setattr(grid_module, "_find_grid_at_scale", at_scale)
         try:
@@ -571,8 +575,20 @@ def test_an_unsure_or_small_fit_is_looked_for_again_in_the_photo_shrunk(monkeypa
     found, seen = search({640: patch, 160: _canned_fit(7, 6, 0.6)})
     assert seen == [640, 320, 160] and {found.rows, found.cols} == {6, 7}
     assert np.allclose(np.sort(found.corners.ravel()), np.sort((_canned_fit(7, 6, 0.6).corners * 4 + 1.5).ravel()))
-    # nothing anywhere: the working size's own reason
-    assert search({}) == ("none at 640", [640, 320, 160])
+    # nothing anywhere, even among the strongest corners: the working size's own reason
+    again = [(640, STRONGEST_CORNERS), (320, STRONGEST_CORNERS), (160, STRONGEST_CORNERS)]
+    assert search({}) == ("none at 640", [640, 320, 160] + again)
+    # no board-sized fit at any size: the strongest corners alone are looked among, size by
+    # size until a sure board, and the best of their board-sized fits wins over the patch
+    found, seen = search({640: patch, (320, STRONGEST_CORNERS): sure})
+    assert seen == [640, 320, 160] + again[:2] and np.allclose(found.corners, sure.corners * 2 + 0.5)
+    found, seen = search({640: patch, (640, STRONGEST_CORNERS): unsure, (160, STRONGEST_CORNERS): _canned_fit(3, 3, 1.0)})
+    assert seen == [640, 320, 160] + again and found is unsure
+    assert search({640: patch, (640, STRONGEST_CORNERS): _canned_fit(4, 4, 1.0)}) == (patch, [640, 320, 160] + again)
+    found, seen = search({640: patch, 320: unsure})  # a board found (unsure, when shrunk): no second look
+    assert seen == [640, 320, 160] and (found.rows, found.cols, found.confidence) == (8, 8, 0.5)
+    # a tablecloth seen at some size: no second look (its corners would be the strongest)
+    assert search({320: ClothOnly("a tablecloth?")}) == ("none at 640", [640, 320, 160])
 
 
 def test_a_fit_found_in_the_photo_shrunk_lies_on_the_same_px(monkeypatch):
@@ -586,12 +602,12 @@ def test_a_fit_found_in_the_photo_shrunk_lies_on_the_same_px(monkeypatch):
     at_scale = grid_module._find_grid_at_scale
     quarter = {}
 
-    def only_a_quarter(gray):
+    def only_a_quarter(gray, strongest=None):
         if not quarter:
             quarter["width"] = gray.shape[1] // 4
         if gray.shape[1] != quarter["width"]:
             raise NoBoardFound("not at this size")
-        return at_scale(gray)
+        return at_scale(gray, strongest)
     monkeypatch.setattr(grid_module, "_find_grid_at_scale", only_a_quarter)
     coarse = find_grid(image)
     assert (coarse.rows, coarse.cols) == (sharp.rows, sharp.cols)

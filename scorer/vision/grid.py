@@ -93,6 +93,10 @@ class NoBoardFound(UserError):
     """No checkerboard could be found in the photo."""
 
 
+class ClothOnly(NoBoardFound):
+    """No board: the only checker pattern found runs on past a board's size (a tablecloth)."""
+
+
 @dataclass(frozen=True)
 class GridFit:
     """A checkerboard found in a photo (image px of the image given to :func:`find_grid`).
@@ -281,28 +285,49 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
     than MIN_BOARD_SQUARES along either side is looked for at those sizes in turn, until a fit
     is neither. The largest fit of a board's size wins; of equals a sure one (an unsure fit can
     be a window completed to a square on another lattice, or on the wrong side), then the
-    finest, its corners sharper."""
+    finest, its corners sharper.
+
+    Where no size gave a fit of a board's size (and no tablecloth was seen), the finder looks
+    again among the STRONGEST_CORNERS strongest x-corners alone, at each size in turn, and takes
+    the best of the board-sized fits they give, ranked as above: a textured table (a speckled laminate, granite) strews strong
+    x-corners around a small board whose own corners the pieces mostly hide, and taken into its
+    lattice where the board's are missing they stop it growing."""
     gray = stretch_contrast(gray)
-    try:
-        fits = [_find_grid_at_scale(gray)]
-    except NoBoardFound as err:
-        fits, first_error = [], err
+    fits, errors = _fits_by_size(gray)
+    if not any(map(_board_sized, fits)) and not any(isinstance(err, ClothOnly) for err in errors):
+        fits = [fit for fit in _fits_by_size(gray, STRONGEST_CORNERS)[0] if _board_sized(fit)] or fits
+    if not fits:
+        raise errors[0]
+    return max(fits, key=_fit_rank)  # the first of equals
+
+
+def _fit_rank(fit: GridFit) -> tuple:
+    """How a fit ranks among those found at several sizes: board-sized, larger, sure."""
+    return _board_sized(fit), fit.rows * fit.cols, _sure_board(fit)
+
+
+def _fits_by_size(gray: np.ndarray, strongest: int | None = None) -> tuple[list[GridFit], list[NoBoardFound]]:
+    """The fits found at the working size and, while none is a sure board, in the photo shrunk
+    by each of COARSE_FACTORS (from the ``strongest`` x-corners alone, when given), and the
+    errors of the sizes that found none."""
+    fits, errors = [], []
     height, width = gray.shape[:2]
-    for factor in COARSE_FACTORS:
+    for factor in (1,) + COARSE_FACTORS:
         if fits and _sure_board(fits[-1]):
             break
-        if min(height, width) // factor < MIN_BOARD_SQUARES * MIN_SQUARE_PX:  # no board fits in
+        if factor > 1 and min(height, width) // factor < MIN_BOARD_SQUARES * MIN_SQUARE_PX:  # no board fits in
             break
         whole = gray[: height // factor * factor, : width // factor * factor]
-        small = cv2.resize(whole, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+        small = gray if factor == 1 else cv2.resize(whole, (width // factor, height // factor),
+                                                    interpolation=cv2.INTER_AREA)
         try:
-            # a small px's centre lies at factor * x + (factor - 1) / 2 in the working image
-            fits.append(_find_grid_at_scale(small).scaled(factor, offset=(factor - 1) / 2.0))
-        except NoBoardFound:
+            fit = _find_grid_at_scale(small, strongest)
+        except NoBoardFound as err:
+            errors.append(err)
             continue
-    if not fits:
-        raise first_error
-    return max(fits, key=lambda fit: (_board_sized(fit), fit.rows * fit.cols, _sure_board(fit)))  # the first of equals
+        # a small px's centre lies at factor * x + (factor - 1) / 2 in the working image
+        fits.append(fit if factor == 1 else fit.scaled(factor, offset=(factor - 1) / 2.0))
+    return fits, errors
 
 
 def _board_sized(fit: GridFit) -> bool:
@@ -313,8 +338,11 @@ def _sure_board(fit: GridFit) -> bool:
     return fit.confidence >= GRID_UNSURE and _board_sized(fit)
 
 
-def _find_grid_at_scale(gray: np.ndarray) -> GridFit:
-    detected = points = detect_xcorners(gray).points
+def _find_grid_at_scale(gray: np.ndarray, strongest: int | None = None) -> GridFit:
+    """The board's grid in ``gray`` (at one scale), from its x-corners (the ``strongest`` of
+    them alone, when given); raises :class:`NoBoardFound` (:class:`ClothOnly` where the only
+    checker pattern found runs on like a tablecloth's)."""
+    points = detect_xcorners(gray).points[:strongest]
     cloths: list[Lattice] = []  # the checked cloths' lattices found so far
     best = None  # (window, lattice): the most board-like window of any lattice so far
     for attempt in range(PATTERN_RETRIES + 1):
@@ -333,20 +361,10 @@ def _find_grid_at_scale(gray: np.ndarray) -> GridFit:
         if attempt == 0:
             points = detect_xcorners(gray, max_points=PATTERN_MAX_POINTS).points
         points = points[~np.any([on_lattice(points, cloth) for cloth in cloths], axis=0)][:MAX_POINTS]
-    if best is None or min(best[0].width, best[0].height) < MIN_BOARD_SQUARES:
-        # A textured table (speckled laminate, granite) strews strong x-corners around a small
-        # board whose own corners the pieces mostly hide: taken into the lattices where the
-        # board's are missing, they stop them growing. The board's corners that show are among
-        # the strongest: look again among as many as an 8x8 board has inside.
-        found = [(window, lattice) for lattice in fit_lattices(detected[:STRONGEST_CORNERS], gray)
-                 if (window := choose_extent(gray, lattice)) is not None and not window.runs_on
-                 and min(window.width, window.height) >= MIN_BOARD_SQUARES]
-        if found:
-            best = max(found, key=lambda pair: pair[0].score)
     if best is None:
         if cloths:
-            raise NoBoardFound("no checkerboard found in the photo (only a checked pattern that runs on past "
-                               f"{MAX_SQUARES} squares: a tablecloth?)")
+            raise ClothOnly("no checkerboard found in the photo (only a checked pattern that runs on past "
+                            f"{MAX_SQUARES} squares: a tablecloth?)")
         if not lattices:
             raise NoBoardFound("no checkerboard found in the photo (no grid of square corners)")
         raise NoBoardFound("no checkerboard found in the photo (no alternating squares)")
