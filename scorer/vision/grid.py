@@ -289,9 +289,10 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
 
     Where no size gave a fit of a board's size (and no tablecloth was seen), the finder looks
     again among the STRONGEST_CORNERS strongest x-corners alone, at each size in turn, and takes
-    the best of the board-sized fits they give, ranked as above: a textured table (a speckled laminate, granite) strews strong
-    x-corners around a small board whose own corners the pieces mostly hide, and taken into its
-    lattice where the board's are missing they stop it growing."""
+    the best of the board-sized fits they give, ranked as above: a textured table (a speckled
+    laminate, granite) strews strong x-corners around a small board whose own corners the
+    pieces mostly hide, and taken into its lattice where the board's are missing they stop it
+    growing."""
     gray = stretch_contrast(gray)
     fits, errors = _fits_by_size(gray)
     if not any(map(_board_sized, fits)) and not any(isinstance(err, ClothOnly) for err in errors):
