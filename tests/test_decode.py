@@ -119,6 +119,35 @@ def test_rules_fix_an_unsure_square_but_not_a_sure_one():
     assert decoded.board["B1"].symbol == "b3"
 
 
+# Every blue 3-pip and 2-pip of a stash read; B6's 3-pip, beside A6's, less sure than F1's 2-pip.
+_THREES_SIDE_BY_SIDE = """\
+b3 b3 . b3 . b3
+. . . . . .
+b3 . . . . .
+. . . . . .
+b2 b2 b2 b2 . .
+. . . . . b2
+"""
+
+
+@pytest.mark.parametrize("f1_odds, swapped", [({"b2": 0.80, "b3": 0.20}, True),  # costs ln 1.5 + ln 4 nats
+                                              ({"b2": 0.96, "b3": 0.04}, False)])  # ln 1.5 + ln 24: too dear
+def test_rules_swap_two_unsure_squares_when_the_counts_block_a_single_change(f1_odds, swapped):
+    board = Board.from_text(_THREES_SIDE_BY_SIDE)
+    table = _table(board, sure=0.99)
+    table["B6"] = {"b3": 0.6, "b2": 0.4}
+    table["F1"] = f1_odds
+    decoded = decode(table, 6, 6)
+    cells = {c.cell: c for c in decoded.cells}
+    if swapped:  # B6 cannot become a sixth b2 alone: it trades with F1, and every count stays 5
+        assert decoded.board["B6"].symbol == "b2" and decoded.board["F1"].symbol == "b3"
+        assert cells["B6"].changed_by == cells["F1"].changed_by == "rules"
+        assert cells["B6"].confidence < 0.95 and cells["F1"].confidence < 0.95  # both flagged
+    else:  # the photo is too sure of F1: the illegal placement stays, to be seen
+        assert decoded.board == board
+        assert cells["B6"].changed_by is None and "B6" in decoded.uncertain
+
+
 def test_alternatives_are_next_best_values():
     board = Board.from_text(LEGAL)
     table = _table(board)
@@ -245,10 +274,11 @@ def test_symmetry_order_counts_the_mirrors_and_turns_that_keep_the_parks():
     assert (Square.parse("E3"), Square.parse("A8"), 8) in moves
 
 
-# Three corners read as parks, the fourth corner as a small pyramid whose park odds are a
-# quarter, and a square mid-board as a park at little better odds than the pyramid it holds.
+# Three corners read as parks, the fourth corner as a large pyramid whose park odds are a
+# quarter, and a square mid-board as a park at little better odds than the pyramid it holds
+# (3-pips, which any square may hold: the placement rules have nothing to say here).
 _STRAY_PARK = """\
-# . . . . . . r1
+# . . . . . . r3
 . . . . . . . .
 . . . . . . . .
 . . . . . . . .
@@ -259,20 +289,20 @@ _STRAY_PARK = """\
 """
 
 
-@pytest.mark.parametrize("corner_odds, moved", [({"r1": 0.70, "#": 0.25, ".": 0.05}, True),
-                                                ({"r1": 0.96, "#": 0.01, ".": 0.03}, False)])
+@pytest.mark.parametrize("corner_odds, moved", [({"r3": 0.70, "#": 0.25, ".": 0.05}, True),
+                                                ({"r3": 0.96, "#": 0.01, ".": 0.03}, False)])
 def test_a_park_and_a_piece_taken_for_each_other_are_put_back_in_a_symmetric_pattern(corner_odds, moved):
     table = _table(Board.from_text(_STRAY_PARK))
     table["H8"] = corner_odds
-    table["E3"] = {"#": 0.55, "r1": 0.40, ".": 0.05}
+    table["E3"] = {"#": 0.55, "r3": 0.40, ".": 0.05}
     decoded = decode(table, 8, 8, parks=4)
     cells = {c.cell: c for c in decoded.cells}
     if moved:  # the four corners, 8 times likelier a pattern: the evidence against is under ln 8
         assert decoded.board["H8"] is not None and decoded.board["H8"].symbol == "#"
-        assert decoded.board["E3"].symbol == "r1"
+        assert decoded.board["E3"].symbol == "r3"
         assert cells["H8"].changed_by == cells["E3"].changed_by == "symmetry"
         assert cells["H8"].confidence < 0.95 and cells["E3"].confidence < 0.95  # both flagged
         assert any("H8" in w and "symmetry" in w for w in decoded.warnings)
     else:  # the photo shows the corner's pyramid clearly: the stray park stays
-        assert decoded.board["H8"].symbol == "r1" and decoded.board["E3"].symbol == "#"
+        assert decoded.board["H8"].symbol == "r3" and decoded.board["E3"].symbol == "#"
         assert cells["H8"].changed_by is None

@@ -23,7 +23,11 @@ from scorer.rules import counts_fit_turn_order, placed_counts, placement_violati
 
 EMPTY, PARK_TOKEN = ".", "#"
 OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier than any other
-LEGALITY_MAX_COST = 0.7  # nats a rule-fixing change may cost: the alternative at least half as likely
+# Legal positions are far likelier than illegal ones (players do break a rule now and then): a
+# change that removes a violation may cost this many nats, the photo giving the new reading at
+# least 1/20 of the odds of the old one. Only unsure readings (under SURE_READING) change.
+LEGALITY_MAX_COST = 3.0
+SURE_READING = 0.97
 TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts come from turns
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
@@ -282,50 +286,64 @@ def _normalised_odds(odds: dict[str, float], value: str) -> dict[str, float]:
 
 
 def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, parks, full=False) -> None:
-    """Let unsure squares in rule violations take an alternative that removes violations
-    (on a ``full`` board, never a bare square)."""
+    """Let unsure squares in rule violations take an alternative that removes violations at a
+    cost of at most LEGALITY_MAX_COST nats: a square alone, where the counts allow its new
+    value (on a ``full`` board, never a bare square), or swapped with another unsure square
+    holding that value, which keeps every count (a full board's pieces, a stash at its
+    limit): a 3-pip the counts put beside its own 3-pip trades places with the 2-pip the
+    photo was less sure of."""
     logp = np.log(P)
     index = {cell: i for i, cell in enumerate(cells)}
     counts: dict[str, int] = {}
     for i in range(len(cells)):
         counts[values[chosen[i]]] = counts.get(values[chosen[i]], 0) + 1
+
+    def violations_after(moves: list[tuple[int, int]]) -> int:
+        before = [(cells[i], board[cells[i]]) for i, _ in moves]
+        for i, j in moves:
+            board[cells[i]] = content_from_symbol(values[j])
+        after = len(placement_violations(board, trios))
+        for cell, content in before:
+            board[cell] = content
+        return after
+
     for _ in range(4):
         violations = placement_violations(board, trios)
         if not violations:
             return
-        involved = []
-        for violation in violations:
-            involved += [c for c in violation.cells if c in index]
-        involved = sorted(set(involved), key=lambda c: P[index[c], chosen[index[c]]])
-        base = len(violations)
-        best = None
-        for cell in involved:
-            i = index[cell]
-            if P[i, chosen[i]] >= 0.97:
+        involved = {index[c] for violation in violations for c in violation.cells if c in index}
+        unsure = P[np.arange(len(cells)), chosen] < SURE_READING
+        best = None  # (violations left, cost, moves)
+        for i in sorted(involved, key=lambda i: P[i, chosen[i]]):
+            if not unsure[i]:
                 continue
-            for j in np.argsort(-P[i]):
-                if j == chosen[i] or logp[i, chosen[i]] - logp[i, j] > LEGALITY_MAX_COST:
-                    continue
+            old = chosen[i]
+            for j in np.flatnonzero(logp[i, old] - logp[i] <= LEGALITY_MAX_COST):
                 v = values[j]
-                if (v not in (EMPTY, PARK_TOKEN) and counts.get(v, 0) >= trios) or (v == EMPTY and full):
+                if j == old or (v == EMPTY and full):
                     continue
-                if v == PARK_TOKEN and parks is not None and counts.get(v, 0) >= parks:
-                    continue
-                old = board[cell]
-                board[cell] = content_from_symbol(v)
-                after = len(placement_violations(board, trios))
-                board[cell] = old
-                loss = logp[i, chosen[i]] - logp[i, j]
-                if after < base and (best is None or (after, loss) < (best[0], best[1])):
-                    best = (after, loss, i, int(j))
+                loss = logp[i, old] - logp[i, j]
+                limit = parks if v == PARK_TOKEN else (None if v == EMPTY else trios)
+                options = []
+                if limit is None or counts.get(v, 0) < limit:
+                    options.append((loss, [(i, int(j))]))
+                if v != EMPTY and not (full and values[old] == EMPTY):  # a swap: k gives up v for i's old value
+                    options += [(loss + logp[k, j] - logp[k, old], [(i, int(j)), (int(k), old)])
+                                for k in np.flatnonzero((np.asarray(chosen) == j) & unsure)]
+                for cost, moves in options:
+                    if cost > LEGALITY_MAX_COST or (best is not None and (best[0], best[1]) <= (0, cost)):
+                        continue
+                    after = violations_after(moves)
+                    if after < len(violations) and (best is None or (after, cost) < (best[0], best[1])):
+                        best = (after, cost, moves)
         if best is None:
             return
-        _, _, i, j = best
-        counts[values[chosen[i]]] -= 1
-        counts[values[j]] = counts.get(values[j], 0) + 1
-        chosen[i] = j
-        board[cells[i]] = content_from_symbol(values[j])
-        changed[i] = "rules"
+        for i, j in best[2]:
+            counts[values[chosen[i]]] -= 1
+            counts[values[j]] = counts.get(values[j], 0) + 1
+            chosen[i] = j
+            board[cells[i]] = content_from_symbol(values[j])
+            changed[i] = "rules"
 
 
 def _settle_turn_order(board: Board, cells, values, P, chosen, changed, trios, rounds: int = 3) -> None:
