@@ -784,7 +784,7 @@ def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
      "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo."),
     ("k2", 0.78, "blends_in", ("k3", 0.2),
      "Read as black 2-pip (78% sure); next best: black 3-pip 20%. "
-     "Seen from straight above, its dark sides melt into the dark square under it."),
+     "Its colour is close to the square's under it, so its edges melt into the square."),
     ("b2", 0.6, "washed_out", ("x2", 0.3),
      "Read as blue 2-pip (60% sure); next best: clear 2-pip 30%. "
      "A reflection of a light washes this square out in the photo."),

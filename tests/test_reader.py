@@ -753,7 +753,7 @@ def _plain_appearance(light_l: float, dark_l: float, dark_parity: int = 0) -> Ch
 
 
 def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why():
-    from scorer.reader import BLENDS_IN_MAX_CONFIDENCE, _doubt_black_on_black_from_above
+    from scorer.reader import BLENDS_IN_MAX_CONFIDENCE, _doubt_pyramids_that_blend_in
     from scorer.vision.decode import CellReading
     from scorer.vision.playarea import PlayArea
 
@@ -763,7 +763,7 @@ def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why
         squares = _one_pyramid(camera)
         squares.appearance = _plain_appearance(85.0, dark_l)
         cells = [CellReading(Square(c - play.col, 3 - play.row).name, v, 0.99, []) for c, v in zip((3, 4, 5), values)]
-        _doubt_black_on_black_from_above(cells, squares, play)
+        _doubt_pyramids_that_blend_in(cells, squares, play)
         return cells
 
     above = _camera(85, 0)
@@ -776,6 +776,28 @@ def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why
     assert not read(above, 40.0, ["k3", "k3", "r3"])[0].blends_in
     # seen less steeply, its apex stands out of its base: its height shows the size
     assert not read(_camera(60, 0), 15.0, ["k3", "k3", "r3"])[0].blends_in
+
+
+def test_a_pyramid_the_colour_of_its_square_is_flagged_from_any_height():
+    from scorer.reader import BLEND_DE, BLENDS_IN_MAX_CONFIDENCE, _doubt_pyramids_that_blend_in
+    from scorer.vision.decode import CellReading
+    from scorer.vision.playarea import PlayArea
+    from scorer.vision.squares import colour_against_square
+
+    play = PlayArea(col=0, row=0, cols=8, rows=8)
+    squares = _one_pyramid(_camera(45, 0))  # seen from 45 degrees: the height shows
+    squares.appearance = _plain_appearance(85.0, 40.0)  # square (3, 3) dark: Lab (40, 0, 0)
+    cell = lambda: [CellReading(Square(3, 3).name, "c3", 0.99, [])]
+    assert colour_against_square(squares, 3, 3) is None  # no colour sampled: nothing to say
+    squares.readings[(3, 3)].colour_lab = np.array([44.0, -6.0, -5.0])  # a cyan piece on a dark blue-grey square
+    assert colour_against_square(squares, 3, 3) == pytest.approx(np.sqrt(16 + 36 + 25))
+    cells = cell()
+    _doubt_pyramids_that_blend_in(cells, squares, play)
+    assert cells[0].blends_in and cells[0].confidence == BLENDS_IN_MAX_CONFIDENCE
+    squares.readings[(3, 3)].colour_lab = np.array([40.0 + BLEND_DE + 1.0, 0.0, 0.0])  # stands apart from it
+    cells = cell()
+    _doubt_pyramids_that_blend_in(cells, squares, play)
+    assert not cells[0].blends_in and cells[0].confidence == 0.99
 
 
 def test_truth_grid_follows_the_play_area_on_a_board_turned_near_45_degrees():

@@ -696,6 +696,19 @@ def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool
     return camera.elevation_deg(col, row) >= float(np.degrees(np.arctan2(2 * PIECE_HEIGHT[pips], PIECE_BASE[pips])))
 
 
+def colour_against_square(result: SquaresResult, col: int, row: int) -> float | None:
+    """How far (Lab units) the colour sampled from the piece on square (col, row) lies from
+    the square's own bare colour there; None where no colour was sampled. Small for a piece
+    that melts into its square: translucent plastic of the square's own colour, clear on a
+    light square, white on white."""
+    reading = result.readings.get((col, row))
+    if reading is None or reading.colour_lab is None:
+        return None
+    parity = np.array([(col + row) % 2])
+    bare = result.appearance.expected(np.array([col + 0.5]), np.array([row + 0.5]), parity)[0]
+    return float(np.linalg.norm(reading.colour_lab - bare))
+
+
 def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) -> dict[tuple[int, int], float]:
     """For each (col, row) in ``squares``: the share of a ``pips`` pyramid's base, standing
     in the middle of that square, that the likely pyramids of the squares around it (up to
