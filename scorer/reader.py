@@ -32,7 +32,7 @@ from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
 from scorer.vision.square_model import merge_learned
 from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
-                                   colour_against_square, covered_squares, hidden_share,
+                                   blends_into_square, covered_squares, hidden_share,
                                    read_squares_any_scale as read_squares)
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
@@ -90,15 +90,14 @@ HIDDEN_MAX_CONFIDENCE = 0.73
 # the first.
 DARK_SQUARE_SHARE = 0.3
 BLENDS_IN_MAX_CONFIDENCE = 0.78
-# Any pyramid whose colour in the photo lies within BLEND_DE (Lab units) of its square's bare
-# colour (``squares.colour_against_square``) melts into the square the same way, seen from
-# any height: its outline shows faintly and its size most of all. On drawings of see-through
-# pieces on a blue and white board (``scripts/drawn_eval.py``'s games, seeds 0-99), cyan
-# 3-pips on the blue squares were read as 2-pips at 0.95-0.999; of the 210 pyramids within
-# 12 units of their square 68% were read right, and they held 23 of the 24 wrong readings at
-# 0.95 or more. Studio renders (the 300 of dev and three unseen sets): 235 such readings, 86%
-# right; the drawings on the usual grey and white board: 128, 92% right. No surer than the first.
-BLEND_DE = 12.0
+# Any pyramid whose colour in the photo lies within squares.BLEND_DE of its square's bare colour
+# (``squares.blends_into_square``) melts into the square the same way, seen from any height:
+# its outline shows faintly and its size most of all. On drawings of see-through pieces on a
+# blue and white board (``scripts/drawn_eval.py``'s games, seeds 0-99), cyan 3-pips on the
+# blue squares were read as 2-pips at 0.95-0.999; of the 210 pyramids within 12 units of their
+# square 68% were read right, and they held 23 of the 24 wrong readings at 0.95 or more. Studio
+# renders (the 300 of dev and three unseen sets): 235 such readings, 86% right; the drawings on
+# the usual grey and white board: 128, 92% right. No surer than the first.
 # A square a reflection washes out (``lighting.glared_squares``) leaves little to see: of 627
 # such readings, 75.1% were right (dev's two glare variants 71% of 513; real reflections on the
 # varnished wood boards of 190 unseen renders 93% of 114).
@@ -619,7 +618,7 @@ def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResu
     """Mark the pyramids that melt into the square under them, and make them no surer than
     BLENDS_IN_MAX_CONFIDENCE: black ones on near-black squares seen from so steeply above
     that no height shows (DARK_SQUARE_SHARE, ``squares.apex_within_base``), and any whose
-    colour lies within BLEND_DE of their square's (``squares.colour_against_square``)."""
+    colour lies within BLEND_DE of their square's (``squares.blends_into_square``)."""
     appearance = squares.appearance
     near_black = appearance.dark_lab[0] < DARK_SQUARE_SHARE * appearance.light_lab[0]
     for cell in cells:
@@ -629,8 +628,7 @@ def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResu
         col, row = _board_square(cell, play)
         black_from_above = (near_black and content.colour == "black" and (col + row) % 2 == appearance.dark_parity
                             and apex_within_base(squares.camera, col, row, content.pips))
-        against_square = colour_against_square(squares, col, row)
-        if black_from_above or (against_square is not None and against_square < BLEND_DE):
+        if black_from_above or blends_into_square(squares, col, row):
             cell.blends_in = True
             cell.confidence = min(cell.confidence, BLENDS_IN_MAX_CONFIDENCE)
 

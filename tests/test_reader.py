@@ -779,10 +779,10 @@ def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why
 
 
 def test_a_pyramid_the_colour_of_its_square_is_flagged_from_any_height():
-    from scorer.reader import BLEND_DE, BLENDS_IN_MAX_CONFIDENCE, _doubt_pyramids_that_blend_in
+    from scorer.reader import BLENDS_IN_MAX_CONFIDENCE, _doubt_pyramids_that_blend_in
     from scorer.vision.decode import CellReading
     from scorer.vision.playarea import PlayArea
-    from scorer.vision.squares import colour_against_square
+    from scorer.vision.squares import BLEND_DE, colour_against_square
 
     play = PlayArea(col=0, row=0, cols=8, rows=8)
     squares = _one_pyramid(_camera(45, 0))  # seen from 45 degrees: the height shows

@@ -12,7 +12,7 @@ from scorer.vision.evaluate import truth_grid_of
 from scorer.vision.load import load_photo
 from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_affine
 from scorer.board import COLOURS
-from scorer.vision.square_model import (BASE_MM, HAND_SIZE_RAMP_DEG, HAND_SIZE_WEIGHT, HAND_SIZE_WEIGHT_LOW, MODEL_PATHS,
+from scorer.vision.square_model import (BASE_MM, BLENDING_SIZE_SIGMA, HAND_SIZE_RAMP_DEG, HAND_SIZE_WEIGHT, HAND_SIZE_WEIGHT_LOW, MODEL_PATHS,
                                         LABELS, SIZE_SIGMA, SQUARE_MM, combined_probs, hand_size_weight, piece_scale_of,
                                         predict_patches, square_size_posterior,
                                         size_probs, predict_squares, square_size_log_prior, truth_targets)
@@ -177,6 +177,22 @@ def test_size_fit_is_unsure_when_the_board_cannot_tell():
     # bandanna, the rules' own board, makes a 2-pip on its squares the likeliest.
     probs = size_probs(np.log([19.8 / 44.5]), np.ones(1))
     assert probs.argmax() == 1 and probs.max() < 0.9
+
+
+def test_a_pyramid_that_blends_into_its_square_has_its_size_held_less_surely():
+    # Five pieces of each size on the bandanna, the last a 3-pip regressed a little small, as
+    # a translucent piece on a square of its own colour is: at the usual spread it reads as a
+    # sure 2-pip, at the wider spread of a piece that blends in its odds stay open.
+    truth = [1] * 5 + [2] * 5 + [3] * 5
+    log_base = np.log([BASE_MM[p] / 44.5 for p in truth])
+    log_base[-1] -= 0.2
+    usual = size_probs(log_base, np.ones(15))[-1]
+    sigma = np.full(15, SIZE_SIGMA)
+    sigma[-1] = BLENDING_SIZE_SIGMA
+    wider = size_probs(log_base, np.ones(15), sigma=sigma)
+    assert usual.argmax() == 1 and usual.max() > 0.95
+    assert 0.2 < wider[-1, 2] < wider[-1, 1] < 0.8
+    assert np.allclose(wider[:-1], size_probs(log_base, np.ones(15))[:-1], atol=0.01)  # the others as sure as before
 
 
 def test_a_lone_pyramid_between_sizes_is_read_as_on_the_bandanna():

@@ -26,7 +26,7 @@ from scipy.special import log_ndtr
 from scorer.board import COLOURS, PARK, STANDARD_TRIOS, Board, Piece, Square
 from scorer.rules import MAX_PLAYERS
 from scorer.vision.patches import square_patches
-from scorer.vision.squares import LABELS, disc_window
+from scorer.vision.squares import LABELS, blends_into_square, disc_window
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MODEL_PATHS = (DATA / "square_model_seed0.onnx", DATA / "square_model_seed1.onnx")  # averaged
@@ -36,6 +36,12 @@ BANDANNA_MM = 44.5  # the rules' own board, the Looney Labs chessboard bandanna
 BANDANNA_SHARE = 0.5  # prior share of boards that are the bandanna; the rest any chessboard in SQUARE_MM
 BANDANNA_SPREAD = 0.03  # in log(square size): print and cloth, and the regression's common bias
 SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about the truth (measured on dev)
+# A piece that melts into its square (squares.blends_into_square) shows a faint outline, and
+# its regression spreads wider: in see-through drawings, clear pieces on blue squares 0.21 and
+# on grey ones 0.12, cyan on blue 0.09, against 0.03-0.06 for the others; in the studio, glassy
+# clear pieces 0.097 against 0.053 (the README). Twice the spread lets the stash counts settle
+# such a piece's size rather than a clearer one's.
+BLENDING_SIZE_SIGMA = 2 * SIZE_SIGMA
 # No game has more pyramids of one size than four players' standard stashes: a square size
 # under which more would be read is that much less likely.
 MAX_PIECES_PER_SIZE = MAX_PLAYERS * STANDARD_TRIOS
@@ -126,19 +132,21 @@ def _size_given_square(loglik: np.ndarray) -> np.ndarray:
     return given_size / given_size.sum(axis=2, keepdims=True)
 
 
-def _size_loglik(log_base: np.ndarray, sigma: float) -> np.ndarray:
+def _size_loglik(log_base: np.ndarray, sigma) -> np.ndarray:
     """(S, N, 3) log-likelihood of each regressed log(base / square) under each square size
-    of SQUARE_MM and each pyramid size."""
+    of SQUARE_MM and each pyramid size (``sigma``: one spread, or one per pyramid)."""
     means = np.log(np.array([BASE_MM[k] for k in (1, 2, 3)]))[None, :] - np.log(SQUARE_MM)[:, None]  # (S, 3)
+    sigma = np.broadcast_to(np.asarray(sigma, np.float64), log_base.shape)[None, :, None]
     return -0.5 * ((log_base[None, :, None] - means[:, None, :]) / sigma) ** 2
 
 
-def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma: float = SIZE_SIGMA,
+def size_probs(log_base: np.ndarray, weights: np.ndarray, sigma=SIZE_SIGMA,
                posterior: np.ndarray | None = None) -> np.ndarray:
     """(N, 3) probabilities of 1, 2, 3 pips for N pyramids on one board from their regressed
-    log(base / square), weighing each square size in SQUARE_MM by its posterior
-    (:func:`square_size_posterior`: its prior and how well it explains all of them; or
-    ``posterior``, when already computed for these squares)."""
+    log(base / square) (``sigma``: their spread, one or one per pyramid), weighing each
+    square size in SQUARE_MM by its posterior (:func:`square_size_posterior`: its prior and
+    how well it explains all of them; or ``posterior``, when already computed for these
+    squares)."""
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     if posterior is None:
         posterior = square_size_posterior(log_base, weights, sigma)
@@ -218,7 +226,8 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Pa
     index = np.array([r * grid.cols + c for c, r in where])
     occupied = learned.probs[index][:, PYRAMIDS].sum(axis=1)
     posterior = square_size_posterior(learned.log_base[index], occupied)
-    sizes = size_probs(learned.log_base[index], occupied, posterior=posterior)
+    sigma = np.array([BLENDING_SIZE_SIGMA if blends_into_square(squares, c, r) else SIZE_SIGMA for c, r in where])
+    sizes = size_probs(learned.log_base[index], occupied, sigma=sigma, posterior=posterior)
     scale = piece_scale_of(posterior)
     if np.isfinite(scale):  # else (a model output not a number) the hand-built fit's stays
         squares.piece_scale = scale

@@ -696,6 +696,12 @@ def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool
     return camera.elevation_deg(col, row) >= float(np.degrees(np.arctan2(2 * PIECE_HEIGHT[pips], PIECE_BASE[pips])))
 
 
+# A piece whose colour in the photo lies within BLEND_DE (Lab units) of its own square's bare
+# colour melts into the square: its outline shows faintly, and its size most of all (reader.py
+# and square_model.py measure what that costs).
+BLEND_DE = 12.0
+
+
 def colour_against_square(result: SquaresResult, col: int, row: int) -> float | None:
     """How far (Lab units) the colour sampled from the piece on square (col, row) lies from
     the square's own bare colour there; None where no colour was sampled. Small for a piece
@@ -707,6 +713,12 @@ def colour_against_square(result: SquaresResult, col: int, row: int) -> float | 
     parity = np.array([(col + row) % 2])
     bare = result.appearance.expected(np.array([col + 0.5]), np.array([row + 0.5]), parity)[0]
     return float(np.linalg.norm(reading.colour_lab - bare))
+
+
+def blends_into_square(result: SquaresResult, col: int, row: int) -> bool:
+    """Whether the piece on square (col, row) is within BLEND_DE of its square's colour."""
+    against = colour_against_square(result, col, row)
+    return against is not None and against < BLEND_DE
 
 
 def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) -> dict[tuple[int, int], float]:
