@@ -784,17 +784,23 @@ def test_a_pyramid_the_colour_of_its_square_is_flagged_from_any_height():
     from scorer.vision.playarea import PlayArea
     from scorer.vision.squares import BLEND_DE, colour_against_square
 
-    play = PlayArea(col=0, row=0, cols=8, rows=8)
-    squares = _one_pyramid(_camera(45, 0))  # seen from 45 degrees: the height shows
-    squares.appearance = _plain_appearance(85.0, 40.0)  # square (3, 3) dark: Lab (40, 0, 0)
-    cell = lambda: [CellReading(Square(3, 3).name, "c3", 0.99, [])]
-    assert colour_against_square(squares, 3, 3) is None  # no colour sampled: nothing to say
-    squares.readings[(3, 3)].colour_lab = np.array([44.0, -6.0, -5.0])  # a cyan piece on a dark blue-grey square
-    assert colour_against_square(squares, 3, 3) == pytest.approx(np.sqrt(16 + 36 + 25))
+    play = PlayArea(col=1, row=0, cols=6, rows=6)  # square (5, 2) is the play area's E3
+    squares = _one_pyramid(_camera(45, 0), at=(5, 2))  # seen from 45 degrees: the height shows
+    squares.appearance = _plain_appearance(85.0, 40.0, dark_parity=1)  # (5, 2) dark: Lab (40, 0, 0)
+    cell = lambda: [CellReading("E3", "c3", 0.99, [])]
+    assert colour_against_square(squares, 5, 2) is None  # no colour sampled: nothing to say
+    squares.readings[(5, 2)].colour_lab = np.array([44.0, -6.0, -5.0])  # a cyan piece on a dark blue-grey square
+    assert colour_against_square(squares, 5, 2) == pytest.approx(np.sqrt(16 + 36 + 25))
+    assert colour_against_square(squares, 2, 5) is None  # another square, bare
     cells = cell()
     _doubt_pyramids_that_blend_in(cells, squares, play)
     assert cells[0].blends_in and cells[0].confidence == BLENDS_IN_MAX_CONFIDENCE
-    squares.readings[(3, 3)].colour_lab = np.array([40.0 + BLEND_DE + 1.0, 0.0, 0.0])  # stands apart from it
+    squares.appearance = _plain_appearance(85.0, 40.0, dark_parity=0)  # (5, 2) light: Lab (85, 0, 0)
+    cells = cell()
+    _doubt_pyramids_that_blend_in(cells, squares, play)
+    assert not cells[0].blends_in and cells[0].confidence == 0.99
+    squares.appearance = _plain_appearance(85.0, 40.0, dark_parity=1)
+    squares.readings[(5, 2)].colour_lab = np.array([40.0 + BLEND_DE + 1.0, 0.0, 0.0])  # stands apart from it
     cells = cell()
     _doubt_pyramids_that_blend_in(cells, squares, play)
     assert not cells[0].blends_in and cells[0].confidence == 0.99

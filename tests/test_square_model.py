@@ -186,10 +186,11 @@ def test_a_pyramid_that_blends_into_its_square_has_its_size_held_less_surely():
     truth = [1] * 5 + [2] * 5 + [3] * 5
     log_base = np.log([BASE_MM[p] / 44.5 for p in truth])
     log_base[-1] -= 0.2
-    usual = size_probs(log_base, np.ones(15))[-1]
+    posterior = square_size_posterior(log_base, np.ones(15))  # as merge_learned fits it, at the usual spread
+    usual = size_probs(log_base, np.ones(15), posterior=posterior)[-1]
     sigma = np.full(15, SIZE_SIGMA)
     sigma[-1] = BLENDING_SIZE_SIGMA
-    wider = size_probs(log_base, np.ones(15), sigma=sigma)
+    wider = size_probs(log_base, np.ones(15), sigma=sigma, posterior=posterior)
     assert usual.argmax() == 1 and usual.max() > 0.95
     assert 0.2 < wider[-1, 2] < wider[-1, 1] < 0.8
     assert np.allclose(wider[:-1], size_probs(log_base, np.ones(15))[:-1], atol=0.01)  # the others as sure as before

@@ -287,12 +287,13 @@ def _normalised_odds(odds: dict[str, float], value: str) -> dict[str, float]:
 
 def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, parks, full=False) -> None:
     """Let unsure squares in rule violations take an alternative that removes violations at a
-    cost of at most LEGALITY_MAX_COST nats: a square alone, where the counts allow its new
-    value (on a ``full`` board, never a bare square), or swapped with another unsure square
-    holding that value, which keeps every count (a full board's pieces, a stash at its
-    limit): a 3-pip the counts put beside its own 3-pip trades places with the 2-pip the
-    photo was less sure of."""
+    cost of at most LEGALITY_MAX_COST nats from the reading decoded (per square changed, over
+    all its changes): a square alone, where the counts allow its new value (on a ``full``
+    board, never a bare square), or swapped with another unsure square holding that value,
+    which keeps every count (a full board's pieces, a stash at its limit): a 3-pip the counts
+    put beside its own 3-pip trades places with the 2-pip the photo was less sure of."""
     logp = np.log(P)
+    decoded = logp[np.arange(len(cells)), chosen]  # each square's log-odds as decoded
     index = {cell: i for i, cell in enumerate(cells)}
     counts: dict[str, int] = {}
     for i in range(len(cells)):
@@ -318,17 +319,17 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
             if not unsure[i]:
                 continue
             old = chosen[i]
-            for j in np.flatnonzero(logp[i, old] - logp[i] <= LEGALITY_MAX_COST):
+            for j in np.flatnonzero(decoded[i] - logp[i] <= LEGALITY_MAX_COST):
                 v = values[j]
                 if j == old or (v == EMPTY and full):
                     continue
-                loss = logp[i, old] - logp[i, j]
+                loss = decoded[i] - logp[i, j]
                 limit = parks if v == PARK_TOKEN else (None if v == EMPTY else trios)
                 options = []
                 if limit is None or counts.get(v, 0) < limit:
                     options.append((loss, [(i, int(j))]))
                 if v != EMPTY and not (full and values[old] == EMPTY):  # a swap: k gives up v for i's old value
-                    options += [(loss + logp[k, j] - logp[k, old], [(i, int(j)), (int(k), old)])
+                    options += [(loss + decoded[k] - logp[k, old], [(i, int(j)), (int(k), old)])
                                 for k in np.flatnonzero((np.asarray(chosen) == j) & unsure)]
                 for cost, moves in options:
                     if cost > LEGALITY_MAX_COST or (best is not None and (best[0], best[1]) <= (0, cost)):

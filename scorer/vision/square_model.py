@@ -216,9 +216,11 @@ def hand_size_weight(elevation_deg: float) -> float:
 def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Path] = MODEL_PATHS) -> None:
     """Replace each square's probabilities in a ``squares.SquaresResult`` (read on
     ``image_bgr`` with ``grid``) by :func:`combined_probs` (the hand-built size odds weighed
-    by how high the camera sees the square from, :func:`hand_size_weight`), and give each the model's colour
-    name odds; a square that becomes a pyramid without a colour sample gets one from the
-    foreground pixels just above its base. The squares' ``piece_scale`` becomes the learned
+    by how high the camera sees the square from, :func:`hand_size_weight`; the learned size
+    held less surely, BLENDING_SIZE_SIGMA, for a piece whose colour sample blends into its
+    square), and give each the model's colour name odds; a square that becomes a pyramid
+    without a colour sample gets one from the foreground pixels just above its base (too late
+    to widen its size's spread: tried, that read the drawings a little worse). The squares' ``piece_scale`` becomes the learned
     size fit's (:func:`piece_scale_of`), which the later stages draw the pieces at."""
     learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
                               centres=grid.square_centres(), paths=paths)
