@@ -220,9 +220,10 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Pa
     by how high the camera sees the square from, :func:`hand_size_weight`; the learned size
     held less surely, BLENDING_SIZE_SIGMA, for a piece whose colour sample blends into its
     square), and give each the model's colour name odds; a square that becomes a pyramid
-    without a colour sample gets one from the foreground pixels just above its base (too late
-    to widen its size's spread: tried, that read the drawings a little worse). The squares' ``piece_scale`` becomes the learned
-    size fit's (:func:`piece_scale_of`), which the later stages draw the pieces at."""
+    without a colour sample gets one from the foreground pixels just above its base (after
+    the size fit: judging its spread by that colour too read the drawings a little worse).
+    The squares' ``piece_scale`` becomes the learned size fit's (:func:`piece_scale_of`),
+    which the later stages draw the pieces at."""
     learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
                               centres=grid.square_centres(), paths=paths)
     where = list(squares.readings)
