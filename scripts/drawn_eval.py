@@ -1,6 +1,7 @@
 """Read flat-shaded drawings of random legal games: a second generator, unlike the studio's.
 
-    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--wood] [--elevation 30 35] [--verbose]
+    .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--squares wood|blue|green|grey-print]
+        [--elevation 30 35] [--verbose]
 
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
@@ -11,9 +12,11 @@ behind them (clear as a nearly colourless one), as real Looney Pyramids look; by
 every piece is drawn opaque. The reader is told nothing but that the stash is standard.
 ``--early`` draws games 1-6 moves in instead (standard or ThreeHouse, the play area anywhere
 on the checkerboard it fits, the reader told which stash): a photo taken mid-game to check a
-placement, where the few pieces must say the play area and the square size. ``--wood`` draws
-a wooden chessboard (maple and walnut squares) instead of a grey and white one: its light
-squares are far from neutral, which the reader's white balance takes them for. A reading is
+placement, where the few pieces must say the play area and the square size. ``--squares``
+draws another checkerboard than the grey and white one: ``wood`` (maple and walnut squares,
+also ``--wood``: its light squares are far from neutral, which the reader's white balance
+takes them for), ``blue`` or ``green`` (a vinyl board's, where pieces of the dark squares'
+colour melt into them) or ``grey-print`` (mid-grey on white, as the bandanna is printed). A reading is
 compared with the game under the four turns of the board (a drawing has no "bottom edge" to
 number row 1 from that the reader could be wrong about), counting the squares that differ
 and how many of those the reading did not flag as unsure (all of them on a board not read or
@@ -44,7 +47,12 @@ from synthetic_scene import BGR, draw_scene  # noqa: E402
 
 
 EARLY_SEEDS = 1000  # --early draws its games from seeds offset by this, apart from the others'
-WOOD_SQUARES = {"light": (120, 172, 215), "dark": (35, 60, 98)}  # maple and walnut, BGR
+SQUARE_COLOURS = {  # other checkerboards than synthetic_scene's grey and white, BGR
+    "wood": {"light": (120, 172, 215), "dark": (35, 60, 98)},  # maple and walnut
+    "blue": {"light": (235, 235, 230), "dark": (140, 90, 40)},
+    "green": {"light": (200, 230, 235), "dark": (70, 125, 60)},  # and cream
+    "grey-print": {"light": (238, 238, 236), "dark": (120, 120, 122)},
+}
 ELEVATION = (35.0, 85.0)  # the camera's degrees above the board, unless told otherwise
 
 
@@ -63,12 +71,12 @@ def tokens(board: Board) -> np.ndarray:
     return np.array([line.split() for line in board.to_text().strip().split("\n")])
 
 
-def read_drawing(seed: int, see_through: bool = False, early: bool = False, wood: bool = False,
+def read_drawing(seed: int, see_through: bool = False, early: bool = False, squares: str | None = None,
                  elevation: tuple[float, float] = ELEVATION) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
-    game, its play area anywhere it fits, the reader told which stash; ``wood``: a wooden
-    chessboard; ``elevation``: the camera's range of degrees above the board, the seed's
+    game, its play area anywhere it fits, the reader told which stash; ``squares``: a name in
+    SQUARE_COLOURS, another checkerboard than the grey and white one; ``elevation``: the camera's range of degrees above the board, the seed's
     place in ELEVATION mapped onto it, so the same seed draws the same game and turn)."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
@@ -83,7 +91,7 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, wood
     image, _, _ = draw_scene(board, origin=origin, size=(8, 8),
                              elevation_deg=_mapped(rng.uniform(*ELEVATION), ELEVATION, elevation),
                              yaw_deg=rng.uniform(0, 360), seed=seed,
-                             see_through=see_through, **(WOOD_SQUARES if wood else {}))
+                             see_through=see_through, **SQUARE_COLOURS.get(squares, {}))
     truth = tokens(board)
     wrong = truth.size
     try:
@@ -123,7 +131,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="draw the translucent colours as filters over the board (else opaque)")
     parser.add_argument("--early", action="store_true",
                         help="games 1-6 moves in, standard or ThreeHouse, the play area anywhere")
-    parser.add_argument("--wood", action="store_true", help="a wooden chessboard (maple and walnut squares)")
+    parser.add_argument("--squares", choices=sorted(SQUARE_COLOURS),
+                        help="another checkerboard than the grey and white one")
+    parser.add_argument("--wood", action="store_const", dest="squares", const="wood",
+                        help="a wooden chessboard (maple and walnut squares): --squares wood")
     parser.add_argument("--elevation", nargs=2, type=float, default=ELEVATION, metavar=("LOW", "HIGH"),
                         help="the camera's degrees above the board (default 35 85; 30 35 for steep views)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
@@ -135,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--elevation {low:g} {high:g}: need 0 < LOW <= HIGH <= 90")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed, args.see_through, args.early, args.wood, (low, high))
+        result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high))
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"

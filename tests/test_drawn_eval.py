@@ -78,11 +78,11 @@ def test_a_wooden_board_is_drawn_warm_and_read():
 
     board = Board.from_text(". . .\n. . .\n. . .\n")
     image, P, _ = draw_scene(board, origin=(0, 0), size=(3, 3), elevation_deg=89.9, yaw_deg=0, distance=8,
-                             width=400, height=300, **drawn_eval.WOOD_SQUARES)
+                             width=400, height=300, **drawn_eval.SQUARE_COLOURS["wood"])
     p = P @ np.array([1.5, 0.5, 0.0, 1.0])  # B1, a light square
     blue, _, red = image[int(p[1] / p[2]), int(p[0] / p[2])].astype(int)
     assert red - blue > 60
-    result = drawn_eval.read_drawing(3, wood=True)
+    result = drawn_eval.read_drawing(3, squares="wood")
     assert result.colours == ["yellow", "white"] and result.wrong == 0
 
 
@@ -107,6 +107,23 @@ def test_elevation_moves_the_camera_and_keeps_the_seeds_game(capsys, monkeypatch
     with pytest.raises(SystemExit):
         drawn_eval.main(["--elevation", "40", "30"])
     assert "need 0 < LOW <= HIGH <= 90" in capsys.readouterr().err
+
+
+def test_squares_draws_the_named_checkerboard_and_wood_is_one_of_them(monkeypatch):
+    import pytest
+
+    drawn = []
+
+    def record(board, **scene):  # stands in for the drawing: which squares it was asked for, no image
+        drawn.append((scene.get("light"), scene.get("dark")))
+        raise RuntimeError("not drawn")
+
+    monkeypatch.setattr(drawn_eval, "draw_scene", record)
+    for argv in (["--squares", "blue"], ["--wood"], []):
+        with pytest.raises(RuntimeError):
+            drawn_eval.main(["--seeds", "0", "1", *argv])
+    blue, wood = drawn_eval.SQUARE_COLOURS["blue"], drawn_eval.SQUARE_COLOURS["wood"]
+    assert drawn == [(blue["light"], blue["dark"]), (wood["light"], wood["dark"]), (None, None)]
 
 
 def _steep_see_through_scene(monkeypatch, seed: int):
