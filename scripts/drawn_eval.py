@@ -16,12 +16,12 @@ placement, where the few pieces must say the play area and the square size. ``--
 draws another checkerboard than the grey and white one: ``wood`` (maple and walnut squares,
 also ``--wood``: its light squares are far from neutral, which the reader's white balance
 takes them for), ``blue`` or ``green`` (a vinyl board's, where pieces of the dark squares'
-colour melt into them) or ``grey-print`` (mid-grey on white, as the bandanna is printed). A reading is
-compared with the game under the four turns of the board (a drawing has no "bottom edge" to
-number row 1 from that the reader could be wrong about), counting the squares that differ
-and how many of those the reading did not flag as unsure (all of them on a board not read or
-read with a play area of the wrong size), and again leaving out the boards whose play area
-the reading warns is ambiguous.
+colour melt into them) or ``grey-print`` (mid-grey on white, as the bandanna is printed).
+A reading is compared with the game under the four turns of the board (a drawing has no
+"bottom edge" to number row 1 from that the reader could be wrong about), counting the
+squares that differ and how many of those the reading did not flag as unsure (all of them on
+a board not read or read with a play area of the wrong size), and again leaving out the
+boards whose play area the reading warns is ambiguous.
 Nothing was tuned on these drawings.
 """
 
@@ -76,8 +76,9 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
     game, its play area anywhere it fits, the reader told which stash; ``squares``: a name in
-    SQUARE_COLOURS, another checkerboard than the grey and white one; ``elevation``: the camera's range of degrees above the board, the seed's
-    place in ELEVATION mapped onto it, so the same seed draws the same game and turn)."""
+    SQUARE_COLOURS, another checkerboard than the grey and white one; ``elevation``: the
+    camera's range of degrees above the board, the seed's place in ELEVATION mapped onto it,
+    so the same seed draws the same game and turn)."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
     threehouse = early and rng.random() < 0.3

@@ -313,7 +313,8 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
         if not violations:
             return
         involved = {index[c] for violation in violations for c in violation.cells if c in index}
-        unsure = P[np.arange(len(cells)), chosen] < SURE_READING
+        held = np.asarray(chosen)
+        unsure = P[np.arange(len(cells)), held] < SURE_READING
         best = None  # (violations left, cost, moves)
         for i in sorted(involved, key=lambda i: P[i, chosen[i]]):
             if not unsure[i]:
@@ -330,7 +331,7 @@ def _settle_by_rules(board: Board, cells, values, P, chosen, changed, trios, par
                     options.append((loss, [(i, int(j))]))
                 if v != EMPTY and not (full and values[old] == EMPTY):  # a swap: k gives up v for i's old value
                     options += [(loss + decoded[k] - logp[k, old], [(i, int(j)), (int(k), old)])
-                                for k in np.flatnonzero((np.asarray(chosen) == j) & unsure)]
+                                for k in np.flatnonzero((held == j) & unsure)]
                 for cost, moves in options:
                     if cost > LEGALITY_MAX_COST or (best is not None and (best[0], best[1]) <= (0, cost)):
                         continue
