@@ -105,11 +105,12 @@ def _squares(pieces, dark_parity=1):
     ``pieces``: (col, row) -> BGR of the piece on a light square; on dark squares a
     translucent piece is taken darker."""
     readings = {}
+    light, dark = _lab([0.85, 0.85, 0.85]), _lab([0.3, 0.3, 0.3])
     for (c, r), bgr in pieces.items():
         on_dark = (c + r) % 2 == dark_parity
-        readings[(c, r)] = SimpleNamespace(colour_lab=_lab([v * (0.55 if on_dark else 1.0) for v in bgr]),
-                                           colour_names=None)
-    light, dark = _lab([0.85, 0.85, 0.85]), _lab([0.3, 0.3, 0.3])
+        sample = _lab([v * (0.55 if on_dark else 1.0) for v in bgr])
+        readings[(c, r)] = SimpleNamespace(colour_lab=sample, colour_names=None,
+                                           over_cloth=(sample[0], (dark if on_dark else light)[0]))
     ys, xs = np.mgrid[0:8, 0:8]
     square_lab = np.where(((xs + ys) % 2 == dark_parity)[..., None], dark, light)  # bare cloth, no glare
     appearance = SimpleNamespace(light_lab=light, dark_lab=dark, dark_parity=dark_parity, square_lab=square_lab,
@@ -371,6 +372,71 @@ def test_white_or_clear_follows_whether_the_square_shows_through(monkeypatch, gr
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", named]
     monkeypatch.setattr(colours, "see_through_costs", lambda centres, measure, variance: [{} for _ in centres])
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", by_lightness_alone]
+
+
+def test_see_through_follows_all_of_a_pieces_pixels_not_its_colour_sample():
+    # A glassy clear piece's colour sample is the few pixels unlike the cloth (edges,
+    # reflections): darker than a light square, lighter than a dark one, as white's would be.
+    # All of its pixels together follow the cloth behind them; a white piece's do not.
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    samples, on_dark = _red_and_grey_pieces(0.7, False, np.random.default_rng(5))
+    light_l, dark_l = wb.light_l, wb.dark_l
+    cloth = np.where(on_dark, dark_l, light_l)
+    grey = np.arange(len(samples)) % 2 == 1
+    shows = np.where(grey, 0.1 * samples[:, 0] + 0.9 * cloth, 0.6 * samples[:, 0] + 0.4 * cloth)
+    hides = np.where(grey, samples[:, 0], 0.6 * samples[:, 0] + 0.4 * cloth)
+    named = {}
+    for kind, piece_l in (("glassy", shows), ("opaque", hides)):
+        groups = group_colours(samples, wb, players=2, on_dark=on_dark, over_cloth=np.column_stack([piece_l, cloth]))
+        named[kind] = groups.names[groups.labels[1]]
+    assert named == {"glassy": "clear", "opaque": "white"}
+    from scorer.vision.colours import see_through
+    labels = grey.astype(int)
+    measure, variance = see_through(np.column_stack([shows, cloth]), labels, 2, on_dark, wb)
+    assert measure[1] == pytest.approx(0.9, abs=0.01) and 0.4 < measure[0] < 0.9  # red: 0.4 and its own darkening
+    # Pieces whose pixels were not measured are left out; too few left on one square colour, no word.
+    grey_on_dark = np.flatnonzero((labels == 1) & on_dark)
+    some = np.column_stack([shows, cloth])
+    some[grey_on_dark[:4]] = np.nan
+    assert see_through(some, labels, 2, on_dark, wb)[0][1] == pytest.approx(0.9, abs=0.01)
+    some[grey_on_dark[:-2]] = np.nan
+    measure = see_through(some, labels, 2, on_dark, wb)[0]
+    assert np.isnan(measure[1]) and not np.isnan(measure[0])
+
+
+def test_over_cloth_measures_inside_a_pieces_outline_not_the_cloth_at_its_rim():
+    from scorer.vision.squares import Evidence, SquareReading, _Mask, _sample_colours
+
+    # Two squares, light (L 90) and dark (L 30); on each a piece drawn 14 px across inside
+    # an outline 18 px across, so the outline's 2 px rim is bare cloth. The opaque piece's
+    # faces are half lit, half shaded (L 85 and 35, the same on both squares); the glassy
+    # one shows the cloth at 0.9 of its lightness.
+    def measured(piece):
+        cloth = np.zeros((24, 48))
+        cloth[:, :24], cloth[:, 24:] = 90.0, 30.0
+        lab = np.zeros((24, 48, 3))
+        lab[..., 0] = cloth
+        for x0 in (5, 29):
+            body = lab[5:19, x0:x0 + 14, 0]
+            lab[5:19, x0:x0 + 14, 0] = piece(body)
+        expected = np.zeros_like(lab)
+        expected[..., 0] = cloth
+        ev = Evidence(logodds=np.ones((24, 48), np.float32), origin=(0, 0), on_board=np.ones((24, 48), bool),
+                      lab=lab, expected=expected)
+        outline = _Mask(x0=0, y0=0, mask=np.ones((18, 18), bool))
+        readings = {sq: SquareReading(col=sq[0], row=0, probs=np.zeros(5), scores=np.zeros(5)) for sq in ((0, 0), (1, 0))}
+        chosen = {(0, 0): ("2", outline, 3, 3), (1, 0): ("2", outline, 27, 3)}
+        _sample_colours(readings, chosen, ev, np.ones((24, 48), np.int32))
+        (light_piece, light_cloth), (dark_piece, dark_cloth) = readings[(0, 0)].over_cloth, readings[(1, 0)].over_cloth
+        return (light_piece - dark_piece) / (light_cloth - dark_cloth)
+
+    def opaque(body):
+        faces = np.full(body.shape, 85.0)
+        faces[body.shape[0] // 2:] = 35.0
+        return faces
+
+    assert abs(measured(opaque)) < 0.05
+    assert measured(lambda body: 0.9 * body) == pytest.approx(0.9, abs=0.02)
 
 
 def test_without_a_coloured_group_clear_shows_at_least_the_floor():

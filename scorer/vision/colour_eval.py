@@ -257,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dirs", nargs="+", type=Path, help="folders of photos with studio sidecars")
     parser.add_argument("--half", choices=("even", "odd", "both"), default="both",
                         help="only the even- or odd-indexed photos of each folder (sorted by name), or both halves apart")
-    parser.add_argument("--cache", type=Path, help="keep the square stage's output here between runs")
+    parser.add_argument("--cache", type=Path, help="keep the square stage's output here between runs "
+                        "(made by the code of its day: empty it after changing the square stage)")
     parser.add_argument("--json", action="store_true", help="print the summaries as JSON")
     args = parser.parse_args(argv)
     for d in args.dirs:

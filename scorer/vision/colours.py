@@ -80,9 +80,9 @@ NAMING_TEMPERATURE = 0.5  # name-cost units per nat when weighing the joint nami
 LEARNED_NAME_WEIGHT = 1.0  # name-cost units per nat of the learned model's mean log-odds of a name (dev choice)
 LEARNED_NAME_FLOOR = 1e-3  # the least probability the model's odds give any name
 PARITY_MIN = 3  # pieces needed on each square colour to compare them
-# How see-through a group is: how much lighter its pieces look on light squares than on dark
-# ones, as a fraction of the squares' own difference (``see_through``). A translucent piece
-# shows the square under it; an opaque white one keeps its own lightness. How much a
+# How see-through a group is: how much its pieces' lightness follows the bare cloth's behind
+# them, as a fraction of it (``see_through``). A translucent piece shows the square under it;
+# an opaque white one keeps its own lightness. How much a
 # translucent piece shows depends on the plastic and the light: the studio's frosted pieces
 # about 0.2, glassy ones over 0.5 (``scripts/drawn_eval.py --see-through``). So the photo's
 # coloured groups, all translucent, set what clear should show. Glossy black pieces mirror the
@@ -92,13 +92,14 @@ PARITY_MIN = 3  # pieces needed on each square colour to compare them
 # a spread about 0.14): on dev and four of its variants the coloured groups spread 0.13 about
 # their median and the white ones 0.27 about 0 (10th to 90th percentile, halved); 0.13, 0.2
 # and 0.27 were tried (dev and its 14 variants, the drawings opaque and see-through) and the
-# middle kept.
+# middle kept. (All measured from the colour samples, before ``see_through`` took every pixel.)
 SEE_THROUGH_SPREAD = 0.2
 # With no coloured group measured (a black and white game, or black, white and clear), the
 # photo says nothing of how see-through its plastic is. The studio's frosted coloured groups
 # show about 0.2 of the squares, less than any glassier plastic: clear is taken to show at
-# least this much (its cost one-sided), white nothing, as with a reference. (The studio's
-# frosted clear pieces themselves measure anywhere from -0.07 to 0.39: there the cue is weak.)
+# least this much (its cost one-sided), white nothing, as with a reference. (On dev the
+# studio's frosted clear groups measure 0.08-0.38 and its white ones -0.1-0.14, 10th to 90th
+# percentile: there the cue is weak. Glassy clear groups measure 0.26-0.57.)
 SEE_THROUGH_FLOOR = 0.2
 MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
@@ -229,27 +230,42 @@ def naming_centres(features: np.ndarray, labels: np.ndarray, k: int,
     return centres
 
 
-def see_through(features: np.ndarray, labels: np.ndarray, k: int, on_dark: np.ndarray | None,
+def see_through(over_cloth: np.ndarray | None, labels: np.ndarray, k: int, on_dark: np.ndarray | None,
                 wb: "WhiteBalance") -> tuple[np.ndarray, np.ndarray]:
-    """Per group, how see-through its pieces look (their lightness on light squares less that
-    on dark ones, over the squares' own difference; 0 for an opaque piece) and the variance
-    of that measure from the group's own sampling; NaN where a group has fewer than
-    PARITY_MIN pieces on either square colour or the squares hardly differ."""
+    """Per group, how see-through its pieces look and the variance of that measure from the
+    group's own sampling: the slope of the pieces' lightness against the bare cloth's behind
+    them (``over_cloth``, per piece: both lightnesses, NaN where unmeasured), least squares
+    over the group's pieces (a mean slope: one stray piece moves it more than the medians of
+    the square colours did); 0 for an opaque piece, 1 for one that shows the cloth wholly.
+    NaN where a group has fewer than PARITY_MIN measured pieces on either square colour or
+    the squares hardly differ."""
     measure, variance = np.full(k, np.nan), np.full(k, np.nan)
-    contrast = wb.contrast
-    if on_dark is None or contrast < MIN_CONTRAST:
+    if over_cloth is None or on_dark is None or wb.contrast < MIN_CONTRAST:
         return measure, variance
     on_dark = np.asarray(on_dark, bool)
-    rel_l = features[:, 2] / LIGHTNESS_WEIGHT
+    over_cloth = np.asarray(over_cloth, np.float64).reshape(-1, 2)
+    measured = ~np.isnan(over_cloth).any(axis=1)
     for g in range(k):
-        sides = [rel_l[(labels == g) & ~on_dark], rel_l[(labels == g) & on_dark]]
-        if min(len(side) for side in sides) < PARITY_MIN:
+        member = (labels == g) & measured
+        if min(np.sum(member & on_dark), np.sum(member & ~on_dark)) < PARITY_MIN:
             continue
-        measure[g] = (np.median(sides[0]) - np.median(sides[1])) / contrast
-        # a median's variance: pi / 2 times the mean's (the spread from the median absolute deviation)
-        variance[g] = sum(np.pi / 2 * (1.4826 * np.median(np.abs(side - np.median(side)))) ** 2 / len(side)
-                          for side in sides) / contrast ** 2
+        piece, cloth = over_cloth[member, 0], over_cloth[member, 1]
+        cloth = cloth - cloth.mean()
+        spread = float(np.sum(cloth ** 2))
+        if spread < len(cloth) * (0.01 * (wb.light_l - wb.dark_l)) ** 2:  # the cloth behind them all alike
+            continue
+        measure[g] = float(np.sum(cloth * (piece - piece.mean())) / spread)
+        residual = piece - piece.mean() - measure[g] * cloth
+        variance[g] = float(np.sum(residual ** 2)) / max(1, len(piece) - 2) / spread
     return measure, variance
+
+
+def over_cloth_from_samples(samples_lab: np.ndarray, on_dark: np.ndarray, wb: "WhiteBalance") -> np.ndarray:
+    """Per piece, its colour sample's lightness and its square's: the pairs
+    :func:`see_through` takes from a caller that has colour samples only (the reader always
+    measures the pieces' whole pixels, ``SquareReading.over_cloth``)."""
+    samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
+    return np.column_stack([samples_lab[:, 0], np.where(np.asarray(on_dark, bool), wb.dark_l, wb.light_l)])
 
 
 def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.ndarray) -> list[dict[str, float]]:
@@ -625,11 +641,14 @@ def grouping_features(samples_lab: np.ndarray, wb: WhiteBalance,
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
                   per_player: int | None = None, choices=(2, 3, 4),
                   on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None,
-                  trusted: np.ndarray | None = None) -> ColourGroups:
+                  trusted: np.ndarray | None = None, over_cloth: np.ndarray | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
-    take on the square's lightness, opaque ones keep their own). ``name_probs``: per sample,
+    take on the square's lightness, opaque ones keep their own). ``over_cloth``: per sample,
+    the lightness of all the piece's own pixels and of the bare cloth behind them (NaN:
+    unmeasured), for :func:`see_through`; without it, each sample's lightness and its
+    square's (:func:`over_cloth_from_samples`). ``name_probs``: per sample,
     the learned model's odds over COLOURS (NaN rows: none), one more cue for the names.
     ``trusted``: per sample, whether its colour is as the piece looks (False: washed out by a
     reflection). Where :func:`_trusted_for_grouping` allows, the groups are fitted to the
@@ -656,7 +675,10 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     on_dark_own = None if on_dark is None else np.asarray(on_dark, bool)[own]
     extra = learned_name_costs(np.asarray(name_probs, np.float64)[own], labels[own], k) if name_probs is not None else None
     naming = naming_centres(raw[own], labels[own], k, on_dark_own)
-    cues = summed_costs(see_through_costs(naming, *see_through(raw[own], labels[own], k, on_dark_own, wb)),
+    if over_cloth is None and on_dark is not None:
+        over_cloth = over_cloth_from_samples(samples_lab, on_dark, wb)
+    over_cloth_own = None if over_cloth is None else np.asarray(over_cloth, np.float64).reshape(-1, 2)[own]
+    cues = summed_costs(see_through_costs(naming, *see_through(over_cloth_own, labels[own], k, on_dark_own, wb)),
                         dark_only_costs(labels[own], k, on_dark_own, wb))
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
@@ -760,8 +782,10 @@ def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int 
     colours are not trusted."""
     samples, wb, on_dark, name_probs = _pyramid_samples(squares, pyramids)
     trusted = None if washed_out is None else np.array([not washed_out[r, c] for (c, r) in pyramids], bool)
+    unmeasured = (np.nan, np.nan)
+    over_cloth = np.array([squares.readings[sq].over_cloth or unmeasured for sq in pyramids], np.float64).reshape(-1, 2)
     return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
-                         name_probs=name_probs, trusted=trusted)
+                         name_probs=name_probs, trusted=trusted, over_cloth=over_cloth)
 
 
 def clear_group_count(squares, pyramids: list[tuple[int, int]], counts,

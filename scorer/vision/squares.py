@@ -37,6 +37,11 @@ SQUARE_PX = 48  # px per square (across) the square reader works at (the photo i
 PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (40-57 mm squares)
 SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
+# How far in from an outline's edge a piece's pixels count for how see-through it looks
+# (``SquareReading.over_cloth``), as a share of the outline's size (the root of its area):
+# a fitted outline a little off takes in cloth at its rim, which an opaque piece would seem to
+# show through. (About 2 px for a 1-pip at SQUARE_PX.)
+INNER_MARGIN = 0.1
 CORNER_OUTLIER, CORNER_TOLERANCE = 2.0, 10.0  # a square's corner patch left out as covered (_bare_corner_colours)
 
 
@@ -347,6 +352,7 @@ class SquareReading:
     outline: np.ndarray | None = None  # image polygon of the chosen label (working image)
     colour_lab: np.ndarray | None = None  # robust colour of the visible piece pixels
     colour_pixels: int = 0
+    over_cloth: tuple[float, float] | None = None  # mean lightness of the piece's own inner pixels, and of the cloth behind them
     colour_names: np.ndarray | None = None  # the learned model's odds over board.COLOURS
 
     @property
@@ -577,7 +583,9 @@ def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPER
 
 
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
-    """Robust colour of each chosen pyramid from the pixels only it explains."""
+    """Robust colour of each chosen pyramid from the pixels only it explains, and the mean
+    lightness of those inside its outline's rim and of the bare cloth behind them
+    (``over_cloth``)."""
     E = ev.logodds
     h, w = E.shape
     for sq, (label, m, dx, dy) in chosen.items():
@@ -592,6 +600,14 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         sub_mask = mask[ys0 - y0:ys1 - y0, xs0 - x0:xs1 - x0]
         sl = (slice(ys0, ys1), slice(xs0, xs1))
         own = sub_mask & (cover[sl] == 1)
+        # How much of the cloth shows through (colours.see_through): every pixel, however like
+        # the cloth, but only inside the outline, as one a little off takes in cloth at its rim.
+        rim = max(1, int(round(INNER_MARGIN * np.sqrt(mask.sum()))))
+        inner = cv2.erode(sub_mask.astype(np.uint8), np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
+                          borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
+        seen = own & inner & ev.on_board[sl]
+        if seen.sum() >= 4:
+            readings[sq].over_cloth = (float(ev.lab[sl][seen][:, 0].mean()), float(ev.expected[sl][seen][:, 0].mean()))
         strong = own & (E[sl] > 0.5)
         use = strong if strong.sum() >= 12 else own
         if use.sum() < 4:
