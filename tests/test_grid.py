@@ -17,8 +17,8 @@ import pytest
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import (STRONGEST_CORNERS, ClothOnly, InvalidCorners, NoBoardFound, _orient,
-                                clockwise_from_top_left, find_grid, grid_from_corners, on_lattice, parse_squares,
-                                runs_on)
+                                clockwise_from_top_left, consistent_corners, correction_field, find_grid,
+                                grid_from_corners, on_lattice, parse_squares, runs_on)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
 from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, project
@@ -173,6 +173,31 @@ def test_wrinkled_cloth_is_followed_square_by_square():
     assert np.median(refined_err[inner]) < 0.5 * np.median(plane_err[inner])
     assert np.percentile(refined_err[inner], 90) < 0.04
     assert refined_err[~inner].max() < max(0.3, plane_err[~inner].max() + 0.05)
+
+
+def test_a_corner_mismeasured_on_its_own_is_left_out_and_a_fold_kept():
+    """An x-corner off its neighbours' smooth offsets (a piece's edge beside it) is not
+    trusted; a patch of corners moved together (a fold of the cloth) is."""
+    ii, jj = np.meshgrid(np.arange(1, 8), np.arange(1, 8), indexing="ij")
+    known = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float64)
+    scale = np.full(len(known), 50.0)  # px per square
+    rng = np.random.default_rng(0)
+    offsets = rng.normal(0.0, 0.5, known.shape)  # half a pixel of noise
+    lone = 24  # (4, 4)
+    offsets[lone] += [10.0, -6.0]  # 0.23 of a square, alone
+    assert consistent_corners(known, offsets, scale).tolist() == [k != lone for k in range(len(known))]
+    fold = offsets.copy()
+    fold[lone] -= [10.0, -6.0]
+    fold[:, 1] += 8.0 * np.exp(-((known[:, 0] - 6.0) ** 2) / 2.0)  # a ridge along column 6
+    assert consistent_corners(known, fold, scale).all()
+
+
+def test_a_flat_board_takes_its_plane_everywhere():
+    """On a flat board (x-corners within their noise of one plane) every intersection, its
+    own x-corner's included, is the plane's: a lone x-corner's noise does not bend it."""
+    coords = np.array([[i, j] for i in range(3) for j in range(3)], np.float64)
+    offsets = np.random.default_rng(1).normal(0.0, 0.3, coords.shape)
+    assert not correction_field(coords, coords, offsets, np.full(len(coords), 50.0)).any()
 
 
 def _nearest_truth_error(points, truth):

@@ -33,8 +33,8 @@ import cv2
 import numpy as np
 
 from scorer.errors import UserError
-from scorer.vision.lattice import (MIN_SQUARE_PX, Lattice, fit_lattices, local_scale, median_square_side,
-                                   offset_field, project)
+from scorer.vision.lattice import (FOLD_TOLERANCE, MIN_SQUARE_PX, Lattice, fit_lattices, local_scale,
+                                   median_square_side, offset_field, project)
 from scorer.vision.load import downscale
 from scorer.vision.xcorners import MAX_POINTS, detect_xcorners
 
@@ -797,39 +797,58 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
     src = lattice.indices[inside].astype(np.float64)
     dst = lattice.points[inside]
     homography = lattice.homography
-    if len(src) >= 6:
-        refit, _ = cv2.findHomography(src, dst, 0)
+    kept = np.ones(len(src), bool)
+    for _ in range(2 if len(src) >= 6 else 0):  # the plane, then without the x-corners off their neighbours
+        refit, _ = cv2.findHomography(src[kept], dst[kept], 0)
         if refit is not None:
             homography = refit
+        consistent = consistent_corners(src[kept], dst[kept] - project(homography, src[kept]),
+                                        local_scale(homography, src[kept]))
+        if consistent.all() or consistent.sum() < 6:
+            break
+        kept[np.flatnonzero(kept)[~consistent]] = False
     ii, jj = np.meshgrid(np.arange(i0, i0 + width + 1), np.arange(j0, j0 + height + 1), indexing="ij")
     coords = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float64)
     predicted = project(homography, coords)
     scale = local_scale(homography, coords)
-    field_ = correction_field(coords, src, dst - project(homography, src), scale)
+    field_ = correction_field(coords, src, dst - project(homography, src), scale, trusted=kept)
     refined = (predicted + field_).reshape(width + 1, height + 1, 2)  # [i - i0, j - j0]
-    support = int(len(src))
+    support = int(kept.sum())
     inner = max(1, (width - 1) * (height - 1))
     coverage = min(1.0, support / min(inner, 16))
     certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
     return _orient(refined, round(0.5 * coverage + 0.5 * certainty, 3), support)
 
 
-def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
-    """Per-intersection correction (px) from the plane fit. An intersection with its own
-    x-corner takes that measurement. The others: on a flat board (the x-corners sit on the
-    plane within their own noise) nothing, the plane is the best guess; on a folded cloth the
-    smooth, locally linear offset field of their neighbours, which keeps a fold's slope out
-    to the border."""
+def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """Which x-corners (lattice ``known``, px ``offsets`` from the plane fit, px per square
+    ``scale``) lie within FOLD_TOLERANCE of the smooth offset field their neighbours predict: a
+    fold of the cloth moves a patch of corners together, while a corner off on its own is
+    mismeasured (a piece's edge beside it, glare) and would bend the grid around it."""
+    if len(known) < 6:
+        return np.ones(len(known), bool)
+    expected = offset_field(known, known, offsets, leave_one_out=True)
+    return np.hypot(*(offsets - expected).T) <= FOLD_TOLERANCE * np.asarray(scale, np.float64)
+
+
+def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray,
+                     trusted: np.ndarray | None = None) -> np.ndarray:
+    """Per-intersection correction (px) from the plane fit. On a flat board (the ``trusted``
+    x-corners, by default all, sit on the plane within their own noise) none: the plane is the
+    best guess everywhere, better than a lone x-corner's own measurement. On a folded cloth an
+    intersection with its own x-corner takes that measurement, and the others the smooth,
+    locally linear offset field of their neighbours, which keeps a fold's slope out to the
+    border."""
     if not len(known):
+        return np.zeros_like(coords)
+    typical = float(np.median(scale)) if len(scale) else 1.0
+    flat = offsets if trusted is None else offsets[np.asarray(trusted, bool)]
+    rms = float(np.sqrt(np.mean((flat**2).sum(axis=1)))) / max(typical, 1e-9)
+    if rms <= FLAT_RMS:
         return np.zeros_like(coords)
     exact = np.abs(known[None, :, :] - coords[:, None, :]).sum(axis=2) < 1e-9
     has = exact.any(axis=1)
-    typical = float(np.median(scale)) if len(scale) else 1.0
-    rms = float(np.sqrt(np.mean((offsets**2).sum(axis=1)))) / max(typical, 1e-9)
-    if rms <= FLAT_RMS:
-        field = np.zeros_like(coords)
-    else:
-        field = offset_field(coords, known, offsets)
+    field = offset_field(coords, known, offsets)
     field[has] = offsets[np.argmax(exact[has], axis=1)]
     return field
 
