@@ -20,7 +20,7 @@ from scorer.vision.grid_eval import evaluate_grid
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area, park_count_logliks
 from scorer.vision.squares import (LABELS, PIECE_HEIGHT, CheckerAppearance, Evidence, SquareReading, SquaresResult,
-                                   height_probe, hidden_share, outline, square_side_px)
+                                   apply_height_cue, height_probe, hidden_share, outline, square_side_px)
 from synthetic_scene import draw_scene, look_at_camera
 
 POSITION = """\
@@ -646,6 +646,42 @@ def test_height_probe_sees_a_pyramid_above_its_base_and_nothing_above_a_flat_mar
         height, shares[label] = height_probe(cam, evidence, np.array([3.5, 3.5]), side)
         assert 0.0 < height < 0.85 * PIECE_HEIGHT[3]
     assert shares["park"] < 0.1 and shares["3"] > 0.9
+
+
+def test_height_probe_says_nothing_where_another_pyramid_reaches_over_it():
+    """Seen from low down, the pyramid on the square in front reaches over the point above a
+    marker's base: the foreground there is that pyramid's, not a sign of the marker's height."""
+    P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
+    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
+    side = square_side_px(cam, 8, 8)
+    logodds = np.full((1200, 1600), -5.0, np.float32)
+    evidence = Evidence(logodds=logodds, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
+                        lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
+    base = np.array([3.5, 3.5])
+    assert height_probe(cam, evidence, base, side) is not None
+    huge = np.array([[0, 0], [1600, 0], [1600, 1200], [0, 1200]], np.float32)  # over the whole photo
+    assert height_probe(cam, evidence, base, side, [huge]) is None
+    far_off = huge * 0.01
+    assert height_probe(cam, evidence, base, side, [far_off]) is not None
+
+
+@pytest.mark.parametrize("flat, kept", [("park", True), ("empty", False)])
+def test_a_block_marker_may_reach_the_height_probe_from_low_down(flat, kept):
+    """Something tall above a square read as a park or bare: seen from low down a wooden cube
+    reaches the probe as a pyramid does, so the park stays likelier, while nothing on a bare
+    square could: it becomes the pyramid."""
+    P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
+    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
+    everywhere = np.full((1200, 1600), 5.0, np.float32)
+    evidence = Evidence(logodds=everywhere, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
+                        lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
+    probs = np.zeros(len(LABELS))
+    probs[LABELS.index(flat)], probs[LABELS.index("3")] = 0.7, 0.3
+    readings = {(c, r): SquareReading(col=c, row=r, probs=probs.copy(), scores=np.zeros(len(LABELS)))
+                for c in range(8) for r in range(8)}
+    squares = SquaresResult(readings=readings, appearance=None, evidence=evidence, camera=cam)
+    apply_height_cue(squares)
+    assert (squares.readings[(3, 3)].label == flat) == kept
 
 
 def _one_pyramid(camera, at=(3, 3), pips=3) -> SquaresResult:

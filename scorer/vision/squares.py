@@ -619,16 +619,23 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
 
 HEIGHT_PROBE = 0.5  # squares from the base, on the board, where the probe's sightline lands
 HEIGHT_BARE, HEIGHT_COVERED, HEIGHT_SIGMA = 0.3, 0.8, 0.2  # foreground share at the probe; its spread
+# Park markers are flat (coins, glass stones, chips) or blocks: a wooden cube up to 16 mm tall and
+# 18 mm wide on a 44.5 mm square (the studio's tokens: 8-16 mm), 0.36 of a square tall, its
+# back 0.2 behind its middle, which stands up to 0.1 off the square's. Its top reaches the
+# probe's sightline (HEIGHT_PROBE behind the base) where the probe looks lower than this.
+BLOCK_MARKER_REACH = 0.36 * HEIGHT_PROBE / (HEIGHT_PROBE - 0.2 - 0.1)
 _PROBE_HEIGHTS = np.linspace(0.0, 1.6, 81)
 
 
-def height_probe(camera: BoardCamera, evidence: Evidence, base: np.ndarray, side: float) -> tuple[float, float] | None:
+def height_probe(camera: BoardCamera, evidence: Evidence, base: np.ndarray, side: float,
+                 occluders: list[np.ndarray] = ()) -> tuple[float, float] | None:
     """Look above a piece's base (board point ``base``) along the camera's vertical, at the
     height whose sightline meets the board HEIGHT_PROBE squares behind the base (beyond a coin's
     or glass stone's rim; a large chip's rim may reach it): (that height in squares, foreground
-    share there), or None when the view is too straight down to reach it within 1.6 squares.
-    A pyramid taller than that height covers the point; a flat token leaves it bare (or
-    showing whatever lies behind)."""
+    share there), or None when the view is too straight down to reach it within 1.6 squares or
+    the point lies inside one of ``occluders`` (image outlines of other squares' pyramids: seen
+    from low down the one in front reaches over it). A pyramid taller than that height covers
+    the point; a flat token leaves it bare (or showing whatever lies behind)."""
     pts = camera.project(np.column_stack([np.full_like(_PROBE_HEIGHTS, base[0]),
                                           np.full_like(_PROBE_HEIGHTS, base[1]), _PROBE_HEIGHTS]))
     to_board = np.linalg.inv(camera.projection[:, [0, 1, 3]])
@@ -639,8 +646,11 @@ def height_probe(camera: BoardCamera, evidence: Evidence, base: np.ndarray, side
         return None
     t = (HEIGHT_PROBE - reach[i - 1]) / max(reach[i] - reach[i - 1], 1e-9)
     height = _PROBE_HEIGHTS[i - 1] + t * (_PROBE_HEIGHTS[i] - _PROBE_HEIGHTS[i - 1])
-    disc = disc_window(evidence.logodds.shape, pts[i - 1] + t * (pts[i] - pts[i - 1]) - np.array(evidence.origin),
-                       0.07 * side)
+    point = pts[i - 1] + t * (pts[i] - pts[i - 1])
+    if any(cv2.pointPolygonTest(np.asarray(poly, np.float32), (float(point[0]), float(point[1])), False) >= 0
+           for poly in occluders):
+        return None
+    disc = disc_window(evidence.logodds.shape, point - np.array(evidence.origin), 0.07 * side)
     if disc is None or disc[2].sum() < 3:
         return None
     share = float(np.mean(1.0 / (1.0 + np.exp(-evidence.logodds[disc[0], disc[1]][disc[2]]))))
@@ -671,16 +681,21 @@ def apply_height_cue(result: SquaresResult) -> None:
     cols = 1 + max(c for c, _ in result.readings)
     side = square_side_px(camera, rows, cols)
     heights = np.array([0.0, PARK_HEIGHT] + [PIECE_HEIGHT[k] * result.piece_scale for k in (1, 2, 3)])
+    pyramids = {sq: reading.outline for sq, reading in result.readings.items()
+                if reading.outline is not None and reading.probs[2:].sum() > 0.5}
     for (c, r), reading in result.readings.items():
         at = camera.project(np.array([[c + 0.5, r + 0.5, 0.0]]))[0] + np.array(reading.offset) * side
         q = to_board @ np.array([at[0], at[1], 1.0])
-        probe = height_probe(camera, result.evidence, q[:2] / q[2], side)
+        others = [poly for sq, poly in pyramids.items() if sq != (c, r) and abs(sq[0] - c) <= 2 and abs(sq[1] - r) <= 2]
+        probe = height_probe(camera, result.evidence, q[:2] / q[2], side, others)
         if probe is None:
             continue
         height, share = probe
         covered = 1.0 / (1.0 + np.exp(-(0.85 * heights - height) / 0.05))
         expected = HEIGHT_BARE + (HEIGHT_COVERED - HEIGHT_BARE) * covered
         odds = np.exp(-((share - expected) ** 2) / (2 * HEIGHT_SIGMA ** 2))
+        if height < BLOCK_MARKER_REACH:  # a marker may be flat or a block that reaches the probe
+            odds[1] = 0.5 * (odds[1] + np.exp(-((share - HEIGHT_COVERED) ** 2) / (2 * HEIGHT_SIGMA ** 2)))
         p = reading.probs
         tall = float((p[2:] * odds[2:]).sum() / max(p[2:].sum(), 1e-12))
         new = np.concatenate([p[:2] * odds[:2], p[2:] * tall])
