@@ -190,6 +190,19 @@ def test_a_corner_mismeasured_on_its_own_is_left_out_and_a_fold_kept():
     fold[lone] -= [10.0, -6.0]
     fold[:, 1] += 8.0 * np.exp(-((known[:, 0] - 6.0) ** 2) / 2.0)  # a ridge along column 6
     assert consistent_corners(known, fold, scale).all()
+    patch = (known[:, 0] >= 5) & (known[:, 0] <= 6) & (known[:, 1] >= 5) & (known[:, 1] <= 6)
+    bump = offsets.copy()
+    bump[lone] -= [10.0, -6.0]
+    bump[patch] += [-12.0, 12.0]  # a 2x2 patch a third of a square off, together
+    assert consistent_corners(known, bump, scale).all()
+    crease = offsets.copy()
+    crease[lone] -= [10.0, -6.0]
+    row = known[:, 1] == 3
+    crease[row] += [0.0, 12.0]  # a crease: one row of corners a quarter square off
+    kept = consistent_corners(known, crease, scale)
+    assert kept[row][1:-1].all()  # each with two neighbours moved alike
+    followed = correction_field(known, known, crease, scale, trusted=kept)
+    assert np.allclose(followed[row], crease[row])  # the board is taken as folded: the crease is followed
 
 
 def test_a_flat_board_takes_its_plane_everywhere():

@@ -798,10 +798,12 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
     dst = lattice.points[inside]
     homography = lattice.homography
     kept = np.ones(len(src), bool)
-    for _ in range(2 if len(src) >= 6 else 0):  # the plane, then without the x-corners off their neighbours
+    for rounds_left in range(2, -1, -1) if len(src) >= 6 else ():  # the plane, refitted without lone misfits
         refit, _ = cv2.findHomography(src[kept], dst[kept], 0)
         if refit is not None:
             homography = refit
+        if not rounds_left:
+            break
         consistent = consistent_corners(src[kept], dst[kept] - project(homography, src[kept]),
                                         local_scale(homography, src[kept]))
         if consistent.all() or consistent.sum() < 6:
@@ -813,7 +815,7 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
     scale = local_scale(homography, coords)
     field_ = correction_field(coords, src, dst - project(homography, src), scale, trusted=kept)
     refined = (predicted + field_).reshape(width + 1, height + 1, 2)  # [i - i0, j - j0]
-    support = int(kept.sum())
+    support = int(len(src))
     inner = max(1, (width - 1) * (height - 1))
     coverage = min(1.0, support / min(inner, 16))
     certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
@@ -822,23 +824,29 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
 
 def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """Which x-corners (lattice ``known``, px ``offsets`` from the plane fit, px per square
-    ``scale``) lie within FOLD_TOLERANCE of the smooth offset field their neighbours predict: a
-    fold of the cloth moves a patch of corners together, while a corner off on its own is
-    mismeasured (a piece's edge beside it, glare) and would bend the grid around it."""
+    ``scale``) are not off on their own: within FOLD_TOLERANCE of the smooth offset field their
+    neighbours predict, or of the offsets of two or more lattice neighbours (one step away,
+    diagonals too). A fold of the cloth, even a crease one row wide, moves neighbouring corners
+    together; a corner off on its own (or beside one other) is mismeasured (a piece's edge
+    beside it, glare) and would bend the grid around it."""
     if len(known) < 6:
         return np.ones(len(known), bool)
+    scale = np.asarray(scale, np.float64)
     expected = offset_field(known, known, offsets, leave_one_out=True)
-    return np.hypot(*(offsets - expected).T) <= FOLD_TOLERANCE * np.asarray(scale, np.float64)
+    smooth = np.hypot(*(offsets - expected).T) <= FOLD_TOLERANCE * scale
+    steps = np.abs(known[:, None, :] - known[None, :, :]).max(axis=2)
+    shared = np.hypot(*(offsets[:, None, :] - offsets[None, :, :]).transpose(2, 0, 1)) <= FOLD_TOLERANCE * scale[:, None]
+    return smooth | (((steps == 1) & shared).sum(axis=1) >= 2)
 
 
 def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray,
                      trusted: np.ndarray | None = None) -> np.ndarray:
-    """Per-intersection correction (px) from the plane fit. On a flat board (the ``trusted``
-    x-corners, by default all, sit on the plane within their own noise) none: the plane is the
-    best guess everywhere, better than a lone x-corner's own measurement. On a folded cloth an
-    intersection with its own x-corner takes that measurement, and the others the smooth,
-    locally linear offset field of their neighbours, which keeps a fold's slope out to the
-    border."""
+    """Per-intersection correction (px) from the plane fit. On a flat board (the x-corners
+    ``trusted``, a boolean mask, by default all, sit on the plane within their own noise) none:
+    the plane is the best guess everywhere, better than a lone x-corner's own measurement. On a
+    folded cloth every intersection with its own x-corner, trusted or not, takes that
+    measurement, and the others the smooth, locally linear offset field of all of them, which
+    keeps a fold's slope out to the border."""
     if not len(known):
         return np.zeros_like(coords)
     typical = float(np.median(scale)) if len(scale) else 1.0
