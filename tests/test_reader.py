@@ -665,18 +665,19 @@ def test_height_probe_says_nothing_where_another_pyramid_reaches_over_it():
     assert height_probe(cam, evidence, base, side, [far_off]) is not None
 
 
-@pytest.mark.parametrize("flat, kept", [("park", True), ("empty", False)])
-def test_a_block_marker_may_reach_the_height_probe_from_low_down(flat, kept):
+@pytest.mark.parametrize("flat, sure, kept", [("park", 0.7, True), ("empty", 0.7, False), ("empty", 0.98, True)])
+def test_a_block_marker_may_reach_the_height_probe_from_low_down(flat, sure, kept):
     """Something tall above a square read as a park or bare: seen from low down a wooden cube
     reaches the probe as a pyramid does, so the park stays likelier, while nothing on a bare
-    square could: it becomes the pyramid."""
+    square could: it becomes the pyramid, unless the square was read bare surely (the probe
+    may show a shadow or a piece behind: HEIGHT_MISLED)."""
     P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
     cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
     everywhere = np.full((1200, 1600), 5.0, np.float32)
     evidence = Evidence(logodds=everywhere, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
                         lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
     probs = np.zeros(len(LABELS))
-    probs[LABELS.index(flat)], probs[LABELS.index("3")] = 0.7, 0.3
+    probs[LABELS.index(flat)], probs[LABELS.index("3")] = sure, 1.0 - sure
     readings = {(c, r): SquareReading(col=c, row=r, probs=probs.copy(), scores=np.zeros(len(LABELS)))
                 for c in range(8) for r in range(8)}
     squares = SquaresResult(readings=readings, appearance=None, evidence=evidence, camera=cam)

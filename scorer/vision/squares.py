@@ -624,6 +624,7 @@ HEIGHT_BARE, HEIGHT_COVERED, HEIGHT_SIGMA = 0.3, 0.8, 0.2  # foreground share at
 # back 0.2 behind its middle, which stands up to 0.1 off the square's. Its top reaches the
 # probe's sightline (HEIGHT_PROBE behind the base) where the probe looks lower than this.
 BLOCK_MARKER_REACH = 0.36 * HEIGHT_PROBE / (HEIGHT_PROBE - 0.2 - 0.1)
+HEIGHT_MISLED = 0.1  # odds that the probe shows something else (a shadow, a piece behind): each hypothesis keeps this much
 _PROBE_HEIGHTS = np.linspace(0.0, 1.6, 81)
 
 
@@ -696,6 +697,7 @@ def apply_height_cue(result: SquaresResult) -> None:
         odds = np.exp(-((share - expected) ** 2) / (2 * HEIGHT_SIGMA ** 2))
         if height < BLOCK_MARKER_REACH:  # a marker may be flat or a block that reaches the probe
             odds[1] = 0.5 * (odds[1] + np.exp(-((share - HEIGHT_COVERED) ** 2) / (2 * HEIGHT_SIGMA ** 2)))
+        odds = (1.0 - HEIGHT_MISLED) * odds + HEIGHT_MISLED
         p = reading.probs
         tall = float((p[2:] * odds[2:]).sum() / max(p[2:].sum(), 1e-12))
         new = np.concatenate([p[:2] * odds[:2], p[2:] * tall])
