@@ -682,20 +682,25 @@ def test_a_completed_square_takes_the_side_that_stands_apart_from_beyond():
     scores = {(4, 4): np.zeros((3, 3))}
     scores[4, 4][1, 0] = 0.4 * EDGE_WEIGHT
     colour = np.full((6, 6), 100.0)
-    colour[:, 5] = 40.0
+    pieces = np.array([100.0, 160, 70, 140, 90, 150])  # a row under pieces, unlike a border or table
+    colour[:, 4], colour[:, 5] = pieces, 40.0
     seen = np.zeros((3, 3))
     assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 1)
-    colour[:, 5] = 100.0
+    colour[:, 4], colour[:, 5] = 100.0, 100.0
     assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 0)
+    colour[:, 5] = 40.0  # a plain row (a printed border) against the table beyond: no better
+    assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 0)
+    colour[:, 5] = 100.0
     # the pairs of row 4 out of the photo count as no evidence against it (not as the table's)
     assert _square_holding(scores, np.array([[0, 0, 0], [0, 7, 0], [0, 0, 0]]), colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 1)
     # the same along the first axis: a 3x4 window at (1, 1), the 4x4s at a = 0 and a = 1
-    colour[:, 5] = 40.0
+    colour[:, 4], colour[:, 5] = pieces, 40.0
     scores_t = {(4, 4): scores[4, 4].T}
     assert _square_holding(scores_t, seen, colour.T, 60.0, 1, 1, 3, 4)[1:3] == (1, 1)
-    colour[:, 5] = 100.0
+    colour[:, 4], colour[:, 5] = 100.0, 100.0
     assert _square_holding(scores_t, seen, colour.T, 60.0, 1, 1, 3, 4)[1:3] == (0, 1)
     assert beyond_step(np.array([100.0, 40, 100]), np.array([40.0, 40, 40]), 60.0) == 1.0
+    assert beyond_step(np.array([200.0, 203, 198, 201]), np.array([40.0, 40, 40, 40]), 60.0) == 0.0  # a border
     assert beyond_step(np.array([100.0, 40, 100]), None, 60.0) == 0.5  # beyond the map: no word
     assert beyond_step(np.array([100.0, np.nan, 100]), np.full(3, 70.0), 60.0) == 0.5  # under 3 seen
 

@@ -59,6 +59,7 @@ MAX_ROWS_COMPLETED = 2
 # table's without it; the 867 photos were found alike with it and without, measured as it
 # was added).
 EDGE_WEIGHT = 2.0
+PLAIN_ROW = 0.1  # a row whose neighbouring squares step less than this (of the contrast) is a border or table
 # An x-corner on a window's outline is where the board's edge meets the table or border:
 # it counts this much of one inside. At 0 (inside only), a board the size of the play area on
 # a dark or plain table grew a row of table on each side whose edge corners it took in; at 1
@@ -620,7 +621,13 @@ def _sides_added(colour: np.ndarray, low: int, size: int, x: int, side: int, y: 
 
 def beyond_step(row: np.ndarray, outside: np.ndarray | None, contrast: float) -> float:
     """How far a row of squares stands apart from the row just beyond it: the median step
-    between them in units of the board's contrast, at most 1; 0.5 where either is not seen."""
+    between them in units of the board's contrast, at most 1; 0.5 where either is not seen;
+    0 for a plain row (its neighbouring squares' median step under PLAIN_ROW of the contrast),
+    a printed border or the table, which no board's row, bare or under pieces, is."""
+    along = np.abs(np.diff(row))
+    along = along[np.isfinite(along)]
+    if len(along) >= 3 and np.median(along) < PLAIN_ROW * checker_unit(contrast):
+        return 0.0
     if outside is None:
         return 0.5
     steps = np.abs(row - outside)
