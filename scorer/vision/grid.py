@@ -857,7 +857,7 @@ def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray,
     if not len(known):
         return np.zeros_like(coords)
     typical = float(np.median(scale)) if len(scale) else 1.0
-    flat = offsets if trusted is None else offsets[np.asarray(trusted, bool)]
+    flat = offsets if trusted is None or not np.any(trusted) else offsets[np.asarray(trusted, bool)]
     rms = float(np.sqrt(np.mean((flat**2).sum(axis=1)))) / max(typical, 1e-9)
     if rms <= FLAT_RMS:
         return np.zeros_like(coords)
