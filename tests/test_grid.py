@@ -211,6 +211,8 @@ def test_a_flat_board_takes_its_plane_everywhere():
     coords = np.array([[i, j] for i in range(3) for j in range(3)], np.float64)
     offsets = np.random.default_rng(1).normal(0.0, 0.3, coords.shape)
     assert not correction_field(coords, coords, offsets, np.full(len(coords), 50.0)).any()
+    none = np.zeros(len(coords), bool)  # none trusted: all are, as by default
+    assert not correction_field(coords, coords, offsets, np.full(len(coords), 50.0), trusted=none).any()
 
 
 def _nearest_truth_error(points, truth):

@@ -685,6 +685,25 @@ def test_a_block_marker_may_reach_the_height_probe_from_low_down(flat, sure, kep
     assert (squares.readings[(3, 3)].label == flat) == kept
 
 
+def test_the_height_cue_leaves_a_square_whose_probe_another_pyramid_covers():
+    """Foreground above a square read bare (0.7) at a low view turns it into a pyramid, unless
+    a pyramid read on a square nearby covers that point: then it is that pyramid's."""
+    P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
+    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
+    everywhere = np.full((1200, 1600), 5.0, np.float32)
+    evidence = Evidence(logodds=everywhere, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
+                        lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
+    bare = np.array([0.7, 0.0, 0.0, 0.0, 0.3])
+    for covered in (False, True):
+        readings = {(c, r): SquareReading(col=c, row=r, probs=bare.copy(), scores=np.zeros(len(LABELS)))
+                    for c in range(8) for r in range(8)}
+        if covered:
+            readings[(4, 3)].probs = np.array([0.0, 0.0, 0.0, 0.0, 1.0])
+            readings[(4, 3)].outline = np.array([[0, 0], [1600, 0], [1600, 1200], [0, 1200]], np.float32)
+        apply_height_cue(SquaresResult(readings=readings, appearance=None, evidence=evidence, camera=cam))
+        assert (readings[(3, 3)].label == "empty") == covered
+
+
 def _one_pyramid(camera, at=(3, 3), pips=3) -> SquaresResult:
     """Squares read on an 8x8 board: a sure ``pips`` pyramid at ``at``, every other square bare."""
     readings = {}

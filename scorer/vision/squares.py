@@ -675,7 +675,10 @@ def apply_height_cue(result: SquaresResult) -> None:
     """Weigh each square's flat (empty, park) against tall (a pyramid) readings by
     :func:`height_probe`: the foreground share expected there is HEIGHT_COVERED where the
     hypothesis is taller than the probe (85% of the apex, whose tip is thin) and HEIGHT_BARE
-    elsewhere, with HEIGHT_SIGMA spread. The sizes keep their odds among themselves."""
+    elsewhere, with HEIGHT_SIGMA spread; a park's is either where a block marker reaches the
+    probe (BLOCK_MARKER_REACH), and every hypothesis keeps HEIGHT_MISLED of its odds. Squares
+    whose probe point the outline of a pyramid read within two squares covers (seen from low
+    down, the one in front) are left as they are. The sizes keep their odds among themselves."""
     camera = result.camera
     to_board = np.linalg.inv(camera.projection[:, [0, 1, 3]])
     rows = 1 + max(r for _, r in result.readings)
