@@ -648,15 +648,22 @@ def test_height_probe_sees_a_pyramid_above_its_base_and_nothing_above_a_flat_mar
     assert shares["park"] < 0.1 and shares["3"] > 0.9
 
 
+def _low_view(foreground: bool):
+    """A camera 32 degrees above an 8x8 board, and evidence of something on the cloth
+    everywhere in its 1600x1200 photo (``foreground``) or nowhere."""
+    P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
+    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
+    logodds = np.full((1200, 1600), 5.0 if foreground else -5.0, np.float32)
+    evidence = Evidence(logodds=logodds, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
+                        lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
+    return cam, evidence
+
+
 def test_height_probe_says_nothing_where_another_pyramid_reaches_over_it():
     """Seen from low down, the pyramid on the square in front reaches over the point above a
     marker's base: the foreground there is that pyramid's, not a sign of the marker's height."""
-    P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
-    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
+    cam, evidence = _low_view(foreground=False)
     side = square_side_px(cam, 8, 8)
-    logodds = np.full((1200, 1600), -5.0, np.float32)
-    evidence = Evidence(logodds=logodds, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
-                        lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
     base = np.array([3.5, 3.5])
     assert height_probe(cam, evidence, base, side) is not None
     huge = np.array([[0, 0], [1600, 0], [1600, 1200], [0, 1200]], np.float32)  # over the whole photo
@@ -671,11 +678,7 @@ def test_a_block_marker_may_reach_the_height_probe_from_low_down(flat, sure, kep
     reaches the probe as a pyramid does, so the park stays likelier, while nothing on a bare
     square could: it becomes the pyramid, unless the square was read bare surely (the probe
     may show a shadow or a piece behind: HEIGHT_MISLED)."""
-    P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
-    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
-    everywhere = np.full((1200, 1600), 5.0, np.float32)
-    evidence = Evidence(logodds=everywhere, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
-                        lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
+    cam, evidence = _low_view(foreground=True)
     probs = np.zeros(len(LABELS))
     probs[LABELS.index(flat)], probs[LABELS.index("3")] = sure, 1.0 - sure
     readings = {(c, r): SquareReading(col=c, row=r, probs=probs.copy(), scores=np.zeros(len(LABELS)))
@@ -688,11 +691,7 @@ def test_a_block_marker_may_reach_the_height_probe_from_low_down(flat, sure, kep
 def test_the_height_cue_leaves_a_square_whose_probe_another_pyramid_covers():
     """Foreground above a square read bare (0.7) at a low view turns it into a pyramid, unless
     a pyramid read on a square nearby covers that point: then it is that pyramid's."""
-    P = look_at_camera(1600, 1200, 32, 15.0, yaw_deg=25, target=(4, 4))
-    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
-    everywhere = np.full((1200, 1600), 5.0, np.float32)
-    evidence = Evidence(logodds=everywhere, origin=(0, 0), on_board=np.ones((1200, 1600), bool),
-                        lab=np.zeros((1200, 1600, 3), np.uint8), expected=np.zeros((1200, 1600, 3), np.uint8))
+    cam, evidence = _low_view(foreground=True)
     bare = np.array([0.7, 0.0, 0.0, 0.0, 0.3])
     for covered in (False, True):
         readings = {(c, r): SquareReading(col=c, row=r, probs=bare.copy(), scores=np.zeros(len(LABELS)))

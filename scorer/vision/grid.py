@@ -562,7 +562,8 @@ def _square_holding(scores: dict, unseen: np.ndarray, colour: np.ndarray, contra
     to EDGE_WEIGHT more for each side it adds, as its outermost added row stands apart from
     the row beyond it (:func:`beyond_step`, half where unseen, none for a plain row): pieces
     covering a board's last row differ from the table past the board's edge, while rows of
-    table beyond a board's edge look alike, and a printed border is plain. The score returned is the square's own, out-of-photo pairs and all."""
+    table beyond a board's edge look alike, and a printed border is plain. The score returned
+    is the square's own, out-of-photo pairs and all."""
     side = max(width, height)
     table = scores.get((side, side))
     if table is None:
@@ -843,7 +844,8 @@ def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray
     expected = offset_field(known, known, offsets, leave_one_out=True)
     smooth = np.hypot(*(offsets - expected).T) <= FOLD_TOLERANCE * scale
     steps = np.abs(known[:, None, :] - known[None, :, :]).max(axis=2)
-    shared = np.hypot(*(offsets[:, None, :] - offsets[None, :, :]).transpose(2, 0, 1)) <= FOLD_TOLERANCE * scale[:, None]
+    apart = np.hypot(*(offsets[:, None, :] - offsets[None, :, :]).transpose(2, 0, 1))
+    shared = apart <= FOLD_TOLERANCE * scale[:, None]
     return smooth | (((steps == 1) & shared).sum(axis=1) >= 2)
 
 

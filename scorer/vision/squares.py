@@ -624,7 +624,7 @@ HEIGHT_BARE, HEIGHT_COVERED, HEIGHT_SIGMA = 0.3, 0.8, 0.2  # foreground share at
 # back 0.2 behind its middle, which stands up to 0.1 off the square's. Its top reaches the
 # probe's sightline (HEIGHT_PROBE behind the base) where the probe looks lower than this.
 BLOCK_MARKER_REACH = 0.36 * HEIGHT_PROBE / (HEIGHT_PROBE - 0.2 - 0.1)
-HEIGHT_MISLED = 0.1  # odds that the probe shows something else (a shadow, a piece behind): each hypothesis keeps this much
+HEIGHT_MISLED = 0.1  # the probe may show something else (a shadow, a piece behind): each hypothesis keeps this much
 _PROBE_HEIGHTS = np.linspace(0.0, 1.6, 81)
 
 
@@ -671,6 +671,11 @@ def disc_window(shape: tuple[int, ...], centre, radius: float):
     return slice(y0, y1), slice(x0, x1), (xx - x) ** 2 + (yy - y) ** 2 <= radius ** 2
 
 
+def _share_fit(share: float, expected):
+    """How well a probe's foreground share fits the share ``expected`` (HEIGHT_SIGMA spread)."""
+    return np.exp(-((share - np.asarray(expected, np.float64)) ** 2) / (2 * HEIGHT_SIGMA ** 2))
+
+
 def apply_height_cue(result: SquaresResult) -> None:
     """Weigh each square's flat (empty, park) against tall (a pyramid) readings by
     :func:`height_probe`: the foreground share expected there is HEIGHT_COVERED where the
@@ -690,16 +695,16 @@ def apply_height_cue(result: SquaresResult) -> None:
     for (c, r), reading in result.readings.items():
         at = camera.project(np.array([[c + 0.5, r + 0.5, 0.0]]))[0] + np.array(reading.offset) * side
         q = to_board @ np.array([at[0], at[1], 1.0])
-        others = [poly for sq, poly in pyramids.items() if sq != (c, r) and abs(sq[0] - c) <= 2 and abs(sq[1] - r) <= 2]
+        others = [poly for (oc, orow), poly in pyramids.items()
+                  if (oc, orow) != (c, r) and abs(oc - c) <= 2 and abs(orow - r) <= 2]
         probe = height_probe(camera, result.evidence, q[:2] / q[2], side, others)
         if probe is None:
             continue
         height, share = probe
         covered = 1.0 / (1.0 + np.exp(-(0.85 * heights - height) / 0.05))
-        expected = HEIGHT_BARE + (HEIGHT_COVERED - HEIGHT_BARE) * covered
-        odds = np.exp(-((share - expected) ** 2) / (2 * HEIGHT_SIGMA ** 2))
+        odds = _share_fit(share, HEIGHT_BARE + (HEIGHT_COVERED - HEIGHT_BARE) * covered)
         if height < BLOCK_MARKER_REACH:  # a marker may be flat or a block that reaches the probe
-            odds[1] = 0.5 * (odds[1] + np.exp(-((share - HEIGHT_COVERED) ** 2) / (2 * HEIGHT_SIGMA ** 2)))
+            odds[1] = 0.5 * (odds[1] + _share_fit(share, HEIGHT_COVERED))
         odds = (1.0 - HEIGHT_MISLED) * odds + HEIGHT_MISLED
         p = reading.probs
         tall = float((p[2:] * odds[2:]).sum() / max(p[2:].sum(), 1e-12))
