@@ -805,19 +805,7 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
             inside = trusted
     src = lattice.indices[inside].astype(np.float64)
     dst = lattice.points[inside]
-    homography = lattice.homography
-    kept = np.ones(len(src), bool)
-    for rounds_left in range(2, -1, -1) if len(src) >= 6 else ():  # the plane, refitted without lone misfits
-        refit, _ = cv2.findHomography(src[kept], dst[kept], 0)
-        if refit is not None:
-            homography = refit
-        if not rounds_left:
-            break
-        consistent = consistent_corners(src[kept], dst[kept] - project(homography, src[kept]),
-                                        local_scale(homography, src[kept]))
-        if consistent.all() or consistent.sum() < 6:
-            break
-        kept[np.flatnonzero(kept)[~consistent]] = False
+    homography, kept = _plane_without_misfits(src, dst, lattice.homography)
     ii, jj = np.meshgrid(np.arange(i0, i0 + width + 1), np.arange(j0, j0 + height + 1), indexing="ij")
     coords = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float64)
     predicted = project(homography, coords)
@@ -829,6 +817,28 @@ def _fit_window(gray: np.ndarray, lattice: Lattice, window: Extent) -> GridFit:
     coverage = min(1.0, support / min(inner, 16))
     certainty = float(np.clip(window.margin / 2.0, 0.0, 1.0))
     return _orient(refined, round(0.5 * coverage + 0.5 * certainty, 3), support)
+
+
+def _plane_without_misfits(src: np.ndarray, dst: np.ndarray, homography: np.ndarray,
+                           rounds: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """The least-squares plane (homography) of x-corners at lattice ``src``, px ``dst``, refitted
+    up to ``rounds`` times without those off on their own (:func:`consistent_corners`) while 6
+    or more are kept, and which were kept; ``homography`` as it is for fewer than 6."""
+    kept = np.ones(len(src), bool)
+    if len(src) < 6:
+        return homography, kept
+    for round_ in range(rounds + 1):
+        refit, _ = cv2.findHomography(src[kept], dst[kept], 0)
+        if refit is not None:
+            homography = refit
+        if round_ == rounds:
+            break
+        consistent = consistent_corners(src[kept], dst[kept] - project(homography, src[kept]),
+                                        local_scale(homography, src[kept]))
+        if consistent.all() or consistent.sum() < 6:
+            break
+        kept[np.flatnonzero(kept)[~consistent]] = False
+    return homography, kept
 
 
 def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
