@@ -861,6 +861,24 @@ def test_a_pyramid_the_colour_of_its_square_is_flagged_from_any_height():
     assert not cells[0].blends_in and cells[0].confidence == 0.99
 
 
+def test_a_dark_photo_shrinks_what_melts_into_a_square():
+    # Five stops short of the light every Lab difference is about a third: a red piece that
+    # stands well apart from a light square in a well-lit photo is no nearer to melting into it.
+    from scorer.vision.squares import BLEND_DE, BLEND_LIGHT_L, blend_threshold, blends_into_square
+
+    assert blend_threshold(_plain_appearance(85.0, 40.0, dark_parity=1)) == BLEND_DE
+    assert blend_threshold(_plain_appearance(BLEND_LIGHT_L, 30.0, dark_parity=1)) == pytest.approx(BLEND_DE)
+    dim = _plain_appearance(17.0, 4.0, dark_parity=1)
+    assert blend_threshold(dim) == pytest.approx(BLEND_DE * 33.0 / (BLEND_LIGHT_L + 16.0))
+    squares = _one_pyramid(_camera(45, 0), at=(5, 2))
+    squares.appearance = dim
+    squares.readings[(5, 2)].colour_lab = np.array([4.0, 9.0, 4.0])  # (5, 2) dark, Lab (4, 0, 0): a red piece there
+    assert 0.5 * BLEND_DE < np.hypot(9.0, 4.0) < BLEND_DE
+    assert not blends_into_square(squares, 5, 2)
+    squares.readings[(5, 2)].colour_lab = np.array([5.0, 2.0, 1.0])  # all but the square's own colour
+    assert blends_into_square(squares, 5, 2)
+
+
 def test_truth_grid_follows_the_play_area_on_a_board_turned_near_45_degrees():
     # The studio names row 1 by the play area's lowest edge; on this dev photo (turned near
     # 45 degrees) the whole checkerboard's lowest edge is another one.

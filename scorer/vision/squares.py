@@ -741,6 +741,11 @@ def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool
 # colour melts into the square: its outline shows faintly, and its size most of all (reader.py
 # and square_model.py measure what that costs).
 BLEND_DE = 12.0
+# ... in a photo exposed as the studio's are (their light squares at a lightness of 65-92). Less
+# light shrinks every Lab difference, about as L + 16 shrinks (L*, a* and b* go as the cube
+# root of the light), so in a darker photo the threshold shrinks with it: five stops short
+# (light squares near 17), BLEND_DE counted every piece as melting into its square.
+BLEND_LIGHT_L = 65.0
 
 
 def colour_against_square(result: SquaresResult, col: int, row: int) -> float | None:
@@ -756,10 +761,17 @@ def colour_against_square(result: SquaresResult, col: int, row: int) -> float | 
     return float(np.linalg.norm(reading.colour_lab - bare))
 
 
+def blend_threshold(appearance: CheckerAppearance) -> float:
+    """BLEND_DE for this photo's exposure: as much less as its light squares' L + 16 is under
+    BLEND_LIGHT_L + 16."""
+    return BLEND_DE * min(1.0, (float(appearance.light_lab[0]) + 16.0) / (BLEND_LIGHT_L + 16.0))
+
+
 def blends_into_square(result: SquaresResult, col: int, row: int) -> bool:
-    """Whether the piece on square (col, row) is within BLEND_DE of its square's colour."""
+    """Whether the piece on square (col, row) is within :func:`blend_threshold` of its
+    square's colour."""
     against = colour_against_square(result, col, row)
-    return against is not None and against < BLEND_DE
+    return against is not None and against < blend_threshold(result.appearance)
 
 
 def hidden_share(result: SquaresResult, squares, pips: int = 1, reach: int = 2) -> dict[tuple[int, int], float]:
