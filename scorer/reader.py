@@ -90,7 +90,7 @@ HIDDEN_MAX_CONFIDENCE = 0.73
 # the first.
 DARK_SQUARE_SHARE = 0.3
 BLENDS_IN_MAX_CONFIDENCE = 0.78
-# Any pyramid whose colour in the photo lies within squares.BLEND_DE of its square's bare colour
+# Any pyramid whose colour in the photo lies within squares.blend_threshold of its square's bare colour
 # (``squares.blends_into_square``) melts into the square the same way, seen from any height:
 # its outline shows faintly and its size most of all. On drawings of see-through pieces on a
 # blue and white board (``scripts/drawn_eval.py``'s games, seeds 0-99), cyan 3-pips on the
@@ -618,7 +618,7 @@ def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResu
     """Mark the pyramids that melt into the square under them, and make them no surer than
     BLENDS_IN_MAX_CONFIDENCE: black ones on near-black squares seen from so steeply above
     that no height shows (DARK_SQUARE_SHARE, ``squares.apex_within_base``), and any whose
-    colour lies within BLEND_DE of their square's (``squares.blends_into_square``)."""
+    colour lies within ``squares.blend_threshold`` of their square's (``squares.blends_into_square``)."""
     appearance = squares.appearance
     near_black = appearance.dark_lab[0] < DARK_SQUARE_SHARE * appearance.light_lab[0]
     for cell in cells:

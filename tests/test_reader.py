@@ -862,8 +862,8 @@ def test_a_pyramid_the_colour_of_its_square_is_flagged_from_any_height():
 
 
 def test_a_dark_photo_shrinks_what_melts_into_a_square():
-    # Five stops short of the light every Lab difference is about a third: a red piece that
-    # stands well apart from a light square in a well-lit photo is no nearer to melting into it.
+    # Five stops short of the light every Lab difference is about a third: a red piece on a
+    # near-black square, under BLEND_DE from it but as far as that light allows, does not melt into it.
     from scorer.vision.squares import BLEND_DE, BLEND_LIGHT_L, blend_threshold, blends_into_square
 
     assert blend_threshold(_plain_appearance(85.0, 40.0, dark_parity=1)) == BLEND_DE

@@ -741,10 +741,10 @@ def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool
 # colour melts into the square: its outline shows faintly, and its size most of all (reader.py
 # and square_model.py measure what that costs).
 BLEND_DE = 12.0
-# ... in a photo exposed as the studio's are (their light squares at a lightness of 65-92). Less
-# light shrinks every Lab difference, about as L + 16 shrinks (L*, a* and b* go as the cube
-# root of the light), so in a darker photo the threshold shrinks with it: five stops short
-# (light squares near 17), BLEND_DE counted every piece as melting into its square.
+# ... in a photo exposed as the studio's are (their light squares mostly at a lightness of
+# 65-100). Less light shrinks every Lab difference, about as L + 16 shrinks (L*, a* and b* go as
+# the cube root of the light), so in a darker photo the threshold shrinks with it: five stops
+# short (light squares near 17), BLEND_DE counted most pieces as melting into their squares.
 BLEND_LIGHT_L = 65.0
 
 
