@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 import json
 
 import numpy as np
@@ -11,7 +12,7 @@ from scorer.board import Board, Piece
 from scorer.cli import main
 from scorer.rules import check_position
 from scorer.studio.geometry import aim_camera, order_corners
-from scorer.studio.post import develop, encode_jpeg
+from scorer.studio.post import develop, encode_jpeg, linear_to_srgb
 from scorer.studio.scene import BOARD_KINDS, FROST_RANGE, PYRAMID_SIZES, Light, blocks_view, plan_scene
 from scorer.studio.truth import sidecar
 
@@ -145,6 +146,27 @@ def test_with_colour_and_frost_fix_those_choices_and_leave_the_rest():
         assert 0.1 <= plan.materials["frost"] <= 0.2
 
 
+def test_hue_spread_turns_only_the_coloured_batches_and_leaves_the_rest():
+    def hue(rgb):
+        return colorsys.rgb_to_hsv(*linear_to_srgb(np.asarray(rgb, np.float64)))[0] * 360
+
+    turned_any = False
+    for seed in range(12):
+        plain, turned = plan_scene(seed), plan_scene(seed, hue_spread=12)
+        assert json.dumps(sidecar(plan_scene(seed, hue_spread=0))) == json.dumps(sidecar(plain))
+        assert turned.camera == plain.camera and turned.board == plain.board and turned.pieces == plain.pieces
+        assert turned.materials["frost"] == plain.materials["frost"]
+        for name, rgb in plain.materials["piece_rgb"].items():
+            new = turned.materials["piece_rgb"][name]
+            if name in ("black", "white", "clear"):
+                assert new == rgb
+                continue
+            step = (hue(new) - hue(rgb) + 180) % 360 - 180
+            assert abs(step) <= 12.5
+            turned_any |= abs(step) > 1
+    assert turned_any
+
+
 def test_every_board_kind_plans():
     for seed, kind in enumerate(BOARD_KINDS):
         plan = plan_scene(100 + seed, board_kind=kind, players=4 if kind != "area_sized" else 2)
@@ -192,6 +214,10 @@ def test_cli_rejects_bad_options(capsys, tmp_path):
         assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--frost", frost]) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("subdivision: error: --frost must be LOW,HIGH") and "\n" not in err
+    for spread in ("-1", "181"):
+        assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--hue-spread", spread]) == 2
+        err = capsys.readouterr().err.strip()
+        assert err.startswith("subdivision: error: --hue-spread must be between 0 and 180") and "\n" not in err
     (tmp_path / "a_file").write_text("")
     assert main(["studio", "--seed", "1", "--out", str(tmp_path / "a_file")]) == 2
     err = capsys.readouterr().err.strip()

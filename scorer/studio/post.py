@@ -12,6 +12,16 @@ import cv2
 import numpy as np
 
 
+def srgb_to_linear(srgb: np.ndarray) -> np.ndarray:
+    """sRGB-encoded values (0-1) in linear light."""
+    return np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb(linear: np.ndarray) -> np.ndarray:
+    """Linear-light values (0-1) sRGB-encoded."""
+    return np.where(linear <= 0.0031308, 12.92 * linear, 1.055 * np.power(linear, 1 / 2.4) - 0.055)
+
+
 def _motion_kernel(length: float, angle_deg: float) -> np.ndarray:
     size = int(math.ceil(length)) | 1
     kernel = np.zeros((size, size), np.float32)
@@ -54,8 +64,7 @@ def develop(linear_rgb: np.ndarray, post: dict, light_rgb, seed: int) -> np.ndar
     # Tone curve: a gentle S around sRGB gamma, highlights rolled off.
     img = np.clip(img, 0, None)
     img = img / (1 + 0.15 * img)
-    srgb = np.where(img <= 0.0031308, 12.92 * img, 1.055 * np.power(img, 1 / 2.4) - 0.055)
-    srgb = np.clip(srgb * 1.08 - 0.03, 0, 1)
+    srgb = np.clip(linear_to_srgb(img) * 1.08 - 0.03, 0, 1)
     out = (srgb * 255 + 0.5).astype(np.uint8)[..., ::-1]
     if post["sharpen"] > 0:
         blur = cv2.GaussianBlur(out, (0, 0), 1.2)

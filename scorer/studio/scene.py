@@ -7,6 +7,7 @@ token, clutter item, the lights, the camera and the post-processing.
 
 from __future__ import annotations
 
+import colorsys
 import math
 import random
 from dataclasses import dataclass, field, replace
@@ -17,6 +18,7 @@ from scorer.board import COLOURS, Board, setup_for
 from scorer.rules import random_game
 from scorer.studio.geometry import Camera, aim_camera
 from scorer.studio.heightfield import HeightField, random_cloth, random_mat
+from scorer.studio.post import linear_to_srgb, srgb_to_linear
 
 # Looney Pyramids, metres: pips -> (base width, height).
 PYRAMID_SIZES = {1: (0.0143, 0.0254), 2: (0.0198, 0.0349), 3: (0.0254, 0.0445)}
@@ -155,8 +157,7 @@ def kelvin_rgb(kelvin: float) -> tuple[float, float, float]:
     r = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
     g = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
     b = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
-    srgb = np.clip(np.array([r, g, b]) / 255.0, 0.0, 1.0)
-    lin = np.where(srgb <= 0.04045, srgb / 12.92, ((srgb + 0.055) / 1.055) ** 2.4)
+    lin = srgb_to_linear(np.clip(np.array([r, g, b]) / 255.0, 0.0, 1.0))
     return tuple((lin / max(lin[1], 1e-6)).tolist())
 
 
@@ -170,6 +171,21 @@ PIECE_RGB = {
 }
 OPAQUE_COLOURS = ("black", "white")
 FROST_RANGE = (0.45, 0.7)  # how milky the translucent pieces are, drawn per photo
+
+
+def other_makers_colours(rng: random.Random, piece_rgb: dict, spread: float) -> dict:
+    """``piece_rgb`` (linear RGB per colour) with each translucent colour's hue turned by a
+    uniform draw of up to ``spread`` degrees either way (HSV of the sRGB-encoded colour), as
+    another maker's plastic or another renderer's palette; black, white and clear unchanged.
+    Drawn from its own ``rng`` so that the rest of a seed's photo stays as it was."""
+    out = dict(piece_rgb)
+    for name, rgb in piece_rgb.items():
+        if name in OPAQUE_COLOURS or name == "clear":
+            continue
+        h, s, v = colorsys.rgb_to_hsv(*linear_to_srgb(np.asarray(rgb, np.float64)))
+        turned = colorsys.hsv_to_rgb((h + rng.uniform(-spread, spread) / 360.0) % 1.0, s, v)
+        out[name] = [round(float(c), 4) for c in srgb_to_linear(np.asarray(turned))]
+    return out
 
 
 def _choose(rng: random.Random, value, options):
@@ -473,10 +489,13 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
                light: str | None = None, table: str | None = None, clutter: list[str] | None = None,
                megapixels: int = 3, tilt: float | None = None, portrait: bool | None = None,
                spp: int = 8, colours: list[str] | None = None, area_offset: tuple[int, int] | None = None,
-               with_colour: str | None = None, frost: tuple[float, float] | None = None) -> ScenePlan:
+               with_colour: str | None = None, frost: tuple[float, float] | None = None,
+               hue_spread: float = 0.0) -> ScenePlan:
     """Everything in one photo, drawn from ``seed``; any keyword fixes that choice.
     ``with_colour`` puts a player of that colour among the drawn ones; ``frost`` is the range
-    the translucent pieces' frosting is drawn from (0 glassy, 1 milky; default ``FROST_RANGE``)."""
+    the translucent pieces' frosting is drawn from (0 glassy, 1 milky; default ``FROST_RANGE``);
+    ``hue_spread``: each coloured batch's hue turned by up to this many degrees
+    (:func:`other_makers_colours`)."""
     rng = random.Random(seed)
     players = players or rng.choice([2, 2, 3, 3, 4])
     threehouse = (rng.random() < 0.3) if threehouse is None else threehouse
@@ -506,6 +525,8 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
     for name, rgb in PIECE_RGB.items():  # each set of pieces is a slightly different batch
         jitter = np.clip(np.array(rgb) * (1 + np.array([rng.gauss(0, 0.08) for _ in range(3)])), 0.0, 0.97)
         piece_rgb[name] = [round(float(c), 4) for c in jitter]
+    if hue_spread:
+        piece_rgb = other_makers_colours(random.Random(seed + 7919), piece_rgb, hue_spread)
     materials = {"piece_rgb": piece_rgb, "frost": round(rng.uniform(*(frost or FROST_RANGE)), 3),
                  "gloss": round(rng.uniform(0.05, 0.2), 3)}
     return ScenePlan(seed, position, players, list(colours), threehouse, stage, spec, area_offset,
