@@ -21,7 +21,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from scorer.board import PARK, Board, Piece, Square
+from scorer.board import COLOURS, PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit
 from scorer.files import PHOTO_SUFFIXES
@@ -153,6 +153,7 @@ class PhotoResult:
     failure: str | None = None  # first failing stage, None when the board is exactly right
     warnings: list[str] = field(default_factory=list)
     stash: tuple[bool, bool] | None = None  # when inferred: (right, warned of a close call)
+    fixes: int | None = None  # corrections on the web page to a right board (None: the grid is wrong)
 
 
 def sidecar_for(photo: Path) -> Path | None:
@@ -228,6 +229,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     read_board, play = reading.board, reading.play_area
     confidence = {cell.cell: cell.confidence for cell in reading.cells}
     stages = []  # first failing stage of each wrong square
+    on_read_board: dict[str, tuple] = {}  # read cell name -> (truth, read), where the true square lands on the read board
+    off_read_board = 0  # wrong squares that land off it (each a square to set by hand)
     for r in range(t_grid.rows):
         for c in range(t_grid.cols):
             in_play = area["row"] <= r < area["row"] + t_area_rows and area["col"] <= c < area["col"] + t_area_cols
@@ -243,6 +246,10 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                     confidence_read = confidence.get(Square(gc, gr).name, 1.0)
             cls, got_cls = _class_of(content), _class_of(got)
             right = got == content
+            if got_in_play:
+                on_read_board[Square(gc, gr).name] = (content, got)
+            elif not right:
+                off_read_board += 1
             colour_right, mixup = None, None
             if isinstance(content, Piece):
                 colour_right = isinstance(got, Piece) and got.colour == content.colour
@@ -261,6 +268,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                 stages.append(2)
             else:
                 stages.append(3)
+    if result.grid["correct"]:
+        result.fixes = fixes_to_right(on_read_board) + off_read_board
     if not result.grid["correct"]:
         result.failure = "grid"
     elif reading.failed_stage:
@@ -270,6 +279,36 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     elif stages:
         result.failure = ("play area", "squares", "size", "colour")[min(stages)]
     return result
+
+
+def recoloured(read: dict[str, object], old: str, new: str) -> dict[str, object]:
+    """``read`` (cell name -> content) with every ``old`` piece made ``new`` and every
+    ``new`` one ``old``: a player's colour changed on the web page's score card."""
+    swap = {old: new, new: old}
+    return {cell: Piece(swap[got.colour], got.pips) if isinstance(got, Piece) and got.colour in swap else got
+            for cell, got in read.items()}
+
+
+def fixes_to_right(cells: dict[str, tuple]) -> int:
+    """The corrections a player makes on the web page to turn a reading into the true board,
+    ``cells`` mapping each read cell name to (truth, read): one per colour changed for all its
+    pieces at once (an unsure group's one-tap rename, or a player's colour on the score card),
+    made while one rights more squares than it wrongs, the best first; then one per square
+    still wrong."""
+    truth = {cell: want for cell, (want, _) in cells.items()}
+    read = {cell: got for cell, (_, got) in cells.items()}
+
+    def right(board):
+        return sum(board[c] == truth[c] for c in truth)
+
+    fixes = 0
+    while True:
+        on_board = {got.colour for got in read.values() if isinstance(got, Piece)}
+        options = [recoloured(read, old, new) for old in sorted(on_board) for new in COLOURS if new != old]
+        best = max(options, key=right, default=read)
+        if right(best) <= right(read):
+            return fixes + len(truth) - right(read)
+        read, fixes = best, fixes + 1
 
 
 def summarise(results: list[PhotoResult]) -> dict:
@@ -323,6 +362,8 @@ def summarise(results: list[PhotoResult]) -> dict:
     out["accuracy_of_read"] = (sum(bool(s.right) for s in read) / len(read)) if read else None
     out["boards_exact"] = sum(r.failure is None for r in results) / n
     out["boards_within_one"] = sum(r.failure is None or (r.grid["correct"] and r.wrong <= 1) for r in results) / n
+    out["boards_within_one_fix"] = sum(r.failure is None or (r.fixes is not None and r.fixes <= 1) for r in results) / n
+    out["boards_within_three_fixes"] = sum(r.failure is None or (r.fixes is not None and r.fixes <= 3) for r in results) / n
     failures: dict[str, int] = {}
     for r in results:
         if r.failure:
@@ -376,6 +417,9 @@ def format_summary(summary: dict, title: str) -> str:
                      f"{pct(summary['accuracy_of_read'])} of those squares right")
     lines.append(f"  boards exactly right  {pct(summary['boards_exact'])}")
     lines.append(f"  within one mistake    {pct(summary['boards_within_one'])}")
+    lines.append(f"  right after fixes     {pct(summary['boards_within_one_fix'])} after one at most, "
+                 f"{pct(summary['boards_within_three_fixes'])} after three (a colour changed for all its "
+                 "pieces counts one, each other square one)")
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary["failures_by_stage"].items())) or "none"
     lines.append(f"  failures by stage     {fails}")
     if "stash" in summary:

@@ -1,0 +1,53 @@
+"""``evaluate.fixes_to_right``: the corrections a player makes on the web page to a right board."""
+
+from scorer.board import PARK, Piece
+from scorer.vision.evaluate import PhotoResult, fixes_to_right, summarise
+
+WHITE = {f"A{r}": Piece("white", 1 + r % 3) for r in range(1, 6)}
+CLEAR = {f"B{r}": Piece("clear", 1 + r % 3) for r in range(1, 6)}
+
+
+def _cells(truth: dict, read: dict) -> dict:
+    return {cell: (truth.get(cell), read.get(cell)) for cell in set(truth) | set(read)}
+
+
+def _as(pieces: dict, colour: str) -> dict:
+    return {cell: Piece(colour, p.pips) for cell, p in pieces.items()}
+
+
+def test_a_right_reading_needs_no_fix():
+    truth = {**WHITE, "C1": PARK, "C2": None}
+    assert fixes_to_right(_cells(truth, truth)) == 0
+
+
+def test_a_wrongly_named_player_is_one_fix_however_many_pieces():
+    assert fixes_to_right(_cells(WHITE, _as(WHITE, "clear"))) == 1
+
+
+def test_two_players_swapped_are_one_fix():
+    truth = {**WHITE, **CLEAR}
+    assert fixes_to_right(_cells(truth, {**_as(WHITE, "clear"), **_as(CLEAR, "white")})) == 1
+
+
+def test_a_recolouring_that_wrongs_more_squares_than_it_rights_is_not_made():
+    truth = {**WHITE, "C1": Piece("clear", 2)}
+    read = {**WHITE, "C1": Piece("white", 2)}
+    assert fixes_to_right(_cells(truth, read)) == 1  # C1 alone, by hand
+    truth = {**_as(WHITE, "clear"), "C1": Piece("white", 2)}  # five of six are clear: recolour, then C1
+    assert fixes_to_right(_cells(truth, read)) == 2
+
+
+def test_other_squares_count_one_each_beside_a_recolouring():
+    truth = {**WHITE, "C1": PARK, "C2": Piece("red", 3), "C3": None}
+    read = {**_as(WHITE, "clear"), "C1": None, "C2": Piece("red", 2), "C3": Piece("red", 1)}
+    assert fixes_to_right(_cells(truth, read)) == 4
+
+
+def test_summary_counts_boards_right_after_one_and_three_fixes():
+    grid = {"found": True, "correct": True, "max_error": 0.01}
+    results = [PhotoResult("a", 0.1, grid), PhotoResult("b", 0.1, grid, wrong=15, failure="colour", fixes=1),
+               PhotoResult("c", 0.1, grid, wrong=3, failure="squares", fixes=3),
+               PhotoResult("d", 0.1, {"found": True, "correct": False, "max_error": 1.0}, wrong=20, failure="grid")]
+    summary = summarise(results)
+    assert summary["boards_exact"] == 0.25
+    assert summary["boards_within_one_fix"] == 0.5 and summary["boards_within_three_fixes"] == 0.75
