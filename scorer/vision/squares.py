@@ -17,6 +17,7 @@ nothing hides them). Each square's scores over its labels become a probability t
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import cv2
@@ -289,26 +290,39 @@ def evidence_map(image_lab: np.ndarray, homography: np.ndarray, appearance: Chec
 
 # --- outlines of hypotheses ---------------------------------------------------------------
 
-def _disc(cx, cy, radius, height, n=20):
+@functools.cache
+def _unit_circle(n: int) -> tuple[np.ndarray, np.ndarray]:
     ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    return np.column_stack([cx + radius * np.cos(ang), cy + radius * np.sin(ang), np.full(n, height)])
+    return np.cos(ang), np.sin(ang)
+
+
+def _outline_points(label: str, cx: np.ndarray, cy: np.ndarray, scale: float) -> np.ndarray:
+    """(S, K, 3) board points whose image hull is hypothesis ``label``'s outline at each centre."""
+    cx, cy = np.asarray(cx, np.float64)[:, None], np.asarray(cy, np.float64)[:, None]
+    if label.startswith("park"):
+        cos, sin = _unit_circle(16)
+        x, y = cx + PARK_RADII[label] * cos, cy + PARK_RADII[label] * sin
+        return np.concatenate([np.stack([x, y, np.full_like(x, z)], axis=-1) for z in (0.0, PARK_HEIGHT)], axis=1)
+    pips = int(label)
+    half = PIECE_BASE[pips] * scale / 2 * 1.06  # between side and diagonal: any turn
+    cos, sin = _unit_circle(8)
+    x, y = cx + half * cos, cy + half * sin
+    base = np.stack([x, y, np.zeros_like(x)], axis=-1)
+    apex = np.stack([cx, cy, np.full_like(cx, PIECE_HEIGHT[pips] * scale)], axis=-1)
+    return np.concatenate([base, apex], axis=1)
+
+
+def outlines(camera: BoardCamera, label: str, cx, cy, scale: float = 1.0) -> list[np.ndarray]:
+    """Image polygons (N, 2) of hypothesis ``label`` centred at each board point (cx[i], cy[i]),
+    pyramids ``scale`` times their bandanna size, in one projection."""
+    pts = _outline_points(label, cx, cy, scale)
+    img = camera.project(pts.reshape(-1, 3)).astype(np.float32).reshape(len(pts), -1, 2)
+    return [cv2.convexHull(poly).reshape(-1, 2) for poly in img]
 
 
 def outline(camera: BoardCamera, label: str, cx: float, cy: float, scale: float = 1.0) -> np.ndarray:
     """Image polygon (N, 2) of a hypothesis centred at board point (cx, cy)."""
-    if label.startswith("park"):
-        radius = PARK_RADII[label]
-        pts = _disc(cx, cy, radius, 0.0, 16)
-        top = _disc(cx, cy, radius, PARK_HEIGHT, 16)
-        pts = np.vstack([pts, top])
-    else:
-        pips = int(label)
-        half = PIECE_BASE[pips] * scale / 2 * 1.06  # between side and diagonal: any turn
-        base = _disc(cx, cy, half, 0.0, 8)
-        apex = np.array([[cx, cy, PIECE_HEIGHT[pips] * scale]])
-        pts = np.vstack([base, apex])
-    img = camera.project(pts).astype(np.float32)
-    return cv2.convexHull(img).reshape(-1, 2)
+    return outlines(camera, label, [cx], [cy], scale)[0]
 
 
 @dataclass
@@ -420,15 +434,19 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
     squares = [(c, r) for r in range(rows) for c in range(cols)]
     hyps: dict[tuple[int, int], dict[str, tuple]] = {}
     square_area, reach = {}, {}
-    for (c, r) in squares:
+    centres = np.array(squares, np.float64) + 0.5
+    drawn = {label: outlines(camera, label, centres[:, 0], centres[:, 1], piece_scale if label[0].isdigit() else 1.0)
+             for label in HYPOTHESES}
+    corners = np.array([[[c, r, 0], [c + 1, r, 0], [c + 1, r + 1, 0], [c, r + 1, 0]] for c, r in squares], float)
+    quads = camera.project(corners.reshape(-1, 3)).reshape(len(squares), 4, 2).astype(np.float32)
+    for i, (c, r) in enumerate(squares):
         shift = np.asarray(centre_shifts.get((c, r), (0.0, 0.0)), dtype=np.float32)
-        quad = camera.project(np.array([[c, r, 0], [c + 1, r, 0], [c + 1, r + 1, 0], [c, r + 1, 0]], float))
-        square_area[(c, r)] = max(1.0, abs(cv2.contourArea(quad.astype(np.float32))))
+        square_area[(c, r)] = max(1.0, abs(cv2.contourArea(quads[i])))
         side = np.sqrt(square_area[(c, r)])
         reach[(c, r)] = max(1, int(round(max_offset * side)))
         per = {}
         for label in HYPOTHESES:
-            poly = outline(camera, label, c + 0.5, r + 0.5, piece_scale if label[0].isdigit() else 1.0) + shift
+            poly = drawn[label][i] + shift
             m = _rasterise(poly, (shape[0] + 4000, shape[1] + 4000), (origin[0] - 2000, origin[1] - 2000))
             if m is None:
                 continue
