@@ -1,7 +1,13 @@
 """``evaluate.fixes_to_right``: the corrections a player makes on the web page to a right board."""
 
-from scorer.board import PARK, Piece
-from scorer.vision.evaluate import PhotoResult, fixes_to_right, summarise
+import json
+import shutil
+from pathlib import Path
+
+from scorer.board import COLOUR_LETTERS, PARK, Piece
+from scorer.vision.evaluate import PhotoResult, evaluate_photo, fixes_to_right, summarise
+
+DEV = Path(__file__).resolve().parents[1] / "sample_photos" / "dev"
 
 WHITE = {f"A{r}": Piece("white", 1 + r % 3) for r in range(1, 6)}
 CLEAR = {f"B{r}": Piece("clear", 1 + r % 3) for r in range(1, 6)}
@@ -20,6 +26,11 @@ def test_a_right_reading_needs_no_fix():
     assert fixes_to_right(_cells(truth, truth)) == 0
 
 
+def test_an_empty_board_needs_no_fix_and_a_missed_piece_one():
+    assert fixes_to_right({}) == 0
+    assert fixes_to_right({"A1": (Piece("red", 1), None), "A2": (None, None)}) == 1
+
+
 def test_a_wrongly_named_player_is_one_fix_however_many_pieces():
     assert fixes_to_right(_cells(WHITE, _as(WHITE, "clear"))) == 1
 
@@ -27,6 +38,13 @@ def test_a_wrongly_named_player_is_one_fix_however_many_pieces():
 def test_two_players_swapped_are_one_fix():
     truth = {**WHITE, **CLEAR}
     assert fixes_to_right(_cells(truth, {**_as(WHITE, "clear"), **_as(CLEAR, "white")})) == 1
+
+
+def test_the_better_recolouring_is_made_first():
+    # the read "clear" pieces are white (5) or yellow (1): white first, then the yellow one by hand
+    truth = {**WHITE, "C1": Piece("yellow", 2)}
+    read = {**_as(WHITE, "clear"), "C1": Piece("clear", 2)}
+    assert fixes_to_right(_cells(truth, read)) == 2
 
 
 def test_a_recolouring_that_wrongs_more_squares_than_it_rights_is_not_made():
@@ -51,3 +69,18 @@ def test_summary_counts_boards_right_after_one_and_three_fixes():
     summary = summarise(results)
     assert summary["boards_exact"] == 0.25
     assert summary["boards_within_one_fix"] == 0.5 and summary["boards_within_three_fixes"] == 0.75
+
+
+def test_a_photo_read_right_against_a_sidecar_with_two_players_swapped_and_a_park_taken_away(tmp_path):
+    photo = DEV / "studio_001001.jpg"
+    assert evaluate_photo(photo).fixes == 0  # read exactly right
+    truth = json.loads(photo.with_suffix(".json").read_text())
+    red, blue = COLOUR_LETTERS["red"], COLOUR_LETTERS["blue"]
+    swap = {red: blue, blue: red}
+    rows = truth["board"].splitlines()
+    rows[0] = rows[0].replace("#", ".", 1)  # a park read there is now one square to set by hand
+    truth["board"] = "\n".join(" ".join(swap.get(t[0], t[0]) + t[1:] for t in row.split()) for row in rows)
+    shutil.copy(photo, tmp_path / photo.name)
+    (tmp_path / photo.with_suffix(".json").name).write_text(json.dumps(truth))
+    result = evaluate_photo(tmp_path / photo.name)
+    assert result.failure is not None and result.fixes == 2

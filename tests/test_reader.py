@@ -594,7 +594,6 @@ def test_eval_command_scores_a_folder_with_sidecars(tmp_path, capsys):
     assert summary["squares_in_play"] == 36
     assert 0.0 <= summary["square_accuracy_play_area"] <= 1.0
     assert set(summary["by_class"]) == {"empty", "park", "1", "2", "3"}
-    assert summary["boards_exact"] <= summary["boards_within_one_fix"] <= summary["boards_within_three_fixes"]
     assert main(["eval", str(tmp_path / "missing")]) == 2
 
 

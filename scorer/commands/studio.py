@@ -44,7 +44,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--with-colour", choices=COLOURS, help="a player of this colour in every photo")
     parser.add_argument("--frost", help="range of the translucent pieces' frosting, LOW,HIGH between 0 (glassy) "
                         f"and 1 (milky); default {FROST_RANGE[0]},{FROST_RANGE[1]}")
-    parser.add_argument("--hue-spread", type=float, default=0.0, metavar="DEG",
+    parser.add_argument("--hue-spread", type=float, metavar="DEG",
                         help="turn each coloured batch's hue by up to DEG degrees either way, as another maker's "
                         "plastic (default 0: the studio's palette)")
     orientation = parser.add_mutually_exclusive_group()
@@ -72,7 +72,7 @@ def _options(args) -> dict:
             frost = ()
         if len(frost) != 2 or not 0 <= frost[0] <= frost[1] <= 1:
             raise UserError(f"--frost must be LOW,HIGH with 0 <= LOW <= HIGH <= 1, not {args.frost}")
-    if not 0 <= args.hue_spread <= 180:
+    if args.hue_spread is not None and not 0 <= args.hue_spread <= 180:
         raise UserError(f"--hue-spread must be between 0 and 180 degrees, not {args.hue_spread}")
     if args.count < 1 or args.spp < 1:
         raise UserError("--count and --spp must be at least 1")

@@ -174,9 +174,9 @@ FROST_RANGE = (0.45, 0.7)  # how milky the translucent pieces are, drawn per pho
 
 
 def other_makers_colours(rng: random.Random, piece_rgb: dict, spread: float) -> dict:
-    """``piece_rgb`` (linear RGB per colour) with each translucent colour's hue turned by a
-    uniform draw of up to ``spread`` degrees either way (HSV of the sRGB-encoded colour), as
-    another maker's plastic or another renderer's palette; black, white and clear unchanged.
+    """``piece_rgb`` (linear RGB per colour) with each coloured batch's hue turned by a uniform
+    draw of up to ``spread`` degrees either way (HSV of the sRGB-encoded colour), as another
+    maker's plastic or another renderer's palette; black, white and clear unchanged.
     Drawn from its own ``rng`` so that the rest of a seed's photo stays as it was."""
     out = dict(piece_rgb)
     for name, rgb in piece_rgb.items():
@@ -490,7 +490,7 @@ def plan_scene(seed: int, *, players: int | None = None, threehouse: bool | None
                megapixels: int = 3, tilt: float | None = None, portrait: bool | None = None,
                spp: int = 8, colours: list[str] | None = None, area_offset: tuple[int, int] | None = None,
                with_colour: str | None = None, frost: tuple[float, float] | None = None,
-               hue_spread: float = 0.0) -> ScenePlan:
+               hue_spread: float | None = None) -> ScenePlan:
     """Everything in one photo, drawn from ``seed``; any keyword fixes that choice.
     ``with_colour`` puts a player of that colour among the drawn ones; ``frost`` is the range
     the translucent pieces' frosting is drawn from (0 glassy, 1 milky; default ``FROST_RANGE``);

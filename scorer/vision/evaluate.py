@@ -229,7 +229,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     read_board, play = reading.board, reading.play_area
     confidence = {cell.cell: cell.confidence for cell in reading.cells}
     stages = []  # first failing stage of each wrong square
-    on_read_board: dict[str, tuple] = {}  # read cell name -> (truth, read), where the true square lands on the read board
+    on_read_board: dict[str, tuple] = {}  # read cell name -> (truth, read), for true squares on the read board
     off_read_board = 0  # wrong squares that land off it (each a square to set by hand)
     for r in range(t_grid.rows):
         for c in range(t_grid.cols):
@@ -268,7 +268,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                 stages.append(2)
             else:
                 stages.append(3)
-    if result.grid["correct"]:
+    if result.grid["correct"] and (result.stash is None or result.stash[0]):  # a wrong stash: read again
         result.fixes = fixes_to_right(on_read_board) + off_read_board
     if not result.grid["correct"]:
         result.failure = "grid"
@@ -281,7 +281,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     return result
 
 
-def recoloured(read: dict[str, object], old: str, new: str) -> dict[str, object]:
+def _recoloured(read: dict[str, object], old: str, new: str) -> dict[str, object]:
     """``read`` (cell name -> content) with every ``old`` piece made ``new`` and every
     ``new`` one ``old``: a player's colour changed on the web page's score card."""
     swap = {old: new, new: old}
@@ -304,7 +304,7 @@ def fixes_to_right(cells: dict[str, tuple]) -> int:
     fixes = 0
     while True:
         on_board = {got.colour for got in read.values() if isinstance(got, Piece)}
-        options = [recoloured(read, old, new) for old in sorted(on_board) for new in COLOURS if new != old]
+        options = [_recoloured(read, old, new) for old in sorted(on_board) for new in COLOURS if new != old]
         best = max(options, key=right, default=read)
         if right(best) <= right(read):
             return fixes + len(truth) - right(read)
@@ -362,8 +362,11 @@ def summarise(results: list[PhotoResult]) -> dict:
     out["accuracy_of_read"] = (sum(bool(s.right) for s in read) / len(read)) if read else None
     out["boards_exact"] = sum(r.failure is None for r in results) / n
     out["boards_within_one"] = sum(r.failure is None or (r.grid["correct"] and r.wrong <= 1) for r in results) / n
-    out["boards_within_one_fix"] = sum(r.failure is None or (r.fixes is not None and r.fixes <= 1) for r in results) / n
-    out["boards_within_three_fixes"] = sum(r.failure is None or (r.fixes is not None and r.fixes <= 3) for r in results) / n
+    def right_after(most: int) -> float:
+        return sum(r.failure is None or (r.fixes is not None and r.fixes <= most) for r in results) / n
+
+    out["boards_within_one_fix"] = right_after(1)
+    out["boards_within_three_fixes"] = right_after(3)
     failures: dict[str, int] = {}
     for r in results:
         if r.failure:

@@ -293,7 +293,9 @@ def evidence_map(image_lab: np.ndarray, homography: np.ndarray, appearance: Chec
 @functools.cache
 def _unit_circle(n: int) -> tuple[np.ndarray, np.ndarray]:
     ang = np.linspace(0, 2 * np.pi, n, endpoint=False)
-    return np.cos(ang), np.sin(ang)
+    cos, sin = np.cos(ang), np.sin(ang)
+    cos.flags.writeable = sin.flags.writeable = False  # shared by every call
+    return cos, sin
 
 
 def _outline_points(label: str, cx: np.ndarray, cy: np.ndarray, scale: float) -> np.ndarray:
