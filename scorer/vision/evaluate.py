@@ -153,7 +153,7 @@ class PhotoResult:
     failure: str | None = None  # first failing stage, None when the board is exactly right
     warnings: list[str] = field(default_factory=list)
     stash: tuple[bool, bool] | None = None  # when inferred: (right, warned of a close call)
-    fixes: int | None = None  # corrections on the web page to a right board (None: the grid is wrong)
+    fixes: int | None = None  # web-page corrections to a right board (None: no grid, a wrong one or a wrong stash)
 
 
 def sidecar_for(photo: Path) -> Path | None:
@@ -362,6 +362,7 @@ def summarise(results: list[PhotoResult]) -> dict:
     out["accuracy_of_read"] = (sum(bool(s.right) for s in read) / len(read)) if read else None
     out["boards_exact"] = sum(r.failure is None for r in results) / n
     out["boards_within_one"] = sum(r.failure is None or (r.grid["correct"] and r.wrong <= 1) for r in results) / n
+
     def right_after(most: int) -> float:
         return sum(r.failure is None or (r.fixes is not None and r.fixes <= most) for r in results) / n
 
