@@ -132,6 +132,13 @@ def content_from_symbol(token: str) -> Content:
     return Piece.from_symbol(token)
 
 
+def recoloured_content(content: Content, mapping: dict[str, str]) -> Content:
+    """A square's content with its piece's colour renamed by ``mapping`` (others stay)."""
+    if isinstance(content, Piece):
+        return Piece(mapping.get(content.colour, content.colour), content.pips)
+    return content
+
+
 def content_symbol(content: Content) -> str:
     """The notation token of a square's content."""
     if content is None:
@@ -287,9 +294,7 @@ class Board:
         """The board with colours renamed by ``mapping`` (colours not in it stay)."""
         other = Board(self.rows, self.cols)
         for square, content in self._cells.items():
-            if isinstance(content, Piece):
-                content = Piece(mapping.get(content.colour, content.colour), content.pips)
-            other[square] = content
+            other[square] = recoloured_content(content, mapping)
         return other
 
     # --- notation ------------------------------------------------------------------------

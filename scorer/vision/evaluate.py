@@ -21,7 +21,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from scorer.board import COLOURS, PARK, Board, Piece, Square
+from scorer.board import COLOURS, PARK, Board, Piece, Square, recoloured_content
 from scorer.errors import UserError
 from scorer.vision.grid import GridFit
 from scorer.files import PHOTO_SUFFIXES
@@ -285,8 +285,7 @@ def _recoloured(read: dict[str, object], old: str, new: str) -> dict[str, object
     """``read`` (cell name -> content) with every ``old`` piece made ``new`` and every
     ``new`` one ``old``: a player's colour changed on the web page's score card."""
     swap = {old: new, new: old}
-    return {cell: Piece(swap[got.colour], got.pips) if isinstance(got, Piece) and got.colour in swap else got
-            for cell, got in read.items()}
+    return {cell: recoloured_content(got, swap) for cell, got in read.items()}
 
 
 def fixes_to_right(cells: dict[str, tuple]) -> int:
