@@ -77,6 +77,33 @@ def test_the_hand_built_size_odds_are_weighed_by_how_high_the_camera_sees_each_s
     assert weights == pytest.approx(expected) and min(weights) < 0.5 < max(weights)
 
 
+def test_an_outline_fit_swept_in_parts_with_shared_park_outlines_reads_as_one_fit_swept_at_once():
+    # read_squares_any_scale sweeps every scale's fit once and only the best one on, with the
+    # park markers' outlines (the same at every scale) drawn once for all of them.
+    from scorer.vision.squares import _OutlineFit, board_evidence, read_squares
+
+    board, img, grid = _scene(elevation=40.0)
+    camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
+    at_once = read_squares(img, grid.homography, grid.rows, grid.cols, camera, piece_scale=0.96)
+    appearance, evidence = board_evidence(img, grid.homography, grid.rows, grid.cols, camera)
+    parks: dict = {}
+    other, fit = (_OutlineFit(evidence, grid.rows, grid.cols, camera, piece_scale=s, park_cache=parks) for s in (1.07, 0.96))
+    other.sweep()
+    fit.sweep()
+    assert not fit.settled
+    fit.sweep(2)
+    in_parts = fit.result(appearance, 0.1)
+    assert parks and all(fit.hyps[sq]["park"] is other.hyps[sq]["park"] for sq in fit.squares if "park" in fit.hyps[sq])
+    assert sum(r.label != "empty" for r in at_once.readings.values()) >= len(list(board.pieces()))
+    for sq, reading in at_once.readings.items():
+        got = in_parts.readings[sq]
+        assert np.array_equal(got.probs, reading.probs) and got.offset == reading.offset
+        assert (got.outline is None) == (reading.outline is None)
+        assert reading.outline is None or np.array_equal(got.outline, reading.outline)
+        assert (got.colour_lab is None) == (reading.colour_lab is None)
+        assert reading.colour_lab is None or np.array_equal(got.colour_lab, reading.colour_lab)
+
+
 def _scene(elevation=55.0, board_text=POSITION, seed=0):
     board = Board.from_text(board_text)
     img, P, corners = draw_scene(board, elevation_deg=elevation, width=1600, height=1200, seed=seed)

@@ -37,6 +37,11 @@ TEXTURE_PX = 16  # pixels per square in the rectified board texture
 SQUARE_PX = 48  # px per square (across) the square reader works at (the photo is shrunk to it)
 PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (40-57 mm squares)
 SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
+# The outline fit's defaults: what a pyramid's and a park marker's outline must explain (per
+# square area) before it beats an empty square, how far an outline may slide off the square's
+# centre (squares) and what sliding costs (per squared square).
+PIECE_PRIOR, PARK_PRIOR = 0.02, 0.1
+MAX_OFFSET, OFFSET_COST = 0.3, 0.8
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
 # How far in from an outline's edge a piece's pixels count for how see-through it looks
 # (``SquareReading.over_cloth``), as a share of the outline's size (the root of its area):
@@ -415,161 +420,209 @@ def board_evidence(image_bgr: np.ndarray, homography: np.ndarray, rows: int, col
 def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                  camera: BoardCamera, *, centre_shifts: dict | None = None,
                  piece_scale: float = 1.0, temperature: float = 0.1, iterations: int = 3,
-                 piece_prior: float = 0.02, park_prior: float = 0.1, max_offset: float = 0.3, offset_cost: float = 0.8,
-                 evidence: Evidence | None = None, appearance: CheckerAppearance | None = None) -> SquaresResult:
+                 piece_prior: float = PIECE_PRIOR, park_prior: float = PARK_PRIOR, max_offset: float = MAX_OFFSET,
+                 offset_cost: float = OFFSET_COST, evidence: Evidence | None = None, appearance: CheckerAppearance | None = None) -> SquaresResult:
     """Read every square of the checkerboard in ``image_bgr`` (the working image).
 
     ``centre_shifts`` maps (col, row) to a pixel offset of that square from the homography
     (a wrinkled cloth). ``piece_scale`` is the pyramids' size relative to a 44.5 mm square.
     Each outline slides up to ``max_offset`` squares off the centre (pieces are seldom
     centred), at ``offset_cost`` per squared square of offset. ``temperature`` turns score per
-    square-area into probabilities.
+    square-area into probabilities. ``iterations``: sweeps over the squares at most.
     """
     if appearance is None or evidence is None:
         appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
-    ev = evidence
-    E = ev.logodds
-    shape = E.shape
-    origin = ev.origin
-    centre_shifts = centre_shifts or {}
+    fit = _OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=piece_scale,
+                      piece_prior=piece_prior, park_prior=park_prior, max_offset=max_offset, offset_cost=offset_cost)
+    fit.sweep(iterations)
+    return fit.result(appearance, temperature)
 
-    squares = [(c, r) for r in range(rows) for c in range(cols)]
-    hyps: dict[tuple[int, int], dict[str, tuple]] = {}
-    square_area, reach = {}, {}
-    centres = np.array(squares, np.float64) + 0.5
-    drawn = {label: outlines(camera, label, centres[:, 0], centres[:, 1], piece_scale if label[0].isdigit() else 1.0)
-             for label in HYPOTHESES}
-    corners = np.array([[[c, r, 0], [c + 1, r, 0], [c + 1, r + 1, 0], [c, r + 1, 0]] for c, r in squares], float)
-    quads = camera.project(corners.reshape(-1, 3)).reshape(len(squares), 4, 2).astype(np.float32)
-    for i, (c, r) in enumerate(squares):
-        shift = np.asarray(centre_shifts.get((c, r), (0.0, 0.0)), dtype=np.float32)
-        square_area[(c, r)] = max(1.0, abs(cv2.contourArea(quads[i])))
-        side = np.sqrt(square_area[(c, r)])
-        reach[(c, r)] = max(1, int(round(max_offset * side)))
-        per = {}
-        for label in HYPOTHESES:
-            poly = drawn[label][i] + shift
-            m = _rasterise(poly, (shape[0] + 4000, shape[1] + 4000), (origin[0] - 2000, origin[1] - 2000))
-            if m is None:
-                continue
-            m.x0 -= 2000
-            m.y0 -= 2000
-            per[label] = (poly, m, m.mask.astype(np.float32))
-        hyps[(c, r)] = per
 
-    penalties = {}
-    for sq in squares:
-        R = reach[sq]
-        gy, gx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
-        penalties[sq] = offset_cost * (gx ** 2 + gy ** 2)  # per square area: area / side^2 = 1
-    # Outlines may run off the evidence map (a board filling the frame, a tall piece at its
-    # edge): pad it with "no evidence" on each side by as much as they reach beyond it.
-    masks = [m for per in hyps.values() for _, m, _ in per.values()]
-    margin = max(reach.values()) + 2
-    top = margin + max([0] + [-m.y0 for m in masks])
-    left = margin + max([0] + [-m.x0 for m in masks])
-    bottom = margin + max([0] + [m.y0 + m.mask.shape[0] - shape[0] for m in masks])
-    right = margin + max([0] + [m.x0 + m.mask.shape[1] - shape[1] for m in masks])
-    E_pad = cv2.copyMakeBorder(E, top, bottom, left, right, cv2.BORDER_CONSTANT, value=0.0)
-    cover = np.zeros(E_pad.shape, np.int16)
+class _OutlineFit:
+    """Every square's outline hypotheses at one piece scale, and the one chosen for each so far.
 
-    def window(m: _Mask, R: int):
-        return (slice(m.y0 + top - R, m.y0 + top + m.mask.shape[0] + R),
-                slice(m.x0 + left - R, m.x0 + left + m.mask.shape[1] + R))
+    A sweep refits each square, nearest the camera first, against the evidence the outlines
+    chosen for the others leave it; sweeps stop early once one changes nothing. The park
+    markers' outlines do not depend on the scale: fits at several scales may share them
+    (``park_cache``, filled by the first)."""
 
-    def place(m: _Mask, dx: int, dy: int, sign: int):
-        y, x = m.y0 + top + dy, m.x0 + left + dx
-        cover[y:y + m.mask.shape[0], x:x + m.mask.shape[1]] += sign * m.mask
+    def __init__(self, ev: Evidence, rows: int, cols: int, camera: BoardCamera, *, centre_shifts: dict | None = None,
+                 piece_scale: float = 1.0, piece_prior: float = PIECE_PRIOR, park_prior: float = PARK_PRIOR,
+                 max_offset: float = MAX_OFFSET, offset_cost: float = OFFSET_COST, park_cache: dict | None = None):
+        self.ev, self.camera, self.piece_scale, self.piece_prior = ev, camera, piece_scale, piece_prior
+        self.park_prior = park_prior
+        E = ev.logodds
+        shape = E.shape
+        origin = ev.origin
+        centre_shifts = centre_shifts or {}
+        park_cache = {} if park_cache is None else park_cache
 
-    chosen: dict[tuple[int, int], tuple] = {sq: ("empty", None, 0, 0) for sq in squares}
-    cam = camera.camera_centre
-    order = sorted(squares, key=lambda s: (s[0] + 0.5 - cam[0]) ** 2 + (s[1] + 0.5 - cam[1]) ** 2)
-    scores = {sq: np.zeros(len(LABELS)) for sq in squares}
-    best_shift: dict[tuple[int, int], dict] = {sq: {} for sq in squares}
-    # Squares with no foreground anywhere a piece of theirs could reach stay empty.
-    positive = cv2.integral(np.maximum(E_pad, 0).astype(np.float64))
-    quiet = set()
-    for sq in squares:
-        if "3" not in hyps[sq]:
-            continue
-        m = hyps[sq]["3"][1]
-        R = reach[sq]
-        ya, xa = m.y0 + top - R, m.x0 + left - R
-        yb, xb = ya + m.mask.shape[0] + 2 * R, xa + m.mask.shape[1] + 2 * R
-        ya, xa = max(ya, 0), max(xa, 0)
-        yb, xb = min(yb, E_pad.shape[0]), min(xb, E_pad.shape[1])
-        total = positive[yb, xb] - positive[ya, xb] - positive[yb, xa] + positive[ya, xa]
-        if total < 0.02 * square_area[sq]:
-            quiet.add(sq)
-            scores[sq] = np.array([0.0] + [-1.0] * (len(LABELS) - 1))
-    order = [sq for sq in order if sq not in quiet]
-    for _ in range(iterations):
-        changed = 0
-        for sq in order:
-            label, m0, dx0, dy0 = chosen[sq]
-            if m0 is not None:
-                place(m0, dx0, dy0, -1)
-            area = square_area[sq]
+        self.squares = squares = [(c, r) for r in range(rows) for c in range(cols)]
+        self.hyps = hyps = {}
+        self.square_area, self.reach = square_area, reach = {}, {}
+        centres = np.array(squares, np.float64) + 0.5
+        pyramids = {label: outlines(camera, label, centres[:, 0], centres[:, 1], piece_scale)
+                    for label in HYPOTHESES if label[0].isdigit()}
+        parks = {}
+        corners = np.array([[[c, r, 0], [c + 1, r, 0], [c + 1, r + 1, 0], [c, r + 1, 0]] for c, r in squares], float)
+        quads = camera.project(corners.reshape(-1, 3)).reshape(len(squares), 4, 2).astype(np.float32)
+        for i, (c, r) in enumerate(squares):
+            shift = np.asarray(centre_shifts.get((c, r), (0.0, 0.0)), dtype=np.float32)
+            square_area[(c, r)] = max(1.0, abs(cv2.contourArea(quads[i])))
+            side = np.sqrt(square_area[(c, r)])
+            reach[(c, r)] = max(1, int(round(max_offset * side)))
+            per = {}
+            for label in HYPOTHESES:
+                if label in pyramids:
+                    hyp = _hypothesis(pyramids[label][i] + shift, shape, origin)
+                else:
+                    if (label, i) not in park_cache:
+                        if label not in parks:  # every square's outline of this park marker at once
+                            parks[label] = outlines(camera, label, centres[:, 0], centres[:, 1])
+                        park_cache[(label, i)] = _hypothesis(parks[label][i] + shift, shape, origin)
+                    hyp = park_cache[(label, i)]
+                if hyp is not None:
+                    per[label] = hyp
+            hyps[(c, r)] = per
+
+        self.penalties = {}
+        for sq in squares:
             R = reach[sq]
-            sc = np.full(len(LABELS), -np.inf)
-            sc[0] = 0.0
-            for lab_name in HYPOTHESES:
-                li = LABELS.index(HYPOTHESIS_LABEL[lab_name])
-                if lab_name not in hyps[sq]:
-                    continue
-                poly, m, tmpl = hyps[sq][lab_name]
-                ys, xs = window(m, R)
-                win = np.where(cover[ys, xs] == 0, E_pad[ys, xs], 0.0).astype(np.float32)
-                if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
-                    sc[li] = -np.inf
-                    continue
-                corr = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR)
-                total = corr - penalties[sq]
-                k = int(np.argmax(total))
-                ky, kx = divmod(k, total.shape[1])
-                value = float(total[ky, kx]) / area - (park_prior if lab_name.startswith("park") else piece_prior)
-                best_shift[sq][lab_name] = (kx - R, ky - R, value)
-                if value > sc[li]:
-                    sc[li] = value
-            scores[sq] = sc
-            best_h = max(best_shift[sq], key=lambda h: best_shift[sq][h][2]) if best_shift[sq] else None
-            if best_h is None or best_shift[sq][best_h][2] <= 0.0:
-                new = ("empty", None, 0, 0)
-            else:
-                dx, dy, _ = best_shift[sq][best_h]
-                new = (best_h, hyps[sq][best_h][1], dx, dy)
-            if new[0] != label:
-                changed += 1
-            chosen[sq] = new
-            if new[1] is not None:
-                place(new[1], new[2], new[3], +1)
-        if changed == 0:
-            break
+            gy, gx = np.mgrid[-R:R + 1, -R:R + 1].astype(np.float32)
+            self.penalties[sq] = offset_cost * (gx ** 2 + gy ** 2)  # per square area: area / side^2 = 1
+        # Outlines may run off the evidence map (a board filling the frame, a tall piece at its
+        # edge): pad it with "no evidence" on each side by as much as they reach beyond it.
+        masks = [m for per in hyps.values() for _, m, _ in per.values()]
+        margin = max(reach.values()) + 2
+        self.top = top = margin + max([0] + [-m.y0 for m in masks])
+        self.left = left = margin + max([0] + [-m.x0 for m in masks])
+        bottom = margin + max([0] + [m.y0 + m.mask.shape[0] - shape[0] for m in masks])
+        right = margin + max([0] + [m.x0 + m.mask.shape[1] - shape[1] for m in masks])
+        self.E_pad = E_pad = cv2.copyMakeBorder(E, top, bottom, left, right, cv2.BORDER_CONSTANT, value=0.0)
+        self.cover = np.zeros(E_pad.shape, np.int16)
 
-    readings = {}
-    for sq in squares:
-        sc = np.where(np.isfinite(scores[sq]), scores[sq], -10.0)
-        z = (sc - sc.max()) / temperature
-        probs = np.exp(z)
-        probs /= probs.sum()
-        label, m, dx, dy = chosen[sq]
-        reading = SquareReading(col=sq[0], row=sq[1], probs=probs, scores=sc)
-        if m is not None:
-            side = np.sqrt(square_area[sq])
-            reading.offset = (dx / side, dy / side)
-            reading.outline = hyps[sq][label][0] + np.array([dx, dy], np.float32)
-        readings[sq] = reading
-    cover_core = cover[top:top + shape[0], left:left + shape[1]]
-    _sample_colours(readings, chosen, ev, cover_core)
-    mean_area = float(np.mean(list(square_area.values())))
-    n_pieces = sum(1 for v in chosen.values() if v[1] is not None)
-    objective = float(E[cover_core > 0].sum()) / mean_area - piece_prior * n_pieces
-    return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=camera,
-                         coverage=cover_core, piece_scale=piece_scale, objective=objective)
+        self.chosen: dict[tuple[int, int], tuple] = {sq: ("empty", None, 0, 0) for sq in squares}
+        cam = camera.camera_centre
+        order = sorted(squares, key=lambda s: (s[0] + 0.5 - cam[0]) ** 2 + (s[1] + 0.5 - cam[1]) ** 2)
+        self.scores = {sq: np.zeros(len(LABELS)) for sq in squares}
+        self.best_shift: dict[tuple[int, int], dict] = {sq: {} for sq in squares}
+        # Squares with no foreground anywhere a piece of theirs could reach stay empty.
+        positive = cv2.integral(np.maximum(E_pad, 0).astype(np.float64))
+        quiet = set()
+        for sq in squares:
+            if "3" not in hyps[sq]:
+                continue
+            m = hyps[sq]["3"][1]
+            R = reach[sq]
+            ya, xa = m.y0 + top - R, m.x0 + left - R
+            yb, xb = ya + m.mask.shape[0] + 2 * R, xa + m.mask.shape[1] + 2 * R
+            ya, xa = max(ya, 0), max(xa, 0)
+            yb, xb = min(yb, E_pad.shape[0]), min(xb, E_pad.shape[1])
+            total = positive[yb, xb] - positive[ya, xb] - positive[yb, xa] + positive[ya, xa]
+            if total < 0.02 * square_area[sq]:
+                quiet.add(sq)
+                self.scores[sq] = np.array([0.0] + [-1.0] * (len(LABELS) - 1))
+        self.order = [sq for sq in order if sq not in quiet]
+        self.settled = False  # a sweep changed nothing
+
+    def _window(self, m: _Mask, R: int):
+        return (slice(m.y0 + self.top - R, m.y0 + self.top + m.mask.shape[0] + R),
+                slice(m.x0 + self.left - R, m.x0 + self.left + m.mask.shape[1] + R))
+
+    def _place(self, m: _Mask, dx: int, dy: int, sign: int):
+        y, x = m.y0 + self.top + dy, m.x0 + self.left + dx
+        self.cover[y:y + m.mask.shape[0], x:x + m.mask.shape[1]] += sign * m.mask
+
+    def sweep(self, times: int = 1) -> None:
+        """Refit every square, ``times`` times over or until a sweep changes nothing."""
+        for _ in range(times):
+            if self.settled:
+                return
+            changed = 0
+            for sq in self.order:
+                changed += self._refit(sq)
+            self.settled = changed == 0
+
+    def _refit(self, sq) -> bool:
+        label, m0, dx0, dy0 = self.chosen[sq]
+        if m0 is not None:
+            self._place(m0, dx0, dy0, -1)
+        area = self.square_area[sq]
+        R = self.reach[sq]
+        best_shift = self.best_shift[sq]
+        sc = np.full(len(LABELS), -np.inf)
+        sc[0] = 0.0
+        for lab_name in HYPOTHESES:
+            li = LABELS.index(HYPOTHESIS_LABEL[lab_name])
+            if lab_name not in self.hyps[sq]:
+                continue
+            poly, m, tmpl = self.hyps[sq][lab_name]
+            ys, xs = self._window(m, R)
+            win = np.where(self.cover[ys, xs] == 0, self.E_pad[ys, xs], 0.0).astype(np.float32)
+            if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
+                sc[li] = -np.inf
+                continue
+            corr = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR)
+            total = corr - self.penalties[sq]
+            k = int(np.argmax(total))
+            ky, kx = divmod(k, total.shape[1])
+            value = float(total[ky, kx]) / area - (self.park_prior if lab_name.startswith("park") else self.piece_prior)
+            best_shift[lab_name] = (kx - R, ky - R, value)
+            if value > sc[li]:
+                sc[li] = value
+        self.scores[sq] = sc
+        best_h = max(best_shift, key=lambda h: best_shift[h][2]) if best_shift else None
+        if best_h is None or best_shift[best_h][2] <= 0.0:
+            new = ("empty", None, 0, 0)
+        else:
+            dx, dy, _ = best_shift[best_h]
+            new = (best_h, self.hyps[sq][best_h][1], dx, dy)
+        self.chosen[sq] = new
+        if new[1] is not None:
+            self._place(new[1], new[2], new[3], +1)
+        return new[0] != label
+
+    def result(self, appearance: CheckerAppearance, temperature: float, colours: bool = True) -> SquaresResult:
+        """The readings as fitted so far; ``colours``: with the chosen pieces' colour samples."""
+        ev = self.ev
+        readings = {}
+        for sq in self.squares:
+            sc = np.where(np.isfinite(self.scores[sq]), self.scores[sq], -10.0)
+            z = (sc - sc.max()) / temperature
+            probs = np.exp(z)
+            probs /= probs.sum()
+            label, m, dx, dy = self.chosen[sq]
+            reading = SquareReading(col=sq[0], row=sq[1], probs=probs, scores=sc)
+            if m is not None:
+                side = np.sqrt(self.square_area[sq])
+                reading.offset = (dx / side, dy / side)
+                reading.outline = self.hyps[sq][label][0] + np.array([dx, dy], np.float32)
+            readings[sq] = reading
+        shape = ev.logodds.shape
+        cover_core = self.cover[self.top:self.top + shape[0], self.left:self.left + shape[1]].copy()
+        if colours:
+            _sample_colours(readings, self.chosen, ev, cover_core)
+        mean_area = float(np.mean(list(self.square_area.values())))
+        n_pieces = sum(1 for v in self.chosen.values() if v[1] is not None)
+        objective = float(ev.logodds[cover_core > 0].sum()) / mean_area - self.piece_prior * n_pieces
+        return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=self.camera,
+                             coverage=cover_core, piece_scale=self.piece_scale, objective=objective)
+
+
+def _hypothesis(poly: np.ndarray, shape: tuple[int, int], origin: tuple[int, int]):
+    """An outline polygon in the working image, its mask on the evidence map (which it may run
+    off) and that mask as a float template; None when it lies wholly off a wide margin."""
+    m = _rasterise(poly, (shape[0] + 4000, shape[1] + 4000), (origin[0] - 2000, origin[1] - 2000))
+    if m is None:
+        return None
+    m.x0 -= 2000
+    m.y0 -= 2000
+    return poly, m, m.mask.astype(np.float32)
 
 
 def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
-                           camera: BoardCamera, *, scales=PIECE_SCALES, **kwargs) -> SquaresResult:
+                           camera: BoardCamera, *, scales=PIECE_SCALES, centre_shifts: dict | None = None,
+                           temperature: float = 0.1, iterations: int = 3, **kwargs) -> SquaresResult:
     """:func:`read_squares` over the pieces' possible scales, mixed by how well each explains the photo.
 
     Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
@@ -577,17 +630,20 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     board is read at each scale; every square's probabilities are the mixture over scales,
     weighted by how well that scale's outlines fit the whole board (:func:`scale_weights`),
     so an unclear scale spreads a size's probability instead of picking one rung for all.
-    The weights come from one sweep of the fit at each scale; the best-fitting scale is then
-    read fully and gives the outlines and colour samples.
+    The weights come from one sweep of the fit at each scale; the best-fitting scale's fit is
+    then swept on and gives the outlines and colour samples.
     """
     appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
-    quick = dict(kwargs, iterations=1)  # one sweep per scale; the best one is refined
-    trials = [read_squares(image_bgr, homography, rows, cols, camera, piece_scale=s,
-                           evidence=evidence, appearance=appearance, **quick) for s in scales]
+    parks: dict = {}
+    fits = [_OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=s,
+                        park_cache=parks, **kwargs) for s in scales]
+    for fit in fits:
+        fit.sweep()
+    trials = [fit.result(appearance, temperature, colours=False) for fit in fits]
     weights = scale_weights(trials)
     k = int(np.argmax(weights))
-    best = trials[k] = read_squares(image_bgr, homography, rows, cols, camera, piece_scale=scales[k],
-                                    evidence=evidence, appearance=appearance, **kwargs)
+    fits[k].sweep(iterations - 1)
+    best = trials[k] = fits[k].result(appearance, temperature)
     for sq, reading in best.readings.items():
         reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(weights, trials))
     best.piece_scale = float(np.exp(sum(w * np.log(t.piece_scale) for w, t in zip(weights, trials))))
