@@ -77,31 +77,54 @@ def test_the_hand_built_size_odds_are_weighed_by_how_high_the_camera_sees_each_s
     assert weights == pytest.approx(expected) and min(weights) < 0.5 < max(weights)
 
 
+def _same_readings(got, expected) -> None:
+    for sq, reading in expected.readings.items():
+        other = got.readings[sq]
+        assert np.array_equal(other.probs, reading.probs) and np.array_equal(other.scores, reading.scores)
+        assert other.offset == reading.offset and other.over_cloth == reading.over_cloth
+        for name in ("outline", "colour_lab"):
+            mine, theirs = getattr(other, name), getattr(reading, name)
+            assert (mine is None) == (theirs is None) and (theirs is None or np.array_equal(mine, theirs))
+    assert got.objective == expected.objective
+
+
 def test_an_outline_fit_swept_in_parts_with_shared_park_outlines_reads_as_one_fit_swept_at_once():
-    # read_squares_any_scale sweeps every scale's fit once and only the best one on, with the
-    # park markers' outlines (the same at every scale) drawn once for all of them.
     from scorer.vision.squares import _OutlineFit, board_evidence, read_squares
 
     board, img, grid = _scene(elevation=40.0)
     camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
     at_once = read_squares(img, grid.homography, grid.rows, grid.cols, camera, piece_scale=0.96)
+    assert sum(r.label != "empty" for r in at_once.readings.values()) >= len(list(board.pieces()))
     appearance, evidence = board_evidence(img, grid.homography, grid.rows, grid.cols, camera)
     parks: dict = {}
-    other, fit = (_OutlineFit(evidence, grid.rows, grid.cols, camera, piece_scale=s, park_cache=parks) for s in (1.07, 0.96))
+    other, fit = [_OutlineFit(evidence, grid.rows, grid.cols, camera, piece_scale=s, park_cache=parks) for s in (1.07, 0.96)]
     other.sweep()
     fit.sweep()
     assert not fit.settled
     fit.sweep(2)
-    in_parts = fit.result(appearance, 0.1)
     assert parks and all(fit.hyps[sq]["park"] is other.hyps[sq]["park"] for sq in fit.squares if "park" in fit.hyps[sq])
-    assert sum(r.label != "empty" for r in at_once.readings.values()) >= len(list(board.pieces()))
-    for sq, reading in at_once.readings.items():
-        got = in_parts.readings[sq]
-        assert np.array_equal(got.probs, reading.probs) and got.offset == reading.offset
-        assert (got.outline is None) == (reading.outline is None)
-        assert reading.outline is None or np.array_equal(got.outline, reading.outline)
-        assert (got.colour_lab is None) == (reading.colour_lab is None)
-        assert reading.colour_lab is None or np.array_equal(got.colour_lab, reading.colour_lab)
+    _same_readings(fit.result(appearance, 0.1), at_once)
+
+
+def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_best_read_in_full():
+    # read_squares_any_scale sweeps each scale's fit once, weighs the scales and sweeps only
+    # the best fit on, where it used to read the best scale again from the start.
+    from scorer.vision.squares import PIECE_SCALES, read_squares, read_squares_any_scale, scale_weights
+
+    board, img, grid = _scene(elevation=40.0)
+    camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
+    args = (img, grid.homography, grid.rows, grid.cols, camera)
+    trials = [read_squares(*args, piece_scale=s, iterations=1) for s in PIECE_SCALES]
+    weights = scale_weights(trials)
+    k = int(np.argmax(weights))
+    best = trials[k] = read_squares(*args, piece_scale=PIECE_SCALES[k])
+    for sq, reading in best.readings.items():
+        reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(weights, trials))
+    got = read_squares_any_scale(*args)
+    _same_readings(got, best)
+    assert got.piece_scale == pytest.approx(float(np.exp(np.dot(weights, np.log(PIECE_SCALES)))))
+    with pytest.raises(ValueError, match="at least 1"):
+        read_squares_any_scale(*args, iterations=0)
 
 
 def _scene(elevation=55.0, board_text=POSITION, seed=0):

@@ -42,6 +42,8 @@ SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice
 # centre (squares) and what sliding costs (per squared square).
 PIECE_PRIOR, PARK_PRIOR = 0.02, 0.1
 MAX_OFFSET, OFFSET_COST = 0.3, 0.8
+SWEEPS = 3  # at most, over all the squares
+FIT_TEMPERATURE = 0.1  # score per square area -> probabilities
 SMOOTH = 0.03  # blur (in squares) before comparing colours: averages out cloth grain
 # How far in from an outline's edge a piece's pixels count for how see-through it looks
 # (``SquareReading.over_cloth``), as a share of the outline's size (the root of its area):
@@ -419,7 +421,7 @@ def board_evidence(image_bgr: np.ndarray, homography: np.ndarray, rows: int, col
 
 def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                  camera: BoardCamera, *, centre_shifts: dict | None = None,
-                 piece_scale: float = 1.0, temperature: float = 0.1, iterations: int = 3,
+                 piece_scale: float = 1.0, temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS,
                  piece_prior: float = PIECE_PRIOR, park_prior: float = PARK_PRIOR, max_offset: float = MAX_OFFSET,
                  offset_cost: float = OFFSET_COST, evidence: Evidence | None = None, appearance: CheckerAppearance | None = None) -> SquaresResult:
     """Read every square of the checkerboard in ``image_bgr`` (the working image).
@@ -442,9 +444,10 @@ class _OutlineFit:
     """Every square's outline hypotheses at one piece scale, and the one chosen for each so far.
 
     A sweep refits each square, nearest the camera first, against the evidence the outlines
-    chosen for the others leave it; sweeps stop early once one changes nothing. The park
-    markers' outlines do not depend on the scale: fits at several scales may share them
-    (``park_cache``, filled by the first)."""
+    chosen for the others leave it; sweeps stop early once one changes no square's label. The
+    park markers' outlines do not depend on the scale: fits of one board at several scales,
+    on the same evidence, camera and ``centre_shifts``, may share them (``park_cache``, filled
+    by the first; nothing changes them once drawn)."""
 
     def __init__(self, ev: Evidence, rows: int, cols: int, camera: BoardCamera, *, centre_shifts: dict | None = None,
                  piece_scale: float = 1.0, piece_prior: float = PIECE_PRIOR, park_prior: float = PARK_PRIOR,
@@ -534,7 +537,7 @@ class _OutlineFit:
         self.cover[y:y + m.mask.shape[0], x:x + m.mask.shape[1]] += sign * m.mask
 
     def sweep(self, times: int = 1) -> None:
-        """Refit every square, ``times`` times over or until a sweep changes nothing."""
+        """Refit every square, ``times`` times over or until a sweep changes no square's label."""
         for _ in range(times):
             if self.settled:
                 return
@@ -617,12 +620,15 @@ def _hypothesis(poly: np.ndarray, shape: tuple[int, int], origin: tuple[int, int
         return None
     m.x0 -= 2000
     m.y0 -= 2000
-    return poly, m, m.mask.astype(np.float32)
+    template = m.mask.astype(np.float32)
+    for array in (poly, m.mask, template):
+        array.flags.writeable = False  # park outlines are shared by fits at several scales
+    return poly, m, template
 
 
 def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                            camera: BoardCamera, *, scales=PIECE_SCALES, centre_shifts: dict | None = None,
-                           temperature: float = 0.1, iterations: int = 3, **kwargs) -> SquaresResult:
+                           temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS, **kwargs) -> SquaresResult:
     """:func:`read_squares` over the pieces' possible scales, mixed by how well each explains the photo.
 
     Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
@@ -631,8 +637,11 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     weighted by how well that scale's outlines fit the whole board (:func:`scale_weights`),
     so an unclear scale spreads a size's probability instead of picking one rung for all.
     The weights come from one sweep of the fit at each scale; the best-fitting scale's fit is
-    then swept on and gives the outlines and colour samples.
+    then swept on, to ``iterations`` sweeps in all (at least 1), and gives the outlines and
+    colour samples. ``kwargs``: the outline fit's settings, as :func:`read_squares` takes them.
     """
+    if iterations < 1:
+        raise ValueError(f"the scales are weighed after one sweep: iterations must be at least 1, not {iterations}")
     appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
     parks: dict = {}
     fits = [_OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=s,
