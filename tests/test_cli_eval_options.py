@@ -85,6 +85,23 @@ def test_colour_mixups_are_counted_by_kind_commonest_first():
     assert "colours mixed up      clear as white 3, blue as purple 1 (" in format_summary(summary, "t")
 
 
+def test_pyramids_are_counted_right_by_their_true_colour_worst_first():
+    from scorer.vision.evaluate import PhotoResult, SquareOutcome, format_summary, summarise
+
+    def pyramid(colour, right, in_play=True):
+        return SquareOutcome("2", in_play, right, True, "2" if right else "3", 0.9, None, colour)  # wrong: a size off
+
+    squares = ([pyramid("red", True)] * 3 + [pyramid("red", False)] + [pyramid("blue", True)] * 2
+               + [pyramid("clear", True), pyramid("clear", False)]
+               + [pyramid("green", False, in_play=False)]  # outside the play area: not counted
+               + [SquareOutcome("empty", True, False, None, "1", 0.5)])  # no pyramid there: no colour
+    summary = summarise([PhotoResult("a.jpg", 0.1, {"found": True, "correct": True, "max_error": 0.0}, squares=squares)])
+    assert summary["pyramids_by_colour"] == {"clear": {"n": 2, "accuracy": 0.5}, "red": {"n": 4, "accuracy": 0.75},
+                                             "blue": {"n": 2, "accuracy": 1.0}}
+    assert list(summary["pyramids_by_colour"]) == ["clear", "red", "blue"]
+    assert "pyramids by colour    clear 50.00% of 2, red 75.00% of 4, blue 100.00% of 2 (" in format_summary(summary, "t")
+
+
 def test_the_report_names_the_colours_a_reading_mixed_up(capsys, tmp_path):
     """End to end on one of dev's photos: every pyramid read in another colour is one mix-up."""
     shutil.copy(PHOTO, tmp_path / "a.jpg")
@@ -100,3 +117,5 @@ def test_the_report_names_the_colours_a_reading_mixed_up(capsys, tmp_path):
     assert all(" as " in kind and kind.split(" as ")[0] != kind.split(" as ")[1] for kind in summary["colour_mixups"])
     played = json.loads(PHOTO.with_suffix(".json").read_text())["colours"]
     assert all(kind.split(" as ")[0] in played for kind in summary["colour_mixups"])  # the true colour comes first
+    assert set(summary["pyramids_by_colour"]) <= set(played)
+    assert sum(v["n"] for v in summary["pyramids_by_colour"].values()) == sum(summary["by_class"][c]["n"] for c in pyramids)

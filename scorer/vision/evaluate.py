@@ -140,6 +140,7 @@ class SquareOutcome(NamedTuple):
     read_class: str
     confidence: float | None  # the reading's, None where nothing was read there
     mixup: tuple[str, str] | None = None  # (true colour, colour read) of a pyramid read as one of another colour
+    colour: str | None = None  # the true pyramid's colour (None: no pyramid there)
 
 
 @dataclass
@@ -209,7 +210,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                            and area["col"] <= c < area["col"] + int(area["cols"]))
                 content = t_board[Square(c - area["col"], r - area["row"])] if in_play else None
                 result.squares.append(SquareOutcome(_class_of(content), in_play, False,
-                                                    False if isinstance(content, Piece) else None, "none", None))
+                                                    False if isinstance(content, Piece) else None, "none", None,
+                                                    colour=content.colour if isinstance(content, Piece) else None))
                 result.wrong += 1
                 result.wrong_in_play += in_play
         return result
@@ -255,7 +257,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                 colour_right = isinstance(got, Piece) and got.colour == content.colour
                 if isinstance(got, Piece) and not colour_right:
                     mixup = (content.colour, got.colour)
-            result.squares.append(SquareOutcome(cls, in_play, right, colour_right, got_cls, confidence_read, mixup))
+            result.squares.append(SquareOutcome(cls, in_play, right, colour_right, got_cls, confidence_read, mixup,
+                                                content.colour if isinstance(content, Piece) else None))
             if right:
                 continue
             result.wrong += 1
@@ -353,6 +356,12 @@ def summarise(results: list[PhotoResult]) -> dict:
             key = " as ".join(sq.mixup)
             mixups[key] = mixups.get(key, 0) + 1
     out["colour_mixups"] = dict(sorted(mixups.items(), key=lambda item: (-item[1], item[0])))
+    by_colour: dict[str, list] = {}  # true colour -> its pyramids' squares
+    for sq in play:
+        if sq.colour is not None:
+            by_colour.setdefault(sq.colour, []).append(sq)
+    out["pyramids_by_colour"] = {colour: {"n": len(items), "accuracy": acc(items)}
+                                 for colour, items in sorted(by_colour.items(), key=lambda item: (acc(item[1]), item[0]))}
     wrong = [s for s in play if not s.right and s.confidence is not None]
     out["wrong_flagged"] = (sum(s.confidence < UNSURE for s in wrong) / len(wrong)) if wrong else None
     read = [s for s in play if s.confidence is not None]
@@ -408,6 +417,10 @@ def format_summary(summary: dict, title: str) -> str:
                                              + (f", {len(mixups) - MIXUPS_SHOWN} more kinds" if len(mixups) > MIXUPS_SHOWN else "")
                                              if mixups else "none")
                  + " (pyramids read as pyramids of another colour)")
+    if summary.get("pyramids_by_colour"):
+        lines.append("  pyramids by colour    " + ", ".join(f"{colour} {pct(v['accuracy'])} of {v['n']}"
+                                                          for colour, v in summary["pyramids_by_colour"].items())
+                     + " (read exactly right, worst first)")
     read_as = sorted({got for row in summary["confusion"].values() for got in row},
                      key=lambda c: CLASSES.index(c) if c in CLASSES else len(CLASSES))
     lines.append("  read as (rows: truth) " + "".join(f"{c:>7}" for c in read_as))
