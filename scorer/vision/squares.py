@@ -423,7 +423,8 @@ def read_squares(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols:
                  camera: BoardCamera, *, centre_shifts: dict | None = None,
                  piece_scale: float = 1.0, temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS,
                  piece_prior: float = PIECE_PRIOR, park_prior: float = PARK_PRIOR, max_offset: float = MAX_OFFSET,
-                 offset_cost: float = OFFSET_COST, evidence: Evidence | None = None, appearance: CheckerAppearance | None = None) -> SquaresResult:
+                 offset_cost: float = OFFSET_COST, evidence: Evidence | None = None,
+                 appearance: CheckerAppearance | None = None) -> SquaresResult:
     """Read every square of the checkerboard in ``image_bgr`` (the working image).
 
     ``centre_shifts`` maps (col, row) to a pixel offset of that square from the homography
@@ -526,7 +527,7 @@ class _OutlineFit:
                 quiet.add(sq)
                 self.scores[sq] = np.array([0.0] + [-1.0] * (len(LABELS) - 1))
         self.order = [sq for sq in order if sq not in quiet]
-        self.settled = False  # a sweep changed nothing
+        self.settled = False  # True once a sweep changes no square's label
 
     def _window(self, m: _Mask, R: int):
         return (slice(m.y0 + self.top - R, m.y0 + self.top + m.mask.shape[0] + R),
