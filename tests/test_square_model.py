@@ -93,6 +93,15 @@ def test_the_ensemble_averages_its_members():
     assert predict_patches(x, [MODEL_PATHS[0]] * 2).probs == pytest.approx(alone[0].probs)
 
 
+def test_the_chosen_dnn_engine_computes_what_opencvs_default_does():
+    x = np.random.default_rng(2).uniform(0, 1.3, (9, 6, PATCH_PX, PATCH_PX)).astype(np.float32)
+    for path in MODEL_PATHS:
+        chosen, default = square_model.load_square_model(path), cv2.dnn.readNetFromONNX(str(path))
+        chosen.setInput(x)
+        default.setInput(x)
+        assert np.abs(chosen.forward() - default.forward()).max() < 1e-4
+
+
 def test_bare_synthetic_board_reads_empty():
     image, H = synthetic_board()
     probs = predict_squares(image, H, 8, 8).probs.reshape(8, 8, len(LABELS))

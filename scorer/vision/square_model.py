@@ -52,10 +52,18 @@ MAX_PIECES_PER_SIZE = MAX_PLAYERS * STANDARD_TRIOS
 NO_PIECE_DENSITY = (1 / 1.5) * SIZE_SIGMA * np.sqrt(2 * np.pi)
 
 
+# OpenCV 5 runs a network on its new DNN engine unless told otherwise; its classic engine (the
+# 4.x one, the only one before 5) runs these two small networks in 102-105 ms a board against
+# 116-128 ms on this 2-core CPU (benchmarks/bench_models.py), outputs the same to 1e-5.
+DNN_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+
+
 @functools.lru_cache(maxsize=4)
 def load_square_model(path: str | Path) -> cv2.dnn.Net:
-    """The ONNX network, loaded once per path."""
-    return cv2.dnn.readNetFromONNX(str(path))
+    """The ONNX network, loaded once per path (on DNN_ENGINE where OpenCV has a choice)."""
+    if DNN_ENGINE is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine=DNN_ENGINE)
 
 
 @dataclass
