@@ -30,8 +30,8 @@ from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares,
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
-from scorer.vision.square_model import merge_learned
-from scorer.vision.squares import (LABELS, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
+from scorer.vision.square_model import merge_learned, piece_scale_prior, predict_squares
+from scorer.vision.squares import (LABELS, PIECE_SCALES, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
                                    blends_into_square, covered_squares, hidden_share,
                                    read_squares_any_scale as read_squares)
 
@@ -490,12 +490,18 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         g = grid.scaled(factor) if factor != 1.0 else grid
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
         small = without_veil(small, veil_level(small))  # a haze over the whole photo (flare, a smudged lens)
-        squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g))
+        # The learned model's board-wide size fit weighs the hand-built reader's trial scales
+        # too where the photo was taken from low down: that reader's own fit there often
+        # prefers too small a scale.
+        learned = predict_squares(small, g.homography, g.rows, g.cols, centres=g.square_centres())
+        elevation = camera.elevation_deg((g.cols - 1) / 2, (g.rows - 1) / 2)
+        squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g),
+                               scale_prior=piece_scale_prior(learned, PIECE_SCALES, elevation))
         if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
         glared = glared_squares(squares.appearance)
         covered = covered_squares(squares.appearance, explained=glared)
-        merge_learned(squares, small, g)  # the learned model's empty / park / pyramid odds
+        merge_learned(squares, small, g, learned=learned)  # the learned model's empty / park / pyramid odds
         apply_height_cue(squares)  # flat markers against tall pyramids, from above the base
         reading.squares, reading.square_scale = squares, factor
         stage = "play area"

@@ -13,8 +13,9 @@ from scorer.vision.load import load_photo
 from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_affine
 from scorer.board import COLOURS
 from scorer.vision.square_model import (BASE_MM, BLENDING_SIZE_SIGMA, HAND_SIZE_RAMP_DEG, HAND_SIZE_WEIGHT, HAND_SIZE_WEIGHT_LOW, MODEL_PATHS,
-                                        LABELS, SIZE_SIGMA, SQUARE_MM, combined_probs, hand_size_weight, piece_scale_of,
-                                        predict_patches, square_size_posterior,
+                                        LABELS, SIZE_SIGMA, SQUARE_MM, SquarePredictions, combined_probs,
+                                        hand_size_weight, piece_scale_of, piece_scale_prior, predict_patches,
+                                        square_size_posterior,
                                         size_probs, predict_squares, square_size_log_prior, truth_targets)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,6 +180,40 @@ def test_size_fit_finds_the_board_scale_from_all_pyramids(square_mm):
     posterior = square_size_posterior(log_base, np.ones(len(truth)))
     assert posterior.shape == SQUARE_MM.shape and np.isclose(posterior.sum(), 1.0)
     assert piece_scale_of(posterior) == pytest.approx(44.5 / square_mm, rel=0.06)
+
+
+@pytest.mark.parametrize("square_mm", [40.0, 44.5, 57.0])
+def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down(square_mm):
+    from scorer.vision.squares import PIECE_SCALES
+
+    # Five of each size on squares of square_mm, the other squares bare.
+    truth = np.repeat([1, 2, 3], 5)
+    log_base = np.concatenate([np.log([BASE_MM[k] / square_mm for k in truth]), np.zeros(49)])
+    probs = np.zeros((64, len(LABELS)))
+    probs[np.arange(15), 1 + truth] = 1.0
+    probs[15:, 0] = 1.0
+    learned = SquarePredictions(probs, log_base, np.full((64, len(COLOURS)), 0.1))
+    lo, hi = HAND_SIZE_RAMP_DEG
+    low = piece_scale_prior(learned, PIECE_SCALES, lo - 5.0)
+    nearest = int(np.argmin(np.abs(np.log(PIECE_SCALES) - np.log(44.5 / square_mm))))
+    assert low.shape == (len(PIECE_SCALES),) and int(np.argmax(low)) == nearest
+    assert low.min() >= 0.0 and low.sum() == pytest.approx(1.0)
+    assert piece_scale_prior(learned, PIECE_SCALES, hi) is None  # from high up the outline fit is left alone
+    halfway = piece_scale_prior(learned, PIECE_SCALES, (lo + hi) / 2)
+    assert halfway == pytest.approx(np.sqrt(piece_scale_prior(learned, PIECE_SCALES, lo)))
+
+
+def test_scale_weights_are_the_fits_softmax_times_the_prior():
+    from types import SimpleNamespace
+
+    from scorer.vision.squares import SCALE_TEMPERATURE, scale_weights
+
+    fits = [0.0, 0.3, 0.1]
+    trials = [SimpleNamespace(readings={(0, 0): SimpleNamespace(scores=np.array([f, f - 1.0]))}) for f in fits]
+    alone = np.exp(np.array(fits) / SCALE_TEMPERATURE)
+    assert scale_weights(trials) == pytest.approx(alone / alone.sum())
+    prior = np.array([0.7, 0.1, 0.2])
+    assert scale_weights(trials, prior=prior) == pytest.approx(alone * prior / np.sum(alone * prior))
 
 
 def test_size_fit_is_unsure_when_the_board_cannot_tell():

@@ -217,12 +217,41 @@ def hand_size_weight(elevation_deg: float) -> float:
     """Exponent of the hand-built reader's size odds for a square the camera sees from
     ``elevation_deg`` above the board (:meth:`BoardCamera.elevation_deg`): HAND_SIZE_WEIGHT_LOW
     from low down, HAND_SIZE_WEIGHT from high up, a ramp over HAND_SIZE_RAMP_DEG."""
+    return HAND_SIZE_WEIGHT_LOW + _high_view_share(elevation_deg) * (HAND_SIZE_WEIGHT - HAND_SIZE_WEIGHT_LOW)
+
+
+def _high_view_share(elevation_deg: float) -> float:
+    """0 below the first of HAND_SIZE_RAMP_DEG, 1 above the second, a straight ramp between."""
     lo, hi = HAND_SIZE_RAMP_DEG
-    share = float(np.clip((elevation_deg - lo) / (hi - lo), 0.0, 1.0))
-    return HAND_SIZE_WEIGHT_LOW + share * (HAND_SIZE_WEIGHT - HAND_SIZE_WEIGHT_LOW)
+    return float(np.clip((elevation_deg - lo) / (hi - lo), 0.0, 1.0))
 
 
-def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Path] = MODEL_PATHS) -> None:
+def piece_scale_prior(learned: SquarePredictions, scales: Sequence[float], elevation_deg: float) -> np.ndarray | None:
+    """Odds of each of ``scales`` (the hand-built reader's trial piece scales,
+    ``squares.PIECE_SCALES``) from the learned board-wide size fit over all squares
+    (:func:`square_size_posterior`): the posterior mass of the square sizes in SQUARE_MM
+    whose piece scale (BANDANNA_MM / size) lies nearest each.
+
+    Counted as the hand-built sizes are discounted (:func:`hand_size_weight`): wholly for a
+    board seen from under the first of HAND_SIZE_RAMP_DEG above it (``elevation_deg``), not
+    at all (None) from over the second, raised to a power falling along the ramp between.
+    From low down the outline fit alone often takes too small a scale
+    (``squares.scale_weights``); from high up it sees the bases whole and is left alone."""
+    weight = 1.0 - _high_view_share(elevation_deg)
+    if weight <= 0.0:
+        return None
+    occupied = learned.probs[:, PYRAMIDS].sum(axis=1)
+    posterior = square_size_posterior(learned.log_base, occupied)
+    log_scales = np.log(np.asarray(scales, np.float64))
+    nearest = np.argmin(np.abs(np.log(BANDANNA_MM / SQUARE_MM)[:, None] - log_scales[None, :]), axis=1)
+    prior = np.bincount(nearest, weights=posterior, minlength=len(log_scales))
+    if not np.all(np.isfinite(prior)) or prior.sum() <= 0:
+        return None
+    return (prior / prior.sum()) ** weight
+
+
+def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Path] = MODEL_PATHS,
+                  learned: SquarePredictions | None = None) -> None:
     """Replace each square's probabilities in a ``squares.SquaresResult`` (read on
     ``image_bgr`` with ``grid``) by :func:`combined_probs` (the hand-built size odds weighed
     by how high the camera sees the square from, :func:`hand_size_weight`; the learned size
@@ -231,9 +260,11 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Pa
     without a colour sample gets one from the foreground pixels just above its base (after
     the size fit: judging its spread by that colour too read the drawings a little worse).
     The squares' ``piece_scale`` becomes the learned size fit's (:func:`piece_scale_of`),
-    which the later stages draw the pieces at."""
-    learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
-                              centres=grid.square_centres(), paths=paths)
+    which the later stages draw the pieces at. ``learned``: the model's outputs for this
+    image and grid (:func:`predict_squares`), when already computed."""
+    if learned is None:
+        learned = predict_squares(image_bgr, grid.homography, grid.rows, grid.cols,
+                                  centres=grid.square_centres(), paths=paths)
     where = list(squares.readings)
     index = np.array([r * grid.cols + c for c, r in where])
     occupied = learned.probs[index][:, PYRAMIDS].sum(axis=1)

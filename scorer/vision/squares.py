@@ -629,7 +629,8 @@ def _hypothesis(poly: np.ndarray, shape: tuple[int, int], origin: tuple[int, int
 
 def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                            camera: BoardCamera, *, scales=PIECE_SCALES, centre_shifts: dict | None = None,
-                           temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS, **kwargs) -> SquaresResult:
+                           temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS,
+                           scale_prior: np.ndarray | None = None, **kwargs) -> SquaresResult:
     """:func:`read_squares` over the pieces' possible scales, mixed by how well each explains the photo.
 
     Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
@@ -639,7 +640,9 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     so an unclear scale spreads a size's probability instead of picking one rung for all.
     The weights come from one sweep of the fit at each scale; the best-fitting scale's fit is
     then swept on, to ``iterations`` sweeps in all (at least 1), and gives the outlines and
-    colour samples. ``kwargs``: the outline fit's settings, as :func:`read_squares` takes them.
+    colour samples. ``scale_prior``: odds of each of ``scales`` from elsewhere (the learned
+    model's board-wide size fit, ``square_model.piece_scale_prior``), which the weights are
+    multiplied by. ``kwargs``: the outline fit's settings, as :func:`read_squares` takes them.
     """
     if iterations < 1:
         raise ValueError(f"the scales are weighed after one sweep: iterations must be at least 1, not {iterations}")
@@ -650,7 +653,7 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     for fit in fits:
         fit.sweep()
     trials = [fit.result(appearance, temperature, colours=False) for fit in fits]
-    weights = scale_weights(trials)
+    weights = scale_weights(trials, prior=scale_prior)
     k = int(np.argmax(weights))
     fits[k].sweep(iterations - 1)
     best = trials[k] = fits[k].result(appearance, temperature)
@@ -660,11 +663,23 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     return best
 
 
-def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPERATURE) -> np.ndarray:
+def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPERATURE,
+                  prior: np.ndarray | None = None) -> np.ndarray:
     """Weight of each trial scale: softmax of the board's fit (sum over squares of the best
-    label's score, per square area) over ``temperature``."""
+    label's score, per square area) over ``temperature``, times ``prior`` (odds per trial)
+    where given.
+
+    Seen from low down (30-35 degrees up) the fit alone often prefers too small a scale: the
+    pyramids in front hide the lower parts of those behind, and small outlines slid onto what
+    shows of each explain a crowded board about as well as the true ones (drawings of seeds
+    0-29, 30-35 degrees up: 13 of 30 boards weighed 0.78-0.86 most, none from 35-85 degrees
+    up, their true scale 1.0), which reads the pyramids a size too large throughout."""
     fit = np.array([sum(float(r.scores.max()) for r in t.readings.values()) for t in trials])
-    w = np.exp((fit - fit.max()) / temperature)
+    z = (fit - fit.max()) / temperature
+    if prior is not None:
+        z = z + np.log(np.maximum(np.asarray(prior, np.float64), 1e-300))
+        z -= z.max()
+    w = np.exp(z)
     return w / w.sum()
 
 
