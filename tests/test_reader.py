@@ -183,6 +183,38 @@ def test_reader_warns_when_the_board_is_turned_so_near_45_degrees_that_row_one_i
     assert reading.to_dict()["row_one_alternative"] == reading.row_one_alternative
 
 
+@pytest.mark.parametrize("elevation", [30.0, 60.0])
+def test_the_learned_size_fit_weighs_the_outline_fits_scales_when_seen_from_low_down(monkeypatch, elevation):
+    import scorer.reader as reader
+    import scorer.vision.square_model as square_model
+    from scorer.vision.square_model import piece_scale_prior
+    from scorer.vision.squares import PIECE_SCALES
+
+    board, img, grid = _scene(elevation=elevation)
+    predicted, priors = [], []
+    predict, read = reader.predict_squares, reader.read_squares
+
+    def counted(*args, **kwargs):
+        predicted.append(predict(*args, **kwargs))
+        return predicted[-1]
+
+    def spied(*args, scale_prior=None, **kwargs):
+        priors.append(scale_prior)
+        return read(*args, scale_prior=scale_prior, **kwargs)
+
+    monkeypatch.setattr(reader, "predict_squares", counted)
+    monkeypatch.setattr(square_model, "predict_squares", counted)  # merge_learned's own call, were it made
+    monkeypatch.setattr(reader, "read_squares", spied)
+    reading = read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
+    assert reading.failed_stage is None and len(predicted) == len(priors) == 1  # the model runs once a read
+    camera = reading.squares.camera
+    expected = piece_scale_prior(predicted[0], PIECE_SCALES, camera.elevation_deg(3.5, 3.5))
+    if elevation < 40.0:
+        assert priors[0] is not None and priors[0] == pytest.approx(expected)
+    else:
+        assert priors[0] is None and expected is None
+
+
 def test_reader_reads_a_drawn_board_with_the_true_grid():
     from scorer.reader import read_image
 

@@ -95,6 +95,7 @@ def test_the_ensemble_averages_its_members():
 
 
 def test_the_chosen_dnn_engine_computes_what_opencvs_default_does():
+    assert square_model.DNN_ENGINE == getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     x = np.random.default_rng(2).uniform(0, 1.3, (9, 6, PATCH_PX, PATCH_PX)).astype(np.float32)
     for path in MODEL_PATHS:
         chosen, default = square_model.load_square_model(path), cv2.dnn.readNetFromONNX(str(path))
@@ -201,6 +202,8 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down(
     assert piece_scale_prior(learned, PIECE_SCALES, hi) is None  # from high up the outline fit is left alone
     halfway = piece_scale_prior(learned, PIECE_SCALES, (lo + hi) / 2)
     assert halfway == pytest.approx(np.sqrt(piece_scale_prior(learned, PIECE_SCALES, lo)))
+    bare = SquarePredictions(np.tile(np.eye(len(LABELS))[0], (64, 1)), np.zeros(64), learned.colours)
+    assert piece_scale_prior(bare, PIECE_SCALES, lo - 5.0) is None  # no pyramid: nothing to say of the scale
 
 
 def test_scale_weights_are_the_fits_softmax_times_the_prior():

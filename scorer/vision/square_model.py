@@ -234,13 +234,15 @@ def piece_scale_prior(learned: SquarePredictions, scales: Sequence[float], eleva
 
     Counted as the hand-built sizes are discounted (:func:`hand_size_weight`): wholly for a
     board seen from under the first of HAND_SIZE_RAMP_DEG above it (``elevation_deg``), not
-    at all (None) from over the second, raised to a power falling along the ramp between.
+    at all (None) from the second up, raised to a power falling along the ramp between.
     From low down the outline fit alone often takes too small a scale
-    (``squares.scale_weights``); from high up it sees the bases whole and is left alone."""
+    (``squares.scale_weights``); from high up it sees the bases whole and is left alone.
+    None too where no square likelier holds a pyramid than not: the fit would be its prior
+    over square sizes alone, which says nothing of this board."""
     weight = 1.0 - _high_view_share(elevation_deg)
-    if weight <= 0.0:
-        return None
     occupied = learned.probs[:, PYRAMIDS].sum(axis=1)
+    if not weight > 0.0 or not np.any(occupied >= 0.5):
+        return None
     posterior = square_size_posterior(learned.log_base, occupied)
     log_scales = np.log(np.asarray(scales, np.float64))
     nearest = np.argmin(np.abs(np.log(BANDANNA_MM / SQUARE_MM)[:, None] - log_scales[None, :]), axis=1)

@@ -646,6 +646,8 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     """
     if iterations < 1:
         raise ValueError(f"the scales are weighed after one sweep: iterations must be at least 1, not {iterations}")
+    if scale_prior is not None and len(scale_prior) != len(scales):
+        raise ValueError(f"scale_prior has {len(scale_prior)} odds for {len(scales)} scales")
     appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
     parks: dict = {}
     fits = [_OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=s,
