@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from scorer.vision.evaluate import photos_in, truth_grid_of  # noqa: E402
 from scorer.vision.load import load_photo  # noqa: E402
 from scorer.vision.patches import square_patches  # noqa: E402
-from scorer.vision.square_model import MODEL_PATHS  # noqa: E402
+from scorer.vision.square_model import MODEL_PATHS, read_network  # noqa: E402
 
 
 def engines() -> dict[str, int | None]:
@@ -58,8 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     views = board_views(photo)
     nets = {}
     for name, engine in engines().items():
-        nets[name] = [cv2.dnn.readNetFromONNX(str(path)) if engine is None
-                      else cv2.dnn.readNetFromONNX(str(path), engine=engine) for path in MODEL_PATHS]
+        nets[name] = [read_network(path, engine) for path in MODEL_PATHS]
     outputs, seconds = {}, {name: [] for name in nets}
     for name, pair in nets.items():  # a first run of each, untimed
         outputs[name] = []

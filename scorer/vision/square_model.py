@@ -58,12 +58,18 @@ NO_PIECE_DENSITY = (1 / 1.5) * SIZE_SIGMA * np.sqrt(2 * np.pi)
 DNN_ENGINE = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
 
 
+def read_network(path: str | Path, engine: int | None = DNN_ENGINE) -> cv2.dnn.Net:
+    """The ONNX network at ``path`` on OpenCV's DNN ``engine`` (None: OpenCV's default, the
+    only choice before OpenCV 5)."""
+    if engine is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine=engine)
+
+
 @functools.lru_cache(maxsize=4)
 def load_square_model(path: str | Path) -> cv2.dnn.Net:
-    """The ONNX network, loaded once per path (on DNN_ENGINE where OpenCV has a choice)."""
-    if DNN_ENGINE is None:
-        return cv2.dnn.readNetFromONNX(str(path))
-    return cv2.dnn.readNetFromONNX(str(path), engine=DNN_ENGINE)
+    """The ONNX network, loaded once per path (on DNN_ENGINE, :func:`read_network`)."""
+    return read_network(path)
 
 
 @dataclass
