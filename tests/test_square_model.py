@@ -98,7 +98,7 @@ def test_the_chosen_dnn_engine_computes_what_opencvs_default_does():
     assert square_model.DNN_ENGINE == getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     x = np.random.default_rng(2).uniform(0, 1.3, (9, 6, PATCH_PX, PATCH_PX)).astype(np.float32)
     for path in MODEL_PATHS:
-        chosen, default = square_model.load_square_model(path), cv2.dnn.readNetFromONNX(str(path))
+        chosen, default = square_model.load_square_model(path), square_model.read_network(path, None)
         chosen.setInput(x)
         default.setInput(x)
         assert np.abs(chosen.forward() - default.forward()).max() < 1e-4
