@@ -915,6 +915,46 @@ def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why
     assert not read(_camera(60, 0), 15.0, ["k3", "k3", "r3"])[0].blends_in
 
 
+def test_a_black_piece_on_a_black_square_may_be_a_size_larger_than_read():
+    from scorer.reader import BLACK_FROM_ABOVE_SMALLER, BLACK_FROM_HIGH_SMALLER, sizes_seen_black
+
+    read = np.array([0.5, 0.3, 0.2])
+    def seen(elevation, dark_l, at=(3, 3)):
+        """The odds on square ``at`` ((3, 3) dark, (4, 3) light), seen from ``elevation`` degrees up."""
+        squares = _one_pyramid(_camera(elevation, 0))
+        squares.appearance = _plain_appearance(85.0, dark_l)
+        return sizes_seen_black(read, squares, *at)
+
+    for elevation, moved in ((85, BLACK_FROM_ABOVE_SMALLER), (68, BLACK_FROM_HIGH_SMALLER)):
+        # each size's odds lose a share to the next size up, the 3-pip's none; nothing moves twice
+        assert seen(elevation, 15.0) == pytest.approx([0.5 * (1 - moved), 0.3 * (1 - moved) + 0.5 * moved,
+                                                       0.2 + 0.3 * moved])
+    assert read.tolist() == [0.5, 0.3, 0.2]  # the reader's own odds left as they were
+    assert seen(85, 15.0, at=(4, 3)) == pytest.approx(read)  # on a light square
+    assert seen(85, 40.0) == pytest.approx(read)  # a grey dark square shows the piece's edge
+    assert seen(50, 15.0) == pytest.approx(read)  # from lower down the height shows the size
+
+
+def test_the_decoding_weighs_black_pieces_sizes_as_seen_on_their_squares(monkeypatch):
+    import scorer.reader as reader
+
+    board, img, grid = _scene(board_text=POSITION.replace("b", "k"))
+    area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
+    assert reader.read_image(img, grid=grid, area=area).board == board
+    asked = []
+
+    def all_tall(sizes, squares, col, row):
+        asked.append((col, row))
+        return np.array([0.0, 0.0, float(np.sum(sizes))])
+
+    monkeypatch.setattr(reader, "sizes_seen_black", all_tall)
+    reading = reader.read_image(img, grid=grid, area=area)
+    black = [sq for sq, piece in board.pieces() if piece.colour == "black"]
+    assert [reading.board[sq].symbol for sq in black] == ["k3"] * 4  # the black group's sizes as it says
+    assert all(reading.board[sq] == piece for sq, piece in board.pieces() if piece.colour == "red")
+    assert len(asked) == 36  # once per square in play, for the black group only
+
+
 def test_a_pyramid_the_colour_of_its_square_is_flagged_from_any_height():
     from scorer.reader import BLENDS_IN_MAX_CONFIDENCE, _doubt_pyramids_that_blend_in
     from scorer.vision.decode import CellReading
