@@ -95,9 +95,10 @@ BLENDS_IN_MAX_CONFIDENCE = 0.78
 # decoding weighs (``sizes_seen_black``) so that the stash counts put a size back where it is
 # likeliest missing. (2026-11-29, the 62 renders made with the test split's recipe, dev, 40
 # held-out renders, 40 with hues turned, 24 glassy ones and those 62 turned darker, as read
-# before: of 197 black pyramids on near-black squares, a size too small 21 times in 75 from
-# 75 degrees up (5-degree bins; the apex falls within the base from about 74), 6 in 44 from 60 to 75 and 4 in 78 from 40 to 60, never too large; of the
-# 918 elsewhere, once too small and 5 times too large.)
+# before, in 5-degree bins: of 197 black pyramids on near-black squares, a size too small 21
+# times in 75 from 75 degrees up (the apex falls within the base from about 74), 6 in 44 from
+# 60 to 75 and 4 in 78 from 40 to 60, never too large; of the 918 elsewhere, once too small
+# and 5 times too large.)
 BLACK_FROM_ABOVE_SMALLER = 0.2
 BLACK_FROM_HIGH_SMALLER = 0.1
 BLACK_FROM_HIGH_DEG = 60.0
