@@ -204,12 +204,40 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         confidence = min(odds.get(value, 0.0), caps.get(value, 1.0))
         readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
+    _doubt_rivals_of_settled(readings, P, chosen, changed)
     kinds = ["constraints"] * len(warnings)
     for r in readings:
         if r.changed_by:
             warnings.append(f"{r.cell}: read as {r.value} (settled by the {SETTLED_BY[r.changed_by]})")
             kinds.append("settled")
     return Decoded(board=board, cells=readings, warnings=warnings, warning_kinds=kinds)
+
+
+def _doubt_rivals_of_settled(readings: list[CellReading], P: np.ndarray, chosen: list[int],
+                             changed: dict[int, str]) -> None:
+    """Make the squares that could have given way in a count-settled square's place no surer
+    than the odds that they need not have.
+
+    A square the stash counts moved off its likeliest value (``changed`` "counts") gave that
+    value up because some square read as it holds one too many; which one the counts cannot
+    tell. Exchanging the two squares' values keeps every count, so each other square read as
+    the value given up is the one at odds of exp(-d) against the settled square, d the nats
+    the exchange costs (a sure reading of the value given up and fair odds of the value taken
+    make it cheap). Each such square's confidence is capped at one less its share of the odds
+    over all the exchanges and none."""
+    logp = np.log(P)
+    for j, how in changed.items():
+        if how != "counts":
+            continue
+        given_up, taken = int(np.argmax(P[j])), chosen[j]
+        rivals = [i for i in range(len(chosen)) if i != j and chosen[i] == given_up]
+        if given_up == taken or not rivals:
+            continue
+        own_cost = logp[j, given_up] - logp[j, taken]
+        weights = np.exp(own_cost - (logp[rivals, given_up] - logp[rivals, taken]))
+        total = 1.0 + float(weights.sum())
+        for i, weight in zip(rivals, weights):
+            readings[i].confidence = min(readings[i].confidence, 1.0 - float(weight) / total)
 
 
 def board_symmetries(rows: int, cols: int) -> list:
