@@ -143,6 +143,8 @@ def test_rules_swap_two_unsure_squares_when_the_counts_block_a_single_change(f1_
         assert decoded.board["B6"].symbol == "b2" and decoded.board["F1"].symbol == "b3"
         assert cells["B6"].changed_by == cells["F1"].changed_by == "rules"
         assert cells["B6"].confidence < 0.95 and cells["F1"].confidence < 0.95  # both flagged
+        # at their own odds (the counts settled nothing, so no square is a rival of one they settled)
+        assert cells["F1"].confidence == pytest.approx(0.2) and cells["B6"].confidence == pytest.approx(0.4)
     else:  # the photo is too sure of F1: the illegal placement stays, to be seen
         assert decoded.board == board
         assert cells["B6"].changed_by is None and "B6" in decoded.uncertain
@@ -253,31 +255,38 @@ def test_a_full_board_settles_a_misread_size_by_the_missing_piece():
     assert decoded.warning_kinds == ["settled"]  # a square's, which the web page lists in words while it stands
 
 
-
 def test_the_squares_that_could_have_given_way_to_a_settled_one_are_put_in_doubt():
     # E5 looks like an r1 (0.93, r2 0.02), one r1 too many on a full board, so the counts make
     # it the missing r2. A2 looks like an r1 as surely (0.93), but a little less unlike an r2
     # (0.015): exchanging the two keeps every count at odds of 0.75 against E5's reading (the
-    # sure r1s at 0.006 each), so A2 is no surer than 1 - 0.75 / (1 + 0.75 + 0.023): flagged.
+    # sure r1s at 0.007 each), so A2 is no surer than 1 - 0.75 / (1 + 0.75 + 0.027): flagged.
     board = Board.from_text(FULL)
     table = _table(board, sure=0.999)
     table["E5"] = {"r1": 0.93, ".": 0.05, "r2": 0.02}
     table["A2"] = {"r1": 0.93, ".": 0.055, "r2": 0.015}
-    cells = {c.cell: c for c in decode(table, 6, 6, parks=6, full=True).cells}
+    decoded = decode(table, 6, 6, parks=6, full=True)
+    cells = {c.cell: c for c in decoded.cells}
     assert cells["E5"].value == "r2" and cells["E5"].changed_by == "counts"
     weight, sure_weight = (0.93 / 0.02) / (0.93 / 0.015), (0.93 / 0.02) / (0.999 / (0.001 / 7))
     others = [c for c in cells.values() if c.value == "r1" and c.cell != "A2"]
     assert len(others) == 4
     assert cells["A2"].value == "r1"
     assert cells["A2"].confidence == pytest.approx(1 - weight / (1 + weight + 4 * sure_weight), rel=1e-3)
-    assert cells["A2"].cell in [c.cell for c in cells.values() if c.confidence < 0.95]
+    assert "A2" in decoded.uncertain
     assert all(c.confidence == pytest.approx(1 - sure_weight / (1 + weight + 4 * sure_weight), rel=1e-3)
                for c in others)
     assert all(c.confidence > 0.99 for c in cells.values() if c.value[0] in "b#")
-    # With E5 read as the r2 it is, nothing was settled and A2 keeps its own odds.
-    table["E5"] = {"r2": 0.93, ".": 0.05, "r1": 0.02}
+    # C6 looking like an r1 too, both are settled, and A2 could have given way for either:
+    # its exchanges' odds add up against the reading as it stands and all the others.
+    table["C6"] = dict(table["E5"])
+    cells = {c.cell: c for c in decode(table, 6, 6, parks=6, full=True).cells}
+    assert cells["C6"].changed_by == cells["E5"].changed_by == "counts"
+    assert cells["A2"].confidence == pytest.approx(1 - 2 * weight / (1 + 2 * weight + 8 * sure_weight), rel=1e-3)
+    # With E5 and C6 read as the r2s they are, nothing was settled and A2 keeps its own odds.
+    table["E5"] = table["C6"] = {"r2": 0.93, ".": 0.05, "r1": 0.02}
     cells = {c.cell: c for c in decode(table, 6, 6, parks=6, full=True).cells}
     assert cells["A2"].confidence == pytest.approx(0.93)
+
 
 def test_a_full_board_missing_a_piece_says_so_and_is_not_filled_against_the_evidence():
     board = Board.from_text(FULL)

@@ -218,26 +218,29 @@ def _doubt_rivals_of_settled(readings: list[CellReading], P: np.ndarray, chosen:
     """Make the squares that could have given way in a count-settled square's place no surer
     than the odds that they need not have.
 
-    A square the stash counts moved off its likeliest value (``changed`` "counts") gave that
-    value up because some square read as it holds one too many; which one the counts cannot
-    tell. Exchanging the two squares' values keeps every count, so each other square read as
-    the value given up is the one at odds of exp(-d) against the settled square, d the nats
-    the exchange costs (a sure reading of the value given up and fair odds of the value taken
-    make it cheap). Each such square's confidence is capped at one less its share of the odds
-    over all the exchanges and none."""
+    A square the stash counts moved off its likeliest value (``changed`` "counts": that value
+    over its limit, or the value it took short of a full board's count) could have kept it
+    had another square read as that value taken the other instead: exchanging the two
+    squares' values keeps every count, and the counts cannot tell which. Such an exchange's
+    odds against the reading as it stands are exp(-d), d the nats it costs in both squares'
+    odds: cheap when the settled square looked surely like the value it gave up and the rival
+    has fair odds of the value taken. Each rival's confidence is capped at 1 minus its
+    exchanges' share of the odds of all the exchanges plus the reading as it stands (odds 1).
+    Only exchanges are weighed: on a board not full a rival might give way to a free value too."""
     logp = np.log(P)
+    exchange_odds: dict[int, float] = {}
     for j, how in changed.items():
-        if how != "counts":
-            continue
         given_up, taken = int(np.argmax(P[j])), chosen[j]
-        rivals = [i for i in range(len(chosen)) if i != j and chosen[i] == given_up]
-        if given_up == taken or not rivals:
+        if how != "counts" or given_up == taken:
             continue
-        own_cost = logp[j, given_up] - logp[j, taken]
-        weights = np.exp(own_cost - (logp[rivals, given_up] - logp[rivals, taken]))
-        total = 1.0 + float(weights.sum())
-        for i, weight in zip(rivals, weights):
-            readings[i].confidence = min(readings[i].confidence, 1.0 - float(weight) / total)
+        settled_cost = logp[j, given_up] - logp[j, taken]
+        for i in range(len(chosen)):
+            if i != j and chosen[i] == given_up:
+                rival_cost = logp[i, given_up] - logp[i, taken]
+                exchange_odds[i] = exchange_odds.get(i, 0.0) + float(np.exp(settled_cost - rival_cost))
+    total = 1.0 + sum(exchange_odds.values())
+    for i, odds in exchange_odds.items():
+        readings[i].confidence = min(readings[i].confidence, 1.0 - odds / total)
 
 
 def board_symmetries(rows: int, cols: int) -> list:
