@@ -264,6 +264,10 @@ def test_the_squares_that_could_have_given_way_to_a_settled_one_are_put_in_doubt
     table = _table(board, sure=0.999)
     table["E5"] = {"r1": 0.93, ".": 0.05, "r2": 0.02}
     table["A2"] = {"r1": 0.93, ".": 0.055, "r2": 0.015}
+    # Blue's own settling (C2's b3 taken for a b2, D1's b2 nearly as like a b3) is another
+    # matter: its exchanges weigh against blue's 2-pips alone.
+    table["C2"] = {"b2": 0.9, ".": 0.04, "b3": 0.06}
+    table["D1"] = {"b2": 0.9, ".": 0.05, "b3": 0.05}
     decoded = decode(table, 6, 6, parks=6, full=True)
     cells = {c.cell: c for c in decoded.cells}
     assert cells["E5"].value == "r2" and cells["E5"].changed_by == "counts"
@@ -275,7 +279,10 @@ def test_the_squares_that_could_have_given_way_to_a_settled_one_are_put_in_doubt
     assert "A2" in decoded.uncertain
     assert all(c.confidence == pytest.approx(1 - sure_weight / (1 + weight + 4 * sure_weight), rel=1e-3)
                for c in others)
-    assert all(c.confidence > 0.99 for c in cells.values() if c.value[0] in "b#")
+    assert cells["C2"].value == "b3" and cells["C2"].changed_by == "counts"
+    blue, blue_sure = (0.9 / 0.06) / (0.9 / 0.05), (0.9 / 0.06) / (0.999 / (0.001 / 7))
+    assert cells["D1"].confidence == pytest.approx(1 - blue / (1 + blue + 3 * blue_sure), rel=1e-3)
+    assert all(c.confidence > 0.99 for c in cells.values() if c.value[0] in "b#" and c.cell not in ("C2", "D1"))
     # C6 looking like an r1 too, both are settled, and A2 could have given way for either:
     # its exchanges' odds add up against the reading as it stands and all the others.
     table["C6"] = dict(table["E5"])

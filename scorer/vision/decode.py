@@ -225,22 +225,25 @@ def _doubt_rivals_of_settled(readings: list[CellReading], P: np.ndarray, chosen:
     odds against the reading as it stands are exp(-d), d the nats it costs in both squares'
     odds: cheap when the settled square looked surely like the value it gave up and the rival
     has fair odds of the value taken. Each rival's confidence is capped at 1 minus its
-    exchanges' share of the odds of all the exchanges plus the reading as it stands (odds 1).
-    Only exchanges are weighed: on a board not full a rival might give way to a free value too."""
+    exchanges' share of the odds of all the exchanges that give the same value up plus the
+    reading as it stands (odds 1). Only exchanges are weighed: on a board not full a rival
+    might give way to a free value too."""
     logp = np.log(P)
-    exchange_odds: dict[int, float] = {}
+    exchange_odds: dict[int, dict[int, float]] = {}  # per value given up, per rival (read as it)
     for j, how in changed.items():
         given_up, taken = int(np.argmax(P[j])), chosen[j]
         if how != "counts" or given_up == taken:
             continue
         settled_cost = logp[j, given_up] - logp[j, taken]
+        rivals = exchange_odds.setdefault(given_up, {})
         for i in range(len(chosen)):
             if i != j and chosen[i] == given_up:
                 rival_cost = logp[i, given_up] - logp[i, taken]
-                exchange_odds[i] = exchange_odds.get(i, 0.0) + float(np.exp(settled_cost - rival_cost))
-    total = 1.0 + sum(exchange_odds.values())
-    for i, odds in exchange_odds.items():
-        readings[i].confidence = min(readings[i].confidence, 1.0 - odds / total)
+                rivals[i] = rivals.get(i, 0.0) + float(np.exp(settled_cost - rival_cost))
+    for rivals in exchange_odds.values():
+        total = 1.0 + sum(rivals.values())
+        for i, odds in rivals.items():
+            readings[i].confidence = min(readings[i].confidence, 1.0 - odds / total)
 
 
 def board_symmetries(rows: int, cols: int) -> list:
