@@ -277,6 +277,9 @@ def test_the_squares_that_could_have_given_way_to_a_settled_one_are_put_in_doubt
     assert cells["A2"].value == "r1"
     assert cells["A2"].confidence == pytest.approx(1 - weight / (1 + weight + 4 * sure_weight), rel=1e-3)
     assert "A2" in decoded.uncertain
+    # ... and offers the r2 it would be at that share first, one tap away.
+    assert cells["A2"].alternatives[0][0] == "r2"
+    assert cells["A2"].alternatives[0][1] == pytest.approx(weight / (1 + weight + 4 * sure_weight), rel=1e-3)
     assert all(c.confidence == pytest.approx(1 - sure_weight / (1 + weight + 4 * sure_weight), rel=1e-3)
                for c in others)
     assert cells["C2"].value == "b3" and cells["C2"].changed_by == "counts"

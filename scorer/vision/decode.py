@@ -30,6 +30,7 @@ LEGALITY_MAX_COST = 3.0
 SURE_READING = 0.97
 TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts come from turns
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
+MAX_ALTERNATIVES, MIN_ALTERNATIVE_ODDS = 3, 0.005  # the next-best values a square's reading lists
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
 FULL_BONUS = 8.0  # nats: on a full board each player's pieces are read as exactly trios of each size
 # Players lay the parks out symmetrically far more often than not (the designer starts with
@@ -199,12 +200,11 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
             odds = _normalised_odds(shown.get(cell, {}), value)
         if value == EMPTY and EMPTY in caps and missed_values:
             odds = {**odds, **_missed_piece_odds(P[i], values, missed_values, 1.0 - caps[EMPTY], odds)}
-        alts = sorted(((v, p) for v, p in odds.items() if v != value), key=lambda vp: -vp[1])[:3]
-        alts = [(v, p) for v, p in alts if p >= 0.005]
+        alts = _next_best(odds, value)
         confidence = min(odds.get(value, 0.0), caps.get(value, 1.0))
         readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
-    _doubt_rivals_of_settled(readings, P, chosen, changed)
+    _doubt_rivals_of_settled(readings, values, P, chosen, changed)
     kinds = ["constraints"] * len(warnings)
     for r in readings:
         if r.changed_by:
@@ -213,7 +213,14 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     return Decoded(board=board, cells=readings, warnings=warnings, warning_kinds=kinds)
 
 
-def _doubt_rivals_of_settled(readings: list[CellReading], P: np.ndarray, chosen: list[int],
+def _next_best(odds: dict[str, float], value: str) -> list[tuple[str, float]]:
+    """A square's alternatives: the MAX_ALTERNATIVES likeliest values other than ``value``
+    in ``odds``, likeliest first, each at odds of MIN_ALTERNATIVE_ODDS or more."""
+    ranked = sorted(((v, p) for v, p in odds.items() if v != value), key=lambda vp: -vp[1])
+    return [(v, p) for v, p in ranked[:MAX_ALTERNATIVES] if p >= MIN_ALTERNATIVE_ODDS]
+
+
+def _doubt_rivals_of_settled(readings: list[CellReading], values: list[str], P: np.ndarray, chosen: list[int],
                              changed: dict[int, str]) -> None:
     """Make the squares that could have given way in a count-settled square's place no surer
     than the odds that they need not have.
@@ -226,10 +233,12 @@ def _doubt_rivals_of_settled(readings: list[CellReading], P: np.ndarray, chosen:
     odds: cheap when the settled square looked surely like the value it gave up and the rival
     has fair odds of the value taken. Each rival's confidence is capped at 1 minus its
     exchanges' share of the odds of all the exchanges that give the same value up plus the
-    reading as it stands (odds 1). Only exchanges are weighed: on a board not full a rival
-    might give way to a free value too."""
+    reading as it stands (odds 1), and the value it would take is among its alternatives at
+    that share. Only exchanges are weighed: on a board not full a rival might give way to a
+    free value too."""
     logp = np.log(P)
-    exchange_odds: dict[int, dict[int, float]] = {}  # per value given up, per rival (read as it)
+    # per value given up, per rival (read as it), per value it would take: the exchanges' odds
+    exchange_odds: dict[int, dict[int, dict[int, float]]] = {}
     for j, how in changed.items():
         given_up, taken = int(np.argmax(P[j])), chosen[j]
         if how != "counts" or given_up == taken:
@@ -239,11 +248,17 @@ def _doubt_rivals_of_settled(readings: list[CellReading], P: np.ndarray, chosen:
         for i in range(len(chosen)):
             if i != j and chosen[i] == given_up:
                 rival_cost = logp[i, given_up] - logp[i, taken]
-                rivals[i] = rivals.get(i, 0.0) + float(np.exp(settled_cost - rival_cost))
+                to = rivals.setdefault(i, {})
+                to[taken] = to.get(taken, 0.0) + float(np.exp(settled_cost - rival_cost))
     for rivals in exchange_odds.values():
-        total = 1.0 + sum(rivals.values())
-        for i, odds in rivals.items():
-            readings[i].confidence = min(readings[i].confidence, 1.0 - odds / total)
+        total = 1.0 + sum(sum(to.values()) for to in rivals.values())
+        for i, to in rivals.items():
+            reading = readings[i]
+            reading.confidence = min(reading.confidence, 1.0 - sum(to.values()) / total)
+            alternatives = dict(reading.alternatives)
+            for taken, odds in to.items():
+                alternatives[values[taken]] = max(alternatives.get(values[taken], 0.0), odds / total)
+            reading.alternatives = _next_best(alternatives, reading.value)
 
 
 def board_symmetries(rows: int, cols: int) -> list:
