@@ -11,7 +11,9 @@ on one side, a hand's shake (a straight smear, sideways or diagonally, 15 px at 
 the photographer's hard-edged shadow, a lamp's glare, haze (flare in the lens), every hue turned 12 degrees either way. The variants that move the board
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
-distortion left uncorrected, mild and strong; turned 30 degrees; cut off through row 1, as a
+distortion left uncorrected, mild and strong; turned 30 degrees; keystoned, its top edge a
+fifth and two fifths narrower, as a perspective tool leaves a photo it straightened; cropped by hand off-centre, to the board's left and top
+edges; cut off through row 1, as a
 player framing too high) move the sidecar's pixel positions with the photo. The variants that
 cover part of the photo (``OCCLUDED``: a player's arm reaching over the board, a checked
 tablecloth around it) keep the geometry but need the board's corners. A folder labelled by a
@@ -259,6 +261,9 @@ MOVED = {
     "barrel_mild": lambda image, truth: barrel_distorted(image, -0.05),
     "barrel_strong": lambda image, truth: barrel_distorted(image, -0.15),
     "turned_30": lambda image, truth: turned(image, 30.0),
+    "keystone_mild": lambda image, truth: keystoned(image, 0.2),
+    "keystone_strong": lambda image, truth: keystoned(image, 0.4),
+    "cropped_off_centre": lambda image, truth: cropped_off_centre(image, truth["checkerboard"]["corners"]),
     "cut_through_row_one": cut_through_row_one,
 }
 PLAY_AREA_VARIANTS = {"tight_frame", "cut_through_row_one"}  # they need a studio sidecar's play area
@@ -290,6 +295,37 @@ def turned(image: np.ndarray, degrees: float) -> tuple[np.ndarray, np.ndarray]:
     out = cv2.warpAffine(image, affine, (new_w, new_h), flags=cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=(96, 96, 96))
     return out, affine
+
+
+def cropped_off_centre(image: np.ndarray, corners, margin: float = 0.08) -> tuple[np.ndarray, np.ndarray]:
+    """The photo cropped by hand to the board's left and top edges (``margin`` of the board's
+    extent outside them) and kept to the photo's right and bottom edges, so that the photo's
+    centre is no longer where the lens pointed (the reader's camera takes it as the principal
+    point), and the 2x3 affine map of old px to new."""
+    corners = np.asarray(corners, np.float64)
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    x0, y0 = np.maximum(np.floor(low - margin * (high - low)), 0).astype(int)
+    return np.ascontiguousarray(image[y0:, x0:]), np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0]])
+
+
+def keystoned(image: np.ndarray, squeeze: float) -> tuple[np.ndarray, object]:
+    """The photo as a perspective tool leaves it: warped by a homography that makes its top
+    edge ``squeeze`` of its width shorter and keeps the bottom edge (the board's far side
+    smaller, and the photo no longer one a camera with its principal point at the centre
+    takes, as the reader's camera assumes), the uncovered top corners a plain grey, and the
+    map of old px to new."""
+    height, width = image.shape[:2]
+    inset = squeeze * width / 2
+    source = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    target = np.float32([[inset, 0], [width - 1 - inset, 0], [width - 1, height - 1], [0, height - 1]])
+    homography = cv2.getPerspectiveTransform(source, target)
+    out = cv2.warpPerspective(image, homography, (width, height), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_CONSTANT, borderValue=(96, 96, 96))
+
+    def move(points: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2), homography).reshape(-1, 2)
+
+    return out, move
 
 
 def barrel_distorted(image: np.ndarray, k1: float, focal: float = 0.75) -> tuple[np.ndarray, object]:

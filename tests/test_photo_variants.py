@@ -111,6 +111,26 @@ def _spots_land_where_moved(out, spots, mapping):
     return moved
 
 
+def test_a_keystoned_photo_narrows_its_top_edge_and_moves_the_sidecars_points_with_it():
+    spots = np.array([[120.0, 40.0], [360.0, 260.0], [200.0, 150.0], [290.0, 60.0]])  # clear of the grey corners
+    out, move = photo_variants.keystoned(_spotted(spots), 0.4)
+    assert out.shape == (300, 400, 3)
+    moved = _spots_land_where_moved(out, spots, move)
+    bottom, top = move(np.array([[0.0, 299.0], [399.0, 299.0]])), move(np.array([[0.0, 0.0], [399.0, 0.0]]))
+    assert np.allclose(bottom, [[0, 299], [399, 299]], atol=1e-6)  # the bottom edge stays
+    assert np.isclose(top[1, 0] - top[0, 0], 399 - 0.4 * 400)  # the top edge two fifths of the width shorter
+    assert moved[1][1] > moved[0][1] and abs(moved[2][0] - 199.5) < 1.0  # order kept, the middle column stays put
+    assert tuple(out[0, 0]) == (96, 96, 96)  # the uncovered top corners are plain grey
+
+
+def test_a_photo_cropped_off_centre_keeps_the_board_with_its_margin_and_the_far_edges():
+    spots = np.array([[120.0, 90.0], [300.0, 90.0], [300.0, 240.0], [120.0, 240.0]])  # the board's corners
+    out, affine = photo_variants.cropped_off_centre(_spotted(spots), spots, margin=0.1)
+    assert out.shape == (300 - 75, 400 - 102, 3)  # cut 0.1 of the board's 180 x 150 px before its left and top
+    moved = _spots_land_where_moved(out, spots, affine)
+    assert np.allclose(moved[0], [18.0, 15.0])
+
+
 def test_a_turned_photo_holds_all_of_the_old_one_and_moves_the_sidecars_points_with_it():
     spots = np.array([[40.0, 30.0], [360.0, 260.0], [200.0, 150.0], [380.0, 40.0]])
     out, affine = photo_variants.turned(_spotted(spots), 30.0)
