@@ -69,6 +69,18 @@ SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from wh
 LOW_VIEW_DEG = 40.0
 LOW_VIEW = ("the photo is taken from low down ({degrees} degrees above the board), where tall pieces hide the "
             "smaller ones behind them: one taken from higher above reads surer")
+# A camera's own photo whose board gives no focal length (``camera.py``: Zhang's two
+# constraints disagree with a principal point at the photo's centre) was taken from straight
+# above, where they tell nothing: on dev, the 62 and 60 test-recipe renders of 2026-11-29, 40
+# held out, 24 glassy, 16 steep, 10 with a hand and 11 with tokens, every such photo was seen
+# from over 80 degrees up (83.9 or more on dev and the 122 test-recipe ones): none is warned. Seen from lower down, the photo is not as the camera took it: cropped off-centre or
+# straightened by an editor (``scripts/photo_variants.py``: 15 of dev's 50 cropped off-centre,
+# 35 and 46 of 50 keystoned), the camera then a guess, so are the view's angle and the heights
+# the sizes are read from (a keystoned render read eight sizes a rung too large, five of them
+# at 0.98 or more). The reading says so instead of advising a higher view from a wrong angle.
+EDITED_VIEW_MAX_DEG = 80.0
+EDITED = ("the photo's perspective does not fit a photo as the camera took it (cropped off-centre, or "
+          "straightened by an editor?): the pieces' sizes read less surely; the photo as taken reads surer")
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
 # gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is
@@ -133,7 +145,8 @@ WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
     "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, "
               "something lies over squares, the photo's edge cuts through the play area or lies close to the "
-              "board's edge, or it was taken from so low down that squares were left unsure"),
+              "board's edge, its perspective was changed by an editor (cropped off-centre, straightened), or it "
+              "was taken from so low down that squares were left unsure"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -458,9 +471,8 @@ def _found_short_in_frame(grid: GridFit, shape: tuple[int, ...]) -> bool:
 
 
 def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
-    """Warn about a blurred, blown-out or too dark photo, and one taken from so low down
-    (LOW_VIEW_DEG) that squares were left unsure; on a blurred one no square is surer than
-    BLURRED_MAX_CONFIDENCE."""
+    """Warn about a blurred, blown-out or too dark photo, and about its view
+    (:func:`_judge_the_view`); on a blurred one no square is surer than BLURRED_MAX_CONFIDENCE."""
     reading.quality = photo_quality(image, reading.grid)
     if reading.quality.blurred:
         for cell in reading.cells:
@@ -470,7 +482,26 @@ def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
         reading.warn("photo", BLOWN, first=True)
     if reading.quality.too_dark:
         reading.warn("photo", DARK, first=True)
-    _advise_a_higher_view(reading)
+    _judge_the_view(reading)
+
+
+def _judge_the_view(reading: Reading) -> None:
+    """Warn (EDITED) of a photo whose perspective an editor changed (:func:`looks_edited`):
+    its view's angle is then a guess, so no advice on it; else advise a higher view where it
+    would help (:func:`_advise_a_higher_view`)."""
+    if looks_edited(reading):
+        reading.warn("photo", EDITED)
+    else:
+        _advise_a_higher_view(reading)
+
+
+def looks_edited(reading: Reading) -> bool:
+    """Whether the photo's perspective does not fit a photo as the camera took it: the board
+    gives no focal length (``BoardCamera.focal_estimated``) though it is seen from under
+    EDITED_VIEW_MAX_DEG above (with a phone's typical focal length), as a photo cropped
+    off-centre or straightened by an editor is."""
+    elevation = view_elevation(reading)
+    return elevation is not None and not reading.squares.camera.focal_estimated and elevation < EDITED_VIEW_MAX_DEG
 
 
 def _advise_a_higher_view(reading: Reading) -> None:

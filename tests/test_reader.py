@@ -1126,7 +1126,7 @@ def test_an_ambiguous_play_area_on_a_marked_board_is_not_told_to_mark_the_board_
 
 
 def test_a_photo_from_low_down_with_squares_left_unsure_says_to_take_it_from_higher_up():
-    from scorer.reader import LOW_VIEW_DEG, view_elevation
+    from scorer.reader import EDITED, LOW_VIEW_DEG, view_elevation
 
     dev = Path(__file__).resolve().parents[1] / "sample_photos" / "dev"
     low = read_photo(dev / "studio_001004.jpg")  # the studio's camera 57 degrees from straight down
@@ -1137,6 +1137,41 @@ def test_a_photo_from_low_down_with_squares_left_unsure_says_to_take_it_from_hig
     high = read_photo(dev / "studio_001000.jpg")  # nearly straight down, some squares unsure
     assert view_elevation(high) > 80 and high.uncertain
     assert not any("from low down" in w for w in high.warnings)
+    # From straight above the board gives no focal length, as a camera's own photo does not elsewhere.
+    assert not high.squares.camera.focal_estimated and EDITED not in high.warnings
+
+
+def test_a_photo_cropped_off_centre_says_its_perspective_was_edited():
+    from scorer.reader import EDITED, view_elevation
+
+    photo = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001003"
+    image = cv2.imread(str(photo.with_suffix(".jpg")))
+    corners = np.array(json.loads(photo.with_suffix(".json").read_text())["checkerboard"]["corners"])
+    as_taken = read_image(image)  # seen 50 degrees up
+    assert as_taken.squares.camera.focal_estimated and EDITED not in as_taken.warnings
+    low, high = corners.min(axis=0), corners.max(axis=0)
+    x0, y0 = np.floor(low - 0.08 * (high - low)).astype(int)  # cut by hand to the board's left and top
+    cropped = read_image(np.ascontiguousarray(image[y0:, x0:]))
+    assert not cropped.squares.camera.focal_estimated and view_elevation(cropped) < 80
+    assert cropped.warning_kinds[cropped.warnings.index(EDITED)] == "photo"
+
+
+@pytest.mark.parametrize("focal_found, elevation, said", [(False, 35.0, "edited"), (False, 79.0, "edited"),
+                                                          (False, 80.0, None), (True, 35.0, "low"), (True, 60.0, None)])
+def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch, focal_found, elevation, said):
+    from types import SimpleNamespace
+
+    from scorer import reader as reader_module
+    from scorer.reader import EDITED, Reading
+    from scorer.vision.decode import CellReading
+
+    monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)
+    reading = Reading(file=None, grid=None, play_area=None, board=None)
+    reading.squares = SimpleNamespace(camera=SimpleNamespace(focal_estimated=focal_found))
+    reading.cells = [CellReading("A1", "r1", 0.5, [])]
+    reader_module._judge_the_view(reading)
+    kinds = {"edited": EDITED in reading.warnings, "low": any("from low down" in w for w in reading.warnings)}
+    assert [kind for kind, warned in kinds.items() if warned] == ([said] if said else [])
 
 
 @pytest.mark.parametrize("elevation, unsure, advised", [(39.6, 1, True), (39.6, 0, False), (40.0, 1, False), (None, 1, False)])
