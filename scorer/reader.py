@@ -70,17 +70,20 @@ LOW_VIEW_DEG = 40.0
 LOW_VIEW = ("the photo is taken from low down ({degrees} degrees above the board), where tall pieces hide the "
             "smaller ones behind them: one taken from higher above reads surer")
 # A camera's own photo whose board gives no focal length (``camera.py``: Zhang's two
-# constraints disagree with a principal point at the photo's centre) was taken from straight
-# above, where they tell nothing: on dev, the 62 and 60 test-recipe renders of 2026-11-29, 40
-# held out, 24 glassy, 16 steep, 10 with a hand and 11 with tokens, every such photo was seen
-# from over 80 degrees up (83.9 or more on dev and the 122 test-recipe ones): none is warned. Seen from lower down, the photo is not as the camera took it: cropped off-centre or
-# straightened by an editor (``scripts/photo_variants.py``: 15 of dev's 50 cropped off-centre,
-# 35 and 46 of 50 keystoned), the camera then a guess, so are the view's angle and the heights
-# the sizes are read from (a keystoned render read eight sizes a rung too large, five of them
-# at 0.98 or more). The reading says so instead of advising a higher view from a wrong angle.
+# constraints disagree with a principal point at the photo's centre; not one outside the
+# range of phones' lenses, ``BoardCamera.focal_out_of_range``, which an ultra-wide lens may
+# give) was taken from straight above, where they tell nothing: on dev, the 62 and 60
+# test-recipe renders of 2026-11-29, 40 held out, 24 glassy, 16 steep, 10 with a hand and 11
+# with tokens, every such photo was seen from over 80 degrees up (83.9 or more on dev and the
+# 122 test-recipe ones): none is warned. Seen from lower down, the photo is not as the camera
+# took it: cropped off-centre or its perspective warped by an editor (``scripts/photo_variants.py``:
+# of dev's 50, 15 cropped off-centre, 34 and 44 keystoned). The camera is then a guess, and so
+# are the view's angle and the heights the sizes are read from (a keystoned render read eight
+# sizes a rung too large, five of them at 0.98 or more). The reading says so instead of
+# advising a higher view from a wrong angle.
 EDITED_VIEW_MAX_DEG = 80.0
 EDITED = ("the photo's perspective does not fit a photo as the camera took it (cropped off-centre, or "
-          "straightened by an editor?): the pieces' sizes read less surely; the photo as taken reads surer")
+          "warped by an editor?): the pieces' sizes read less surely; the photo as taken reads surer")
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
 # gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is
@@ -145,7 +148,7 @@ WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
     "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, "
               "something lies over squares, the photo's edge cuts through the play area or lies close to the "
-              "board's edge, its perspective was changed by an editor (cropped off-centre, straightened), or it "
+              "board's edge, its perspective was changed by an editor (cropped off-centre, warped), or it "
               "was taken from so low down that squares were left unsure"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
@@ -497,11 +500,14 @@ def _judge_the_view(reading: Reading) -> None:
 
 def looks_edited(reading: Reading) -> bool:
     """Whether the photo's perspective does not fit a photo as the camera took it: the board
-    gives no focal length (``BoardCamera.focal_estimated``) though it is seen from under
-    EDITED_VIEW_MAX_DEG above (with a phone's typical focal length), as a photo cropped
-    off-centre or straightened by an editor is."""
+    gives no focal length at all (not ``BoardCamera.focal_estimated``, nor one out of range)
+    though it is seen from under EDITED_VIEW_MAX_DEG above (with a phone's typical focal
+    length), as a photo cropped off-centre or warped by an editor is."""
     elevation = view_elevation(reading)
-    return elevation is not None and not reading.squares.camera.focal_estimated and elevation < EDITED_VIEW_MAX_DEG
+    if elevation is None or elevation >= EDITED_VIEW_MAX_DEG:
+        return False
+    camera = reading.squares.camera
+    return not camera.focal_estimated and not camera.focal_out_of_range
 
 
 def _advise_a_higher_view(reading: Reading) -> None:

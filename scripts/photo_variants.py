@@ -12,8 +12,8 @@ the photographer's hard-edged shadow, a lamp's glare, haze (flare in the lens), 
 (``MOVED``: half and a third of the size, as from an old phone or a video frame; framed
 tightly on the play area, as a player who frames only what is in play; a lens's barrel
 distortion left uncorrected, mild and strong; turned 30 degrees; keystoned, its top edge a
-fifth and two fifths narrower, as a perspective tool leaves a photo it straightened; cropped by hand off-centre, to the board's left and top
-edges; cut off through row 1, as a
+fifth and two fifths narrower (a perspective warp, as an editor's tool makes); cropped by hand
+off-centre, to the board's left and top edges; cut off through row 1, as a
 player framing too high) move the sidecar's pixel positions with the photo. The variants that
 cover part of the photo (``OCCLUDED``: a player's arm reaching over the board, a checked
 tablecloth around it) keep the geometry but need the board's corners. A folder labelled by a
@@ -309,11 +309,11 @@ def cropped_off_centre(image: np.ndarray, corners, margin: float = 0.08) -> tupl
 
 
 def keystoned(image: np.ndarray, squeeze: float) -> tuple[np.ndarray, object]:
-    """The photo as a perspective tool leaves it: warped by a homography that makes its top
-    edge ``squeeze`` of its width shorter and keeps the bottom edge (the board's far side
-    smaller, and the photo no longer one a camera with its principal point at the centre
-    takes, as the reader's camera assumes), the uncovered top corners a plain grey, and the
-    map of old px to new."""
+    """The photo warped as an editor's perspective tool warps it: by a homography that makes
+    its top edge ``squeeze`` of its width shorter (longer where negative) and keeps the bottom
+    edge, so that it is no longer a photo a camera with its principal point at the centre
+    takes, as the reader's camera assumes; the uncovered top corners a plain grey, and the map
+    of old px to new."""
     height, width = image.shape[:2]
     inset = squeeze * width / 2
     source = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])

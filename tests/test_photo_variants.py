@@ -129,6 +129,9 @@ def test_a_photo_cropped_off_centre_keeps_the_board_with_its_margin_and_the_far_
     assert out.shape == (300 - 75, 400 - 102, 3)  # cut 0.1 of the board's 180 x 150 px before its left and top
     moved = _spots_land_where_moved(out, spots, affine)
     assert np.allclose(moved[0], [18.0, 15.0])
+    near_edge = spots - [110.0, 80.0]  # the margin would reach past the photo's top and left
+    out, affine = photo_variants.cropped_off_centre(_spotted(near_edge), near_edge, margin=0.1)
+    assert out.shape == (300, 400, 3) and np.allclose(affine, [[1, 0, 0], [0, 1, 0]])
 
 
 def test_a_turned_photo_holds_all_of_the_old_one_and_moves_the_sidecars_points_with_it():

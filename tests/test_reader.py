@@ -45,6 +45,20 @@ def test_camera_from_homography_predicts_points_above_the_board(elevation):
     assert cam.camera_centre[2] > 0
 
 
+@pytest.mark.parametrize("focal, found, out_of_range", [(0.8, True, False), (0.25, False, True), (5.0, False, True)])
+def test_a_focal_length_outside_phones_lenses_is_told_from_none_at_all(focal, found, out_of_range):
+    P = look_at_camera(1600, 1200, 45, 15.0, yaw_deg=25, focal=focal * 1600, target=(4, 4))
+    cam = camera_from_homography(P[:, [0, 1, 3]], (1600, 1200))
+    assert (cam.focal_estimated, cam.focal_out_of_range) == (found, out_of_range)
+
+
+def test_a_photo_cropped_off_its_cameras_axis_gives_no_focal_length_at_all():
+    P = look_at_camera(1600, 1200, 45, 15.0, yaw_deg=25, target=(4, 4))
+    cropped = np.array([[1.0, 0.0, -400.0], [0.0, 1.0, -300.0], [0.0, 0.0, 1.0]]) @ P  # its centre off the photo's
+    cam = camera_from_homography(cropped[:, [0, 1, 3]], (1600, 1200))
+    assert not cam.focal_estimated and not cam.focal_out_of_range  # the constraints disagree
+
+
 @pytest.mark.parametrize("elevation", [30, 45, 70])
 def test_the_camera_says_how_high_above_the_board_it_sees_a_square_from(elevation):
     cam = camera_from_homography(look_at_camera(1600, 1200, elevation, 15.0, yaw_deg=25, target=(4, 4))[:, [0, 1, 3]],
@@ -1150,15 +1164,17 @@ def test_a_photo_cropped_off_centre_says_its_perspective_was_edited():
     as_taken = read_image(image)  # seen 50 degrees up
     assert as_taken.squares.camera.focal_estimated and EDITED not in as_taken.warnings
     low, high = corners.min(axis=0), corners.max(axis=0)
-    x0, y0 = np.floor(low - 0.08 * (high - low)).astype(int)  # cut by hand to the board's left and top
+    x0, y0 = np.maximum(np.floor(low - 0.08 * (high - low)), 0).astype(int)  # cut by hand to the board's left and top
     cropped = read_image(np.ascontiguousarray(image[y0:, x0:]))
     assert not cropped.squares.camera.focal_estimated and view_elevation(cropped) < 80
     assert cropped.warning_kinds[cropped.warnings.index(EDITED)] == "photo"
 
 
-@pytest.mark.parametrize("focal_found, elevation, said", [(False, 35.0, "edited"), (False, 79.0, "edited"),
-                                                          (False, 80.0, None), (True, 35.0, "low"), (True, 60.0, None)])
-def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch, focal_found, elevation, said):
+@pytest.mark.parametrize("focal_found, out_of_range, elevation, said", [
+    (False, False, 35.0, "edited"), (False, False, 79.0, "edited"), (False, False, 80.0, None),
+    (False, True, 35.0, "low"), (False, True, 60.0, None), (True, False, 35.0, "low"), (True, False, 60.0, None)])
+def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch, focal_found, out_of_range, elevation,
+                                                                     said):
     from types import SimpleNamespace
 
     from scorer import reader as reader_module
@@ -1167,7 +1183,8 @@ def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch
 
     monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)
     reading = Reading(file=None, grid=None, play_area=None, board=None)
-    reading.squares = SimpleNamespace(camera=SimpleNamespace(focal_estimated=focal_found))
+    camera = SimpleNamespace(focal_estimated=focal_found, focal_out_of_range=out_of_range)
+    reading.squares = SimpleNamespace(camera=camera)
     reading.cells = [CellReading("A1", "r1", 0.5, [])]
     reader_module._judge_the_view(reading)
     kinds = {"edited": EDITED in reading.warnings, "low": any("from low down" in w for w in reading.warnings)}

@@ -26,6 +26,9 @@ class BoardCamera:
     focal: float
     focal_estimated: bool
     camera_centre: np.ndarray  # in board coordinates (squares); z > 0 is above the board
+    # Zhang's constraints gave a focal length, but outside FOCAL_RANGE_PER_LONG_SIDE (a lens
+    # wider or longer than a phone's), and the typical one stands in: they did not disagree.
+    focal_out_of_range: bool = False
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """(N, 3) board points -> (N, 2) image pixels."""
@@ -75,14 +78,14 @@ def camera_from_homography(homography: np.ndarray, image_size: tuple[int, int],
     H = H / np.linalg.norm(H[:, :2]) * 2.0
     centre = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], dtype=np.float64)
     g = centre @ H
-    estimated = False
+    estimated = out_of_range = False
     if focal is None:
         f = _focal_from_homography(g)
         lo, hi = FOCAL_RANGE_PER_LONG_SIDE
         if f is not None and lo * long_side <= f <= hi * long_side:
             focal, estimated = f, True
         else:
-            focal = TYPICAL_FOCAL_PER_LONG_SIDE * long_side
+            focal, out_of_range = TYPICAL_FOCAL_PER_LONG_SIDE * long_side, f is not None
     K = np.array([[focal, 0, cx], [0, focal, cy], [0, 0, 1]], dtype=np.float64)
     m = np.linalg.inv(K) @ H
     scale = (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1])) / 2.0
@@ -106,4 +109,4 @@ def camera_from_homography(homography: np.ndarray, image_size: tuple[int, int],
     # Keep the plane columns exactly as measured so that z=0 reproduces the homography.
     projection = K @ np.column_stack([m[:, 0], m[:, 1], r3, t])
     return BoardCamera(projection=projection, focal=float(focal), focal_estimated=estimated,
-                       camera_centre=centre_board)
+                       camera_centre=centre_board, focal_out_of_range=out_of_range)
