@@ -20,7 +20,7 @@ import numpy as np
 from scorer.board import (COLOUR_LETTERS, PARK, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol,
                           infer_stash, setup_of_area, setups_for_size)
 from scorer.errors import UserError
-from scorer.vision.camera import camera_from_homography
+from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
                                    placed_names, unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
@@ -69,19 +69,16 @@ SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from wh
 LOW_VIEW_DEG = 40.0
 LOW_VIEW = ("the photo is taken from low down ({degrees} degrees above the board), where tall pieces hide the "
             "smaller ones behind them: one taken from higher above reads surer")
-# A camera's own photo whose board gives no focal length (``camera.py``: Zhang's two
-# constraints disagree with a principal point at the photo's centre; not one outside the
-# range of phones' lenses, ``BoardCamera.focal_out_of_range``, which an ultra-wide lens may
-# give) was taken from straight above, where they tell nothing: on dev, the 62 and 60
-# test-recipe renders of 2026-11-29, 40 held out, 24 glassy, 16 steep, 10 with a hand and 11
-# with tokens, every such photo was seen from over 80 degrees up (83.9 or more on dev and the
-# 122 test-recipe ones): none is warned. Seen from lower down, the photo is not as the camera
-# took it: cropped off-centre or its perspective warped by an editor (``scripts/photo_variants.py``:
-# of dev's 50, 15 cropped off-centre, 34 and 44 keystoned). The camera is then a guess, and so
-# are the view's angle and the heights the sizes are read from (a keystoned render read eight
-# sizes a rung too large, five of them at 0.98 or more). The reading says so instead of
-# advising a higher view from a wrong angle.
-EDITED_VIEW_MAX_DEG = 80.0
+# A camera's own photo whose board gives no focal length at the photo's centre (``camera.py``)
+# was taken from straight above; seen from lower down, the photo is not as the camera took it:
+# cropped off-centre or its perspective warped by an editor. The camera then takes the
+# principal point where Zhang's constraints agree (``BoardCamera.principal_point_moved``), or
+# a guess where they agree nowhere; either way the view's angle and the heights the sizes are
+# read from are less sure (a render keystoned a fifth read eight sizes a rung too large, five
+# at 0.98 or more, before the principal point moved). The reading says so instead of advising
+# a higher view. Of 273 renders (dev, the 62 and 60 test-recipe renders of 2026-11-29, 40
+# held out, 24 glassy, 16 steep, 10 with a hand, 11 with tokens) none is warned; of dev's 50
+# (``scripts/photo_variants.py``) 16 cropped off-centre and 34 and 44 keystoned.
 EDITED = ("the photo's perspective does not fit a photo as the camera took it (cropped off-centre, or "
           "warped by an editor?): the pieces' sizes read less surely; the photo as taken reads surer")
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
@@ -499,15 +496,17 @@ def _judge_the_view(reading: Reading) -> None:
 
 
 def looks_edited(reading: Reading) -> bool:
-    """Whether the photo's perspective does not fit a photo as the camera took it: the board
-    gives no focal length at all (not ``BoardCamera.focal_estimated``, nor one out of range)
-    though it is seen from under EDITED_VIEW_MAX_DEG above (with a phone's typical focal
-    length), as a photo cropped off-centre or warped by an editor is."""
+    """Whether the photo's perspective does not fit a photo as the camera took it, as a photo
+    cropped off-centre or warped by an editor does not: the camera's principal point moved off
+    the photo's centre (``BoardCamera.principal_point_moved``), or the board gives no focal
+    length at all (not ``focal_estimated``, nor one out of range) though it is seen from under
+    ``camera.OFF_CENTRE_BELOW_DEG`` above (with a phone's typical focal length)."""
     elevation = view_elevation(reading)
-    if elevation is None or elevation >= EDITED_VIEW_MAX_DEG:
+    if elevation is None:
         return False
     camera = reading.squares.camera
-    return not camera.focal_estimated and not camera.focal_out_of_range
+    return camera.principal_point_moved or (not camera.focal_estimated and not camera.focal_out_of_range
+                                            and elevation < OFF_CENTRE_BELOW_DEG)
 
 
 def _advise_a_higher_view(reading: Reading) -> None:
@@ -537,7 +536,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1.0 else image
         g = grid.scaled(factor) if factor != 1.0 else grid
-        camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
+        camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]),
+                                        board_middle=(g.cols / 2, g.rows / 2))
         small = without_veil(small, veil_level(small))  # a haze over the whole photo (flare, a smudged lens)
         # The learned model's board-wide size fit weighs the hand-built reader's trial scales
         # too where the photo was taken from low down: that reader's own fit there often

@@ -57,6 +57,19 @@ def test_a_photo_cropped_off_its_cameras_axis_gives_no_focal_length_at_all():
     cropped = np.array([[1.0, 0.0, -400.0], [0.0, 1.0, -300.0], [0.0, 0.0, 1.0]]) @ P  # its centre off the photo's
     cam = camera_from_homography(cropped[:, [0, 1, 3]], (1600, 1200))
     assert not cam.focal_estimated and not cam.focal_out_of_range  # the constraints disagree
+    # Told where the board's middle is, seen from under 80 degrees up: the principal point moves
+    # to the nearest one where the constraints agree, which sees the board nearer as it was seen
+    # (at 42 degrees against the typical focal length's 37; the truth 45) and puts points above
+    # it less than half as far off.
+    moved = camera_from_homography(cropped[:, [0, 1, 3]], (1600, 1200), board_middle=(4.0, 4.0))
+    assert moved.principal_point_moved and moved.focal_estimated
+    assert abs(moved.elevation_deg(3.5, 3.5) - 45.0) < 0.5 * abs(cam.elevation_deg(3.5, 3.5) - 45.0)
+    pts = np.array([[1.5, 6.5, 1.0], [6.5, 1.5, 0.57], [4.0, 4.0, 1.0]])
+    hom = np.hstack([pts, np.ones((3, 1))]) @ cropped.T
+    truth = hom[:, :2] / hom[:, 2:]
+    assert np.abs(moved.project(pts) - truth).max() < 0.5 * np.abs(cam.project(pts) - truth).max()
+    above = look_at_camera(1600, 1200, 89.0, 15.0, yaw_deg=25, target=(4, 4))  # straight down: left as it is
+    assert not camera_from_homography(above[:, [0, 1, 3]], (1600, 1200), board_middle=(4.0, 4.0)).principal_point_moved
 
 
 @pytest.mark.parametrize("elevation", [30, 45, 70])
@@ -1166,15 +1179,17 @@ def test_a_photo_cropped_off_centre_says_its_perspective_was_edited():
     low, high = corners.min(axis=0), corners.max(axis=0)
     x0, y0 = np.maximum(np.floor(low - 0.08 * (high - low)), 0).astype(int)  # cut by hand to the board's left and top
     cropped = read_image(np.ascontiguousarray(image[y0:, x0:]))
-    assert not cropped.squares.camera.focal_estimated and view_elevation(cropped) < 80
+    assert cropped.squares.camera.principal_point_moved  # to where Zhang's constraints agree
+    assert view_elevation(cropped) == pytest.approx(view_elevation(as_taken), abs=1.0)  # 50.4 and 50.2 degrees
     assert cropped.warning_kinds[cropped.warnings.index(EDITED)] == "photo"
 
 
-@pytest.mark.parametrize("focal_found, out_of_range, elevation, said", [
-    (False, False, 35.0, "edited"), (False, False, 79.0, "edited"), (False, False, 80.0, None),
-    (False, True, 35.0, "low"), (False, True, 60.0, None), (True, False, 35.0, "low"), (True, False, 60.0, None)])
-def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch, focal_found, out_of_range, elevation,
-                                                                     said):
+@pytest.mark.parametrize("moved, focal_found, out_of_range, elevation, said", [
+    (False, False, False, 35.0, "edited"), (False, False, False, 79.0, "edited"), (False, False, False, 80.0, None),
+    (False, False, True, 35.0, "low"), (False, False, True, 60.0, None), (False, True, False, 35.0, "low"),
+    (False, True, False, 60.0, None), (True, True, False, 35.0, "edited"), (True, True, False, 85.0, "edited")])
+def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch, moved, focal_found, out_of_range,
+                                                                     elevation, said):
     from types import SimpleNamespace
 
     from scorer import reader as reader_module
@@ -1183,7 +1198,7 @@ def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch
 
     monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)
     reading = Reading(file=None, grid=None, play_area=None, board=None)
-    camera = SimpleNamespace(focal_estimated=focal_found, focal_out_of_range=out_of_range)
+    camera = SimpleNamespace(focal_estimated=focal_found, focal_out_of_range=out_of_range, principal_point_moved=moved)
     reading.squares = SimpleNamespace(camera=camera)
     reading.cells = [CellReading("A1", "r1", 0.5, [])]
     reader_module._judge_the_view(reading)
