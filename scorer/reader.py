@@ -70,15 +70,15 @@ LOW_VIEW_DEG = 40.0
 LOW_VIEW = ("the photo is taken from low down ({degrees} degrees above the board), where tall pieces hide the "
             "smaller ones behind them: one taken from higher above reads surer")
 # A camera's own photo whose board gives no focal length at the photo's centre (``camera.py``)
-# was taken from straight above; seen from lower down, the photo is not as the camera took it:
-# cropped off-centre or its perspective warped by an editor. The camera then takes the
+# was taken looking straight down; looking down at a slant, the photo is not as the camera
+# took it: cropped off-centre or its perspective warped by an editor. The camera then takes the
 # principal point where Zhang's constraints agree (``BoardCamera.principal_point_moved``), or
 # a guess where they agree nowhere; either way the view's angle and the heights the sizes are
 # read from are less sure (a render keystoned a fifth read eight sizes a rung too large, five
 # at 0.98 or more, before the principal point moved). The reading says so instead of advising
 # a higher view. Of 273 renders (dev, the 62 and 60 test-recipe renders of 2026-11-29, 40
 # held out, 24 glassy, 16 steep, 10 with a hand, 11 with tokens) none is warned; of dev's 50
-# (``scripts/photo_variants.py``) 16 cropped off-centre and 34 and 44 keystoned.
+# (``scripts/photo_variants.py``) 10 cropped off-centre and 34 and 44 keystoned.
 EDITED = ("the photo's perspective does not fit a photo as the camera took it (cropped off-centre, or "
           "warped by an editor?): the pieces' sizes read less surely; the photo as taken reads surer")
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
@@ -499,14 +499,13 @@ def looks_edited(reading: Reading) -> bool:
     """Whether the photo's perspective does not fit a photo as the camera took it, as a photo
     cropped off-centre or warped by an editor does not: the camera's principal point moved off
     the photo's centre (``BoardCamera.principal_point_moved``), or the board gives no focal
-    length at all (not ``focal_estimated``, nor one out of range) though it is seen from under
-    ``camera.OFF_CENTRE_BELOW_DEG`` above (with a phone's typical focal length)."""
-    elevation = view_elevation(reading)
-    if elevation is None:
+    length at all (not ``focal_estimated``, nor one out of range) though the camera, with a
+    phone's typical one, looks down at under ``camera.OFF_CENTRE_BELOW_DEG``."""
+    if reading.squares is None:
         return False
     camera = reading.squares.camera
     return camera.principal_point_moved or (not camera.focal_estimated and not camera.focal_out_of_range
-                                            and elevation < OFF_CENTRE_BELOW_DEG)
+                                            and camera.axis_elevation_deg < OFF_CENTRE_BELOW_DEG)
 
 
 def _advise_a_higher_view(reading: Reading) -> None:
@@ -536,8 +535,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
         small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA) if factor < 1.0 else image
         g = grid.scaled(factor) if factor != 1.0 else grid
-        camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]),
-                                        board_middle=(g.cols / 2, g.rows / 2))
+        camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
         small = without_veil(small, veil_level(small))  # a haze over the whole photo (flare, a smudged lens)
         # The learned model's board-wide size fit weighs the hand-built reader's trial scales
         # too where the photo was taken from low down: that reader's own fit there often

@@ -52,24 +52,36 @@ def test_a_focal_length_outside_phones_lenses_is_told_from_none_at_all(focal, fo
     assert (cam.focal_estimated, cam.focal_out_of_range) == (found, out_of_range)
 
 
-def test_a_photo_cropped_off_its_cameras_axis_gives_no_focal_length_at_all():
+def test_a_photo_cropped_off_its_cameras_axis_takes_the_nearest_principal_point_where_the_constraints_agree():
     P = look_at_camera(1600, 1200, 45, 15.0, yaw_deg=25, target=(4, 4))
     cropped = np.array([[1.0, 0.0, -400.0], [0.0, 1.0, -300.0], [0.0, 0.0, 1.0]]) @ P  # its centre off the photo's
-    cam = camera_from_homography(cropped[:, [0, 1, 3]], (1600, 1200))
-    assert not cam.focal_estimated and not cam.focal_out_of_range  # the constraints disagree
-    # Told where the board's middle is, seen from under 80 degrees up: the principal point moves
-    # to the nearest one where the constraints agree, which sees the board nearer as it was seen
-    # (at 42 degrees against the typical focal length's 37; the truth 45) and puts points above
-    # it less than half as far off.
-    moved = camera_from_homography(cropped[:, [0, 1, 3]], (1600, 1200), board_middle=(4.0, 4.0))
+    H = cropped[:, [0, 1, 3]]
+    guess = camera_from_homography(H, (1600, 1200), focal=0.75 * 1600)  # centred, a phone's typical focal length
+    # No focal length agrees at the centre, and the camera looks down at a slant: the principal
+    # point moves to the nearest one where the constraints agree, which sees the board nearer as
+    # it was seen (42 degrees up against the guess's 37; the truth 45) and puts points above it
+    # less than half as far off.
+    moved = camera_from_homography(H, (1600, 1200))
     assert moved.principal_point_moved and moved.focal_estimated
-    assert abs(moved.elevation_deg(3.5, 3.5) - 45.0) < 0.5 * abs(cam.elevation_deg(3.5, 3.5) - 45.0)
+    assert abs(moved.elevation_deg(3.5, 3.5) - 45.0) < 0.5 * abs(guess.elevation_deg(3.5, 3.5) - 45.0)
     pts = np.array([[1.5, 6.5, 1.0], [6.5, 1.5, 0.57], [4.0, 4.0, 1.0]])
     hom = np.hstack([pts, np.ones((3, 1))]) @ cropped.T
     truth = hom[:, :2] / hom[:, 2:]
-    assert np.abs(moved.project(pts) - truth).max() < 0.5 * np.abs(cam.project(pts) - truth).max()
-    above = look_at_camera(1600, 1200, 89.0, 15.0, yaw_deg=25, target=(4, 4))  # straight down: left as it is
-    assert not camera_from_homography(above[:, [0, 1, 3]], (1600, 1200), board_middle=(4.0, 4.0)).principal_point_moved
+    assert np.abs(moved.project(pts) - truth).max() < 0.5 * np.abs(guess.project(pts) - truth).max()
+
+
+@pytest.mark.parametrize("target", [(8.0, 4.0), (9.0, 9.0)])
+def test_a_camera_looking_straight_down_keeps_its_principal_point_wherever_the_board_lies_in_the_photo(target):
+    rng = np.random.default_rng(1)
+    P = look_at_camera(1600, 1200, 89.8, 15.0, yaw_deg=25, target=target)  # the board off to one side of the photo
+    corners = np.array([[0, 0, 0, 1], [8, 0, 0, 1], [8, 8, 0, 1], [0, 8, 0, 1]], float) @ P.T
+    seen = corners[:, :2] / corners[:, 2:] + rng.normal(0.0, 0.5, (4, 2))  # the corners found to half a pixel
+    H = cv2.getPerspectiveTransform(np.float32([[0, 0], [8, 0], [8, 8], [0, 8]]), seen.astype(np.float32))
+    cam = camera_from_homography(H, (1600, 1200))
+    # No focal length from straight above, and the board's middle is seen from under 80 degrees
+    # up (63 and 74), but the camera looks straight down: its principal point stays.
+    assert not cam.focal_estimated and cam.elevation_deg(3.5, 3.5) < 80
+    assert not cam.principal_point_moved and cam.axis_elevation_deg > 89
 
 
 @pytest.mark.parametrize("elevation", [30, 45, 70])
@@ -1196,9 +1208,10 @@ def test_an_edited_perspective_is_said_instead_of_advice_on_the_view(monkeypatch
     from scorer.reader import EDITED, Reading
     from scorer.vision.decode import CellReading
 
-    monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)
+    monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)  # the board's middle
     reading = Reading(file=None, grid=None, play_area=None, board=None)
-    camera = SimpleNamespace(focal_estimated=focal_found, focal_out_of_range=out_of_range, principal_point_moved=moved)
+    camera = SimpleNamespace(focal_estimated=focal_found, focal_out_of_range=out_of_range, principal_point_moved=moved,
+                             axis_elevation_deg=elevation)
     reading.squares = SimpleNamespace(camera=camera)
     reading.cells = [CellReading("A1", "r1", 0.5, [])]
     reader_module._judge_the_view(reading)
@@ -1212,7 +1225,7 @@ def test_the_higher_view_advice_needs_a_low_view_and_a_square_left_unsure(monkey
     from scorer.reader import Reading
     from scorer.vision.decode import CellReading
 
-    monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)
+    monkeypatch.setattr(reader_module, "view_elevation", lambda reading: elevation)  # the board's middle
     reading = Reading(file=None, grid=None, play_area=None, board=None)
     reading.cells = [CellReading("A1", "r1", 0.99, []), CellReading("B1", "y2", 0.5 if unsure else 0.99, [])]
     reader_module._advise_a_higher_view(reading)

@@ -5,9 +5,9 @@ along the rows, ``z`` the height above the cloth (in squares too; a 44.5 mm squa
 large pyramid 1.0 tall). With the principal point at the image centre and square pixels, the
 homography fixes the focal length (Zhang's constraints ``r1 . r2 = 0``, ``|r1| = |r2|``);
 where a near top-down view leaves it ill-conditioned, a typical phone focal length is used.
-A photo cropped off-centre or warped by an editor has its principal point elsewhere: seen
-from lower down, where the constraints disagree at the centre, the principal point nearest
-the centre where they agree is taken instead (``camera_from_homography``'s ``board_middle``).
+A photo cropped off-centre or warped by an editor has its principal point elsewhere: where
+the constraints disagree at the centre though the camera looks down at a slant, the principal
+point nearest the centre where they agree is taken instead (``camera_from_homography``).
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ import numpy as np
 # A phone's main camera: about 26 mm equivalent on a 36 mm frame width.
 TYPICAL_FOCAL_PER_LONG_SIDE = 0.75
 FOCAL_RANGE_PER_LONG_SIDE = (0.35, 4.0)
-# A camera's own photo whose board gives no focal length at the photo's centre was taken from
-# straight above (the board's middle over 80 degrees up with the typical focal length: 83.9
-# or more on dev and 122 test-recipe renders; none under 80 of 273 renders). From lower down
-# the photo was cropped off-centre or warped, and the principal point is looked for within
+# A camera's own photo whose board gives no focal length at the photo's centre was taken
+# looking straight down (its optical axis over 80 degrees above the board with the typical
+# focal length; on 273 renders none under 80, the board's middle 83.9 degrees up or more on dev
+# and 122 test-recipe ones). Looking from lower down, the photo was cropped off-centre or
+# warped, and the principal point is looked for within
 # PRINCIPAL_POINT_REACH of the long side of the centre (a grid of PRINCIPAL_POINT_STEPS a way),
 # where the constraints agree to PRINCIPAL_POINT_AGREEMENT of their size. On dev cropped
 # off-centre (``scripts/photo_variants.py``) 97.38% to 97.52% of squares, 82% to 84% of
@@ -45,6 +46,7 @@ class BoardCamera:
     # wider or longer than a phone's), and the typical one stands in: they did not disagree.
     focal_out_of_range: bool = False
     principal_point_moved: bool = False  # off the photo's centre, to where the constraints agree
+    axis_elevation_deg: float = 90.0  # the optical axis's angle above the board (90: looking straight down)
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """(N, 3) board points -> (N, 2) image pixels."""
@@ -70,7 +72,8 @@ def _zhang_fit(g1: np.ndarray, g2: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     b2 = g1[2] ** 2 - g2[2] ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
         w = -(a1 * b1 + a2 * b2) / (a1 * a1 + a2 * a2)
-    return w, np.abs(a1 * w + b1) + np.abs(a2 * w + b2), np.abs(b1) + np.abs(b2)
+        residual = np.abs(a1 * w + b1) + np.abs(a2 * w + b2)
+    return w, residual, np.abs(b1) + np.abs(b2)
 
 
 def _focal_from_homography(g: np.ndarray) -> float | None:
@@ -112,19 +115,18 @@ def agreeing_principal_point(homography: np.ndarray,
     return np.array([px[nearest], py[nearest]]), float(focal[nearest])
 
 
-def camera_from_homography(homography: np.ndarray, image_size: tuple[int, int], focal: float | None = None,
-                           board_middle: tuple[float, float] | None = None) -> BoardCamera:
+def camera_from_homography(homography: np.ndarray, image_size: tuple[int, int],
+                           focal: float | None = None) -> BoardCamera:
     """The camera that sees the board plane through ``homography`` (board squares -> px).
 
-    ``image_size`` is (width, height). ``focal`` (px) overrides the estimate. ``board_middle``
-    (a board point, in squares): where the constraints give no focal length at the photo's
-    centre yet that point is seen from under OFF_CENTRE_BELOW_DEG up, the principal point
-    moves to where they agree (:func:`agreeing_principal_point`), if anywhere.
+    ``image_size`` is (width, height). ``focal`` (px) overrides the estimate. Where the
+    constraints give no focal length at the photo's centre yet the camera, with the typical
+    one, looks down at under OFF_CENTRE_BELOW_DEG, the principal point moves to where they
+    agree (:func:`agreeing_principal_point`), if anywhere.
     """
     camera = _camera_at(homography, image_size, focal, None)
-    if (board_middle is not None and focal is None and not camera.focal_estimated
-            and not camera.focal_out_of_range
-            and camera.elevation_deg(board_middle[0] - 0.5, board_middle[1] - 0.5) < OFF_CENTRE_BELOW_DEG):
+    if (focal is None and not camera.focal_estimated and not camera.focal_out_of_range
+            and camera.axis_elevation_deg < OFF_CENTRE_BELOW_DEG):
         found = agreeing_principal_point(homography, image_size)
         if found is not None:
             return _camera_at(homography, image_size, found[1], found[0])
@@ -176,4 +178,5 @@ def _camera_at(homography: np.ndarray, image_size: tuple[int, int], focal: float
     projection = K @ np.column_stack([m[:, 0], m[:, 1], r3, t])
     return BoardCamera(projection=projection, focal=float(focal), focal_estimated=estimated,
                        camera_centre=centre_board, focal_out_of_range=out_of_range,
-                       principal_point_moved=principal_point is not None)
+                       principal_point_moved=principal_point is not None,
+                       axis_elevation_deg=float(np.degrees(np.arcsin(min(1.0, abs(r3[2]))))))

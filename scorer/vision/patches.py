@@ -78,7 +78,7 @@ def square_patches(image_bgr: np.ndarray, homography: np.ndarray, rows: int, col
         image = image_bgr
     if light_bgr is None:
         light_bgr = light_square_colour(image, H, rows, cols)
-    camera = camera_from_homography(H, (image.shape[1], image.shape[0]), board_middle=(cols / 2, rows / 2))
+    camera = camera_from_homography(H, (image.shape[1], image.shape[0]))
     ys, xs = np.mgrid[0:rows, 0:cols]
     board_centres = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], 1).astype(np.float64)
     plane_centres = project(H, board_centres)
