@@ -21,13 +21,13 @@ TYPICAL_FOCAL_PER_LONG_SIDE = 0.75
 FOCAL_RANGE_PER_LONG_SIDE = (0.35, 4.0)
 # A camera's own photo whose board gives no focal length at the photo's centre was taken
 # looking straight down (its optical axis over 80 degrees above the board with the typical
-# focal length; on 273 renders none under 80, the board's middle 83.9 degrees up or more on dev
-# and 122 test-recipe ones). Looking from lower down, the photo was cropped off-centre or
-# warped, and the principal point is looked for within
-# PRINCIPAL_POINT_REACH of the long side of the centre (a grid of PRINCIPAL_POINT_STEPS a way),
-# where the constraints agree to PRINCIPAL_POINT_AGREEMENT of their size. On dev cropped
-# off-centre (``scripts/photo_variants.py``) 97.38% to 97.52% of squares, 82% to 84% of
-# boards; its top edge narrowed a fifth 96.31% to 97.15%, 70% to 80% (2026-11-29).
+# focal length; on 273 renders none under 80, the board's middle 83.9 degrees up or more on
+# dev and 122 test-recipe ones). Looking down at a slant, the photo was cropped off-centre or
+# warped, and the principal point is looked for within PRINCIPAL_POINT_REACH of the long side
+# of the centre (a grid of PRINCIPAL_POINT_STEPS a way), where the constraints agree to
+# PRINCIPAL_POINT_AGREEMENT of their size. On dev cropped off-centre
+# (``scripts/photo_variants.py``) 97.38% to 97.52% of squares, 82% to 84% of boards; its top
+# edge narrowed a fifth 96.31% to 97.15%, 70% to 80% (2026-11-29).
 OFF_CENTRE_BELOW_DEG = 80.0
 PRINCIPAL_POINT_REACH = 0.4
 PRINCIPAL_POINT_STEPS = 33
@@ -76,6 +76,13 @@ def _zhang_fit(g1: np.ndarray, g2: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     return w, residual, np.abs(b1) + np.abs(b2)
 
 
+def _unit_homography(homography: np.ndarray) -> np.ndarray:
+    """``homography`` as float64, scaled to a fixed norm of its first two columns (Zhang's fit
+    and the camera do not depend on its scale; this keeps their numbers of one size)."""
+    H = np.asarray(homography, dtype=np.float64)
+    return H / np.linalg.norm(H[:, :2]) * 2.0
+
+
 def _focal_from_homography(g: np.ndarray) -> float | None:
     """Focal length (px) from a homography already centred on the principal point, or None."""
     w, residual, scale = _zhang_fit(g[:, 0], g[:, 1])
@@ -95,8 +102,7 @@ def agreeing_principal_point(homography: np.ndarray,
     within PRINCIPAL_POINT_REACH of the long side. None where they agree nowhere."""
     width, height = image_size
     long_side = float(max(width, height))
-    H = np.asarray(homography, dtype=np.float64)
-    H = H / np.linalg.norm(H[:, :2]) * 2.0
+    H = _unit_homography(homography)
     offsets = np.linspace(-PRINCIPAL_POINT_REACH, PRINCIPAL_POINT_REACH, PRINCIPAL_POINT_STEPS) * long_side
     dx, dy = (v.ravel() for v in np.meshgrid(offsets, offsets))
     px, py = width / 2.0 + dx, height / 2.0 + dy
@@ -140,8 +146,7 @@ def _camera_at(homography: np.ndarray, image_size: tuple[int, int], focal: float
     width, height = image_size
     long_side = float(max(width, height))
     cx, cy = (width / 2.0, height / 2.0) if principal_point is None else principal_point
-    H = np.asarray(homography, dtype=np.float64)
-    H = H / np.linalg.norm(H[:, :2]) * 2.0
+    H = _unit_homography(homography)
     centre = np.array([[1, 0, -cx], [0, 1, -cy], [0, 0, 1]], dtype=np.float64)
     g = centre @ H
     estimated = out_of_range = False
