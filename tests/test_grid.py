@@ -16,12 +16,12 @@ import pytest
 
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
-from scorer.vision.grid import (STRONGEST_CORNERS, ClothOnly, InvalidCorners, NoBoardFound, _orient,
+from scorer.vision.grid import (STRONGEST_CORNERS, ClothOnly, InvalidCorners, NoBoardFound, _orient, _plane_without_misfits,
                                 clockwise_from_top_left, consistent_corners, correction_field, find_grid,
                                 grid_from_corners, on_lattice, parse_squares, runs_on)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
-from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, project
+from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, local_scale, project
 from scorer.vision.xcorners import detect_xcorners
 from scorer.vision.load import load_photo
 from synthetic_scene import draw_scene, look_at_camera
@@ -203,6 +203,49 @@ def test_a_corner_mismeasured_on_its_own_is_left_out_and_a_fold_kept():
     assert kept[row][1:-1].all()  # each with two neighbours moved alike
     followed = correction_field(known, known, crease, scale, trusted=kept)
     assert np.allclose(followed[row], crease[row])  # the board is taken as folded: the crease is followed
+
+
+def _perspective_plane() -> np.ndarray:
+    """Board squares (-1..7) to px of a board seen at a slant: 60 px squares, the far edge shorter."""
+    board = np.float32([[-1, -1], [7, -1], [7, 7], [-1, 7]])
+    image = np.float32([[100, 700], [660, 700], [560, 200], [200, 200]])
+    return cv2.getPerspectiveTransform(board, image)
+
+
+def test_mismeasured_corners_side_by_side_do_not_tilt_the_plane():
+    """Two mismeasured x-corners next to each other (beside the pieces in one part of a
+    blurred photo) vouch for each other; far from the well measured ones they would tilt a
+    least-squares plane by a good part of a square at the board's far corner."""
+    truth = _perspective_plane()
+    good = np.array([[i, j] for i in range(3) for j in range(7)], np.float64)  # three columns
+    bad = np.array([[5, 6], [6, 6], [6, 2]], np.float64)
+    src = np.vstack([good, bad])
+    rng = np.random.default_rng(3)
+    dst = project(truth, src) + rng.normal(0.0, 0.15, src.shape)  # a quarter of a hundredth of a square
+    dst[len(good):len(good) + 2] += [9.0, 7.0]  # the pair: about a fifth of a square off, together
+    dst[len(good) + 2] += [-8.0, 5.0]
+    far = np.array([[7.0, 7.0], [-1.0, 7.0], [7.0, -1.0], [-1.0, -1.0]])
+    side = float(np.median(local_scale(truth, far)))
+    least_squares, _ = cv2.findHomography(src, dst, 0)
+    assert np.hypot(*(project(least_squares, far) - project(truth, far)).T).max() / side > 0.15
+    plane, kept = _plane_without_misfits(src, dst, least_squares)
+    assert not kept[len(good):].any()
+    assert np.hypot(*(project(plane, far) - project(truth, far)).T).max() / side < 0.03
+
+
+def test_the_plane_fit_keeps_a_creases_corners():
+    """A crease (a row of corners a quarter of a square off, together) is no pair of misfits:
+    its middle corners stay in, so the board is taken as folded."""
+    truth = _perspective_plane()
+    src = np.array([[i, j] for i in range(7) for j in range(7)], np.float64)
+    scale = local_scale(truth, src)
+    dst = project(truth, src) + np.random.default_rng(4).normal(0.0, 0.15, src.shape)
+    row = src[:, 1] == 4
+    dst[row, 1] += 0.25 * scale[row]
+    plane, kept = _plane_without_misfits(src, dst, truth)
+    assert kept[row][2:-2].all()  # the crease's ends are left out as before, each with one neighbour alike
+    offsets = dst - project(plane, src)
+    assert correction_field(src, src, offsets, local_scale(plane, src), trusted=kept).any()
 
 
 def test_a_flat_board_takes_its_plane_everywhere():

@@ -76,6 +76,11 @@ PATTERN_RETRIES = 2  # times the finder looks again without the corners of the c
 PATTERN_MAX_POINTS = 4 * MAX_POINTS  # x-corners it looks among then: a cloth's and the board's
 PATTERN_TOLERANCE = 0.15  # squares: a corner this near a cloth lattice's point is the cloth's
 SAMPLE_PX = 16  # rectified px per square when reading square colours
+CONSENSUS_TOLERANCE = 0.04  # squares: x-corners this near one plane agree on it
+CONSENSUS_MIN = 10
+CONSENSUS_SHARE = 0.5
+FOLD_GROUP = 3  # x-corners off the plane together that make a fold, not a pair of misfits
+CONSENSUS_GAIN = 0.7  # its capped squared residuals at most this share of the least-squares plane's
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
 MIN_BOARD_SQUARES = 5  # the smallest play area (ThreeHouse, 2 players): a smaller find is a patch
 STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among again when it found no board
@@ -827,6 +832,7 @@ def _plane_without_misfits(src: np.ndarray, dst: np.ndarray, homography: np.ndar
     kept = np.ones(len(src), bool)
     if len(src) < 6:
         return homography, kept
+    kept = _tight_consensus(src, dst, homography)
     for round_ in range(rounds + 1):
         refit, _ = cv2.findHomography(src[kept], dst[kept], 0)
         if refit is not None:
@@ -841,6 +847,56 @@ def _plane_without_misfits(src: np.ndarray, dst: np.ndarray, homography: np.ndar
     return homography, kept
 
 
+def _tight_consensus(src: np.ndarray, dst: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """The x-corners to start the plane fit from. Mismeasured x-corners that cluster (beside
+    the pieces in one part of a blurred photo) vouch for each other and tilt the least-squares
+    plane. So: all of them, unless most lie on one plane within CONSENSUS_TOLERANCE (RANSAC)
+    that fits them clearly better than the least-squares plane of all (residuals capped at
+    the tolerance, summed in squares); then those, and the others that move together in a
+    group of three or more (a fold)."""
+    everything = np.ones(len(src), bool)
+    if len(src) < CONSENSUS_MIN:
+        return everything
+    side = local_scale(homography, src)
+    plane, _ = cv2.findHomography(src, dst, cv2.RANSAC, CONSENSUS_TOLERANCE * float(np.median(side)),
+                                  maxIters=2000, confidence=0.999)
+    least_squares, _ = cv2.findHomography(src, dst, 0)
+    if plane is None or least_squares is None:
+        return everything
+    on = np.hypot(*(dst - project(plane, src)).T) <= CONSENSUS_TOLERANCE * side
+    if on.sum() >= 6:
+        refit, _ = cv2.findHomography(src[on], dst[on], 0)
+        plane = refit if refit is not None else plane
+    offsets = dst - project(plane, src)
+    off = np.hypot(*offsets.T) / side
+    on = off <= CONSENSUS_TOLERANCE
+    off_least_squares = np.hypot(*(dst - project(least_squares, src)).T) / side
+    cost = float(np.sum(np.minimum(off, CONSENSUS_TOLERANCE) ** 2))
+    cost_least_squares = float(np.sum(np.minimum(off_least_squares, CONSENSUS_TOLERANCE) ** 2))
+    if on.sum() < max(CONSENSUS_MIN, CONSENSUS_SHARE * len(src)) or cost > CONSENSUS_GAIN * cost_least_squares:
+        return everything
+    return on | _moving_together(src, offsets, side, ~on)
+
+
+def _moving_together(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """Which of the x-corners ``among`` belong to a group of FOLD_GROUP or more of them,
+    linked through lattice neighbours whose offsets agree within FOLD_TOLERANCE: a fold moves
+    a band of corners together, while two mismeasured ones beside the same piece make no fold."""
+    linked = _neighbours_alike(known, offsets, scale) & among[:, None] & among[None, :]
+    group = np.full(len(known), -1)
+    for start in np.flatnonzero(among):
+        if group[start] >= 0:
+            continue
+        group[start] = start
+        frontier = [start]
+        while frontier:
+            reached = np.flatnonzero(linked[frontier].any(axis=0) & (group < 0))
+            group[reached] = start
+            frontier = reached.tolist()
+    sizes = np.bincount(group[among], minlength=len(known)) if among.any() else np.zeros(len(known), int)
+    return among & (sizes[np.maximum(group, 0)] >= FOLD_GROUP)
+
+
 def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """Which x-corners (lattice ``known``, px ``offsets`` from the plane fit, px per square
     ``scale``) are not off on their own: within FOLD_TOLERANCE of the smooth offset field their
@@ -853,10 +909,15 @@ def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray
     scale = np.asarray(scale, np.float64)
     expected = offset_field(known, known, offsets, leave_one_out=True)
     smooth = np.hypot(*(offsets - expected).T) <= FOLD_TOLERANCE * scale
+    return smooth | (_neighbours_alike(known, offsets, scale).sum(axis=1) >= 2)
+
+
+def _neighbours_alike(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """[a, b]: x-corners a and b are lattice neighbours (diagonals too) whose offsets agree
+    within FOLD_TOLERANCE of a's square."""
     steps = np.abs(known[:, None, :] - known[None, :, :]).max(axis=2)
     apart = np.hypot(*(offsets[:, None, :] - offsets[None, :, :]).transpose(2, 0, 1))
-    shared = apart <= FOLD_TOLERANCE * scale[:, None]
-    return smooth | (((steps == 1) & shared).sum(axis=1) >= 2)
+    return (steps == 1) & (apart <= FOLD_TOLERANCE * np.asarray(scale, np.float64)[:, None])
 
 
 def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray,
