@@ -235,3 +235,13 @@ def test_cli_without_the_renderer_says_how_to_install_it(capsys, tmp_path, monke
     err = capsys.readouterr().err.strip()
     assert "pip install -e '.[studio]'" in err and "\n" not in err
     assert not list(tmp_path.iterdir())
+
+
+def test_cli_without_blender_says_how_to_install_it(capsys, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "bpy", None)  # as if not installed
+    assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--renderer", "cycles"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "pip install bpy" in err and "\n" not in err
+    assert not list(tmp_path.iterdir())

@@ -14,6 +14,7 @@ from scorer.errors import UserError
 
 def add_parser(subparsers) -> None:
     from scorer.board import COLOURS
+    from scorer.studio.photo import RENDERERS
     from scorer.studio.scene import (BOARD_KINDS, CLUTTER_KINDS, FROST_RANGE, LIGHT_KINDS, RESOLUTIONS, STAGES,
                                      TABLE_KINDS, TOKEN_KINDS)
 
@@ -30,6 +31,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--skip-existing", action="store_true", help="leave photos already in DIR alone (resume a run)")
     parser.add_argument("--megapixels", type=int, choices=sorted(RESOLUTIONS), default=3, help="image size (default 3)")
     parser.add_argument("--spp", type=int, default=8, help="path-tracing samples per pixel before denoising (default 8)")
+    parser.add_argument("--renderer", choices=RENDERERS, default="mitsuba",
+                        help="mitsuba (default), or Blender's cycles, a second renderer with other materials "
+                        "(needs pip install bpy)")
     parser.add_argument("--players", type=int, choices=(2, 3, 4))
     stash = parser.add_mutually_exclusive_group()
     stash.add_argument("--threehouse", action="store_true", default=None, help="ThreeHouse setup")
@@ -92,11 +96,16 @@ def run(args) -> int:
         Path(args.out).mkdir(parents=True, exist_ok=True)
     except OSError as err:  # a file of that name, no permission, ...: one line, before rendering
         raise UserError(f"--out {args.out}: cannot make the folder ({err.strerror or err})") from None
-    mitsuba()  # a missing renderer is a one-line error before any work
+    if args.renderer == "cycles":
+        from scorer.studio.cycles import blender
+
+        blender()  # a missing renderer is a one-line error before any work
+    else:
+        mitsuba()
     for seed in range(args.seed, args.seed + args.count):
         if args.skip_existing and (Path(args.out) / f"{args.prefix}{seed:06d}.json").exists():
             continue
         started = time.perf_counter()
-        path = write_photo(seed, args.out, name=f"{args.prefix}{seed:06d}", **options)
+        path = write_photo(seed, args.out, name=f"{args.prefix}{seed:06d}", renderer=args.renderer, **options)
         print(f"{path}  ({time.perf_counter() - started:.1f} s)", file=sys.stdout, flush=True)
     return 0

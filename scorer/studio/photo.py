@@ -23,26 +23,37 @@ def dominant_light_rgb(plan: ScenePlan) -> np.ndarray:
     return total / total[1]
 
 
-def make_photo(plan: ScenePlan, *, spp: int | None = None) -> tuple[bytes, dict]:
-    """Render ``plan``; returns the JPEG bytes and its sidecar (with render timing)."""
+RENDERERS = ("mitsuba", "cycles")
+
+
+def make_photo(plan: ScenePlan, *, spp: int | None = None, renderer: str = "mitsuba") -> tuple[bytes, dict]:
+    """Render ``plan`` with Mitsuba or (``renderer="cycles"``) Blender's Cycles; returns the
+    JPEG bytes and its sidecar (with render timing)."""
     started = time.perf_counter()
-    linear = render_linear(plan, spp=spp)
+    if renderer == "cycles":
+        from scorer.studio import cycles
+
+        linear = cycles.render_linear(plan, spp=spp)
+    else:
+        linear = render_linear(plan, spp=spp)
     rendered = time.perf_counter()
     image = develop(linear, plan.post, dominant_light_rgb(plan), plan.seed)
     jpeg = encode_jpeg(image, plan.post["jpeg_quality"])
     truth = sidecar(plan)
+    truth["renderer"] = renderer
     truth["render_seconds"] = round(rendered - started, 2)
     truth["total_seconds"] = round(time.perf_counter() - started, 2)
     return jpeg, truth
 
 
-def write_photo(seed: int, out_dir: str | Path, *, name: str | None = None, **options) -> Path:
+def write_photo(seed: int, out_dir: str | Path, *, name: str | None = None, renderer: str = "mitsuba",
+                **options) -> Path:
     """Plan (``options`` as for ``plan_scene``), render and save ``<name>.jpg`` and
     ``<name>.json`` under ``out_dir``."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     plan = plan_scene(seed, **options)
-    jpeg, truth = make_photo(plan)
+    jpeg, truth = make_photo(plan, renderer=renderer)
     stem = name or f"studio_{seed:06d}"
     truth["file"] = f"{stem}.jpg"
     truth["studio_options"] = {k: v for k, v in options.items() if v is not None}

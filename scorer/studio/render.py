@@ -45,8 +45,8 @@ def mitsuba():
     return mi
 
 
-def _matrix(translate=(0, 0, 0), yaw_deg=0.0, scale=(1, 1, 1), pre=None) -> np.ndarray:
-    """translate @ rot_z(yaw) @ pre @ scale, as a 4x4 array."""
+def placement(translate=(0, 0, 0), yaw_deg=0.0, scale=(1, 1, 1), pre=None) -> np.ndarray:
+    """The 4x4 placing a unit mesh: translate @ rot_z(yaw) @ pre @ scale."""
     c, s = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
     rot = np.array([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1.0]])
     tr = np.eye(4)
@@ -93,7 +93,9 @@ def _piece_bsdf(colour: str, plan: ScenePlan) -> dict:
     return {"type": "blendbsdf", "weight": 1.0 - plan.materials["frost"], "bsdf_0": body, "bsdf_1": see_through}
 
 
-def _pyramid(assets: _Assets, pips: int, x, y, z, yaw, bsdf, lying=False) -> dict:
+def pyramid_matrix(pips: int, x, y, z, yaw, lying=False) -> np.ndarray:
+    """The 4x4 placing the unit pyramid shell (``meshes.pyramid_shell``) as a piece of ``pips``
+    standing at (x, y, z), or lying on one face."""
     base, height = PYRAMID_SIZES[pips]
     pre = None
     if lying:  # on one face: turn about x until that face's normal points down
@@ -104,34 +106,46 @@ def _pyramid(assets: _Assets, pips: int, x, y, z, yaw, bsdf, lying=False) -> dic
         key = pre @ np.diag([base, base, height, 1.0]) @ np.array(
             [[-.5, -.5, 0, 1], [.5, -.5, 0, 1], [.5, .5, 0, 1], [-.5, .5, 0, 1], [0, 0, 1, 1]]).T
         z = z - key[2].min()
-    m = _matrix((x, y, z), yaw, (base, base, height), pre)
+    return placement((x, y, z), yaw, (base, base, height), pre)
+
+
+def _pyramid(assets: _Assets, pips: int, x, y, z, yaw, bsdf, lying=False) -> dict:
+    m = pyramid_matrix(pips, x, y, z, yaw, lying)
     return {"type": "ply", "filename": assets.mesh("pyramid", meshes.pyramid_shell()), "face_normals": True,
             "to_world": mitsuba().ScalarTransform4f(m.tolist()), "bsdf": bsdf}
 
 
-def _board_shapes(assets: _Assets, spec: BoardSpec) -> dict:
-    mi = mitsuba()
+def board_surface(spec: BoardSpec) -> tuple:
+    """The checkerboard as ``(mesh, matrix, texture_rgb, finish)``: finish ``"cloth"`` (matte)
+    or the roughness (Beckmann alpha) of a printed, vinyl or wooden board's plastic finish."""
     st = spec.style
     if spec.kind == "bandanna":
         size = 2 * spec.border + 8 * spec.square
         tex = textures.bandanna(st["texture_seed"], st["variant"], cloth_m=size, square_m=spec.square)
         mesh = meshes.height_grid(size, size, spec.surface, step=0.003, thickness=spec.thickness)
-        bsdf = {"type": "diffuse", "reflectance": {"type": "bitmap", "filename": assets.image("bandanna", tex)}}
-        return {"board": {"type": "ply", "filename": assets.mesh("cloth", mesh), "bsdf": bsdf}}
+        return mesh, np.eye(4), tex, "cloth"
     kind = "vinyl" if spec.kind == "vinyl" else ("wood" if spec.kind == "wood" else "printed")
     tex = textures.printed_board(st["texture_seed"], st["palette"], spec.rows, spec.cols, spec.square,
                                  spec.border, st.get("labels", False), kind)
     w = spec.cols * spec.square + 2 * spec.border
     h = spec.rows * spec.square + 2 * spec.border
     alpha = {"vinyl": 0.35, "wood": 0.12, "printed": 0.3}[kind]
-    bsdf = {"type": "roughplastic", "alpha": alpha,
+    if not spec.surface.is_flat:
+        return meshes.height_grid(w, h, spec.surface, step=0.005, thickness=spec.thickness), np.eye(4), tex, alpha
+    return meshes.box(), placement((0, 0, 0), 0, (w, h, spec.thickness)), tex, alpha
+
+
+def _board_shapes(assets: _Assets, spec: BoardSpec) -> dict:
+    mesh, matrix, tex, finish = board_surface(spec)
+    if finish == "cloth":
+        bsdf = {"type": "diffuse", "reflectance": {"type": "bitmap", "filename": assets.image("bandanna", tex)}}
+        return {"board": {"type": "ply", "filename": assets.mesh("cloth", mesh), "bsdf": bsdf}}
+    bsdf = {"type": "roughplastic", "alpha": finish,
             "diffuse_reflectance": {"type": "bitmap", "filename": assets.image("boardtex", tex)}}
     if not spec.surface.is_flat:
-        mesh = meshes.height_grid(w, h, spec.surface, step=0.005, thickness=spec.thickness)
         return {"board": {"type": "ply", "filename": assets.mesh("mat", mesh), "bsdf": bsdf}}
-    m = _matrix((0, 0, 0), 0, (w, h, spec.thickness))
-    return {"board": {"type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True,
-                      "to_world": mi.ScalarTransform4f(m.tolist()), "bsdf": bsdf}}
+    return {"board": {"type": "ply", "filename": assets.mesh("box", mesh), "face_normals": True,
+                      "to_world": mitsuba().ScalarTransform4f(matrix.tolist()), "bsdf": bsdf}}
 
 
 TOKEN_COLOURS = {"red": (0.55, 0.04, 0.04), "blue": (0.03, 0.08, 0.45), "green": (0.04, 0.3, 0.06),
@@ -139,36 +153,39 @@ TOKEN_COLOURS = {"red": (0.55, 0.04, 0.04), "blue": (0.03, 0.08, 0.45), "green":
                  "wood": (0.45, 0.27, 0.12), "clear": (0.9, 0.92, 0.9)}
 
 
-def _token(assets: _Assets, item) -> dict:
-    mi = mitsuba()
+def token_shape(item) -> tuple[str, tuple, np.ndarray]:
+    """A park marker ``item`` as ``(mesh name, mesh, matrix)``: a coin, chip or round token is
+    a cylinder, a glass stone a flattened sphere, a square token a box."""
     p = item.params
     r, h = p["radius"], p["height"]
+    if item.kind == "glass_stone":
+        return "sphere", meshes.sphere(), placement((item.x, item.y, item.z + h / 2), item.yaw, (r, r, h / 2))
+    if item.kind == "token" and p["shape"] == "cube":
+        return "box", meshes.box(), placement((item.x, item.y, item.z), item.yaw, (2 * r, 2 * r, h))
+    return "cylinder", meshes.cylinder(), placement((item.x, item.y, item.z), item.yaw, (r, r, h))
+
+
+PHONE_BODIES = {"black": (0.02, 0.02, 0.02), "white": (0.75, 0.75, 0.75), "blue": (0.05, 0.1, 0.3),
+                "silver": (0.5, 0.5, 0.52)}
+
+
+def _token(assets: _Assets, item) -> dict:
+    p = item.params
     if item.kind == "coin":
         bsdf = {"type": "roughconductor", "material": p["metal"], "alpha": 0.18}
-        m = _matrix((item.x, item.y, item.z), item.yaw, (r, r, h))
-        mesh = ("cylinder", meshes.cylinder())
     elif item.kind == "glass_stone":
         colour = TOKEN_COLOURS[p["colour"]]
         if p["colour"] in ("black", "white"):
             bsdf = {"type": "roughplastic", "diffuse_reflectance": _rgb(colour), "alpha": 0.05}
         else:
             bsdf = {"type": "roughdielectric", "alpha": 0.04, "int_ior": 1.5, "specular_transmittance": _rgb(colour)}
-        m = _matrix((item.x, item.y, item.z + h / 2), item.yaw, (r, r, h / 2))
-        mesh = ("sphere", meshes.sphere())
     elif item.kind == "chip":
         bsdf = {"type": "roughplastic", "diffuse_reflectance": _rgb(TOKEN_COLOURS[p["colour"]]), "alpha": 0.3}
-        m = _matrix((item.x, item.y, item.z), item.yaw, (r, r, h))
-        mesh = ("cylinder", meshes.cylinder())
     else:
         bsdf = {"type": "roughplastic", "diffuse_reflectance": _rgb(TOKEN_COLOURS[p["colour"]]), "alpha": 0.4}
-        if p["shape"] == "cube":
-            m = _matrix((item.x, item.y, item.z), item.yaw, (2 * r, 2 * r, h))
-            mesh = ("box", meshes.box())
-        else:
-            m = _matrix((item.x, item.y, item.z), item.yaw, (r, r, h))
-            mesh = ("cylinder", meshes.cylinder())
-    return {"type": "ply", "filename": assets.mesh(*mesh), "face_normals": mesh[0] != "sphere",
-            "to_world": mi.ScalarTransform4f(m.tolist()), "bsdf": bsdf}
+    name, mesh, m = token_shape(item)
+    return {"type": "ply", "filename": assets.mesh(name, mesh), "face_normals": name != "sphere",
+            "to_world": mitsuba().ScalarTransform4f(m.tolist()), "bsdf": bsdf}
 
 
 def _clutter(assets: _Assets, item, plan: ScenePlan) -> dict[str, dict]:
@@ -181,46 +198,47 @@ def _clutter(assets: _Assets, item, plan: ScenePlan) -> dict[str, dict]:
                                                _piece_bsdf(p["colour"], plan), p["lying"])
     elif item.kind == "card":
         tex = textures.playing_card(p["texture_seed"], p["face"])
-        m = _matrix((item.x, item.y, item.z), item.yaw, (0.063, 0.088, 0.0003))
+        m = placement((item.x, item.y, item.z), item.yaw, (0.063, 0.088, 0.0003))
         out[assets.unique("card")] = {
             "type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True, "to_world": T(m.tolist()),
             "bsdf": {"type": "roughplastic", "alpha": 0.25,
                      "diffuse_reflectance": {"type": "bitmap", "filename": assets.image(assets.unique("cardtex"), tex)}}}
     elif item.kind == "phone":
-        body = {"black": (0.02, 0.02, 0.02), "white": (0.75, 0.75, 0.75), "blue": (0.05, 0.1, 0.3),
-                "silver": (0.5, 0.5, 0.52)}[p["body"]]
-        m = _matrix((item.x, item.y, 0.0), item.yaw, (0.072, 0.148, 0.008))
+        body = PHONE_BODIES[p["body"]]
+        m = placement((item.x, item.y, 0.0), item.yaw, (0.072, 0.148, 0.008))
         out[assets.unique("phone")] = {"type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True, "to_world": T(m.tolist()),
                                        "bsdf": {"type": "roughplastic", "diffuse_reflectance": _rgb(body), "alpha": 0.2}}
-        m = _matrix((item.x, item.y, 0.008), item.yaw, (0.066, 0.140, 0.0004))
+        m = placement((item.x, item.y, 0.008), item.yaw, (0.066, 0.140, 0.0004))
         out[assets.unique("screen")] = {"type": "ply", "filename": assets.mesh("box", meshes.box()), "face_normals": True, "to_world": T(m.tolist()),
                                         "bsdf": {"type": "plastic", "diffuse_reflectance": _rgb((0.005, 0.005, 0.006))}}
     elif item.kind == "mug":
-        m = _matrix((item.x, item.y, 0.0), 0, (0.041, 0.041, 0.095))
+        m = placement((item.x, item.y, 0.0), 0, (0.041, 0.041, 0.095))
         out[assets.unique("mug")] = {"type": "ply", "filename": assets.mesh("cylinder", meshes.cylinder()), "face_normals": True, "to_world": T(m.tolist()),
                                      "bsdf": {"type": "roughplastic", "diffuse_reflectance": _rgb(TOKEN_COLOURS.get(p["colour"], (0.7, 0.7, 0.7))), "alpha": 0.1}}
-        m = _matrix((item.x, item.y, 0.0951), 0, (0.036, 0.036, 0.0002))
+        m = placement((item.x, item.y, 0.0951), 0, (0.036, 0.036, 0.0002))
         out[assets.unique("coffee")] = {"type": "ply", "filename": assets.mesh("cylinder", meshes.cylinder()), "face_normals": True, "to_world": T(m.tolist()),
                                         "bsdf": {"type": "plastic", "diffuse_reflectance": _rgb((0.03, 0.012, 0.005))}}
     elif item.kind == "hand":
         skin = {"type": "roughplastic", "diffuse_reflectance": _rgb(p["skin"]), "alpha": 0.45}
         sph = assets.mesh("sphere", meshes.sphere())
-        c, s = math.cos(math.radians(item.yaw)), math.sin(math.radians(item.yaw))
-
-        def local(dx, dy):  # hand frame: fingers point along +x to the fingertips at (0, 0)
-            return item.x + c * dx - s * dy, item.y + s * dx + c * dy
-
-        # (dx, dy, half-length, half-width, half-height, turn): palm, forearm, four fingers, thumb
-        parts = [(-0.135, 0.0, 0.05, 0.043, 0.015, 0.0), (-0.33, 0.0, 0.16, 0.038, 0.028, 0.0)]
-        for k, off in enumerate((-0.027, -0.009, 0.009, 0.027)):
-            length = (0.030, 0.040, 0.042, 0.037)[k]  # little finger .. index finger
-            parts.append((-0.085 + length - (0.042 - length), off, length, 0.0085, 0.008, 0.0))
-        parts.append((-0.1, 0.052, 0.032, 0.011, 0.01, 40.0))  # thumb
-        for dx, dy, ax, ay, az, turn in parts:
-            x, y = local(dx, dy)
-            m = _matrix((x, y, az * 0.9), item.yaw + turn, (ax, ay, az))
+        for m in hand_matrices(item):
             out[assets.unique("hand")] = {"type": "ply", "filename": sph, "to_world": T(m.tolist()), "bsdf": skin}
     return out
+
+
+def hand_matrices(item) -> list[np.ndarray]:
+    """The 4x4s placing the unit sphere (``meshes.sphere``) as the parts of a hand ``item``:
+    palm, forearm, four fingers and thumb."""
+    c, s = math.cos(math.radians(item.yaw)), math.sin(math.radians(item.yaw))
+    # (dx, dy, half-length, half-width, half-height, turn) in the hand's frame: fingers point
+    # along +x to the fingertips at (0, 0)
+    parts = [(-0.135, 0.0, 0.05, 0.043, 0.015, 0.0), (-0.33, 0.0, 0.16, 0.038, 0.028, 0.0)]
+    for k, off in enumerate((-0.027, -0.009, 0.009, 0.027)):
+        length = (0.030, 0.040, 0.042, 0.037)[k]  # little finger .. index finger
+        parts.append((-0.085 + length - (0.042 - length), off, length, 0.0085, 0.008, 0.0))
+    parts.append((-0.1, 0.052, 0.032, 0.011, 0.01, 40.0))  # thumb
+    return [placement((item.x + c * dx - s * dy, item.y + s * dx + c * dy, az * 0.9), item.yaw + turn, (ax, ay, az))
+            for dx, dy, ax, ay, az, turn in parts]
 
 
 def _lights(plan: ScenePlan) -> dict:
