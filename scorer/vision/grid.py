@@ -852,8 +852,8 @@ def _tight_consensus(src: np.ndarray, dst: np.ndarray, homography: np.ndarray) -
     the pieces in one part of a blurred photo) vouch for each other and tilt the least-squares
     plane. So: all of them, unless most lie on one plane within CONSENSUS_TOLERANCE (RANSAC)
     that fits them clearly better than the least-squares plane of all (residuals capped at
-    the tolerance, summed in squares); then those, and the others that move together in a
-    group of three or more (a fold)."""
+    the tolerance, summed in squares); then those, and the others that moved as a fold
+    moves (:func:`_moving_together`)."""
     everything = np.ones(len(src), bool)
     if len(src) < CONSENSUS_MIN:
         return everything
@@ -871,18 +871,21 @@ def _tight_consensus(src: np.ndarray, dst: np.ndarray, homography: np.ndarray) -
     off = np.hypot(*offsets.T) / side
     on = off <= CONSENSUS_TOLERANCE
     off_least_squares = np.hypot(*(dst - project(least_squares, src)).T) / side
-    cost = float(np.sum(np.minimum(off, CONSENSUS_TOLERANCE) ** 2))
-    cost_least_squares = float(np.sum(np.minimum(off_least_squares, CONSENSUS_TOLERANCE) ** 2))
+    cost = float(np.sum(np.fmin(off, CONSENSUS_TOLERANCE) ** 2))
+    cost_least_squares = float(np.sum(np.fmin(off_least_squares, CONSENSUS_TOLERANCE) ** 2))
     if on.sum() < max(CONSENSUS_MIN, CONSENSUS_SHARE * len(src)) or cost > CONSENSUS_GAIN * cost_least_squares:
         return everything
     return on | _moving_together(src, offsets, side, ~on)
 
 
 def _moving_together(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray, among: np.ndarray) -> np.ndarray:
-    """Which of the x-corners ``among`` belong to a group of FOLD_GROUP or more of them,
-    linked through lattice neighbours whose offsets agree within FOLD_TOLERANCE: a fold moves
-    a band of corners together, while two mismeasured ones beside the same piece make no fold."""
+    """Which of the x-corners ``among`` moved as a fold moves a band of corners: those in a
+    group of FOLD_GROUP or more of them linked through lattice neighbours whose offsets agree
+    within FOLD_TOLERANCE, and those within it of the smooth offset field of the others among
+    them (a fold at a slant to the lattice, whose offsets change from corner to corner) with
+    two or more neighbours among them. Two mismeasured corners beside the same piece make no fold."""
     linked = _neighbours_alike(known, offsets, scale) & among[:, None] & among[None, :]
+    linked |= linked.T
     group = np.full(len(known), -1)
     for start in np.flatnonzero(among):
         if group[start] >= 0:
@@ -894,7 +897,14 @@ def _moving_together(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray, 
             group[reached] = start
             frontier = reached.tolist()
     sizes = np.bincount(group[among], minlength=len(known)) if among.any() else np.zeros(len(known), int)
-    return among & (sizes[np.maximum(group, 0)] >= FOLD_GROUP)
+    together = among & (sizes[np.maximum(group, 0)] >= FOLD_GROUP)
+    inside = np.flatnonzero(among)
+    if len(inside) >= FOLD_GROUP:
+        field = offset_field(known[inside], known[inside], offsets[inside], leave_one_out=True)
+        smooth = np.hypot(*(offsets[inside] - field).T) <= FOLD_TOLERANCE * np.asarray(scale, np.float64)[inside]
+        steps = np.abs(known[inside][:, None, :] - known[inside][None, :, :]).max(axis=2)
+        together[inside[smooth & ((steps == 1).sum(axis=1) >= 2)]] = True
+    return together
 
 
 def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
