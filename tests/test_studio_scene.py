@@ -245,3 +245,11 @@ def test_cli_without_blender_says_how_to_install_it(capsys, tmp_path, monkeypatc
     err = capsys.readouterr().err.strip()
     assert "pip install bpy" in err and "\n" not in err
     assert not list(tmp_path.iterdir())
+
+
+def test_an_unknown_renderer_is_refused_before_rendering():
+    from scorer.studio.photo import make_photo
+    from scorer.studio.scene import plan_scene
+
+    with pytest.raises(ValueError, match="unknown renderer 'blender'"):
+        make_photo(plan_scene(1), renderer="blender")

@@ -44,6 +44,7 @@ class _Scene:
         self.bpy = bpy
         self.folder = folder
         self.materials: dict[str, object] = {}
+        self.textures = 0
 
     def add(self, name: str, mesh, matrix: np.ndarray, material, smooth: bool = False) -> None:
         """Mesh ``(vertices, faces, uv or None)`` placed by ``matrix`` (Mitsuba's uv: v down the image)."""
@@ -78,7 +79,8 @@ class _Scene:
         mat, bsdf = self.material(name)
         if texture is not None:
             nodes, links = mat.node_tree.nodes, mat.node_tree.links
-            path = self.folder / f"{name}.png"
+            self.textures += 1  # Blender reads the files at render time: one file per texture
+            path = self.folder / f"{name}_{self.textures}.png"
             cv2.imwrite(str(path), cv2.cvtColor(texture, cv2.COLOR_RGB2BGR))
             image = nodes.new("ShaderNodeTexImage")
             image.image = self.bpy.data.images.load(str(path))
@@ -125,15 +127,26 @@ class _Scene:
         self.materials[colour] = mat
         return mat
 
-    def emitter(self, name: str, radiance) -> object:
+    def emitter(self, name: str, radiance, one_sided: bool = False) -> object:
+        """A surface giving off ``radiance``; ``one_sided``, from its front only (Mitsuba's
+        rectangle emitter), its back a black diffuse surface."""
         mat = self.bpy.data.materials.new(name)
         mat.use_nodes = True
-        nodes = mat.node_tree.nodes
+        nodes, links = mat.node_tree.nodes, mat.node_tree.links
         nodes.remove(nodes["Principled BSDF"])
         emission = nodes.new("ShaderNodeEmission")
         emission.inputs["Color"].default_value = (*map(float, radiance), 1.0)
         emission.inputs["Strength"].default_value = 1.0
-        mat.node_tree.links.new(emission.outputs["Emission"], nodes["Material Output"].inputs["Surface"])
+        surface = emission.outputs["Emission"]
+        if one_sided:
+            back = nodes.new("ShaderNodeBsdfDiffuse")
+            back.inputs["Color"].default_value = (0.0, 0.0, 0.0, 1.0)
+            sides = nodes.new("ShaderNodeMixShader")
+            links.new(nodes.new("ShaderNodeNewGeometry").outputs["Backfacing"], sides.inputs["Fac"])
+            links.new(surface, sides.inputs[1])
+            links.new(back.outputs["BSDF"], sides.inputs[2])
+            surface = sides.outputs["Shader"]
+        links.new(surface, nodes["Material Output"].inputs["Surface"])
         return mat
 
 
@@ -182,8 +195,8 @@ def _clutter(scene: _Scene, item, plan: ScenePlan) -> None:
 
 
 def _look_at(origin, forward, up) -> np.ndarray:
-    """A 4x4 whose -z axis points along ``forward`` and +y along ``up`` (Blender's cameras and
-    area lights look down their -z)."""
+    """A 4x4 whose -z axis points along ``forward`` and +y along ``up`` (Blender's cameras look
+    down their -z)."""
     forward = np.asarray(forward, float) / np.linalg.norm(forward)
     right = np.cross(forward, up)
     right /= np.linalg.norm(right)
@@ -212,12 +225,17 @@ def _lights(scene: _Scene, plan: ScenePlan) -> None:
             obj.location = light.position
             bpy.context.scene.collection.objects.link(obj)
         elif light.kind == "area":
-            frame = _look_at(light.position, np.subtract(light.target, light.position), (0.0, 0.0, 1.0))
-            frame[:3, 2] *= -1  # the panel emits along its +z, towards the target
-            matrix = frame @ np.diag([light.size / 2, light.size * 0.6, 1.0, 1.0])
+            # Mitsuba's look_at frame: the panel's front (+z) faces the target
+            forward = np.subtract(light.target, light.position)
+            forward = forward / np.linalg.norm(forward)
+            right = np.cross((0.0, 0.0, 1.0), forward)
+            right /= np.linalg.norm(right)
+            matrix = np.eye(4)
+            matrix[:3, 0], matrix[:3, 1] = right * light.size / 2, np.cross(forward, right) * light.size * 0.6
+            matrix[:3, 2], matrix[:3, 3] = forward, light.position
             panel = (np.array([[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0.0]]),
                      np.array([[0, 1, 2], [0, 2, 3]]), None)
-            scene.add(f"light{i}", panel, matrix, scene.emitter(f"light{i}", colour * light.power))
+            scene.add(f"light{i}", panel, matrix, scene.emitter(f"light{i}", colour * light.power, one_sided=True))
         else:
             d2 = sum(c * c for c in light.position)
             radiance = light.power * 0.25 * d2 / (math.pi * light.size ** 2)

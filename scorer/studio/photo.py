@@ -29,6 +29,8 @@ RENDERERS = ("mitsuba", "cycles")
 def make_photo(plan: ScenePlan, *, spp: int | None = None, renderer: str = "mitsuba") -> tuple[bytes, dict]:
     """Render ``plan`` with Mitsuba or (``renderer="cycles"``) Blender's Cycles; returns the
     JPEG bytes and its sidecar (with render timing)."""
+    if renderer not in RENDERERS:
+        raise ValueError(f"unknown renderer {renderer!r}; known: {', '.join(RENDERERS)}")
     started = time.perf_counter()
     if renderer == "cycles":
         from scorer.studio import cycles
