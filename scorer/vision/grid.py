@@ -902,8 +902,7 @@ def _moving_together(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray, 
     if len(inside) >= FOLD_GROUP:
         field = offset_field(known[inside], known[inside], offsets[inside], leave_one_out=True)
         smooth = np.hypot(*(offsets[inside] - field).T) <= FOLD_TOLERANCE * np.asarray(scale, np.float64)[inside]
-        steps = np.abs(known[inside][:, None, :] - known[inside][None, :, :]).max(axis=2)
-        together[inside[smooth & ((steps == 1).sum(axis=1) >= 2)]] = True
+        together[inside[smooth & (_lattice_neighbours(known[inside]).sum(axis=1) >= 2)]] = True
     return together
 
 
@@ -925,9 +924,13 @@ def consistent_corners(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray
 def _neighbours_alike(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """[a, b]: x-corners a and b are lattice neighbours (diagonals too) whose offsets agree
     within FOLD_TOLERANCE of a's square."""
-    steps = np.abs(known[:, None, :] - known[None, :, :]).max(axis=2)
     apart = np.hypot(*(offsets[:, None, :] - offsets[None, :, :]).transpose(2, 0, 1))
-    return (steps == 1) & (apart <= FOLD_TOLERANCE * np.asarray(scale, np.float64)[:, None])
+    return _lattice_neighbours(known) & (apart <= FOLD_TOLERANCE * np.asarray(scale, np.float64)[:, None])
+
+
+def _lattice_neighbours(known: np.ndarray) -> np.ndarray:
+    """[a, b]: lattice points a and b are one step apart, diagonals included."""
+    return np.abs(known[:, None, :] - known[None, :, :]).max(axis=2) == 1
 
 
 def correction_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, scale: np.ndarray,
