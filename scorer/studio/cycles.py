@@ -21,8 +21,8 @@ import numpy as np
 
 from scorer.errors import UserError
 from scorer.studio import meshes, textures
-from scorer.studio.render import (PHONE_BODIES, TOKEN_COLOURS, board_surface, hand_matrices, placement,
-                                  pyramid_matrix, token_shape)
+from scorer.studio.render import (PHONE_BODIES, TOKEN_COLOURS, board_surface, bulb_radiance, hand_matrices,
+                                  placement, pyramid_matrix, table_surface, token_shape)
 from scorer.studio.scene import OPAQUE_COLOURS, ScenePlan, kelvin_rgb
 
 METAL_RGB = {"Cu": (0.95, 0.64, 0.54), "Au": (1.0, 0.78, 0.34), "Al": (0.91, 0.92, 0.92), "Ag": (0.97, 0.96, 0.91)}
@@ -237,10 +237,8 @@ def _lights(scene: _Scene, plan: ScenePlan) -> None:
                      np.array([[0, 1, 2], [0, 2, 3]]), None)
             scene.add(f"light{i}", panel, matrix, scene.emitter(f"light{i}", colour * light.power, one_sided=True))
         else:
-            d2 = sum(c * c for c in light.position)
-            radiance = light.power * 0.25 * d2 / (math.pi * light.size ** 2)
             scene.add(f"light{i}", meshes.sphere(), placement(light.position, 0, (light.size,) * 3),
-                      scene.emitter(f"light{i}", colour * radiance), smooth=True)
+                      scene.emitter(f"light{i}", colour * bulb_radiance(light)), smooth=True)
 
 
 def _camera(bpy, plan: ScenePlan) -> None:
@@ -275,11 +273,9 @@ def render_linear(plan: ScenePlan, *, spp: int | None = None) -> np.ndarray:
     settings.render.image_settings.color_depth = "32"
     with tempfile.TemporaryDirectory(prefix="cycles_") as tmp:
         scene = _Scene(bpy, Path(tmp))
-        glossy = plan.table["kind"] in ("white_laminate", "formica", "dark_wood")
-        table = meshes.height_grid(6.0, 6.0, lambda x, y: np.full_like(x, -0.0002), step=6.0)
-        scene.add("table", table, np.eye(4), scene.plastic(
-            "table", alpha=0.25, texture=textures.table_top(plan.table["texture_seed"], plan.table["kind"]),
-            repeat=6.0, matte=not glossy))
+        table, texture, glossy = table_surface(plan)
+        scene.add("table", table, np.eye(4), scene.plastic("table", alpha=0.25, texture=texture, repeat=6.0,
+                                                           matte=not glossy))
         mesh, matrix, texture, finish = board_surface(plan.checkerboard)
         cloth = finish == "cloth"
         scene.add("board", mesh, matrix, scene.plastic("board", alpha=0.3 if cloth else finish, texture=texture,

@@ -254,11 +254,25 @@ def _lights(plan: ScenePlan) -> dict:
             out[f"light{i}"] = {"type": "rectangle", "to_world": to_world,
                                 "emitter": {"type": "area", "radiance": _rgb(colour * light.power)}}
         else:
-            d2 = sum(c * c for c in light.position)
-            radiance = light.power * 0.25 * d2 / (math.pi * light.size ** 2)
             out[f"light{i}"] = {"type": "sphere", "center": list(light.position), "radius": light.size,
-                                "emitter": {"type": "area", "radiance": _rgb(colour * radiance)}}
+                                "emitter": {"type": "area", "radiance": _rgb(colour * bulb_radiance(light))}}
     return out
+
+
+def bulb_radiance(light) -> float:
+    """The radiance of a ``"sphere"`` light's surface: ``power`` sets its irradiance at the
+    board's centre, whatever its size and distance."""
+    d2 = sum(c * c for c in light.position)
+    return light.power * 0.25 * d2 / (math.pi * light.size ** 2)
+
+
+def table_surface(plan: ScenePlan) -> tuple:
+    """The table as ``(mesh, texture_rgb, glossy)``: a 6 m plane just under the board, its
+    texture repeated every metre; a laminate, formica or dark wood top is glossy (roughplastic,
+    alpha 0.25), the others matte."""
+    mesh = meshes.height_grid(6.0, 6.0, lambda x, y: np.full_like(x, -0.0002), step=6.0)
+    texture = textures.table_top(plan.table["texture_seed"], plan.table["kind"])
+    return mesh, texture, plan.table["kind"] in ("white_laminate", "formica", "dark_wood")
 
 
 def scene_dict(plan: ScenePlan, folder: Path, *, integrator: dict | None = None, spp: int | None = None,
@@ -282,9 +296,7 @@ def scene_dict(plan: ScenePlan, folder: Path, *, integrator: dict | None = None,
             "sampler": {"type": "independent", "sample_count": spp or plan.spp},
         },
     }
-    table_tex = textures.table_top(plan.table["texture_seed"], plan.table["kind"])
-    table_mesh = meshes.height_grid(6.0, 6.0, lambda x, y: np.full_like(x, -0.0002), step=6.0)
-    glossy = plan.table["kind"] in ("white_laminate", "formica", "dark_wood")
+    table_mesh, table_tex, glossy = table_surface(plan)
     scene["table"] = {"type": "ply", "filename": assets.mesh("table", table_mesh),
                       "bsdf": {"type": "roughplastic" if glossy else "diffuse",
                                **({"alpha": 0.25} if glossy else {}),
