@@ -31,6 +31,29 @@ def test_a_washed_out_blue_beside_yellow_stays_blue():
     assert names == ["yellow", "blue"]
 
 
+def test_a_pale_blue_group_lighter_than_yellow_and_cyan_ones_is_not_blue(monkeypatch):
+    # Group centres and the learned model's costs from a Cycles render (cycles_007830: four
+    # players under a warm lamp, the clear pieces reflecting a bluish ambient light). A blue
+    # filter passes far less light than a yellow or a cyan one: the palest group is not blue.
+    import scorer.vision.colours as colours
+
+    centres = np.array([[-1.4, -26.2, LIGHTNESS_WEIGHT * 38.4, LIGHTNESS_WEIGHT * 41.6],
+                        [-18.7, 9.3, LIGHTNESS_WEIGHT * 28.4, LIGHTNESS_WEIGHT * 33.1],
+                        [-6.4, 26.3, LIGHTNESS_WEIGHT * 38.4, LIGHTNESS_WEIGHT * 42.0],
+                        [6.5, -24.2, LIGHTNESS_WEIGHT * 46.4, LIGHTNESS_WEIGHT * 49.7]])
+    leaning = [{"cyan": 0.43, "blue": 3.96, "clear": 4.23, "black": 4.29},
+               {"green": 0.11, "black": 4.13, "cyan": 4.89, "clear": 5.53},
+               {"yellow": 0.07, "orange": 4.31, "black": 5.14, "green": 5.53},
+               {"white": 1.69, "clear": 1.76, "blue": 2.12, "black": 4.03}]
+    learned = [{name: costs.get(name, 6.9) for name in COLOURS} for costs in leaning]
+    names, odds = naming_odds(centres, extra_costs=learned)
+    assert names == ["cyan", "green", "yellow", "clear"]
+    assert odds[3]["blue"] < 0.2
+    # With a reversal as free as a shrunk difference, it was blue.
+    monkeypatch.setattr(colours, "REVERSAL_FREE_SPAN", float("inf"))
+    assert naming_odds(centres, extra_costs=learned)[0][3] == "blue"
+
+
 def test_a_grey_group_darker_than_a_red_and_a_yellow_one_is_black_not_clear(monkeypatch):
     # Group centres like those of a black, a red and a yellow player in an over-exposed photo
     # (dev's brightened variant): the light squares clip, so the black pieces come out at half
