@@ -49,7 +49,7 @@ def test_a_pale_blue_group_lighter_than_yellow_and_cyan_ones_is_not_blue(monkeyp
     names, odds = naming_odds(centres, extra_costs=learned)
     assert names == ["cyan", "green", "yellow", "clear"]
     assert odds[3]["blue"] < 0.2
-    # With a reversal as free as a shrunk difference, it was blue.
+    # With the old rule (a reversal of up to 10 points free for every pair), it was blue.
     monkeypatch.setattr(colours, "REVERSAL_FREE_SPAN", float("inf"))
     assert naming_odds(centres, extra_costs=learned)[0][3] == "blue"
 

@@ -32,10 +32,11 @@ TRANSMITTANCE = {"yellow": 70.0, "cyan": 60.0, "orange": 55.0, "green": 50.0, "r
 LIGHTNESS_MARGIN = 20.0  # one group's lightness against its name's, before it costs anything
 LIGHTNESS_DIFF_MARGIN = 10.0  # two groups' lightness difference against their names'
 # A reversed difference (a blue group lighter than a yellow one) is noise within the margin
-# only where the names' lightnesses lie near: the margin shrinks to none as the expected
-# difference grows to REVERSAL_FREE_SPAN. Over the true groups of dev and 15 of its photometric
-# variants (1,141 pairs of translucent groups) no pair 20 or more apart came out reversed by
-# over 0.8, one 14 apart by 15 (uneven light). With the full margin a Cycles render's clear
+# only where the names' lightnesses lie near: the margin shrinks linearly, from
+# LIGHTNESS_DIFF_MARGIN for names alike to none for names REVERSAL_FREE_SPAN or more apart.
+# Over the true groups of dev and 15 of its photometric variants (1,141 pairs of translucent
+# groups) no pair 20 or more apart came out reversed by over 0.8; one 14 apart was reversed by
+# 15 (uneven light), which now costs 1.2 rather than 0.5 and still named the groups right. With the full margin a Cycles render's clear
 # player, pale blue from a bluish ambient light in its reflections and lighter than the yellow
 # and cyan players, was named blue at 0.97; dev's saturated variant named one clear group blue.
 REVERSAL_FREE_SPAN = 20.0
@@ -499,7 +500,7 @@ def lightness_order_cost(lit_i: float, lit_j: float, name_i: str, name_j: str) -
     if expected < 0:
         seen, expected = -seen, -expected
     # Haze, glare and thick pieces shrink the differences, nothing widens or reverses them: a
-    # smaller difference than expected is free, a wider or reversed one is not.
+    # smaller difference than expected is free, a wider or reversed one is not (beyond the margins).
     reversal_margin = LIGHTNESS_DIFF_MARGIN * max(0.0, 1.0 - expected / REVERSAL_FREE_SPAN)
     return (max(0.0, seen - expected - LIGHTNESS_DIFF_MARGIN) + max(0.0, -seen - reversal_margin)) / 10.0
 
