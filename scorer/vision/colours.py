@@ -36,9 +36,10 @@ LIGHTNESS_DIFF_MARGIN = 10.0  # two groups' lightness difference against their n
 # LIGHTNESS_DIFF_MARGIN for names alike to none for names REVERSAL_FREE_SPAN or more apart.
 # Over the true groups of dev and 15 of its photometric variants (1,141 pairs of translucent
 # groups) no pair 20 or more apart came out reversed by over 0.8; one 14 apart was reversed by
-# 15 (uneven light), which now costs 1.2 rather than 0.5 and still named the groups right. With the full margin a Cycles render's clear
-# player, pale blue from a bluish ambient light in its reflections and lighter than the yellow
-# and cyan players, was named blue at 0.97; dev's saturated variant named one clear group blue.
+# 15 (uneven light), which now costs 1.2 rather than 0.5 and still named the groups right.
+# With the full margin a Cycles render's clear player, pale blue from a bluish ambient light in
+# its reflections and lighter than the yellow and cyan players, was named blue at 0.97; dev's
+# saturated variant named one clear group blue.
 REVERSAL_FREE_SPAN = 20.0
 # Clear plastic passes more light than any coloured filter and white paint reflects more,
 # black less than any: +1 for a name never darker than a translucent colour's group, -1 for
