@@ -41,11 +41,13 @@ def test_a_pale_blue_group_lighter_than_yellow_and_cyan_ones_is_not_blue(monkeyp
                         [-18.7, 9.3, LIGHTNESS_WEIGHT * 28.4, LIGHTNESS_WEIGHT * 33.1],
                         [-6.4, 26.3, LIGHTNESS_WEIGHT * 38.4, LIGHTNESS_WEIGHT * 42.0],
                         [6.5, -24.2, LIGHTNESS_WEIGHT * 46.4, LIGHTNESS_WEIGHT * 49.7]])
+    # The model's four cheapest names per group as measured; the rest at its floor.
     leaning = [{"cyan": 0.43, "blue": 3.96, "clear": 4.23, "black": 4.29},
                {"green": 0.11, "black": 4.13, "cyan": 4.89, "clear": 5.53},
                {"yellow": 0.07, "orange": 4.31, "black": 5.14, "green": 5.53},
                {"white": 1.69, "clear": 1.76, "blue": 2.12, "black": 4.03}]
-    learned = [{name: costs.get(name, 6.9) for name in COLOURS} for costs in leaning]
+    floor = -np.log(colours.LEARNED_NAME_FLOOR)
+    learned = [{name: costs.get(name, floor) for name in COLOURS} for costs in leaning]
     names, odds = naming_odds(centres, extra_costs=learned)
     assert names == ["cyan", "green", "yellow", "clear"]
     assert odds[3]["blue"] < 0.2
