@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.sparse.csgraph import connected_components
 
 from scorer.errors import UserError
 from scorer.vision.lattice import (FOLD_TOLERANCE, MIN_SQUARE_PX, Lattice, fit_lattices, local_scale,
@@ -885,19 +886,8 @@ def _moving_together(known: np.ndarray, offsets: np.ndarray, scale: np.ndarray, 
     them (a fold at a slant to the lattice, whose offsets change from corner to corner) with
     two or more neighbours among them. Two mismeasured corners beside the same piece make no fold."""
     linked = _neighbours_alike(known, offsets, scale) & among[:, None] & among[None, :]
-    linked |= linked.T
-    group = np.full(len(known), -1)
-    for start in np.flatnonzero(among):
-        if group[start] >= 0:
-            continue
-        group[start] = start
-        frontier = [start]
-        while frontier:
-            reached = np.flatnonzero(linked[frontier].any(axis=0) & (group < 0))
-            group[reached] = start
-            frontier = reached.tolist()
-    sizes = np.bincount(group[among], minlength=len(known)) if among.any() else np.zeros(len(known), int)
-    together = among & (sizes[np.maximum(group, 0)] >= FOLD_GROUP)
+    _, group = connected_components(linked, directed=False)
+    together = among & (np.bincount(group)[group] >= FOLD_GROUP)
     inside = np.flatnonzero(among)
     if len(inside) >= FOLD_GROUP:
         field = offset_field(known[inside], known[inside], offsets[inside], leave_one_out=True)
