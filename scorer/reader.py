@@ -564,6 +564,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                   if 0 <= c < g.cols and 0 <= r < g.rows]
         pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
                     and squares.readings[sq].colour_lab is not None]
+        hidden = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
+                  and squares.readings[sq].colour_lab is None]
         n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
         if threehouse is None:
             unwashed = [(c, r) for (c, r) in pyramids if not glared[r, c]]
@@ -583,7 +585,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]
         groups = colour_groups_for(squares, pyramids, players=n_groups, per_player=3 * trios if nearly_full else None,
-                                   choices=choices, washed_out=glared)
+                                   choices=choices, washed_out=glared, hidden=hidden)
         placed = placed_names(groups.names, groups.name_odds)  # each group's one name on the board
         reading.colour_names = placed
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from scorer.board import COLOURS
-from scorer.vision.colours import (LIGHTNESS_WEIGHT, balanced_groups, group_colours, group_membership, naming_odds,
-                                   placed_names, unsampled_membership, weighed_by_learned_names, white_balance)
+from scorer.vision.colours import (LIGHTNESS_WEIGHT, balanced_groups, group_colours, group_membership, hidden_name_costs,
+                                   naming_odds, placed_names, unsampled_membership, weighed_by_learned_names, white_balance)
 
 
 def _centre(hue_deg, chroma, lightness):
@@ -54,6 +54,48 @@ def test_a_pale_blue_group_lighter_than_yellow_and_cyan_ones_is_not_blue(monkeyp
     # With the old rule (a reversal of up to 10 points free for every pair), it was blue.
     monkeypatch.setattr(colours, "REVERSAL_FREE_SPAN", float("inf"))
     assert naming_odds(centres, extra_costs=learned)[0][3] == "blue"
+
+
+def test_pyramids_with_no_colour_sample_count_towards_the_names():
+    # Group centres, learned costs and cues from a glassy 4-player ThreeHouse render on a
+    # black and white bandanna (studio_204008, seed 204008 with --with-colour clear --frost
+    # 0.0,0.3): the clear pieces on the white squares gave no colour sample, and the group
+    # holding the ones on black squares (with some yellow ones) was named green. The learned
+    # model calls the four hidden ones clear or white.
+    centres = np.array([[-0.5, 0.6, 7.0, 10.5], [10.7, -26.9, 14.7, 19.5],
+                        [-7.6, 51.1, 46.0, 46.0], [-3.2, 10.2, 15.2, 25.2]])
+    learned = [{"red": 5.88, "yellow": 5.76, "orange": 5.19, "green": 5.57, "cyan": 5.94, "blue": 5.84,
+                "purple": 5.27, "clear": 4.39, "black": 0.1, "white": 6.2},
+               {"red": 6.78, "yellow": 6.74, "orange": 6.8, "green": 6.75, "cyan": 6.0, "blue": 0.02,
+                "purple": 5.86, "clear": 5.71, "black": 6.01, "white": 6.27},
+               {"red": 6.91, "yellow": 0.0, "orange": 6.91, "green": 6.91, "cyan": 6.91, "blue": 6.91,
+                "purple": 6.79, "clear": 6.89, "black": 6.91, "white": 6.91},
+               {"red": 6.29, "yellow": 3.0, "orange": 5.78, "green": 5.79, "cyan": 5.77, "blue": 5.77,
+                "purple": 5.34, "clear": 3.07, "black": 3.94, "white": 4.52}]
+    cues = [{"white": 0.0, "clear": 0.78}, {"white": 0.8, "clear": 0.0}, {}, {"black": 6.24}]
+    hidden = np.full((4, len(COLOURS)), 0.001)
+    hidden[:, COLOURS.index("clear")] = [0.557, 0.456, 0.713, 0.607]
+    hidden[:, COLOURS.index("white")] = [0.434, 0.541, 0.285, 0.389]
+    assert naming_odds(centres, extra_costs=learned, cue_costs=cues)[0] == ["black", "blue", "yellow", "green"]
+    names, odds = naming_odds(centres, extra_costs=learned, cue_costs=cues, hidden_probs=hidden,
+                              hidden_weight=4 / 31)  # 4 groups of 31 sampled pieces
+    assert names == ["black", "blue", "yellow", "clear"] and odds[3]["clear"] >= 0.5
+    # No hidden pyramid, or no weight: no change.
+    for probs, weight in ((hidden[:0], 1.0), (hidden, 0.0)):
+        assert naming_odds(centres, extra_costs=learned, cue_costs=cues, hidden_probs=probs,
+                           hidden_weight=weight)[0][3] == "green"
+
+
+def test_hidden_name_costs_favour_the_namings_that_hold_the_hidden_pieces_colour():
+    names = ["red", "blue", "clear"]
+    combos = np.array([[0, 1], [0, 2], [2, 1]])
+    probs = np.zeros((2, len(COLOURS)))
+    probs[:, COLOURS.index("clear")] = 0.9
+    probs[:, COLOURS.index("red")] = 0.1
+    costs = hidden_name_costs(probs, names, combos, weight=0.5)
+    assert costs[1] < costs[2] < costs[0]  # red and clear, clear and blue, red and blue
+    assert costs[0] == pytest.approx(-0.5 * 2 * np.log(0.05))  # red's 0.1 shared evenly by two groups
+    assert not hidden_name_costs(None, names, combos, weight=1.0).any()
 
 
 def test_a_grey_group_darker_than_a_red_and_a_yellow_one_is_black_not_clear(monkeypatch):

@@ -528,9 +528,29 @@ def learned_name_costs(name_probs: np.ndarray, labels: np.ndarray, k: int,
     return costs
 
 
+def hidden_name_costs(hidden_probs: np.ndarray | None, names: list[str], combos: np.ndarray,
+                      weight: float) -> np.ndarray:
+    """Per joint naming (``combos``: rows of indices into ``names``, one per group), the cost of
+    the pyramids that gave no colour sample (a glassy clear piece can show nothing but its
+    edges): ``weight`` times the sum over them of the negative log of the learned model's odds
+    (``hidden_probs``, rows over COLOURS) that each is one of the named colours, its group
+    unknown (even odds, as :func:`unsampled_membership`). Zeros without such pyramids."""
+    if hidden_probs is None:
+        return np.zeros(len(combos))
+    probs = np.asarray(hidden_probs, np.float64).reshape(-1, len(COLOURS))
+    probs = probs[~np.isnan(probs).any(axis=1)]
+    if len(probs) == 0:
+        return np.zeros(len(combos))
+    by_name = probs[:, [COLOURS.index(name) for name in names]]  # (hidden, names)
+    either = by_name[:, combos].mean(axis=2)  # (hidden, combos): odds of one of the combo's names
+    return -weight * np.log(np.maximum(either, LEARNED_NAME_FLOOR)).sum(axis=0)
+
+
 def naming_odds(centres: np.ndarray, temperature: float | None = None,
                 extra_costs: list[dict[str, float]] | None = None,
-                cue_costs: list[dict[str, float]] | None = None) -> tuple[list[str], list[dict[str, float]]]:
+                cue_costs: list[dict[str, float]] | None = None,
+                hidden_probs: np.ndarray | None = None,
+                hidden_weight: float = 0.0) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
     name over all joint namings, each tried at every chroma gain of CHROMA_GAINS (costs as
     negative log-odds at ``temperature``), white and clear capped by :func:`temper_confused`
@@ -541,7 +561,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     (:func:`learned_name_costs`), which may also dispute a name (:func:`temper_disputed`) and
     is not taken on trust where it overrules the photo's own colours (:func:`temper_overruled`);
     ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`,
-    :func:`dark_only_costs`)."""
+    :func:`dark_only_costs`); ``hidden_probs``: the learned model's odds over COLOURS for the
+    pyramids that gave no colour sample, each weighing ``hidden_weight`` (:func:`hidden_name_costs`)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
     k = len(centres)
@@ -565,7 +586,9 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
         own = np.array([[own[name] for name in names] for own in map(name_cost, seen_as)]) + cues  # (k, names)
         own_by_gain.append(own[np.arange(k), combos].sum(axis=1) + order + CHROMA_GAIN_COST * np.log(1.0 / gain))
     own_totals = np.concatenate(own_by_gain)
-    totals = own_totals + np.tile(learned[np.arange(k), combos].sum(axis=1), len(CHROMA_GAINS))
+    learned_totals = learned[np.arange(k), combos].sum(axis=1)
+    learned_totals += hidden_name_costs(hidden_probs, names, combos, hidden_weight)
+    totals = own_totals + np.tile(learned_totals, len(CHROMA_GAINS))
     combos = np.tile(combos, (len(CHROMA_GAINS), 1))
     best = [names[n] for n in combos[int(np.argmin(totals))]]
     lone = sum(name in CONFUSED_NAMES for name in best) == 1
@@ -653,7 +676,8 @@ def grouping_features(samples_lab: np.ndarray, wb: WhiteBalance,
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
                   per_player: int | None = None, choices=(2, 3, 4),
                   on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None,
-                  trusted: np.ndarray | None = None, over_cloth: np.ndarray | None = None) -> ColourGroups:
+                  trusted: np.ndarray | None = None, over_cloth: np.ndarray | None = None,
+                  hidden_probs: np.ndarray | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
@@ -666,7 +690,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     reflection). Where :func:`_trusted_for_grouping` allows, the groups are fitted to the
     trusted alone (as many as ``players`` or a full stash says, else as their colours show) and
     named from them; the others join the nearest group, their colours no sign that they are not
-    pyramids (``fit`` 1)."""
+    pyramids (``fit`` 1). ``hidden_probs``: the learned model's odds over COLOURS for the
+    pyramids with no colour sample, one more cue for the names (:func:`hidden_name_costs`)."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
@@ -692,7 +717,10 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     over_cloth_own = None if over_cloth is None else np.asarray(over_cloth, np.float64).reshape(-1, 2)[own]
     cues = summed_costs(see_through_costs(naming, *see_through(over_cloth_own, labels[own], k, on_dark_own, wb)),
                         dark_only_costs(labels[own], k, on_dark_own, wb))
-    names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues)
+    # A hidden pyramid weighs as one of a group's pieces does in its learned costs (their mean).
+    hidden_weight = LEARNED_NAME_WEIGHT * k / max(1, int(own.sum()))
+    names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues, hidden_probs=hidden_probs,
+                                   hidden_weight=hidden_weight)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels][own]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
@@ -786,18 +814,21 @@ def _pyramid_samples(squares, pyramids: list[tuple[int, int]]):
 
 def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
                       per_player: int | None = None, choices=(2, 3, 4),
-                      washed_out: np.ndarray | None = None) -> ColourGroups:
+                      washed_out: np.ndarray | None = None, hidden: list[tuple[int, int]] = ()) -> ColourGroups:
     """:func:`group_colours` for the pyramids on squares ``pyramids`` ((col, row) keys of a
     ``squares.SquaresResult`` whose readings carry a ``colour_lab``), white-balanced on the
     board's own squares and told which pyramids stand on dark squares; ``washed_out``: rows
     x cols, the squares a reflection washes out (``lighting.glared_squares``), whose pieces'
-    colours are not trusted."""
+    colours are not trusted; ``hidden``: the squares of the pyramids with no colour sample,
+    whose learned name odds count towards the names."""
     samples, wb, on_dark, name_probs = _pyramid_samples(squares, pyramids)
     trusted = None if washed_out is None else np.array([not washed_out[r, c] for (c, r) in pyramids], bool)
     unmeasured = (np.nan, np.nan)
     over_cloth = np.array([squares.readings[sq].over_cloth or unmeasured for sq in pyramids], np.float64).reshape(-1, 2)
+    hidden_probs = np.array([squares.readings[sq].colour_names for sq in hidden
+                             if squares.readings[sq].colour_names is not None], np.float64).reshape(-1, len(COLOURS))
     return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
-                         name_probs=name_probs, trusted=trusted, over_cloth=over_cloth)
+                         name_probs=name_probs, trusted=trusted, over_cloth=over_cloth, hidden_probs=hidden_probs)
 
 
 def clear_group_count(squares, pyramids: list[tuple[int, int]], counts,
