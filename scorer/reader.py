@@ -562,10 +562,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             reading.warn("play_area", AMBIGUOUS_AREA)
         inside = [(c, r) for r in range(play.row, play.row + play.rows) for c in range(play.col, play.col + play.cols)
                   if 0 <= c < g.cols and 0 <= r < g.rows]
-        pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
-                    and squares.readings[sq].colour_lab is not None]
-        hidden = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")
-                  and squares.readings[sq].colour_lab is None]
+        read_as_pyramids = [sq for sq in inside if squares.readings[sq].label in ("1", "2", "3")]
+        pyramids = [sq for sq in read_as_pyramids if squares.readings[sq].colour_lab is not None]
+        hidden = [sq for sq in read_as_pyramids if squares.readings[sq].colour_lab is None]
         n_parks = sum(squares.readings[sq].label == "park" for sq in inside)
         if threehouse is None:
             unwashed = [(c, r) for (c, r) in pyramids if not glared[r, c]]

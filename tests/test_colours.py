@@ -96,6 +96,10 @@ def test_hidden_name_costs_favour_the_namings_that_hold_the_hidden_pieces_colour
     assert costs[1] < costs[2] < costs[0]  # red and clear, clear and blue, red and blue
     assert costs[0] == pytest.approx(-0.5 * 2 * np.log(0.05))  # red's 0.1 shared evenly by two groups
     assert not hidden_name_costs(None, names, combos, weight=1.0).any()
+    unknown = np.vstack([probs, np.full(len(COLOURS), np.nan)])  # a row of NaN: no learned odds
+    assert hidden_name_costs(unknown, names, combos, weight=0.5) == pytest.approx(costs)
+    with pytest.raises(ValueError):
+        hidden_name_costs(probs[:, :5], names, combos, weight=0.5)
 
 
 def test_a_grey_group_darker_than_a_red_and_a_yellow_one_is_black_not_clear(monkeypatch):
@@ -193,6 +197,26 @@ def test_colour_groups_for_groups_and_names_pieces_on_both_square_colours():
     groups = colour_groups_for(_squares(pieces), sorted(pieces), players=2)
     names = [groups.names[k] for k in groups.labels]
     assert names == ["red" if c < 4 else "yellow" for c, r in sorted(pieces)]
+
+
+def test_colour_groups_for_names_groups_with_the_hidden_pyramids_learned_odds_too():
+    # A pale colourless player beside a red one, on light squares: named white from its three
+    # samples. Six more pyramids gave no colour sample, and the learned model calls each clear.
+    light = [(c, r) for r in range(8) for c in range(8) if (c + r) % 2 == 0]
+    pieces = {sq: RED for sq in light[:8]}
+    pieces.update({sq: [0.75] * 3 for sq in light[8:11]})
+    squares = _squares(pieces)
+    clear = np.full(len(COLOURS), 0.01)
+    clear[COLOURS.index("clear")] = 0.91
+    hidden = light[11:17]
+    for sq in hidden:
+        squares.readings[sq] = SimpleNamespace(colour_lab=None, colour_names=clear, over_cloth=None)
+    keys = sorted(pieces)
+    pale = keys.index(light[8])
+    alone = colour_groups_for(squares, keys, players=2)
+    told = colour_groups_for(squares, keys, players=2, hidden=hidden)
+    assert told.labels.tolist() == alone.labels.tolist()  # the groups are the samples' alone
+    assert alone.names[alone.labels[pale]] == "white" and told.names[told.labels[pale]] == "clear"
 
 
 def test_best_matching_pairs_groups_with_the_colours_they_mostly_hold():

@@ -532,12 +532,15 @@ def hidden_name_costs(hidden_probs: np.ndarray | None, names: list[str], combos:
                       weight: float) -> np.ndarray:
     """Per joint naming (``combos``: rows of indices into ``names``, one per group), the cost of
     the pyramids that gave no colour sample (a glassy clear piece can show nothing but its
-    edges): ``weight`` times the sum over them of the negative log of the learned model's odds
-    (``hidden_probs``, rows over COLOURS) that each is one of the named colours, its group
-    unknown (even odds, as :func:`unsampled_membership`). Zeros without such pyramids."""
+    edges): ``weight`` times the sum over them of the negative log of the odds that each is of
+    its group's colour, its group unknown: the mean over the groups of the learned model's odds
+    (``hidden_probs``, rows over COLOURS; NaN rows skipped) of each group's name, the even odds
+    :func:`unsampled_membership` starts from. Zeros without such pyramids."""
     if hidden_probs is None:
         return np.zeros(len(combos))
-    probs = np.asarray(hidden_probs, np.float64).reshape(-1, len(COLOURS))
+    probs = np.asarray(hidden_probs, np.float64)
+    if probs.ndim != 2 or probs.shape[1] != len(COLOURS):
+        raise ValueError(f"hidden_probs must be (N, {len(COLOURS)}), not {probs.shape}")
     probs = probs[~np.isnan(probs).any(axis=1)]
     if len(probs) == 0:
         return np.zeros(len(combos))
@@ -562,7 +565,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     is not taken on trust where it overrules the photo's own colours (:func:`temper_overruled`);
     ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`,
     :func:`dark_only_costs`); ``hidden_probs``: the learned model's odds over COLOURS for the
-    pyramids that gave no colour sample, each weighing ``hidden_weight`` (:func:`hidden_name_costs`)."""
+    pyramids that gave no colour sample, each weighing ``hidden_weight`` (:func:`hidden_name_costs`;
+    none without it)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
     k = len(centres)
@@ -717,8 +721,11 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     over_cloth_own = None if over_cloth is None else np.asarray(over_cloth, np.float64).reshape(-1, 2)[own]
     cues = summed_costs(see_through_costs(naming, *see_through(over_cloth_own, labels[own], k, on_dark_own, wb)),
                         dark_only_costs(labels[own], k, on_dark_own, wb))
-    # A hidden pyramid weighs as one of a group's pieces does in its learned costs (their mean).
-    hidden_weight = LEARNED_NAME_WEIGHT * k / max(1, int(own.sum()))
+    # A hidden pyramid weighs what one piece of a group of average size weighs in its learned
+    # costs (their mean over the group's pieces with learned odds).
+    with_odds = int(own.sum()) if name_probs is None else \
+        int(np.isfinite(np.asarray(name_probs, np.float64)[own]).all(axis=1).sum())
+    hidden_weight = LEARNED_NAME_WEIGHT * k / max(1, with_odds)
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues, hidden_probs=hidden_probs,
                                    hidden_weight=hidden_weight)
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
@@ -806,10 +813,15 @@ def _pyramid_samples(squares, pyramids: list[tuple[int, int]]):
     wb = white_balance(appearance.light_lab, appearance.dark_lab)
     samples = np.array([squares.readings[sq].colour_lab for sq in pyramids], np.float64).reshape(-1, 3)
     on_dark = np.array([(c + r) % 2 == appearance.dark_parity for (c, r) in pyramids], bool)
+    return samples, wb, on_dark, learned_odds(squares, pyramids)
+
+
+def learned_odds(squares, keys: list[tuple[int, int]]) -> np.ndarray:
+    """(N, len(COLOURS)) the learned model's name odds of the pyramids on squares ``keys``
+    (rows of NaN where it has none)."""
     unknown = np.full(len(COLOURS), np.nan)
-    name_probs = np.array([unknown if squares.readings[sq].colour_names is None else squares.readings[sq].colour_names
-                           for sq in pyramids], np.float64).reshape(-1, len(COLOURS))
-    return samples, wb, on_dark, name_probs
+    return np.array([unknown if squares.readings[sq].colour_names is None else squares.readings[sq].colour_names
+                     for sq in keys], np.float64).reshape(-1, len(COLOURS))
 
 
 def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
@@ -825,10 +837,9 @@ def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int 
     trusted = None if washed_out is None else np.array([not washed_out[r, c] for (c, r) in pyramids], bool)
     unmeasured = (np.nan, np.nan)
     over_cloth = np.array([squares.readings[sq].over_cloth or unmeasured for sq in pyramids], np.float64).reshape(-1, 2)
-    hidden_probs = np.array([squares.readings[sq].colour_names for sq in hidden
-                             if squares.readings[sq].colour_names is not None], np.float64).reshape(-1, len(COLOURS))
     return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
-                         name_probs=name_probs, trusted=trusted, over_cloth=over_cloth, hidden_probs=hidden_probs)
+                         name_probs=name_probs, trusted=trusted, over_cloth=over_cloth,
+                         hidden_probs=learned_odds(squares, list(hidden)))
 
 
 def clear_group_count(squares, pyramids: list[tuple[int, int]], counts,
