@@ -545,7 +545,7 @@ def hidden_name_costs(hidden_probs: np.ndarray | None, names: list[str], combos:
     if len(probs) == 0:
         return np.zeros(len(combos))
     by_name = probs[:, [COLOURS.index(name) for name in names]]  # (hidden, names)
-    either = by_name[:, combos].mean(axis=2)  # (hidden, combos): odds of one of the combo's names
+    either = by_name[:, combos].mean(axis=2)  # (hidden, combos): the mean odds of the combo's names
     return -weight * np.log(np.maximum(either, LEARNED_NAME_FLOOR)).sum(axis=0)
 
 
