@@ -150,11 +150,12 @@ def score_photo(file: str, truth: dict, squares, groups_for=colour_groups_for) -
     keys = sorted(pieces)
     missing = fill_samples(squares, keys)
     sampled = [sq for sq in keys if squares.readings[sq].colour_lab is not None]
+    hidden = [sq for sq in keys if squares.readings[sq].colour_lab is None]
     true = [pieces[sq] for sq in sampled]
     start = time.perf_counter()
     groups: ColourGroups = groups_for(squares, sampled, **group_settings(truth, len(sampled)),
                                       washed_out=glared_squares(squares.appearance),
-                                      hidden=[sq for sq in keys if squares.readings[sq].colour_lab is None])
+                                      hidden=hidden)
     seconds = time.perf_counter() - start
     k = len(groups.names)
     matched = best_matching(true, groups.labels, k) if k else {}
@@ -166,7 +167,7 @@ def score_photo(file: str, truth: dict, squares, groups_for=colour_groups_for) -
         p = sum(groups.probs[i, g] * (groups.name_odds[g].get(t, 0.0) if groups.name_odds else float(groups.names[g] == t))
                 for g in range(k))
         p_truth.append(float(p))
-    true_all = true + [pieces[sq] for sq in keys if squares.readings[sq].colour_lab is None]
+    true_all = true + [pieces[sq] for sq in hidden]
     read_all = read + ["none"] * missing
     return ColourResult(file=file, kind=kind, light=light, true_colours=true_all, read_colours=read_all,
                         grouped_right=grouped_right, groups_named_right=named_right, groups=k,
