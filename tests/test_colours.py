@@ -547,6 +547,21 @@ def test_without_a_coloured_group_clear_shows_at_least_the_floor():
     assert costs[0]["clear"] == 0 and costs[0]["white"] > 0
 
 
+def test_a_tinted_white_group_is_no_reference_for_how_see_through_clear_is():
+    # studio_207005 (glassy pieces in a dim room): the white group, bluish under the room's
+    # light, had chroma enough to count among the coloured groups, and the median of its
+    # measure and the purple group's put clear halfway to opaque: it was named clear.
+    from scorer.vision.colours import see_through_costs
+
+    centres = np.array([[6.6, -14.0, 38.2, 40.9], [33.9, -15.3, 18.2, 22.7], [5.8, 1.3, 10.4, 13.7]])
+    measure, variance = np.array([-0.11, 0.23, 0.03]), np.array([0.0068, 0.0005, 0.0009])
+    tinted_white = see_through_costs(centres, measure, variance)[0]
+    assert tinted_white["white"] == 0 and tinted_white["clear"] > 1.0
+    # The purple group alone sets the reference: a group as see-through as it costs nothing as clear.
+    glassy = see_through_costs(centres, np.array([0.23, 0.23, 0.03]), variance)[0]
+    assert glassy["clear"] == 0 < glassy["white"]
+
+
 def test_a_white_player_beside_a_black_one_is_named_white_when_the_squares_do_not_show_through(monkeypatch):
     # seeds 15 and 741 of scripts/drawn_eval.py --see-through: a black and white game, no
     # coloured group to say how see-through clear would be; the learned model leaning clear.

@@ -288,10 +288,11 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     coloured group, at least SEE_THROUGH_FLOOR. The cheaper of the two costs nothing, as do
     all other names."""
     chroma = np.hypot(centres[:, 0], centres[:, 1])
-    coloured = measure[(chroma >= MIN_CHROMA) & ~np.isnan(measure)]
+    coloured = (chroma >= MIN_CHROMA) & ~np.isnan(measure)
     costs: list[dict[str, float]] = [{} for _ in range(len(centres))]
-    translucent = float(np.median(coloured)) if len(coloured) else None
     for g in np.flatnonzero(~np.isnan(measure)):
+        others = measure[coloured & (np.arange(len(measure)) != g)]  # a group is no reference for itself
+        translucent = float(np.median(others)) if len(others) else None
         spread2 = SEE_THROUGH_SPREAD ** 2 + variance[g]
         opaque_cost = measure[g] ** 2 / (2 * spread2)
         if translucent is not None:
