@@ -954,6 +954,30 @@ def test_a_black_piece_on_a_black_square_seen_from_above_is_flagged_and_says_why
     assert not read(_camera(60, 0), 15.0, ["k3", "k3", "r3"])[0].blends_in
 
 
+def test_a_see_through_piece_on_a_black_square_seen_from_above_may_be_larger_than_read():
+    # studio_208019 (glassy pieces from straight above on the bandanna's black squares): red
+    # and orange 3-pips showing the black through their lower faces were read as 2-pips at 0.99.
+    from scorer.reader import BLENDS_IN_MAX_CONFIDENCE, _doubt_pyramids_that_blend_in
+    from scorer.vision.decode import CellReading
+    from scorer.vision.playarea import PlayArea
+
+    play = PlayArea(col=0, row=0, cols=8, rows=8)
+    def doubted(camera, value, dark_l=15.0):
+        squares = _one_pyramid(camera)
+        squares.appearance = _plain_appearance(85.0, dark_l)
+        cell = CellReading(Square(3, 3).name, value, 0.99, [])  # (3, 3): a dark square
+        _doubt_pyramids_that_blend_in([cell], squares, play)
+        assert cell.confidence == (BLENDS_IN_MAX_CONFIDENCE if cell.blends_in else 0.99)
+        return cell.blends_in
+
+    above = _camera(85, 0)
+    assert doubted(above, "r2") and doubted(above, "x1") and doubted(above, "k3")
+    assert not doubted(above, "r3")  # it cannot be a size larger
+    assert not doubted(above, "w2")  # opaque and light: it stands out
+    assert not doubted(_camera(60, 0), "r2")  # its apex out of its base: the height shows
+    assert not doubted(above, "r2", dark_l=40.0)  # a grey dark square
+
+
 def test_a_black_piece_on_a_black_square_may_be_a_size_larger_than_read():
     from scorer.reader import BLACK_FROM_ABOVE_SMALLER, BLACK_FROM_HIGH_SMALLER, sizes_seen_black
 
