@@ -114,15 +114,15 @@ BLENDS_IN_MAX_CONFIDENCE = 0.78
 BLACK_FROM_ABOVE_SMALLER = 0.2
 BLACK_FROM_HIGH_SMALLER = 0.1
 BLACK_FROM_HIGH_DEG = 60.0
-# A see-through pyramid (any colour but black and white) on a near-black square seen from so
-# high shows the square through its lower faces, and its size rests on the edges and the top
-# that catch the light: it melts in too, read as a 1- or 2-pip (it cannot be a size larger
-# than a 3). On 90 glassy renders (2026-12-01: seeds 204000-204023 with a clear player,
-# 207000-207029 and 208000-208029, frosting 0-0.3 and 0-0.5) 137 such readings were 92%
-# right, the 11 wrong ones all a size too small, among them 5 of the 6 wrong pyramids read at
-# 0.95 or more; with the studio's frostier plastic (dev and 30 renders of the test split's
-# recipe) 58 were all right. Real pieces are glassier than the studio's usual ones. Their size
-# odds are left as they are (too few wrong to say how often).
+# A see-through pyramid (any colour but black and white) on a near-black square seen so
+# steeply that its apex falls within its base shows the square through its lower faces, and its
+# size rests on the edges and the top that catch the light: it melts in too, read as a 1- or
+# 2-pip (it cannot be a size larger than a 3). On 90 glassy renders (2026-12-01: seeds
+# 204000-204023 with a clear player, 207000-207029 and 208000-208029, frosting 0-0.3 and 0-0.5)
+# 137 such readings were 92% right, the 11 wrong ones all a size too small, among them 5 of
+# the 6 wrong pyramids read at 0.95 or more; with the studio's frostier plastic (dev and 30
+# renders of the test split's recipe) 58 were all right. Real pieces are glassier than the
+# studio's usual ones. Their size odds are left as they are (too few wrong to say how often).
 # Any pyramid whose colour in the photo lies within squares.blend_threshold of its square's bare colour
 # (``squares.blends_into_square``) melts into the square the same way, seen from any height:
 # its outline shows faintly and its size most of all. On drawings of see-through pieces on a
@@ -727,7 +727,7 @@ def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResu
         if not isinstance(content, Piece):
             continue
         col, row = _board_square(cell, play)
-        from_above = (content.colour == "black" or content.colour != "white" and content.pips < 3) \
+        from_above = (content.colour == "black" or (content.colour != "white" and content.pips < 3)) \
             and melts_in_from_above(squares, col, row, content.pips)
         if from_above or blends_into_square(squares, col, row):
             cell.blends_in = True

@@ -784,7 +784,8 @@ def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
      "Read as red 1-pip (73% sure); next best: empty 25%. A piece in front of it hides part of its base in the photo."),
     ("k2", 0.78, "blends_in", ("k3", 0.2),
      "Read as black 2-pip (78% sure); next best: black 3-pip 20%. "
-     "Its colour is close to the square's under it, so its edges melt into the square."),
+     "It melts into the square under it (its colour is close to the square's, or it is seen from straight "
+     "above on a black square), so its edges and its size are hard to see."),
     ("b2", 0.6, "washed_out", ("x2", 0.3),
      "Read as blue 2-pip (60% sure); next best: clear 2-pip 30%. "
      "A reflection of a light washes this square out in the photo."),

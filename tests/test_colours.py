@@ -556,8 +556,8 @@ def test_a_tinted_white_group_is_no_reference_for_how_see_through_clear_is():
     centres = np.array([[6.6, -14.0, 38.2, 40.9], [33.9, -15.3, 18.2, 22.7], [5.8, 1.3, 10.4, 13.7]])
     measure, variance = np.array([-0.11, 0.23, 0.03]), np.array([0.0068, 0.0005, 0.0009])
     tinted_white = see_through_costs(centres, measure, variance)[0]
-    assert tinted_white["white"] == 0 and tinted_white["clear"] > 1.0
-    # The purple group alone sets the reference: a group as see-through as it costs nothing as clear.
+    assert tinted_white["white"] == 0 and tinted_white["clear"] > 0.8  # 0.18 with itself in the median
+    # (A sanity check: the others' median, here purple's alone, is the reference.)
     glassy = see_through_costs(centres, np.array([0.23, 0.23, 0.03]), variance)[0]
     assert glassy["clear"] == 0 < glassy["white"]
 

@@ -105,7 +105,7 @@ PARITY_MIN = 3  # pieces needed on each square colour to compare them
 # and 0.27 were tried (dev and its 14 variants, the drawings opaque and see-through) and the
 # middle kept. (All measured from the colour samples, before ``see_through`` took every pixel.)
 SEE_THROUGH_SPREAD = 0.2
-# With no coloured group measured (a black and white game, or black, white and clear), the
+# With no other coloured group measured (a black and white game, or black, white and clear), the
 # photo says nothing of how see-through its plastic is. The studio's frosted coloured groups
 # show about 0.2 of the squares, less than any glassier plastic: clear is taken to show at
 # least this much (its cost one-sided), white nothing, as with a reference. (On dev the
@@ -284,9 +284,9 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     model's: the squared distance from what the name should show over twice the spread
     squared) from how see-through it looks
     (:func:`see_through`): opaque white should show nothing of the squares, clear as much as
-    the photo's coloured groups show (their median); where the photo has no measured
-    coloured group, at least SEE_THROUGH_FLOOR. The cheaper of the two costs nothing, as do
-    all other names."""
+    the photo's other coloured groups show (the median of those measured with chroma
+    MIN_CHROMA or more; a group is no reference for itself); where there is no other, at
+    least SEE_THROUGH_FLOOR. The cheaper of the two costs nothing, as do all other names."""
     chroma = np.hypot(centres[:, 0], centres[:, 1])
     coloured = (chroma >= MIN_CHROMA) & ~np.isnan(measure)
     costs: list[dict[str, float]] = [{} for _ in range(len(centres))]

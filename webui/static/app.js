@@ -1496,8 +1496,8 @@
       const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
       // A small pyramid glimpsed past a piece in front may be that piece's side.
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
-      // A piece the colour of its square (or a black one seen from straight above on a black one) shows little outline.
-      const blends = info.blends_in === true ? " Its colour is close to the square's under it, so its edges melt into the square." : "";
+      // A piece the colour of its square (or a black or see-through one seen from straight above on a black one) shows little outline.
+      const blends = info.blends_in === true ? " It melts into the square under it (its colour is close to the square's, or it is seen from straight above on a black square), so its edges and its size are hard to see." : "";
       // A lamp's or window's reflection on the board leaves little of the square to see.
       const washed = info.washed_out === true ? " A reflection of a light washes this square out in the photo." : "";
       // A hand or an arm over the board hides the square altogether.
