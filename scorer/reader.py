@@ -59,6 +59,8 @@ SHADOWED = ("a shadow falls across part of the board: with the shadow off the bo
 GLARE = ("a reflection of a light (glare) washes out {squares}: with the phone tilted or the light moved so that "
          "the board does not mirror it, they read surer")
 COVERED = ("something lies over {squares} (a hand or an arm?): with nothing over the board, they read surer")
+FROM_ABOVE = ("seen from straight above, the pieces on black squares at {squares} show no height and may be a size "
+              "larger than they look: from a little lower (about 60 degrees above the board) they read surer")
 SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from which the reading says so
 # Seen from under LOW_VIEW_DEG above the board (at the play area's middle), tall pieces hide
 # the smaller ones behind them and sizes read worst: over the renders of 2026-11-27 (the 150
@@ -154,8 +156,9 @@ WARNING_KINDS = {
     "blurred": "the photo is blurred or shaken (Reading.blurred)",
     "photo": ("the photo is blown out or too dark, a shadow falls across the board, glare washes squares out, "
               "something lies over squares, the photo's edge cuts through the play area or lies close to the "
-              "board's edge, its perspective was changed by an editor (cropped off-centre, warped), or it "
-              "was taken from so low down that squares were left unsure"),
+              "board's edge, its perspective was changed by an editor (cropped off-centre, warped), it "
+              "was taken from so low down that squares were left unsure, or from so high above that pieces "
+              "on black squares show no height"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
@@ -630,7 +633,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
         _doubt_hidden_small_pyramids(decoded.cells, squares, play)
-        _doubt_pyramids_that_blend_in(decoded.cells, squares, play)
+        seen_from_above = _doubt_pyramids_that_blend_in(decoded.cells, squares, play)
+        if seen_from_above:
+            reading.warn("photo", FROM_ABOVE.format(squares=", ".join(seen_from_above)))
         washed_out = _doubt_washed_out(decoded.cells, glared, play)
         if washed_out:
             reading.warn("photo", GLARE.format(squares=", ".join(washed_out)))
@@ -715,13 +720,15 @@ def sizes_seen_black(sizes: np.ndarray, squares: SquaresResult, col: int, row: i
     return seen
 
 
-def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> None:
+def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> list[str]:
     """Mark the pyramids that melt into the square under them, and make them no surer than
     BLENDS_IN_MAX_CONFIDENCE: black ones, and see-through ones read smaller than 3 pips, on
     near-black squares seen from so steeply above that no height shows (DARK_SQUARE_SHARE,
-    ``squares.apex_within_base``),
-    and any whose colour lies within ``squares.blend_threshold`` of their square's
-    (``squares.blends_into_square``)."""
+    ``squares.apex_within_base``), and any whose colour lies within ``squares.blend_threshold``
+    of their square's (``squares.blends_into_square``). Returns the names of the cells read
+    under 3 pips that were doubted for being seen from above (FROM_ABOVE: they may be a size
+    larger)."""
+    from_above_names = []
     for cell in cells:
         content = content_from_symbol(cell.value)
         if not isinstance(content, Piece):
@@ -732,6 +739,9 @@ def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResu
         if from_above or blends_into_square(squares, col, row):
             cell.blends_in = True
             cell.confidence = min(cell.confidence, BLENDS_IN_MAX_CONFIDENCE)
+        if from_above and content.pips < 3:
+            from_above_names.append(cell.cell)
+    return from_above_names
 
 
 def _doubt_washed_out(cells: list[CellReading], glared: np.ndarray, play: PlayArea) -> list[str]:

@@ -966,12 +966,14 @@ def test_a_see_through_piece_on_a_black_square_seen_from_above_may_be_larger_tha
         squares = _one_pyramid(camera)
         squares.appearance = _plain_appearance(85.0, dark_l)
         cell = CellReading(Square(3, 3).name, value, 0.99, [])  # (3, 3): a dark square
-        _doubt_pyramids_that_blend_in([cell], squares, play)
+        warned = _doubt_pyramids_that_blend_in([cell], squares, play)
         assert cell.confidence == (BLENDS_IN_MAX_CONFIDENCE if cell.blends_in else 0.99)
+        # the reading names the cells that may be a size larger (reader.FROM_ABOVE)
+        assert warned == (["D4"] if cell.blends_in and value[1] != "3" else [])
         return cell.blends_in
 
     above = _camera(85, 0)
-    assert doubted(above, "r2") and doubted(above, "x1") and doubted(above, "k3")
+    assert doubted(above, "r2") and doubted(above, "x1") and doubted(above, "k3")  # k3 doubted, not warned of
     assert not doubted(above, "r3")  # it cannot be a size larger
     assert not doubted(above, "w2")  # opaque and light: it stands out
     assert not doubted(_camera(60, 0), "r2")  # its apex out of its base: the height shows
