@@ -628,7 +628,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         # No bare-looking square at all: every piece has been placed, so each player has
         # exactly its stash (a finished board with gaps, where players had to pass, shows them).
         decoded = decode(table, play.rows, play.cols, trios=trios, parks=setup.parks if fits else None,
-                         full=fits and not empties and len(placed) == setup.players, shown=shown)
+                         full=fits and not empties and len(placed) == setup.players,
+                         likely_full=fits and nearly_full and len(placed) == setup.players, shown=shown)
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)

@@ -255,6 +255,24 @@ def test_a_full_board_settles_a_misread_size_by_the_missing_piece():
     assert decoded.warning_kinds == ["settled"]  # a square's, which the web page lists in words while it stands
 
 
+def test_a_board_that_looks_nearly_full_reads_a_faint_square_as_the_piece_the_counts_miss():
+    # E5's r2 looks most like an r1 (one too many) or a bare square. Where only a square or
+    # two of a board the stashes would fill look bare, the missing r2 is likelier than a gap
+    # left by a player who had to pass ...
+    board = Board.from_text(FULL)
+    table = _table(board)
+    table["E5"] = {"r1": 0.6, ".": 0.3, "r2": 0.1}
+    assert decode(table, 6, 6, parks=6).board["E5"] is None
+    decoded = decode(table, 6, 6, parks=6, likely_full=True)
+    assert decoded.board == board
+    assert decoded.cells[[c.cell for c in decoded.cells].index("E5")].changed_by == "counts"
+    # ... but a plainly bare square stays bare, with no word of a full board's counts.
+    table["E5"] = {".": 0.995, "r2": 0.005}
+    decoded = decode(table, 6, 6, parks=6, likely_full=True)
+    assert decoded.board["E5"] is None
+    assert not any("full board" in w for w in decoded.warnings)
+
+
 def test_the_squares_that_could_have_given_way_to_a_settled_one_are_put_in_doubt():
     # E5 looks like an r1 (0.93, r2 0.02), one r1 too many on a full board, so the counts make
     # it the missing r2. A2 looks like an r1 as surely (0.93), but a little less unlike an r2

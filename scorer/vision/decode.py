@@ -33,6 +33,7 @@ UNSURE = 0.95  # below this confidence a square is flagged (the README gives the
 MAX_ALTERNATIVES, MIN_ALTERNATIVE_ODDS = 3, 0.005  # the next-best values a square's reading lists
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
 FULL_BONUS = 8.0  # nats: on a full board each player's pieces are read as exactly trios of each size
+LIKELY_FULL_BONUS = 2.0  # nats: the same where a few squares look bare on a board the stashes would fill
 # Players lay the parks out symmetrically far more often than not (the designer starts with
 # the corners; Abstract Play's default and ``rules.default_parks`` are symmetric). The decoder
 # takes a pattern's prior odds as proportional to how many of the play area's mirrors and
@@ -100,7 +101,7 @@ def _normalise(table: dict[str, dict[str, float]]) -> tuple[list[str], list[str]
 
 
 def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: int = 5,
-           parks: int | None = None, full: bool = False, use_rules: bool = True,
+           parks: int | None = None, full: bool = False, likely_full: bool = False, use_rules: bool = True,
            shown: dict[str, dict[str, float]] | None = None) -> Decoded:
     """The likeliest board given per-cell value probabilities and the stash limits.
 
@@ -109,7 +110,10 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     piece or a park (every setup's parks and stashes fill its area exactly), so each of the
     table's piece values is read exactly ``trios`` times unless the evidence is
     overwhelming: a piece read as the wrong size or player is then settled by the one
-    that is missing, not by emptying a square. ``shown``: per cell, the odds
+    that is missing, not by emptying a square. ``likely_full``: the stashes and parks would
+    fill the area and only a few squares look bare, so each piece's slots get the smaller
+    LIKELY_FULL_BONUS: a bare look is read as the piece the counts miss unless it is clearly
+    bare (a finished game can leave gaps where players had to pass). ``shown``: per cell, the odds
     each square's confidence and alternatives are reported from, when they hold more than
     ``table`` (the other names a colour group might have: a player's pieces all have one
     name, so ``table`` gives each group's whole odds to the name placed, and the doubt
@@ -130,11 +134,11 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         elif v == PARK_TOKEN:
             columns += [(vi, "required")] * min(parks, n) + [(vi, "overflow")] * n
         else:
-            columns += [(vi, "required" if full else None)] * min(trios, n) + [(vi, "overflow")] * n
+            columns += [(vi, "required" if full or likely_full else None)] * min(trios, n) + [(vi, "overflow")] * n
     col_value = np.array([c[0] for c in columns])
     col_kind = np.array([c[1] or "" for c in columns])
     park_columns = np.array([values[vi] == PARK_TOKEN for vi in col_value])
-    bonus = np.where(park_columns, PARK_BONUS, FULL_BONUS)
+    bonus = np.where(park_columns, PARK_BONUS, FULL_BONUS if full else LIKELY_FULL_BONUS)
     cost = (-logp[:, col_value] + OVERFLOW_PENALTY * (col_kind == "overflow")[None, :]
             - (bonus * (col_kind == "required"))[None, :])
     _, first = linear_sum_assignment(cost)
