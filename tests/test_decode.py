@@ -241,36 +241,24 @@ def test_a_cell_with_no_odds_reads_empty_not_a_crash():
 FULL = (Path(__file__).resolve().parents[1] / "sample_boards" / "rules_game_2p.txt").read_text()  # 6x6, 5/5/5 each
 
 
-def test_a_full_board_settles_a_misread_size_by_the_missing_piece():
+@pytest.mark.parametrize("e5_odds, how", [
     # Every square of this finished 6x6 is taken, so each player has exactly 5 of each size.
     # E5's r2 looks more like an r1, or a bare square, than an r2. Under the stash limit
     # alone the sixth r1 goes bare (the cheaper way out); on a full board it is the missing r2.
+    ({"r1": 0.93, ".": 0.05, "r2": 0.02}, {"full": True}),
+    # Where only a square or two of a board the stashes would fill look bare, the missing r2
+    # is likelier than a gap left by a player who had to pass, if less surely so.
+    ({"r1": 0.6, ".": 0.3, "r2": 0.1}, {"likely_full": True}),
+])
+def test_a_full_board_settles_a_misread_size_by_the_missing_piece(e5_odds, how):
     board = Board.from_text(FULL)
     table = _table(board)
-    table["E5"] = {"r1": 0.93, ".": 0.05, "r2": 0.02}
+    table["E5"] = e5_odds
     assert decode(table, 6, 6, parks=6).board["E5"] is None
-    decoded = decode(table, 6, 6, parks=6, full=True)
+    decoded = decode(table, 6, 6, parks=6, **how)
     assert decoded.board == board
     assert decoded.warnings == ["E5: read as r2 (settled by the stash counts)"]
     assert decoded.warning_kinds == ["settled"]  # a square's, which the web page lists in words while it stands
-
-
-def test_a_board_that_looks_nearly_full_reads_a_faint_square_as_the_piece_the_counts_miss():
-    # E5's r2 looks most like an r1 (one too many) or a bare square. Where only a square or
-    # two of a board the stashes would fill look bare, the missing r2 is likelier than a gap
-    # left by a player who had to pass ...
-    board = Board.from_text(FULL)
-    table = _table(board)
-    table["E5"] = {"r1": 0.6, ".": 0.3, "r2": 0.1}
-    assert decode(table, 6, 6, parks=6).board["E5"] is None
-    decoded = decode(table, 6, 6, parks=6, likely_full=True)
-    assert decoded.board == board
-    assert decoded.cells[[c.cell for c in decoded.cells].index("E5")].changed_by == "counts"
-    # ... but a plainly bare square stays bare, with no word of a full board's counts.
-    table["E5"] = {".": 0.995, "r2": 0.005}
-    decoded = decode(table, 6, 6, parks=6, likely_full=True)
-    assert decoded.board["E5"] is None
-    assert not any("full board" in w for w in decoded.warnings)
 
 
 def test_the_squares_that_could_have_given_way_to_a_settled_one_are_put_in_doubt():
@@ -324,6 +312,15 @@ def test_a_full_board_missing_a_piece_says_so_and_is_not_filled_against_the_evid
     assert decoded.board["E5"] is None
     assert "4 red 2-pips read on a full board, which holds 5" in decoded.warnings
     assert decoded.warning_kinds[decoded.warnings.index("4 red 2-pips read on a full board, which holds 5")] == "constraints"
+
+
+def test_a_plainly_bare_square_on_a_board_that_looks_nearly_full_stays_bare_and_no_full_board_is_claimed():
+    board = Board.from_text(FULL)
+    table = _table(board)
+    table["E5"] = {".": 0.995, "r2": 0.005}
+    decoded = decode(table, 6, 6, parks=6, likely_full=True)
+    assert decoded.board["E5"] is None
+    assert not any("full board" in w for w in decoded.warnings)
 
 
 def test_symmetry_order_counts_the_mirrors_and_turns_that_keep_the_parks():
