@@ -627,6 +627,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         fits = setup is not None and setup.size == play.rows == play.cols
         # No bare-looking square at all: every piece has been placed, so each player has
         # exactly its stash (a finished board with gaps, where players had to pass, shows them).
+        # Only a few: the stash counts still pull a faint piece out of a bare look, less surely.
         decoded = decode(table, play.rows, play.cols, trios=trios, parks=setup.parks if fits else None,
                          full=fits and not empties and len(placed) == setup.players,
                          likely_full=fits and nearly_full and len(placed) == setup.players, shown=shown)

@@ -244,10 +244,14 @@ FULL = (Path(__file__).resolve().parents[1] / "sample_boards" / "rules_game_2p.t
 @pytest.mark.parametrize("e5_odds, how", [
     # Every square of this finished 6x6 is taken, so each player has exactly 5 of each size.
     # E5's r2 looks more like an r1, or a bare square, than an r2. Under the stash limit
-    # alone the sixth r1 goes bare (the cheaper way out); on a full board it is the missing r2.
+    # alone the sixth r1 goes bare (the cheaper way out); on a full board it is the missing r2
+    # (the reader, seeing no bare square, says both that the board is full and likely full:
+    # the full board's bonus counts) ...
     ({"r1": 0.93, ".": 0.05, "r2": 0.02}, {"full": True}),
-    # Where only a square or two of a board the stashes would fill look bare, the missing r2
-    # is likelier than a gap left by a player who had to pass, if less surely so.
+    ({"r1": 0.93, ".": 0.05, "r2": 0.02}, {"full": True, "likely_full": True}),
+    # ... and where only a square or two look bare on a board the stashes would fill, the
+    # missing r2 is still likelier than a gap left by a player who had to pass, but less surely:
+    # here r2 costs 1.1 nats more than bare, within LIKELY_FULL_BONUS.
     ({"r1": 0.6, ".": 0.3, "r2": 0.1}, {"likely_full": True}),
 ])
 def test_a_full_board_settles_a_misread_size_by_the_missing_piece(e5_odds, how):
@@ -321,6 +325,9 @@ def test_a_plainly_bare_square_on_a_board_that_looks_nearly_full_stays_bare_and_
     decoded = decode(table, 6, 6, parks=6, likely_full=True)
     assert decoded.board["E5"] is None
     assert not any("full board" in w for w in decoded.warnings)
+    # Told it is full as well, the full board's bonus fills it (the reader says so only when no
+    # square looks bare).
+    assert decode(table, 6, 6, parks=6, full=True, likely_full=True).board["E5"] == board["E5"]
 
 
 def test_symmetry_order_counts_the_mirrors_and_turns_that_keep_the_parks():

@@ -1143,7 +1143,8 @@ def test_a_black_and_white_photo_flags_every_colour_group():
 @pytest.mark.parametrize("gap", [None, "D5"])
 def test_a_board_with_no_bare_square_is_decoded_as_full(monkeypatch, gap):
     # Every piece placed: the decoder is told so (each player's stash read exactly); a board
-    # that ended with a gap (a player had to pass) is not.
+    # that ended with a gap (a player had to pass) is not, but as likely full (one bare look
+    # in 36 squares), and its plainly bare square stays bare.
     import scorer.reader as reader
 
     board = Board.from_text((Path(__file__).resolve().parents[1] / "sample_boards" / "rules_game_2p.txt").read_text())
@@ -1151,9 +1152,11 @@ def test_a_board_with_no_bare_square_is_decoded_as_full(monkeypatch, gap):
         board[gap] = None
     _, img, grid = _scene(board_text=board.to_text())
     told = []
-    monkeypatch.setattr(reader, "decode", lambda *a, **kw: told.append(kw["full"]) or decode(*a, **kw))
+    monkeypatch.setattr(reader, "decode", lambda *a, **kw: told.append((kw["full"], kw["likely_full"])) or decode(*a, **kw))
     reading = reader.read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
-    assert told == [gap is None]
+    assert told == [(gap is None, True)]
+    if gap:
+        assert reading.board[gap] is None
     wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
 

@@ -33,7 +33,9 @@ UNSURE = 0.95  # below this confidence a square is flagged (the README gives the
 MAX_ALTERNATIVES, MIN_ALTERNATIVE_ODDS = 3, 0.005  # the next-best values a square's reading lists
 PARK_BONUS = 8.0  # nats: the setup's park count is read exactly unless the evidence is overwhelming
 FULL_BONUS = 8.0  # nats: on a full board each player's pieces are read as exactly trios of each size
-LIKELY_FULL_BONUS = 2.0  # nats: the same where a few squares look bare on a board the stashes would fill
+# nats: a weaker pull towards ``trios`` of each colour-size where only a few squares look bare
+# (reader.NEARLY_FULL) on a board the stashes and parks would fill; FULL_BONUS counts when full
+LIKELY_FULL_BONUS = 2.0
 # Players lay the parks out symmetrically far more often than not (the designer starts with
 # the corners; Abstract Play's default and ``rules.default_parks`` are symmetric). The decoder
 # takes a pattern's prior odds as proportional to how many of the play area's mirrors and
@@ -111,9 +113,11 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     table's piece values is read exactly ``trios`` times unless the evidence is
     overwhelming: a piece read as the wrong size or player is then settled by the one
     that is missing, not by emptying a square. ``likely_full``: the stashes and parks would
-    fill the area and only a few squares look bare, so each piece's slots get the smaller
-    LIKELY_FULL_BONUS: a bare look is read as the piece the counts miss unless it is clearly
-    bare (a finished game can leave gaps where players had to pass). ``shown``: per cell, the odds
+    fill the area and only a few squares look bare, so each colour-size's first ``trios``
+    slots are required too, at the smaller LIKELY_FULL_BONUS: a bare look is read as the
+    piece the counts miss unless it is plainly bare (a finished game can leave gaps where
+    players had to pass), no count short of ``trios`` is reported, and the placement rules
+    may still empty a square. ``full`` takes precedence. ``shown``: per cell, the odds
     each square's confidence and alternatives are reported from, when they hold more than
     ``table`` (the other names a colour group might have: a player's pieces all have one
     name, so ``table`` gives each group's whole odds to the name placed, and the doubt
@@ -122,7 +126,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     n = len(cells)
     logp = np.log(P)
     # Slots: (value index, kind): a plain slot, an overflow slot (past the stash or the setup,
-    # costing OVERFLOW_PENALTY) or a required one (the setup's parks, a full board's pieces),
+    # costing OVERFLOW_PENALTY) or a required one (the setup's parks, a full or likely full board's pieces),
     # whose bonus lets weak odds win (a faint marker, clear glass on a light square) against
     # each square's own best reading. Only a slot's own value's odds count: a bare look is no
     # evidence of a park (a marker taken for a pyramid keeps more park odds than a truly
@@ -230,8 +234,8 @@ def _doubt_rivals_of_settled(readings: list[CellReading], values: list[str], P: 
     than the odds that they need not have.
 
     A square the stash counts moved off its likeliest value (``changed`` "counts": that value
-    over its limit, or the value it took short of a full board's count) could have kept it
-    had another square read as that value taken the other instead: exchanging the two
+    over its limit, or the value it took short of a full or likely full board's count) could
+    have kept it had another square read as that value taken the other instead: exchanging the two
     squares' values keeps every count, and the counts cannot tell which. Such an exchange's
     odds against the reading as it stands are exp(-d), d the nats it costs in both squares'
     odds: cheap when the settled square looked surely like the value it gave up and the rival
