@@ -30,7 +30,7 @@ from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares,
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
-from scorer.vision.square_model import merge_learned, piece_scale_prior, predict_squares
+from scorer.vision.square_model import merge_learned, piece_scale_odds, piece_scale_prior, predict_squares
 from scorer.vision.squares import (LABELS, PIECE_SCALES, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
                                    blends_into_square, covered_squares, hidden_share,
                                    read_squares_any_scale as read_squares)
@@ -550,12 +550,13 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
         small = without_veil(small, veil_level(small))  # a haze over the whole photo (flare, a smudged lens)
         # The learned model's board-wide size fit weighs the hand-built reader's trial scales
-        # too where the photo was taken from low down: that reader's own fit there often
-        # prefers too small a scale.
+        # for the sizes from any height, and for the outlines too where the photo was taken
+        # from low down: that reader's own fit there often prefers too small a scale.
         learned = predict_squares(small, g.homography, g.rows, g.cols, centres=g.square_centres())
         elevation = camera.elevation_deg((g.cols - 1) / 2, (g.rows - 1) / 2)
         squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g),
-                               scale_prior=piece_scale_prior(learned, PIECE_SCALES, elevation))
+                               scale_prior=piece_scale_prior(learned, PIECE_SCALES, elevation),
+                               size_prior=piece_scale_odds(learned, PIECE_SCALES))
         if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
         glared = glared_squares(squares.appearance)

@@ -164,6 +164,15 @@ def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_
     assert got.piece_scale == pytest.approx(float(np.exp(np.dot(weights, np.log(PIECE_SCALES)))))
     with pytest.raises(ValueError, match="at least 1"):
         read_squares_any_scale(*args, iterations=0)
+    # Odds for the sizes weigh the mixture in the fit's place; the outlines stay the best fit's.
+    one_sweep = [read_squares(*args, piece_scale=s, iterations=1) for s in PIECE_SCALES]
+    sizes_weighed = scale_weights(one_sweep, prior=np.eye(len(PIECE_SCALES))[(k + 2) % len(PIECE_SCALES)] + 0.01)
+    one_sweep[k] = read_squares(*args, piece_scale=PIECE_SCALES[k])
+    odds_given = read_squares_any_scale(*args, size_prior=np.eye(len(PIECE_SCALES))[(k + 2) % len(PIECE_SCALES)] + 0.01)
+    for sq, reading in one_sweep[k].readings.items():
+        reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(sizes_weighed, one_sweep))
+    _same_readings(odds_given, one_sweep[k])
+    assert not np.allclose(sizes_weighed, weights)
 
 
 def _scene(elevation=55.0, board_text=POSITION, seed=0):
@@ -226,20 +235,21 @@ def test_reader_warns_when_the_board_is_turned_so_near_45_degrees_that_row_one_i
 def test_the_learned_size_fit_weighs_the_outline_fits_scales_when_seen_from_low_down(monkeypatch, elevation):
     import scorer.reader as reader
     import scorer.vision.square_model as square_model
-    from scorer.vision.square_model import piece_scale_prior
+    from scorer.vision.square_model import piece_scale_odds, piece_scale_prior
     from scorer.vision.squares import PIECE_SCALES
 
     board, img, grid = _scene(elevation=elevation)
-    predicted, priors = [], []
+    predicted, priors, size_priors = [], [], []
     predict, read = reader.predict_squares, reader.read_squares
 
     def counted(*args, **kwargs):
         predicted.append(predict(*args, **kwargs))
         return predicted[-1]
 
-    def spied(*args, scale_prior=None, **kwargs):
+    def spied(*args, scale_prior=None, size_prior=None, **kwargs):
         priors.append(scale_prior)
-        return read(*args, scale_prior=scale_prior, **kwargs)
+        size_priors.append(size_prior)
+        return read(*args, scale_prior=scale_prior, size_prior=size_prior, **kwargs)
 
     monkeypatch.setattr(reader, "predict_squares", counted)
     monkeypatch.setattr(square_model, "predict_squares", counted)  # merge_learned's own call, were it made
@@ -252,6 +262,7 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_when_seen_from_low_
         assert priors[0] is not None and priors[0] == pytest.approx(expected)
     else:
         assert priors[0] is None and expected is None
+    assert size_priors[0] == pytest.approx(piece_scale_odds(predicted[0], PIECE_SCALES))  # from any height
 
 
 def test_reader_reads_a_drawn_board_with_the_true_grid():

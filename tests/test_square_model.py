@@ -14,7 +14,7 @@ from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_af
 from scorer.board import COLOURS
 from scorer.vision.square_model import (BASE_MM, BLENDING_SIZE_SIGMA, HAND_SIZE_RAMP_DEG, HAND_SIZE_WEIGHT, HAND_SIZE_WEIGHT_LOW, MODEL_PATHS,
                                         LABELS, SIZE_SIGMA, SQUARE_MM, SquarePredictions, combined_probs,
-                                        hand_size_weight, piece_scale_of, piece_scale_prior, predict_patches,
+                                        hand_size_weight, piece_scale_of, piece_scale_odds, piece_scale_prior, predict_patches,
                                         square_size_posterior,
                                         size_probs, predict_squares, square_size_log_prior, truth_targets)
 
@@ -200,10 +200,12 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down(
     assert low.shape == (len(PIECE_SCALES),) and int(np.argmax(low)) == nearest
     assert low.min() >= 0.0 and low.sum() == pytest.approx(1.0)
     assert piece_scale_prior(learned, PIECE_SCALES, hi) is None  # from high up the outline fit is left alone
+    assert piece_scale_odds(learned, PIECE_SCALES) == pytest.approx(low)  # ... but not the sizes' mixture
     halfway = piece_scale_prior(learned, PIECE_SCALES, (lo + hi) / 2)
     assert halfway == pytest.approx(np.sqrt(piece_scale_prior(learned, PIECE_SCALES, lo)))
     bare = SquarePredictions(np.tile(np.eye(len(LABELS))[0], (64, 1)), np.zeros(64), learned.colours)
     assert piece_scale_prior(bare, PIECE_SCALES, lo - 5.0) is None  # no pyramid: nothing to say of the scale
+    assert piece_scale_odds(bare, PIECE_SCALES) is None
 
 
 def test_scale_weights_are_the_fits_softmax_times_the_prior():

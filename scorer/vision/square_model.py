@@ -232,30 +232,43 @@ def _high_view_share(elevation_deg: float) -> float:
     return float(np.clip((elevation_deg - lo) / (hi - lo), 0.0, 1.0))
 
 
-def piece_scale_prior(learned: SquarePredictions, scales: Sequence[float], elevation_deg: float) -> np.ndarray | None:
+def piece_scale_odds(learned: SquarePredictions, scales: Sequence[float]) -> np.ndarray | None:
     """Odds of each of ``scales`` (the hand-built reader's trial piece scales,
     ``squares.PIECE_SCALES``) from the learned board-wide size fit over all squares
     (:func:`square_size_posterior`): the posterior mass of the square sizes in SQUARE_MM
-    whose piece scale (BANDANNA_MM / size) lies nearest each.
+    whose piece scale (BANDANNA_MM / size) lies nearest each. None where no square likelier
+    holds a pyramid than not: the fit would be its prior over square sizes alone, which says
+    nothing of this board.
 
-    Counted as the hand-built sizes are discounted (:func:`hand_size_weight`): wholly for a
-    board seen from under the first of HAND_SIZE_RAMP_DEG above it (``elevation_deg``), not
-    at all (None) from the second up, raised to a power falling along the ramp between.
-    From low down the outline fit alone often takes too small a scale
-    (``squares.scale_weights``); from high up it sees the bases whole and is left alone.
-    None too where no square likelier holds a pyramid than not: the fit would be its prior
-    over square sizes alone, which says nothing of this board."""
-    weight = 1.0 - _high_view_share(elevation_deg)
+    The learned fit names the square size far better than the outline fit does, from any
+    height: over 194 renders (dev, 2 x 30 with the test split's recipe, 84 glassy) its
+    posterior's geometric mean was off by 0.021 in log size on average (bias -0.009), the
+    outline fit's own weighing by 0.081 (bias -0.044: pieces taken a little large, so read a
+    size small)."""
     occupied = learned.probs[:, PYRAMIDS].sum(axis=1)
-    if not weight > 0.0 or not np.any(occupied >= 0.5):
+    if not np.any(occupied >= 0.5):
         return None
     posterior = square_size_posterior(learned.log_base, occupied)
     log_scales = np.log(np.asarray(scales, np.float64))
     nearest = np.argmin(np.abs(np.log(BANDANNA_MM / SQUARE_MM)[:, None] - log_scales[None, :]), axis=1)
-    prior = np.bincount(nearest, weights=posterior, minlength=len(log_scales))
-    if not np.all(np.isfinite(prior)) or prior.sum() <= 0:
+    odds = np.bincount(nearest, weights=posterior, minlength=len(log_scales))
+    if not np.all(np.isfinite(odds)) or odds.sum() <= 0:
         return None
-    return (prior / prior.sum()) ** weight
+    return odds / odds.sum()
+
+
+def piece_scale_prior(learned: SquarePredictions, scales: Sequence[float], elevation_deg: float) -> np.ndarray | None:
+    """:func:`piece_scale_odds` as the odds that choose the outline fit's scale, counted as
+    the hand-built sizes are discounted (:func:`hand_size_weight`): wholly for a board seen
+    from under the first of HAND_SIZE_RAMP_DEG above it (``elevation_deg``), not at all (None)
+    from the second up, raised to a power falling along the ramp between. From low down the
+    outline fit alone often takes too small a scale (``squares.scale_weights``); from high up
+    it sees the bases whole and is left to choose its outlines (the sizes' mixture over the
+    scales is weighed by the learned odds whole from any height, ``squares.read_squares_any_scale``'s
+    ``size_prior``)."""
+    weight = 1.0 - _high_view_share(elevation_deg)
+    odds = piece_scale_odds(learned, scales) if weight > 0.0 else None
+    return None if odds is None else odds ** weight
 
 
 def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Path] = MODEL_PATHS,

@@ -630,7 +630,8 @@ def _hypothesis(poly: np.ndarray, shape: tuple[int, int], origin: tuple[int, int
 def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int,
                            camera: BoardCamera, *, scales=PIECE_SCALES, centre_shifts: dict | None = None,
                            temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS,
-                           scale_prior: np.ndarray | None = None, **kwargs) -> SquaresResult:
+                           scale_prior: np.ndarray | None = None, size_prior: np.ndarray | None = None,
+                           **kwargs) -> SquaresResult:
     """:func:`read_squares` over the pieces' possible scales, mixed by how well each explains the photo.
 
     Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
@@ -642,7 +643,11 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     then swept on, to ``iterations`` sweeps in all (at least 1), and gives the outlines and
     colour samples. ``scale_prior``: odds of each of ``scales`` from elsewhere (the learned
     model's board-wide size fit, ``square_model.piece_scale_prior``), which the weights are
-    multiplied by. ``kwargs``: the outline fit's settings, as :func:`read_squares` takes them.
+    multiplied by. ``size_prior``: such odds that weigh the mixture of the squares'
+    probabilities (and ``piece_scale``) in their place, the best-fitting scale's outlines and
+    colour samples kept (``square_model.piece_scale_odds``: the learned fit names the square
+    size far better than the outlines do, but from high up the outlines are left to fit
+    themselves). ``kwargs``: the outline fit's settings, as :func:`read_squares` takes them.
     """
     if iterations < 1:
         raise ValueError(f"the scales are weighed after one sweep: iterations must be at least 1, not {iterations}")
@@ -656,12 +661,13 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
         fit.sweep()
     trials = [fit.result(appearance, temperature, colours=False) for fit in fits]
     weights = scale_weights(trials, prior=scale_prior)
+    mixture = weights if size_prior is None else scale_weights(trials, prior=size_prior)
     k = int(np.argmax(weights))
     fits[k].sweep(iterations - 1)
     best = trials[k] = fits[k].result(appearance, temperature)
     for sq, reading in best.readings.items():
-        reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(weights, trials))
-    best.piece_scale = float(np.exp(sum(w * np.log(t.piece_scale) for w, t in zip(weights, trials))))
+        reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(mixture, trials))
+    best.piece_scale = float(np.exp(sum(w * np.log(t.piece_scale) for w, t in zip(mixture, trials))))
     return best
 
 
