@@ -550,8 +550,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         camera = camera_from_homography(g.homography, (small.shape[1], small.shape[0]))
         small = without_veil(small, veil_level(small))  # a haze over the whole photo (flare, a smudged lens)
         # The learned model's board-wide size fit weighs the hand-built reader's trial scales
-        # for the sizes from any height, and for the outlines too where the photo was taken
-        # from low down: that reader's own fit there often prefers too small a scale.
+        # for the sizes from any height (that reader's own weighing names the square size far
+        # worse, from high up taking the pieces a little large), and for the outlines too
+        # where the photo was taken from low down (there its fit often prefers too small a scale).
         learned = predict_squares(small, g.homography, g.rows, g.cols, centres=g.square_centres())
         elevation = camera.elevation_deg((g.cols - 1) / 2, (g.rows - 1) / 2)
         squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g),

@@ -164,15 +164,24 @@ def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_
     assert got.piece_scale == pytest.approx(float(np.exp(np.dot(weights, np.log(PIECE_SCALES)))))
     with pytest.raises(ValueError, match="at least 1"):
         read_squares_any_scale(*args, iterations=0)
-    # Odds for the sizes weigh the mixture in the fit's place; the outlines stay the best fit's.
+    # Odds for the sizes weigh the mixture (and the piece scale) in the fit's place; the
+    # outlines stay the best fit's, or the one the scale prior chooses.
     one_sweep = [read_squares(*args, piece_scale=s, iterations=1) for s in PIECE_SCALES]
-    sizes_weighed = scale_weights(one_sweep, prior=np.eye(len(PIECE_SCALES))[(k + 2) % len(PIECE_SCALES)] + 0.01)
-    one_sweep[k] = read_squares(*args, piece_scale=PIECE_SCALES[k])
-    odds_given = read_squares_any_scale(*args, size_prior=np.eye(len(PIECE_SCALES))[(k + 2) % len(PIECE_SCALES)] + 0.01)
-    for sq, reading in one_sweep[k].readings.items():
-        reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(sizes_weighed, one_sweep))
-    _same_readings(odds_given, one_sweep[k])
-    assert not np.allclose(sizes_weighed, weights)
+    other = (k + 2) % len(PIECE_SCALES)
+    size_prior = np.eye(len(PIECE_SCALES))[other] + 1e-6
+    scale_prior = np.eye(len(PIECE_SCALES))[(k + 1) % len(PIECE_SCALES)] + 1e-6
+    for prior, kept in ((None, k), (scale_prior, (k + 1) % len(PIECE_SCALES))):
+        trials = list(one_sweep)
+        sizes_weighed = scale_weights(trials, prior=size_prior)
+        assert int(np.argmax(sizes_weighed)) == other != kept
+        trials[kept] = read_squares(*args, piece_scale=PIECE_SCALES[kept])
+        got = read_squares_any_scale(*args, scale_prior=prior, size_prior=size_prior)
+        for sq, reading in trials[kept].readings.items():
+            reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(sizes_weighed, trials))
+        _same_readings(got, trials[kept])
+        assert got.piece_scale == pytest.approx(float(np.exp(np.dot(sizes_weighed, np.log(PIECE_SCALES)))))
+    with pytest.raises(ValueError, match="size_prior has 1 odds"):
+        read_squares_any_scale(*args, size_prior=np.ones(1))
 
 
 def _scene(elevation=55.0, board_text=POSITION, seed=0):
@@ -232,7 +241,7 @@ def test_reader_warns_when_the_board_is_turned_so_near_45_degrees_that_row_one_i
 
 
 @pytest.mark.parametrize("elevation", [30.0, 60.0])
-def test_the_learned_size_fit_weighs_the_outline_fits_scales_when_seen_from_low_down(monkeypatch, elevation):
+def test_the_learned_size_fit_weighs_the_outline_fits_scales_from_low_down_and_the_sizes_from_any_height(monkeypatch, elevation):
     import scorer.reader as reader
     import scorer.vision.square_model as square_model
     from scorer.vision.square_model import piece_scale_odds, piece_scale_prior

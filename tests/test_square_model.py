@@ -184,7 +184,7 @@ def test_size_fit_finds_the_board_scale_from_all_pyramids(square_mm):
 
 
 @pytest.mark.parametrize("square_mm", [40.0, 44.5, 57.0])
-def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down(square_mm):
+def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down_but_the_sizes_from_any_height(square_mm):
     from scorer.vision.squares import PIECE_SCALES
 
     # Five of each size on squares of square_mm, the other squares bare.

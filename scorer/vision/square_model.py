@@ -189,7 +189,10 @@ def square_size_log_prior() -> np.ndarray:
 # squares on average against 92.3% at 0, 92.2% at 0.25) and dev within 0.1 pp of 0; it keeps a
 # little of the hand-built reader, which knows nothing of the studio's look, when the model wavers.
 HAND_WEIGHT = 0.1
-HAND_SIZE_WEIGHT = 1.0  # exponent of the hand-built reader's size odds against the learned ones, seen from high up (dev choice)
+# Exponent of the hand-built reader's size odds against the learned ones, seen from high up (dev
+# choice, 2026-11-25; since 2026-12-01 those odds are mixed over the scales by the learned
+# size fit's odds, ``piece_scale_odds``, so they are no longer wholly independent of it).
+HAND_SIZE_WEIGHT = 1.0
 # Seen from low down, the pieces in front hide the bases and lower faces of those behind, and
 # the hand-built reader's outline fit (squares.read_squares) names about 60-70% of the sizes
 # right at 30-40 degrees above a square against 90-95% from over 50 degrees, while the learned

@@ -647,12 +647,18 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     probabilities (and ``piece_scale``) in their place, the best-fitting scale's outlines and
     colour samples kept (``square_model.piece_scale_odds``: the learned fit names the square
     size far better than the outlines do, but from high up the outlines are left to fit
-    themselves). ``kwargs``: the outline fit's settings, as :func:`read_squares` takes them.
+    themselves). The whole of each square's probabilities is mixed so, empty and park too,
+    and a scale the odds favour but whose outlines were not kept can make a square a pyramid
+    with no colour sample (``square_model.merge_learned`` then takes one above its base).
+    Where the reader passes the learned odds, its size evidence counts twice, here and in
+    ``square_model.combined_probs``. ``kwargs``: the outline fit's settings, as
+    :func:`read_squares` takes them.
     """
     if iterations < 1:
         raise ValueError(f"the scales are weighed after one sweep: iterations must be at least 1, not {iterations}")
-    if scale_prior is not None and len(scale_prior) != len(scales):
-        raise ValueError(f"scale_prior has {len(scale_prior)} odds for {len(scales)} scales")
+    for name, prior in (("scale_prior", scale_prior), ("size_prior", size_prior)):
+        if prior is not None and len(prior) != len(scales):
+            raise ValueError(f"{name} has {len(prior)} odds for {len(scales)} scales")
     appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
     parks: dict = {}
     fits = [_OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=s,
