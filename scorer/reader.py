@@ -555,9 +555,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         # where the photo was taken from low down (there its fit often prefers too small a scale).
         learned = predict_squares(small, g.homography, g.rows, g.cols, centres=g.square_centres())
         elevation = camera.elevation_deg((g.cols - 1) / 2, (g.rows - 1) / 2)
+        scale_odds = piece_scale_odds(learned, PIECE_SCALES)
         squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g),
-                               scale_prior=piece_scale_prior(learned, PIECE_SCALES, elevation),
-                               size_prior=piece_scale_odds(learned, PIECE_SCALES))
+                               scale_prior=piece_scale_prior(scale_odds, elevation), size_prior=scale_odds)
         if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
         glared = glared_squares(squares.appearance)

@@ -266,7 +266,7 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_from_low_down_and_t
     reading = read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
     assert reading.failed_stage is None and len(predicted) == len(priors) == 1  # the model runs once a read
     camera = reading.squares.camera
-    expected = piece_scale_prior(predicted[0], PIECE_SCALES, camera.elevation_deg(3.5, 3.5))
+    expected = piece_scale_prior(piece_scale_odds(predicted[0], PIECE_SCALES), camera.elevation_deg(3.5, 3.5))
     if elevation < 40.0:
         assert priors[0] is not None and priors[0] == pytest.approx(expected)
     else:

@@ -195,17 +195,18 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down_
     probs[15:, 0] = 1.0
     learned = SquarePredictions(probs, log_base, np.full((64, len(COLOURS)), 0.1))
     lo, hi = HAND_SIZE_RAMP_DEG
-    low = piece_scale_prior(learned, PIECE_SCALES, lo - 5.0)
+    odds = piece_scale_odds(learned, PIECE_SCALES)
+    low = piece_scale_prior(odds, lo - 5.0)
     nearest = int(np.argmin(np.abs(np.log(PIECE_SCALES) - np.log(44.5 / square_mm))))
     assert low.shape == (len(PIECE_SCALES),) and int(np.argmax(low)) == nearest
     assert low.min() >= 0.0 and low.sum() == pytest.approx(1.0)
-    assert piece_scale_prior(learned, PIECE_SCALES, hi) is None  # from high up the outline fit is left alone
-    assert piece_scale_odds(learned, PIECE_SCALES) == pytest.approx(low)  # ... but not the sizes' mixture
-    halfway = piece_scale_prior(learned, PIECE_SCALES, (lo + hi) / 2)
-    assert halfway == pytest.approx(np.sqrt(piece_scale_prior(learned, PIECE_SCALES, lo)))
+    assert piece_scale_prior(odds, hi) is None  # from high up the outline fit is left alone
+    assert odds == pytest.approx(low)  # ... but not the sizes' mixture
+    halfway = piece_scale_prior(odds, (lo + hi) / 2)
+    assert halfway == pytest.approx(np.sqrt(piece_scale_prior(odds, lo)))
     bare = SquarePredictions(np.tile(np.eye(len(LABELS))[0], (64, 1)), np.zeros(64), learned.colours)
-    assert piece_scale_prior(bare, PIECE_SCALES, lo - 5.0) is None  # no pyramid: nothing to say of the scale
-    assert piece_scale_odds(bare, PIECE_SCALES) is None
+    assert piece_scale_odds(bare, PIECE_SCALES) is None  # no pyramid: nothing to say of the scale
+    assert piece_scale_prior(None, lo - 5.0) is None
 
 
 def test_scale_weights_are_the_fits_softmax_times_the_prior():

@@ -260,9 +260,9 @@ def piece_scale_odds(learned: SquarePredictions, scales: Sequence[float]) -> np.
     return odds / odds.sum()
 
 
-def piece_scale_prior(learned: SquarePredictions, scales: Sequence[float], elevation_deg: float) -> np.ndarray | None:
-    """:func:`piece_scale_odds` as the odds that choose the outline fit's scale, counted as
-    the hand-built sizes are discounted (:func:`hand_size_weight`): wholly for a board seen
+def piece_scale_prior(odds: np.ndarray | None, elevation_deg: float) -> np.ndarray | None:
+    """The learned odds over the outline fit's scales (:func:`piece_scale_odds`; None: none)
+    as the odds that choose its scale, counted as the hand-built sizes are discounted (:func:`hand_size_weight`): wholly for a board seen
     from under the first of HAND_SIZE_RAMP_DEG above it (``elevation_deg``), not at all (None)
     from the second up, raised to a power falling along the ramp between. From low down the
     outline fit alone often takes too small a scale (``squares.scale_weights``); from high up
@@ -270,8 +270,7 @@ def piece_scale_prior(learned: SquarePredictions, scales: Sequence[float], eleva
     scales is weighed by the learned odds whole from any height, ``squares.read_squares_any_scale``'s
     ``size_prior``)."""
     weight = 1.0 - _high_view_share(elevation_deg)
-    odds = piece_scale_odds(learned, scales) if weight > 0.0 else None
-    return None if odds is None else odds ** weight
+    return None if odds is None or not weight > 0.0 else odds ** weight
 
 
 def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Path] = MODEL_PATHS,
