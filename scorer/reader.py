@@ -627,12 +627,12 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                             odds_shown[value] = odds_shown.get(value, 0.0) + p_piece * odds
             table[name], shown[name] = placing, odds_shown
         fits = setup is not None and setup.size == play.rows == play.cols
+        stashes_fill = fits and len(placed) == setup.players  # every player's stash and the parks fill the area
         # No bare-looking square at all: every piece has been placed, so each player has
         # exactly its stash (a finished board with gaps, where players had to pass, shows them).
         # Only a few: the stash counts still pull a faint piece out of a bare look, less surely.
         decoded = decode(table, play.rows, play.cols, trios=trios, parks=setup.parks if fits else None,
-                         full=fits and not empties and len(placed) == setup.players,
-                         likely_full=fits and nearly_full and len(placed) == setup.players, shown=shown)
+                         full=stashes_fill and not empties, likely_full=stashes_fill and nearly_full, shown=shown)
         reading.board = decoded.board
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
