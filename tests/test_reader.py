@@ -912,7 +912,7 @@ def test_hidden_share_is_how_much_of_a_small_bases_a_taller_piece_in_front_hides
 
 
 def test_a_small_pyramid_read_behind_a_taller_one_is_flagged_and_says_why():
-    from scorer.reader import HIDDEN_MAX_CONFIDENCE, _doubt_hidden_small_pyramids
+    from scorer.reader import HIDDEN_MAX_CONFIDENCE, _doubt_hidden_pyramids
     from scorer.vision.decode import CellReading
     from scorer.vision.playarea import PlayArea
 
@@ -922,11 +922,29 @@ def test_a_small_pyramid_read_behind_a_taller_one_is_flagged_and_says_why():
     def cell(at, value):
         return CellReading(Square(at[0] - play.col, at[1] - play.row).name, value, 0.99, [])
     cells = [cell(behind, "r1"), cell(in_front, "r1"), cell((3, 3), "b3")]
-    _doubt_hidden_small_pyramids(cells, _one_pyramid(low), play)
+    _doubt_hidden_pyramids(cells, _one_pyramid(low), play)
     assert cells[0].partly_hidden and cells[0].confidence == HIDDEN_MAX_CONFIDENCE
     assert cells[0].to_dict()["partly_hidden"] is True
     assert not cells[1].partly_hidden and cells[1].confidence == 0.99 and "partly_hidden" not in cells[1].to_dict()
     assert not cells[2].partly_hidden and cells[2].confidence == 0.99  # a tall piece is not doubted for it
+
+
+@pytest.mark.parametrize("elevation, doubted", [(30, True), (35, True), (45, False), (60, False)])
+def test_a_tall_pyramid_read_behind_another_is_flagged_only_when_much_of_its_base_is_hidden(elevation, doubted):
+    # From 30-35 degrees up a 3-pip in front hides over HIDDEN_TALL_SHARE of a 2- or 3-pip's
+    # base behind it, whose size then rests on its top alone; from 45 degrees a fifth or less.
+    from scorer.reader import HIDDEN_MAX_CONFIDENCE, _doubt_hidden_pyramids
+    from scorer.vision.decode import CellReading
+    from scorer.vision.playarea import PlayArea
+
+    camera = _camera(elevation, 0)
+    behind, _ = _behind_and_in_front(camera)
+    play = PlayArea(col=1, row=1, cols=6, rows=6)
+    for value in ("r2", "r3"):
+        cells = [CellReading(Square(behind[0] - play.col, behind[1] - play.row).name, value, 0.99, [])]
+        _doubt_hidden_pyramids(cells, _one_pyramid(camera), play)
+        assert cells[0].partly_hidden is doubted
+        assert cells[0].confidence == (HIDDEN_MAX_CONFIDENCE if doubted else 0.99)
 
 
 @pytest.mark.parametrize("yaw", [0, 90])
