@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from scorer.board import Board, Square
-from scorer.vision.decode import decode, swaps_to_symmetry, symmetry_order
+from scorer.vision.decode import UNSURE, decode, swaps_to_symmetry, symmetry_order
 
 
 def _table(board: Board, sure=0.97, others=("r1", "r2", "r3", "b1", "b2", "b3", ".", "#")):
@@ -230,6 +230,30 @@ def test_pieces_the_turn_order_says_are_missing_put_the_bare_squares_in_doubt():
     table["B4"] = {".": 0.97, "r3": 0.02, "b3": 0.01}
     decoded = decode(table, 4, 4)
     assert decoded.board["B4"] is None and next(c for c in decoded.cells if c.cell == "B4").confidence == pytest.approx(0.97)
+
+
+def test_a_missing_piece_is_looked_for_most_on_the_bare_square_likeliest_to_hold_it():
+    # Red 3 against blue 1 on a 6x6 of 28 bare squares: one blue piece stands on a square
+    # read as bare. Spread evenly, each bare square would keep 27/28 of its certainty; the
+    # square whose own odds give a blue piece more chance than the others' takes most of the
+    # doubt instead.
+    board = Board.from_text("""\
+# r3 . . . #
+. b1 . . r1 .
+. . . . . .
+. . r2 . . .
+. . . b2 . .
+# . . . . #
+""")
+    table = _table(board)
+    table["D2"] = {".": 0.96, "b2": 0.035, "r2": 0.005}
+    decoded = decode(table, 6, 6)
+    assert decoded.board["D2"] is None
+    assert any("1 more blue piece likely stands" in w for w in decoded.warnings)
+    faint = next(c for c in decoded.cells if c.cell == "D2")
+    assert faint.confidence < UNSURE and faint.alternatives[0][0] == "b2"
+    plain = [c for c in decoded.cells if c.value == "." and c.cell != "D2"]
+    assert len(plain) == 27 and all(c.confidence == pytest.approx(27 / 28) for c in plain)
 
 
 def test_a_cell_with_no_odds_reads_empty_not_a_crash():

@@ -200,6 +200,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
                         "on squares read as bare")
     missed_values = [j for j, v in enumerate(values)
                      if v not in (EMPTY, PARK_TOKEN) and content_from_symbol(v).colour in missing and counts[v] < trios]
+    held = _missed_piece_shares(P, values, chosen, missed_values, sum(missing.values())) if EMPTY in caps else {}
     readings = []
     for i, cell in enumerate(cells):
         value = values[chosen[i]]
@@ -207,9 +208,10 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         if shown is not None:
             odds = _normalised_odds(shown.get(cell, {}), value)
         if value == EMPTY and EMPTY in caps and missed_values:
-            odds = {**odds, **_missed_piece_odds(P[i], values, missed_values, 1.0 - caps[EMPTY], odds)}
+            share = max(1.0 - caps[EMPTY], held.get(i, 0.0))
+            odds = {**odds, **_missed_piece_odds(P[i], values, missed_values, share, odds)}
         alts = _next_best(odds, value)
-        confidence = min(odds.get(value, 0.0), caps.get(value, 1.0))
+        confidence = min(odds.get(value, 0.0), caps.get(value, 1.0), 1.0 - held.get(i, 0.0))
         readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
     _doubt_rivals_of_settled(readings, values, P, chosen, changed)
@@ -451,6 +453,23 @@ def _count_words(missing: dict[str, int]) -> str:
     """``{"clear": 9}`` as "9 more clear pieces"."""
     parts = [f"{n} more {colour} piece{'' if n == 1 else 's'}" for colour, n in sorted(missing.items())]
     return " and ".join(parts)
+
+
+def _missed_piece_shares(P: np.ndarray, values: list[str], chosen: list[int], missed_values: list[int],
+                        missing: int) -> dict[int, float]:
+    """Per square read bare (index), its share of the ``missing`` pieces that turn order says
+    stand on bare-looking squares: ``missing`` split over them as each one's own odds of
+    holding a missed value (``missed_values``, indices into ``values``) against its bare
+    look weigh them, at most 1. A faint piece's square, with fair odds of one, takes most of
+    it; a plainly bare one almost none."""
+    empty = values.index(EMPTY)
+    bare = [i for i in range(len(chosen)) if chosen[i] == empty]
+    if not bare or not missed_values or missing <= 0:
+        return {}
+    weight = np.array([P[i, missed_values].sum() / max(P[i, empty], 1e-9) for i in bare])
+    if weight.sum() <= 0:
+        return {}
+    return {i: min(1.0, missing * float(w) / float(weight.sum())) for i, w in zip(bare, weight)}
 
 
 def _missed_piece_odds(p_cell: np.ndarray, values, missed_values, share: float,
