@@ -55,7 +55,7 @@ class CellReading:
     confidence: float
     alternatives: list[tuple[str, float]]
     changed_by: str | None = None  # "counts", "rules", "turns" or "symmetry" when the constraints moved it
-    partly_hidden: bool = False  # a pyramid whose base the pieces in front partly hide (reader.HIDDEN_SHARE)
+    partly_hidden: bool = False  # a pyramid whose base the pieces in front partly hide (reader.HIDDEN_SHARE, HIDDEN_TALL_SHARE)
     blends_in: bool = False  # a pyramid that melts into its square: its colour (squares.blend_threshold), black from above
     washed_out: bool = False  # a square a reflection of a light washes out in the photo (lighting.glared_squares)
     covered: bool = False  # a square something reaching over the board's edge lies over (squares.covered_squares)
