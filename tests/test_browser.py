@@ -1050,7 +1050,8 @@ def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(pa
     page.fill("#board-text", board.replace("b1", "bx"))
     page.click("#apply-text")
     expect(page.locator("#message")).to_be_visible()
-    expect(page.locator("#text-status")).to_have_text("The text above is not applied: see the message at the top.")
+    # The reason is by the text box, where the player is looking, as well as in the message.
+    expect(page.locator("#text-status")).to_have_text(re.compile(r"^The text above is not applied: square C1 \(line 3, column 3\): unknown token 'bx'"))
     expect(page.locator("#photo-pane")).to_be_visible()
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(1)
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()  # no error
@@ -1167,6 +1168,32 @@ def test_reading_again_asks_before_it_drops_corrections(page):
     page.click("#read-again")
     expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "#")  # read again
     assert len(sent) == 2
+
+
+def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(page):
+    board = "# r3 .\n. b2 .\n. . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    pick(page, "C1", "red 1-pip")
+    page.select_option("#new-size", label="6×6 · 2 players")
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#new-board")
+    expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "r1")  # kept
+    assert asked and asked[0].startswith("A new empty board replaces the board, and your 1 correction with it.")
+    expect(page.locator("#photo-pane")).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#new-board")
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    expect(page.locator("#photo-pane")).to_be_hidden()
+
+
+def test_an_upload_error_is_scrolled_into_view(page):
+    page.evaluate("window.scrollTo(0, 0)")
+    page.set_input_files("#file-input", files=[{"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo at all"}])
+    expect(page.locator("#message")).to_contain_text("not an image")
+    expect(page.locator("#message")).to_be_in_viewport()
 
 
 def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
@@ -1708,6 +1735,10 @@ def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     expect(page.locator("#message")).to_contain_text(re.compile(r"^[A-Z].*\. Mark the board's four corners on the photo below to read it\."), timeout=60_000)
     expect(page.locator("#mark-card")).to_be_visible()
     expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
+    # The whole photo fits the window, its four corners in view at once, the dots drawn over it.
+    frame, dots = page.evaluate("['#mark-photo', '#mark-dots'].map(s => document.querySelector(s).getBoundingClientRect().toJSON())")
+    assert frame["height"] <= 0.7 * page.viewport_size["height"] + 1
+    assert all(abs(frame[k] - dots[k]) < 1 for k in ("x", "y", "width", "height"))  # taken at once: the page may be scrolling
     tapped = [[220, 80], [420, 90], [600, 420], [40, 400]]  # a board seen in perspective
     tap_corners(page, tapped, (640, 480))
     expect(page.locator("#mark-read")).to_be_enabled()

@@ -268,6 +268,11 @@
     if (action) box.append(" ", el("button", { type: "button", class: "button", onclick: action.onclick }, action.label));
     box.className = "message" + (kind ? " " + kind : "");
     box.hidden = false;
+    // An error answers what was just tapped: on a phone the box may sit a screen below it.
+    if (!kind) {
+      const { top, bottom } = box.getBoundingClientRect();
+      if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
+    }
   }
 
   function clearMessage() { $("#message").hidden = true; }
@@ -341,7 +346,9 @@
       return true;
     } catch (err) {
       if (seq !== state.seq) return undefined; // a newer scoring has taken over
-      $("#text-status").textContent = opts.fromText || state.textDirty ? "The text above is not applied: see the message at the top." : "";
+      // The reason by the text box itself when it was the text that failed; the message below says it too.
+      $("#text-status").textContent = opts.fromText ? `The text above is not applied: ${err.message.replace(/^Board text: /, "")}`
+        : state.textDirty ? "The text above is not applied: see the message below." : "";
       if (err instanceof TypeError || err instanceof RangeError) {  // the page's own fault, not the answer's
         console.error(err);
         showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
@@ -879,10 +886,11 @@
     openMarking(playArea);
   }
 
-  // False when the player has corrected squares and does not want them dropped.
-  function confirmDroppingCorrections() {
+  // False when the player has corrected squares and does not want them dropped: ``doing``,
+  // what replaces the board, and ``ask``, the question.
+  function confirmDroppingCorrections(doing = "Reading the photo again", ask = "Read it again?") {
     const n = correctionCount();
-    return !n || window.confirm(`Reading the photo again replaces the board, and your ${n} correction${n > 1 ? "s" : ""} with it. Read it again?`);
+    return !n || window.confirm(`${doing} replaces the board, and your ${n} correction${n > 1 ? "s" : ""} with it. ${ask}`);
   }
 
   function onBoardColours() {
@@ -1586,6 +1594,7 @@
 
   // --- wiring -----------------------------------------------------------------------------
   function newBoard() {
+    if (!confirmDroppingCorrections("A new empty board", "Start one?")) return;
     const choice = $("#new-size").value;
     let rows, cols;
     if (choice === "custom") {
@@ -1607,7 +1616,7 @@
       if (JSON.stringify(options()) !== before) {
         state.optionsFromBoard = true;
         showMessage(`Game options set for this board: ${opt.dataset.players} players, ${nameOfStash(opt.dataset.threehouse === "1")} stash `
-          + "(the next photo is read with them on auto).", "info");
+          + "(for this board only: the next photo is read with players and stash on auto again).", "info");
       }
     }
     dropUpload();
