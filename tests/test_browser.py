@@ -147,6 +147,24 @@ def box(page, selector: str):
 
 
 # --- a board entered by hand ------------------------------------------------------------------
+def test_a_phone_says_the_outcome_and_totals_above_the_photo_and_the_board(page):
+    enter_board(page, MIDGAME)
+    summary = page.locator("#summary")
+    if page.viewport_size["width"] >= 900:  # the score card stands beside the board
+        expect(summary).to_be_hidden()
+        return
+    expect(summary).to_be_visible()
+    expect(summary).to_contain_text("Red leads with 4 points. Totals: red 4, blue 2.")
+    above = page.evaluate("document.querySelector('#summary').getBoundingClientRect().bottom"
+                          " <= document.querySelector('#board-pane').getBoundingClientRect().top")
+    assert above  # both taken at once: the page may be scrolling
+    summary.get_by_role("button", name="the breakdown ↓").click()
+    expect(page.locator("#score")).to_be_in_viewport()
+    pick(page, "F2", "blue 2-pip")  # follows the board
+    expect(total_of(page, "blue")).to_have_text("3")
+    expect(summary).to_contain_text("Totals: red 4, blue 3.")
+
+
 def test_enter_a_board_by_hand_and_ask_for_legal_moves(page):
     enter_board(page, MIDGAME)
     expect(page.locator("#outcome")).to_have_text("Red leads with 4 points.")  # mid-game

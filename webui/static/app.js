@@ -1214,6 +1214,9 @@
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
     else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Level"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
+    const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
+    $("#summary-text").textContent = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
+    $("#summary").hidden = !ranking.length;
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
     const parks = score.private_parks ? score.park_results || [] : [];
     $("#park-results").replaceChildren(...(parks.length ? [
@@ -1647,6 +1650,7 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
+    $("#summary-more").addEventListener("click", () => $("#score").scrollIntoView({ behavior: "smooth", block: "start" }));
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => markShownPhoto());
     $("#mark-photo").addEventListener("click", markAt);
