@@ -1341,7 +1341,9 @@ def test_a_colour_check_answered_by_a_swap_answers_both_groups(page):
                        "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": groups},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
     expect(page.locator("#reader-checks .colour-check")).to_have_count(2)
-    page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="They are white").click()
+    swap = page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="They are white")
+    expect(swap).to_have_text("They are white (the white ones clear)")  # says the two groups swap
+    swap.click()
     swapped = Board.from_text(board.replace("x", "X").replace("w", "x").replace("X", "w"))
     assert Board.from_text(page.input_value("#board-text")) == swapped
     expect(page.locator("#reader-checks")).to_be_hidden()  # one answer settles both: nothing to swap back

@@ -816,7 +816,9 @@
         renameChoices(g).map((a) => el("button", {
           type: "button", class: "button recolour-to", "data-colour": a.colour,
           onclick: () => renameGroup(g, a.colour),
-        }, swatch(a.colour), `They are ${a.colour}`))),
+        }, swatch(a.colour), `They are ${a.colour}`
+          // another unsure group of that name takes this one's: the button says the two swap
+          + (groups.some((o) => o !== g && o.colour === a.colour) ? ` (the ${a.colour} ones ${g.colour})` : "")))),
     }));
     if (state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
