@@ -147,6 +147,13 @@ def box(page, selector: str):
 
 
 # --- a board entered by hand ------------------------------------------------------------------
+def test_the_picker_explains_its_outline_only_when_the_reader_suggests_something(page):
+    enter_board(page, MIDGAME)
+    page.locator('#diagram .sq[data-cell="B2"]').click()  # no reading: nothing outlined, no key for it
+    expect(page.locator("#picker")).to_be_visible()
+    expect(page.locator("#picker-key")).to_be_hidden()
+
+
 def test_a_phone_says_the_outcome_and_totals_above_the_photo_and_the_board(page):
     enter_board(page, MIDGAME)
     summary = page.locator("#summary")
@@ -842,6 +849,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     page.locator('#diagram .sq[data-cell="B2"]').click()
     expect(page.locator("#picker-reading")).to_have_text("Read as blue 2-pip (55% sure); next best: blue 3-pip 40%, empty 5%.")
     expect(page.locator("#picker .choice.suggested")).to_have_count(2)  # b3 and empty
+    expect(page.locator("#picker-key")).to_have_text("dark: as it stands · outlined: the reader's next best")
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="C1"]').click()  # read over a likelier-looking value: says why
     expect(page.locator("#picker-reading")).to_have_text(

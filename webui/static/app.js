@@ -1519,6 +1519,7 @@
     } else {
       $("#picker-reading").textContent = "";
     }
+    $("#picker-key").hidden = ![...suggestions].some((v) => v !== current);
     const onBoard = onBoardColours();
     for (const v of suggestions) if (v && v.length === 2 && NAME_OF[v[0]]) onBoard.add(NAME_OF[v[0]]);
     const showAll = onBoard.size === 0;
