@@ -154,10 +154,21 @@ def test_the_picker_explains_its_outline_only_when_the_reader_suggests_something
     expect(page.locator("#picker-key")).to_be_hidden()
 
 
-def test_a_phone_says_the_outcome_and_totals_above_the_photo_and_the_board(page):
+def test_the_outcome_and_totals_are_said_above_the_photo_and_the_board(page):
+    board = "# r3 .\n. b2 .\n. . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()  # with a photo, the score comes after it and the board
+    expect(page.locator("#summary")).to_contain_text("Red leads with 2 points. Totals: red 2, blue 1.")
+    above = page.evaluate("document.querySelector('#summary').getBoundingClientRect().bottom"
+                          " <= document.querySelector('#photo-pane').getBoundingClientRect().top")
+    assert above  # both taken at once: the page may be scrolling
+
+
+def test_a_phone_says_the_outcome_and_totals_above_the_board(page):
     enter_board(page, MIDGAME)
     summary = page.locator("#summary")
-    if page.viewport_size["width"] >= 900:  # the score card stands beside the board
+    if page.viewport_size["width"] >= 900:  # without a photo, the score card stands beside the board
         expect(summary).to_be_hidden()
         return
     expect(summary).to_be_visible()
@@ -584,6 +595,16 @@ def answer_read_stash_unsure(page) -> None:
                        "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": False,
                                    "stash_inferred": True, "stash_unsure": True, "warnings": []},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+
+def test_the_stash_check_stays_after_a_reload_and_says_how_to_read_the_photo_again(page):
+    answer_read_stash_unsure(page)
+    expect(page.locator("#reader-checks .stash-check").get_by_role("button")).to_have_count(1)
+    page.reload()  # the photo file itself is not kept: no button to read it again, the way to do it said
+    check = page.locator("#reader-checks .stash-check")
+    expect(check).to_contain_text("If it is ThreeHouse, set the stash under Game and send the photo again (it is not kept after a reload).")
+    expect(check.get_by_role("button")).to_have_count(0)
+    expect(page.locator("#message")).to_contain_text("Check the stash")
 
 
 def test_a_photo_that_cannot_be_read_after_a_reload_leaves_marking_without_an_error(page):
@@ -1037,6 +1058,7 @@ def test_the_keyboard_stays_on_a_square_it_changed_and_each_square_says_its_mark
     page.locator('#diagram .sq[data-cell="B2"]').focus()
     page.keyboard.press("Enter")
     expect(page.locator("#picker")).to_be_visible()
+    expect(page.locator("#picker .choice.current")).to_be_focused()  # the keyboard starts from the value as it stands
     page.get_by_label("blue 3-pip", exact=True).click()
     expect(page.locator("#picker")).to_be_hidden()
     b2 = page.locator('#diagram .sq[data-cell="B2"]')
@@ -1202,17 +1224,46 @@ def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(pa
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
     expect(page.locator("#photo-pane")).to_be_visible()
     pick(page, "C1", "red 1-pip")
+    asked, accept = [], [False]
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept() if accept[0] else dialog.dismiss()))
+    page.select_option("#new-size", "custom")
+    page.fill("#new-rows", "13")
+    page.click("#new-board")  # no such board: nothing to ask
+    expect(page.locator("#message")).to_contain_text("A board has 3 to 12 rows and 3 to 12 columns.")
+    assert not asked
     page.select_option("#new-size", label="6×6 · 2 players")
-    asked = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
     page.click("#new-board")
     expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "r1")  # kept
     assert asked and asked[0].startswith("A new empty board replaces the board, and your 1 correction with it.")
     expect(page.locator("#photo-pane")).to_be_visible()
-    page.once("dialog", lambda dialog: dialog.accept())
+    accept[0] = True
     page.click("#new-board")
     expect(page.locator("#diagram .sq")).to_have_count(36)
     expect(page.locator("#photo-pane")).to_be_hidden()
+
+
+def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_are(browser, base_url):
+    """On a phone the message sits a screen above the board: an error about the scoring in the
+    background is not scrolled to, the board stays where it was."""
+    context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        board = "# r3 .\n. b2 .\n. . #\n"
+        answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                           "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+        expect(page.locator("#photo-pane")).to_be_visible()
+        page.wait_for_timeout(800)  # the reading's own scroll done
+        page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
+        top = "document.querySelector('#board-pane').getBoundingClientRect().top"
+        at = page.evaluate(top)
+        page.route("**/api/score", lambda route: route.abort())
+        pick(page, "C1", "red 1-pip")
+        expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
+        page.wait_for_timeout(800)  # any smooth scroll done
+        assert abs(page.evaluate(top) - at) < 2  # the board stays where it was on the screen
+    finally:
+        context.close()
 
 
 def test_an_upload_error_is_scrolled_into_view(page):
@@ -1235,7 +1286,8 @@ def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
     page.click("#new-board")
     expect(page.locator("#diagram .sq")).to_have_count(36)
     assert page.input_value("#board-text") == typed
-    expect(page.locator("#message")).to_contain_text("Game options set for this board: 2 players, standard stash")
+    expect(page.locator("#message")).to_contain_text("Game options set for this board: 2 players, standard stash "
+                                                     "(for this board only: the next photo is read with players and stash on auto again).")
 
 
 def test_options_a_new_board_set_go_back_to_auto_for_the_next_photo(page):

@@ -926,7 +926,7 @@ def test_a_small_pyramid_read_behind_a_taller_one_is_flagged_and_says_why():
     assert cells[0].partly_hidden and cells[0].confidence == HIDDEN_MAX_CONFIDENCE
     assert cells[0].to_dict()["partly_hidden"] is True
     assert not cells[1].partly_hidden and cells[1].confidence == 0.99 and "partly_hidden" not in cells[1].to_dict()
-    assert not cells[2].partly_hidden and cells[2].confidence == 0.99  # a tall piece is not doubted for it
+    assert not cells[2].partly_hidden and cells[2].confidence == 0.99  # nothing stands in front of the 3-pip
 
 
 @pytest.mark.parametrize("elevation, doubted", [(30, True), (35, True), (45, False), (60, False)])

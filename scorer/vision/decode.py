@@ -188,9 +188,9 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     if parks is not None and n_parks > parks:  # (a setup with no parks: each read is in doubt, not surely wrong)
         caps[PARK_TOKEN] = max(parks, 0.5) / n_parks
     # Counts that cannot come from turns even after settling, whose smallest fix adds pieces:
-    # that many pieces (faint, glassy ones) are likelier missed than the position real, and
-    # which of the bare squares hold them cannot be told, so none of them is surer than the
-    # share they leave bare.
+    # that many pieces (faint, glassy ones) are likelier missed than the position real. Which
+    # of the bare squares hold them is not sure, so none of them is surer than the share they
+    # leave bare, nor than its own share of them (``_missed_piece_shares``).
     bare = sum(values[chosen[i]] == EMPTY for i in range(n))
     if missing and bare:
         caps[EMPTY] = max(bare - sum(missing.values()), 0) / bare

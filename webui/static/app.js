@@ -261,7 +261,9 @@
   // ``action``: {label, onclick}, a button after the text. ``messagesShown`` counts them, so
   // that work answering later (a scoring) clears only a message older than itself.
   let messagesShown = 0;
-  function showMessage(text, kind, action) {
+  // ``reveal``: an error scrolled into view (false for one about work in the background, a
+  // scoring after a correction: the player stays where they are).
+  function showMessage(text, kind, action, { reveal = true } = {}) {
     messagesShown += 1;
     const box = $("#message");
     box.textContent = text;
@@ -269,7 +271,7 @@
     box.className = "message" + (kind ? " " + kind : "");
     box.hidden = false;
     // An error answers what was just tapped: on a phone the box may sit a screen below it.
-    if (!kind) {
+    if (!kind && reveal) {
       const { top, bottom } = box.getBoundingClientRect();
       if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
     }
@@ -281,7 +283,12 @@
     const wrap = $("#progress");
     const bar = $("#progress-bar");
     if (text === null) { wrap.hidden = true; return; }
-    wrap.hidden = false;
+    // shown once per reading, where a tap far down the page ("read again") can see it
+    if (wrap.hidden) {
+      wrap.hidden = false;
+      const { top, bottom } = wrap.getBoundingClientRect();
+      if (top < 0 || bottom > window.innerHeight) wrap.scrollIntoView({ behavior: "smooth", block: "center" });
+    }
     $("#progress-text").textContent = text;
     if (percent === undefined) bar.removeAttribute("value");
     else bar.value = percent;
@@ -347,9 +354,10 @@
     } catch (err) {
       if (seq !== state.seq) return undefined; // a newer scoring has taken over
       // The reason by the text box itself when it was the text that failed; the message below says it too.
-      $("#text-status").textContent = opts.fromText ? `The text above is not applied: ${err.message.replace(/^Board text: /, "")}`
-        : state.textDirty ? "The text above is not applied: see the message below." : "";
-      if (err instanceof TypeError || err instanceof RangeError) {  // the page's own fault, not the answer's
+      const pagesOwn = err instanceof TypeError || err instanceof RangeError; // not the text's fault
+      $("#text-status").textContent = opts.fromText && !pagesOwn ? `The text above is not applied: ${err.message.replace(/^Board text: /, "")}`
+        : opts.fromText || state.textDirty ? "The text above is not applied: see the message below." : "";
+      if (pagesOwn) {  // the page's own fault, not the answer's
         console.error(err);
         showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
       } else if (opts.restoring && err.unreachable) { // kept, to be shown once the server answers
@@ -363,7 +371,8 @@
       } else {
         // The board on screen has changed but its score has not: say so until it is scored.
         if (state.score) $("#results").classList.add("stale");
-        showMessage(`${err.message} The score shown is from before the last change.`, "", { label: "Try again", onclick: rescore });
+        showMessage(`${err.message} The score shown is from before the last change.`, "", { label: "Try again", onclick: rescore },
+          { reveal: false });
       }
       return false;
     }
@@ -820,11 +829,13 @@
           // another unsure group of that name takes this one's: the button says the two swap
           + (groups.some((o) => o !== g && o.colour === a.colour) ? ` (the ${a.colour} ones ${g.colour})` : "")))),
     }));
-    if (state.reading.stashUnsure && state.lastPhoto && $("#opt-stash-auto").checked) {
+    if (state.reading.stashUnsure && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
       checks.push({ kind: "stash", topic: "the stash", node: () => el("p", { class: "stash-check" }, `Read as a ${read} game: its parks fit either stash. `,
-        el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
-          `It is ${other}: read again`)) });
+        state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
+          `It is ${other}: read again`)
+          // the photo is not kept across a reload: the way back to it is the player's own
+          : `If it is ${other}, set the stash under Game and send the photo again (it is not kept after a reload).`) });
     }
     // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
     const runnerUp = rowOneTurns(), turned = turnsFromRead();
@@ -1507,7 +1518,7 @@
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
       // A value chosen over likelier-looking ones says what chose it.
       const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
-      // A small pyramid glimpsed past a piece in front may be that piece's side.
+      // A pyramid the piece in front partly hides: a small one may be that piece's side, a taller one shows only its top.
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
       // A piece the colour of its square (or a black or see-through one seen from straight above on a black one) shows little outline.
       const blends = info.blends_in === true ? " It melts into the square under it (its colour is close to the square's, or it is seen from straight above on a black square), so its edges and its size are hard to see." : "";
@@ -1533,6 +1544,9 @@
     }
     const dialog = $("#picker");
     if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
+    // the keyboard starts from the value as it stands, not from the first button
+    const currentChoice = dialog.querySelector(".choice.current");
+    if (currentChoice && currentChoice.offsetParent !== null) currentChoice.focus();
   }
 
   function closePicker() {
@@ -1600,7 +1614,6 @@
 
   // --- wiring -----------------------------------------------------------------------------
   function newBoard() {
-    if (!confirmDroppingCorrections("A new empty board", "Start one?")) return;
     const choice = $("#new-size").value;
     let rows, cols;
     if (choice === "custom") {
@@ -1610,6 +1623,9 @@
         showMessage("A board has 3 to 12 rows and 3 to 12 columns.");
         return;
       }
+    }
+    if (!confirmDroppingCorrections("A new empty board", "Start one?")) return;
+    if (choice === "custom") {
       clearMessage();
       if (state.optionsFromBoard) releaseOptionsFromBoard(); // set for a listed board's game, not this one's
     } else {
