@@ -975,9 +975,11 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     board = answer_read_white_maybe_clear(page)
     expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
     expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about C2, A3 and B3"])  # in board order, row 1 first, as the reader lists them
+    expect(page.locator("#message")).to_contain_text("Answer the colour first: it clears the squares only its doubt marked.")
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
+    expect(page.locator("#message")).not_to_contain_text("Answer the colour first")  # answered
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board)  # nothing renamed

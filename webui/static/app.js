@@ -535,7 +535,9 @@
     const colours = topics.filter((t) => t.colour).map((t) => t.colour);
     const checks = (colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
       .concat(topics.filter((t) => typeof t === "string"));
-    const checkNote = checks.length ? ` Check ${listed(checks, "and")} (one tap below).` : "";
+    // A colour's answer clears the marks its doubt alone put on squares: before tapping them.
+    const colourFirst = colours.length && n ? ` Answer the colour first: it clears the squares only its doubt marked.` : "";
+    const checkNote = checks.length ? ` Check ${listed(checks, "and")} (one tap below).${colourFirst}` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
     else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
