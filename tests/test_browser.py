@@ -891,7 +891,8 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
     expect(page.locator('#diagram .sq[data-cell="C1"] .mark.corrected')).to_have_count(0)  # nothing was changed
     expect(page.locator("#reading-warnings li")).to_have_text([settled])
-    expect(page.locator("#message")).to_have_text("C1 is confirmed.")
+    expect(page.locator("#message")).to_have_text(  # the player is done: the score stands
+        "C1 is confirmed. Nothing the reader doubted is left to check: Level: Red and Blue with 2 points each.")
     pick(page, "A1", "Park")  # a sure square picked as it is: the last confirmation is not left standing
     expect(page.locator("#message")).to_be_hidden()
     pick(page, "C1", "Park")  # corrected: what the reader settled there no longer stands

@@ -1591,7 +1591,8 @@
   // be reached), its message and "Try again" stay instead, until a check succeeds.
   function sayConfirmed(confirmed) {
     if ($("#results").classList.contains("stale") || showReadingMessage()) return;
-    if (confirmed) showMessage(confirmed, "info");
+    // the last doubt answered: the player is done, and the score stands
+    if (confirmed) showMessage(`${confirmed} Nothing the reader doubted is left to check: ${$("#outcome").textContent}`.trim(), "info");
     else clearMessage();
   }
 
