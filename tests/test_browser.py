@@ -195,6 +195,9 @@ def test_enter_a_board_by_hand_and_ask_for_legal_moves(page):
     page.select_option("#move-colour", "blue")
     page.click('#midgame .size[data-pips="1"]')
     expect(page.locator("#moves")).to_contain_text("3 legal squares")
+    page.click("#moves-on-board")  # the dots are on the board, screens above on a phone
+    page.wait_for_timeout(800)  # the smooth scroll
+    expect(page.locator("#diagram")).to_be_in_viewport()
     dots = page.locator("#diagram .sq:has(.legal-dot)")
     expect(dots).to_have_count(3)
     assert sorted(dots.evaluate_all("els => els.map(e => e.dataset.cell)")) == ["A4", "A5", "B4"]

@@ -1489,7 +1489,10 @@
       out.replaceChildren(el("span", { class: "notice", text: `No square is legal for ${piece} now; another size may still fit.` }));
     } else {
       out.replaceChildren(el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
-        ` for ${piece} (green dots): ${squares.join(" ")}`);
+        ` for ${piece} (green dots): ${squares.join(" ")} `,
+        // on a phone the board is screens above this card
+        el("button", { type: "button", class: "button link", id: "moves-on-board",
+          onclick: () => $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" }) }, "see them on the board ↑"));
     }
   }
 
