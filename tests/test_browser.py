@@ -198,6 +198,9 @@ def test_enter_a_board_by_hand_and_ask_for_legal_moves(page):
     page.click("#moves-on-board")  # the dots are on the board, screens above on a phone
     page.wait_for_timeout(800)  # the smooth scroll
     expect(page.locator("#diagram")).to_be_in_viewport()
+    page.reload()  # the player and size chosen are kept
+    expect(page.locator("#moves")).to_contain_text("3 legal squares for a blue 1-pip")
+    assert page.input_value("#move-colour") == "blue"
     dots = page.locator("#diagram .sq:has(.legal-dot)")
     expect(dots).to_have_count(3)
     assert sorted(dots.evaluate_all("els => els.map(e => e.dataset.cell)")) == ["A4", "A5", "B4"]

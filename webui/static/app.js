@@ -206,6 +206,7 @@
         optionsFromBoard: state.optionsFromBoard,
         stashFromCheck: state.stashFromCheck,
         seats: state.seats,
+        move: [state.moveColour, state.movePips], // the mid-game card's player and size
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -230,6 +231,10 @@
     state.optionsFromBoard = saved.optionsFromBoard === true;
     state.stashFromCheck = saved.stashFromCheck === true;
     state.seats = Array.isArray(saved.seats) && saved.seats.every((c) => typeof c === "string" && LETTER_OF[c]) ? saved.seats : [];
+    if (Array.isArray(saved.move)) { // a player the board no longer has falls back when the card is drawn
+      if (typeof saved.move[0] === "string") state.moveColour = saved.move[0];
+      if ([1, 2, 3].includes(saved.move[1])) state.movePips = saved.move[1];
+    }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
       restoreBoard(saved.board);
@@ -1756,12 +1761,13 @@
       $("#picker-more").hidden = true;
     });
 
-    $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); });
+    $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); save(); });
     for (const b of $$(".size-buttons .size")) {
       b.addEventListener("click", () => {
         state.movePips = Number(b.dataset.pips);
         renderMidgame();
         renderDiagram();
+        save();
       });
     }
   }
