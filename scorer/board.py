@@ -311,6 +311,7 @@ class Board:
         """Parse board notation; raises NotationError with a one-line message naming where."""
         if not isinstance(text, str):
             raise NotationError("board text must be a string")
+        text = text.removeprefix("\ufeff")  # a byte-order mark some editors put first
         lines = []
         for number, line in enumerate(text.splitlines(), start=1):
             tokens = COMMENT.split(line, maxsplit=1)[0].split()

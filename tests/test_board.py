@@ -44,6 +44,13 @@ def test_text_rows_run_top_first_and_a1_is_bottom_left():
     assert board.to_text() == "r3 . .\n. # .\nb1 . g2\n"
 
 
+def test_a_byte_order_mark_before_the_text_is_not_a_token():
+    # Some editors save UTF-8 with one; the files a player pastes from keep it.
+    assert Board.from_text("\ufeffr3 . .\n. # .\nb1 . g2\n") == Board.from_text("r3 . .\n. # .\nb1 . g2\n")
+    with pytest.raises(NotationError):
+        Board.from_text("r3 \ufeff. .\n. # .\nb1 . g2\n")  # only first
+
+
 @given(boards())
 def test_notation_round_trips(board):
     assert Board.from_text(board.to_text()) == board

@@ -67,6 +67,7 @@ def test_index_serves_the_page_with_camera_upload_and_options(client):
                    'id="board-text"', 'id="new-board"', 'id="diagram"', 'id="picker"'):
         assert needle in html, needle
     assert "/static/app.js" in html and "/static/style.css" in html
+    assert html.count("<h1") == 1  # one page title, for screen readers' outline
 
 
 @pytest.mark.parametrize("name", ["app.js", "style.css", "favicon.svg"])
@@ -382,6 +383,11 @@ def test_read_without_a_photo_is_400(client, stand_in_reader):
             b"Content-Type: image/jpeg\r\n\r\n" + png_bytes() + b"\r\n--XyZ--\r\n")
     garbled = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=XyZ")
     assert "could not be read as multipart form data" in assert_json_error(garbled, 400)
+    # JSON or a bare image body: says what to send, not a guess at a broken upload
+    sent_json = client.post("/api/read", json={"board": "r1 ."})
+    assert "send the image as multipart/form-data, in the field 'photo' (got application/json)" in assert_json_error(sent_json, 400)
+    bare = client.post("/api/read", data=png_bytes(), content_type="image/png")
+    assert "(got image/png)" in assert_json_error(bare, 400)
     assert stand_in_reader == []
 
 
