@@ -191,6 +191,10 @@ def test_enter_a_board_by_hand_and_ask_for_legal_moves(page):
     expect(page.locator("#violations")).to_contain_text("No violations")
     expect(page.locator("#to-move")).to_contain_text("Blue to move")
     assert page.locator("#diagram .sq").count() == 36
+    # each piece shows its player's letter, not only its colour (red and green, say)
+    expect(page.locator('#diagram .sq[data-cell="B6"] .owner')).to_have_text("r")
+    expect(page.locator('#diagram .sq[data-cell="C5"] .owner')).to_have_text("b")
+    expect(page.locator('#diagram .sq[data-cell="A6"] .owner')).to_have_count(0)  # a park
 
     page.select_option("#move-colour", "blue")
     page.click('#midgame .size[data-pips="1"]')

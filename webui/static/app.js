@@ -1175,6 +1175,10 @@
     if (colour === "clear") { // see-through, with a glint: not to be taken for white
       g.append(svg("line", { class: "pyramid-glint", x1: cx - base * 0.12, y1: by - tall * 0.72, x2: cx - base * 0.3, y2: by - 3 }));
     }
+    // the player's letter (as in the board text) beside the piece: not the colour alone (red and green, say)
+    const owner = svg("text", { class: "owner", x: 4, y: S / 2 + 4 });
+    owner.textContent = token[0];
+    g.append(owner);
     const dot = LIGHT_COLOURS.has(colour) ? "#333" : "#fff";
     for (let i = 0; i < pips; i++) {
       const px = cx + (i - (pips - 1) / 2) * 7;
