@@ -276,10 +276,13 @@
     box.className = "message" + (kind ? " " + kind : "");
     box.hidden = false;
     // An error answers what was just tapped: on a phone the box may sit a screen below it.
-    if (!kind && reveal) {
-      const { top, bottom } = box.getBoundingClientRect();
-      if (top < 0 || bottom > window.innerHeight) box.scrollIntoView({ behavior: "smooth", block: "nearest" });
-    }
+    if (!kind && reveal) scrollIntoViewIfOut(box, "nearest");
+  }
+
+  // ``node`` scrolled to (``block`` as scrollIntoView takes it) when any of it is off the screen.
+  function scrollIntoViewIfOut(node, block) {
+    const { top, bottom } = node.getBoundingClientRect();
+    if (top < 0 || bottom > window.innerHeight) node.scrollIntoView({ behavior: "smooth", block });
   }
 
   function clearMessage() { $("#message").hidden = true; }
@@ -291,8 +294,7 @@
     // shown once per reading, where a tap far down the page ("read again") can see it
     if (wrap.hidden) {
       wrap.hidden = false;
-      const { top, bottom } = wrap.getBoundingClientRect();
-      if (top < 0 || bottom > window.innerHeight) wrap.scrollIntoView({ behavior: "smooth", block: "center" });
+      scrollIntoViewIfOut(wrap, "center");
     }
     $("#progress-text").textContent = text;
     if (percent === undefined) bar.removeAttribute("value");
