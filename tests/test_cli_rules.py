@@ -255,6 +255,10 @@ def test_a_photo_file_that_is_none_says_so(capsys, tmp_path):
         for path in (small, big):
             status, _, err = run([command, str(path)], capsys)
             assert status == 2 and err == f"subdivision: error: {path}: not a photo (JPEG, PNG, WebP, HEIC, TIFF or BMP), nor board text\n"
+    mistyped = tmp_path / "mistyped.jpg"  # board text with a mistake: says what to mend
+    mistyped.write_text("# r3 r2 . . #\n")
+    status, _, err = run(["score", str(mistyped)], capsys)
+    assert status == 2 and err.endswith("nor board text; as board text: a board has 3..12 rows, this text has 1\n")
     board = tmp_path / "board.jpg"  # board text under a photo's name still reads
     board.write_text("r3 . .\n. . .\n. . .\n")
     assert run(["score", str(board)], capsys)[0] == 0

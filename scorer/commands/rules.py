@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from scorer.board import Board, NotationError, stash_name
+from scorer.board import Board, NotationError, content_from_symbol, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
 from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, read_at_most, read_stdin, shown_name, stdin_given_once,
@@ -126,10 +126,27 @@ def read_input(name: str, args) -> Loaded:
         raise UserError(f"{shown}: file is empty")
     try:
         return Loaded(_board_from_bytes(shown, data))
-    except UserError:
-        if Path(name).suffix.lower() in PHOTO_SUFFIXES:  # a photo file that is none: a board-text error would puzzle
-            raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text") from None
+    except UserError as err:
+        # A photo's name on a file that is none: a board-text error would puzzle, unless the text
+        # begins as a board does, when it says what to mend.
+        if Path(name).suffix.lower() in PHOTO_SUFFIXES:
+            reason = f"; as board text: {str(err).removeprefix(f'{shown}: ')}" if _begins_as_board(data) else ""
+            raise UserError(f"{name}: not a photo ({PHOTO_FORMATS}), nor board text{reason}") from None
         raise
+
+
+def _begins_as_board(data: bytes) -> bool:
+    """Whether the bytes' first word is a board square's symbol ('.', '#', 'r3') or a comment."""
+    words = data[:200].decode("utf-8-sig", errors="replace").split(maxsplit=1)
+    if not words:
+        return False
+    if words[0].startswith(";"):  # a comment line
+        return True
+    try:
+        content_from_symbol(words[0])
+    except (NotationError, ValueError):
+        return False
+    return True
 
 
 def _board_from_bytes(name: str, data: bytes) -> Board:
