@@ -56,6 +56,50 @@ def test_a_pale_blue_group_lighter_than_yellow_and_cyan_ones_is_not_blue(monkeyp
     assert naming_odds(centres, extra_costs=learned)[0][3] == "blue"
 
 
+def test_a_group_darker_than_an_orange_one_over_the_same_cloth_is_not_clear():
+    # Group centres and the learned model's four cheapest names as measured on a dim render of
+    # a wooden board (trec2's studio_211201: orange and black players, five of the six black
+    # pieces on dark squares). Levelled as if translucent, the black group's lightness comes
+    # within the margin of the orange group's, and it was named clear; over the same dark cloth
+    # its pieces show 46% of the cloth behind them against the orange ones' 96%.
+    import scorer.vision.colours as colours
+
+    centres = np.array([[10.3, 18.6, 32.8, 39.2], [6.0, -4.7, 25.8, 33.3]])
+    leaning = [{"orange": 0.19, "yellow": 2.47, "red": 5.18, "black": 5.92},
+               {"black": 1.41, "clear": 2.14, "blue": 3.57, "cyan": 3.69}]
+    floor = -np.log(colours.LEARNED_NAME_FLOOR)
+    learned = [{name: costs.get(name, floor) for name in COLOURS} for costs in leaning]
+    assert naming_odds(centres, extra_costs=learned)[0] == ["orange", "clear"]
+    by_parity = np.array([[64.3, 95.9], [np.nan, 46.2]])
+    names, odds = naming_odds(centres, extra_costs=learned, by_parity=by_parity)
+    assert names == ["orange", "black"]
+    assert odds[1]["clear"] < 0.1
+
+
+def test_lightness_over_the_cloth_is_compared_square_colour_by_square_colour():
+    import scorer.vision.colours as colours
+
+    wb = white_balance(np.array([80.0, 0.0, 0.0]), np.array([30.0, 0.0, 0.0]))
+    # (piece, cloth) lightness: group 0 on two light and two dark squares, group 1 on two
+    # near-black squares (left out) and one light square (too few there).
+    over_cloth = np.array([[60, 80], [64, 80], [27, 30], [30, 30], [12, 20], [14, 20], [30, 80], [np.nan, np.nan]])
+    labels = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    on_dark = np.array([False, False, True, True, True, True, False, False])
+    by_parity = colours.transmittance_by_parity(over_cloth, labels, 2, on_dark, wb)
+    assert by_parity[0] == pytest.approx([77.5, 95.0])
+    assert np.isnan(by_parity[1]).all()
+    assert colours.transmittance_by_parity(None, labels, 2, on_dark, wb) is None
+    # White and clear pay alike against a translucent colour, so the cue never chooses
+    # between them; black and two translucent names pay nothing here.
+    lighter, darker = np.array([40.0, np.nan]), np.array([70.0, 90.0])
+    for name in ("white", "clear"):
+        assert colours.parity_order_cost(lighter, darker, name, "yellow") == pytest.approx(2.0)
+        assert colours.parity_order_cost(darker, lighter, "yellow", name) == pytest.approx(2.0)
+    assert colours.parity_order_cost(lighter, darker, "black", "yellow") == 0.0
+    assert colours.parity_order_cost(lighter, darker, "blue", "yellow") == 0.0
+    assert colours.parity_order_cost(lighter, np.array([np.nan, 90.0]), "clear", "yellow") == 0.0
+
+
 def test_pyramids_with_no_colour_sample_count_towards_the_names():
     # Group centres, learned costs and cues from a glassy 4-player ThreeHouse render on a
     # black and white bandanna (studio_204008, seed 204008 with --with-colour clear --frost

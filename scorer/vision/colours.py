@@ -113,6 +113,20 @@ SEE_THROUGH_SPREAD = 0.2
 # percentile: there the cue is weak. Glassy clear groups measure 0.26-0.57.)
 SEE_THROUGH_FLOOR = 0.2
 MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
+# The lightness order (white and clear no darker than a translucent colour) compares the groups'
+# levelled lightness, which lifts every piece on a dark square by one shift taken over all the
+# pyramids: an opaque black group standing mostly on dark squares is lifted as if it were
+# translucent (a dim photo's black pieces at 44% of the light squares' lightness, levelled to 55%,
+# within 10 points of an orange group, so named clear). Over the same cloth a clear piece shows at
+# least what a coloured filter does, whatever is under them: the order is also weighed on each
+# group's pieces as a share of the bare cloth behind them (``transmittance_by_parity``), square
+# colour by square colour, and the larger of the two costs counts. Both white and clear take it,
+# so it never moves a choice between the two. (Over dev and 114 scratch renders, 30 of the
+# test split's recipe and 84 glassy, clear groups' pieces on light squares showed 55-103% of the
+# square behind them, black groups' 8-57%.) Cloth darker than CLOTH_MEASURABLE of the light squares (near-black squares) is left
+# out, where a small difference in a glossy piece's reflection swings the share widely.
+PARITY_ORDER_MIN = 2  # pieces of a group on one square colour to compare it there
+CLOTH_MEASURABLE = 0.3
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
 GROUPING_CHROMA_MAX = 60.0
@@ -277,6 +291,27 @@ def over_cloth_from_samples(samples_lab: np.ndarray, on_dark: np.ndarray, wb: "W
     measures the pieces' whole pixels, ``SquareReading.over_cloth``)."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     return np.column_stack([samples_lab[:, 0], np.where(np.asarray(on_dark, bool), wb.dark_l, wb.light_l)])
+
+
+def transmittance_by_parity(over_cloth: np.ndarray | None, labels: np.ndarray, k: int,
+                            on_dark: np.ndarray | None, wb: "WhiteBalance") -> np.ndarray | None:
+    """Per group and square colour (light, dark), the median of its pieces' lightness as a
+    percentage of the bare cloth's behind them (``over_cloth``, as :func:`see_through` takes
+    it): NaN with fewer than PARITY_ORDER_MIN such pieces, counting only cloth at least
+    CLOTH_MEASURABLE of the light squares' lightness. None without the measures."""
+    if over_cloth is None or on_dark is None:
+        return None
+    on_dark = np.asarray(on_dark, bool)
+    over_cloth = np.asarray(over_cloth, np.float64).reshape(-1, 2)
+    ratio = 100.0 * over_cloth[:, 0] / np.maximum(over_cloth[:, 1], 1.0)
+    usable = ~np.isnan(ratio) & (over_cloth[:, 1] >= CLOTH_MEASURABLE * wb.light_l)
+    out = np.full((k, 2), np.nan)
+    for g in range(k):
+        for side, where in enumerate((~on_dark, on_dark)):
+            member = (labels == g) & where & usable
+            if member.sum() >= PARITY_ORDER_MIN:
+                out[g, side] = float(np.median(ratio[member]))
+    return out
 
 
 def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.ndarray) -> list[dict[str, float]]:
@@ -508,6 +543,22 @@ def lightness_order_cost(lit_i: float, lit_j: float, name_i: str, name_j: str) -
     return (max(0.0, seen - expected - LIGHTNESS_DIFF_MARGIN) + max(0.0, -seen - reversal_margin)) / 10.0
 
 
+def parity_order_cost(by_parity_i: np.ndarray, by_parity_j: np.ndarray, name_i: str, name_j: str) -> float:
+    """As :func:`lightness_order_cost` for white or clear against a translucent colour, from
+    the two groups' lightness over the same cloth (:func:`transmittance_by_parity`), its
+    difference averaged over the square colours both were measured on; 0 where none and for
+    other pairs of names."""
+    for light, other, seen_light, seen_other in ((name_i, name_j, by_parity_i, by_parity_j),
+                                                 (name_j, name_i, by_parity_j, by_parity_i)):
+        if other in TRANSMITTANCE and LIGHTER_THAN_COLOURS.get(light, 0.0) > 0:
+            both = ~np.isnan(seen_light) & ~np.isnan(seen_other)
+            if not both.any():
+                return 0.0
+            darker_by = float(np.mean(seen_other[both] - seen_light[both]))
+            return max(0.0, darker_by - LIGHTNESS_DIFF_MARGIN) / 10.0
+    return 0.0
+
+
 def name_groups(centres: np.ndarray) -> list[str]:
     """Distinct colour names for the group centres (the cheapest joint assignment)."""
     return naming_odds(centres)[0]
@@ -554,7 +605,7 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
                 extra_costs: list[dict[str, float]] | None = None,
                 cue_costs: list[dict[str, float]] | None = None,
                 hidden_probs: np.ndarray | None = None,
-                hidden_weight: float = 0.0) -> tuple[list[str], list[dict[str, float]]]:
+                hidden_weight: float = 0.0, by_parity: np.ndarray | None = None) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
     name over all joint namings, each tried at every chroma gain of CHROMA_GAINS (costs as
     negative log-odds at ``temperature``), white and clear capped by :func:`temper_confused`
@@ -567,7 +618,9 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`,
     :func:`dark_only_costs`); ``hidden_probs``: the learned model's odds over COLOURS for the
     pyramids that gave no colour sample, each weighing ``hidden_weight`` (:func:`hidden_name_costs`;
-    none without it)."""
+    none without it); ``by_parity``: per group, its lightness over the cloth on each square
+    colour (:func:`transmittance_by_parity`), weighed as :func:`parity_order_cost` (the larger of
+    that and the lightness order's cost counts)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
     k = len(centres)
@@ -580,6 +633,9 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     order = np.zeros(len(combos))
     for i, j in itertools.combinations(range(k), 2):
         table = np.array([[lightness_order_cost(lit[i], lit[j], a, b) for b in names] for a in names])
+        if by_parity is not None:
+            over_cloth = [[parity_order_cost(by_parity[i], by_parity[j], a, b) for b in names] for a in names]
+            table = np.maximum(table, np.array(over_cloth))
         order += table[combos[:, i], combos[:, j]]
     def per_name(costs):
         return np.array([[group.get(name, 0.0) for name in names] for group in costs]) if costs else np.zeros((k, len(names)))
@@ -728,7 +784,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
         int(np.isfinite(np.asarray(name_probs, np.float64)[own]).all(axis=1).sum())
     hidden_weight = LEARNED_NAME_WEIGHT * k / max(1, with_odds)
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues, hidden_probs=hidden_probs,
-                                   hidden_weight=hidden_weight)
+                                   hidden_weight=hidden_weight,
+                                   by_parity=transmittance_by_parity(over_cloth_own, labels[own], k, on_dark_own, wb))
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels][own]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
