@@ -70,34 +70,74 @@ def test_a_group_darker_than_an_orange_one_over_the_same_cloth_is_not_clear():
     floor = -np.log(colours.LEARNED_NAME_FLOOR)
     learned = [{name: costs.get(name, floor) for name in COLOURS} for costs in leaning]
     assert naming_odds(centres, extra_costs=learned)[0] == ["orange", "clear"]
-    by_parity = np.array([[64.3, 95.9], [np.nan, 46.2]])
-    names, odds = naming_odds(centres, extra_costs=learned, by_parity=by_parity)
+    over_cloth = np.array([[64.3, 95.9], [np.nan, 46.2]])
+    names, odds = naming_odds(centres, extra_costs=learned, over_cloth=over_cloth)
     assert names == ["orange", "black"]
     assert odds[1]["clear"] < 0.1
 
 
-def test_lightness_over_the_cloth_is_compared_square_colour_by_square_colour():
+def test_lightness_over_the_cloth_is_taken_square_colour_by_square_colour():
     import scorer.vision.colours as colours
 
     wb = white_balance(np.array([80.0, 0.0, 0.0]), np.array([30.0, 0.0, 0.0]))
-    # (piece, cloth) lightness: group 0 on two light and two dark squares, group 1 on two
-    # near-black squares (left out) and one light square (too few there).
-    over_cloth = np.array([[60, 80], [64, 80], [27, 30], [30, 30], [12, 20], [14, 20], [30, 80], [np.nan, np.nan]])
-    labels = np.array([0, 0, 0, 0, 1, 1, 1, 1])
-    on_dark = np.array([False, False, True, True, True, True, False, False])
-    by_parity = colours.transmittance_by_parity(over_cloth, labels, 2, on_dark, wb)
-    assert by_parity[0] == pytest.approx([77.5, 95.0])
-    assert np.isnan(by_parity[1]).all()
-    assert colours.transmittance_by_parity(None, labels, 2, on_dark, wb) is None
-    # White and clear pay alike against a translucent colour, so the cue never chooses
-    # between them; black and two translucent names pay nothing here.
-    lighter, darker = np.array([40.0, np.nan]), np.array([70.0, 90.0])
-    for name in ("white", "clear"):
-        assert colours.parity_order_cost(lighter, darker, name, "yellow") == pytest.approx(2.0)
-        assert colours.parity_order_cost(darker, lighter, "yellow", name) == pytest.approx(2.0)
-    assert colours.parity_order_cost(lighter, darker, "black", "yellow") == 0.0
-    assert colours.parity_order_cost(lighter, darker, "blue", "yellow") == 0.0
-    assert colours.parity_order_cost(lighter, np.array([np.nan, 90.0]), "clear", "yellow") == 0.0
+    # (piece, cloth) lightness: group 0 on three light squares (one piece unmeasured) and two dark
+    # ones, group 1 on two near-black squares (left out) and one light square (too few there).
+    over_cloth = np.array([[60, 80], [64, 80], [np.nan, 80], [27, 30], [30, 30],
+                           [12, 20], [14, 20], [30, 80]])
+    labels = np.array([0, 0, 0, 0, 0, 1, 1, 1])
+    on_dark = np.array([False, False, False, True, True, True, True, False])
+    levels = colours.lightness_over_cloth(over_cloth, labels, 2, on_dark, wb)
+    assert levels[0] == pytest.approx([77.5, 95.0])
+    assert np.isnan(levels[1]).all()
+    assert colours.lightness_over_cloth(None, labels, 2, on_dark, wb) is None
+
+
+def test_the_order_over_the_cloth_averages_the_square_colours_both_groups_stand_on():
+    import scorer.vision.colours as colours
+
+    # 30 points darker over light squares, 20 over dark ones: 25 on average, 15 past the margin.
+    lighter, darker = np.array([40.0, 70.0]), np.array([70.0, 90.0])
+    for name in ("white", "clear"):  # alike, so the cue never chooses between the two
+        assert colours.over_cloth_order_cost(lighter, darker, name, "yellow") == pytest.approx(1.5)
+        assert colours.over_cloth_order_cost(darker, lighter, "yellow", name) == pytest.approx(1.5)
+    assert colours.over_cloth_order_cost(lighter, darker, "black", "yellow") == 0.0
+    assert colours.over_cloth_order_cost(lighter, darker, "blue", "yellow") == 0.0
+    assert colours.over_cloth_order_cost(np.array([40.0, np.nan]), np.array([np.nan, 90.0]), "clear", "yellow") == 0.0
+
+
+def test_the_larger_of_the_two_lightness_orders_counts_not_their_sum():
+    # A pale grey group 25 points under a yellow one by the levelled lightness and 15 under it
+    # over the same cloth: the first order's cost is the larger everywhere, so the odds are as
+    # without the second.
+    import scorer.vision.colours as colours
+
+    centres = np.array([_centre(92, 40, 70), _centre(0, 2, 45)])
+    over_cloth = np.array([[70.0, np.nan], [55.0, np.nan]])
+    assert colours.over_cloth_order_cost(over_cloth[0], over_cloth[1], "yellow", "clear") == pytest.approx(0.5)
+    assert colours.lightness_order_cost(70, 45, "yellow", "clear") == pytest.approx(1.5)
+    plain = naming_odds(centres)
+    both = naming_odds(centres, over_cloth=over_cloth)
+    assert both[0] == plain[0]
+    for with_cue, without in zip(both[1], plain[1]):
+        assert with_cue == pytest.approx(without)
+
+
+def test_group_colours_names_by_each_groups_lightness_over_the_cloth(monkeypatch):
+    import scorer.vision.colours as colours
+
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    samples, on_dark = _red_and_grey_pieces(0.7, False, np.random.default_rng(5))
+    cloth = np.where(on_dark, wb.dark_l, wb.light_l)
+    over_cloth = np.column_stack([samples[:, 0], cloth])
+    grey = (np.arange(len(samples)) % 2 == 1).astype(int)
+    expected = colours.lightness_over_cloth(over_cloth, grey, 2, on_dark, wb)
+    passed = []
+    naming = colours.naming_odds
+    monkeypatch.setattr(colours, "naming_odds", lambda *a, **kw: passed.append(kw["over_cloth"]) or naming(*a, **kw))
+    groups = group_colours(samples, wb, players=2, on_dark=on_dark, over_cloth=over_cloth)
+    order = np.argsort(passed[0][:, 0])  # the red group (darker over light squares) first
+    assert passed[0][order] == pytest.approx(expected)
+    assert sorted(groups.names) == ["red", "white"]
 
 
 def test_pyramids_with_no_colour_sample_count_towards_the_names():

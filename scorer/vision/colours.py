@@ -118,14 +118,15 @@ MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the lig
 # pyramids: an opaque black group standing mostly on dark squares is lifted as if it were
 # translucent (a dim photo's black pieces at 44% of the light squares' lightness, levelled to 55%,
 # within 10 points of an orange group, so named clear). Over the same cloth a clear piece shows at
-# least what a coloured filter does, whatever is under them: the order is also weighed on each
-# group's pieces as a share of the bare cloth behind them (``transmittance_by_parity``), square
-# colour by square colour, and the larger of the two costs counts. Both white and clear take it,
-# so it never moves a choice between the two. (Over dev and 114 scratch renders, 30 of the
-# test split's recipe and 84 glassy, clear groups' pieces on light squares showed 55-103% of the
-# square behind them, black groups' 8-57%.) Cloth darker than CLOTH_MEASURABLE of the light squares (near-black squares) is left
-# out, where a small difference in a glossy piece's reflection swings the share widely.
-PARITY_ORDER_MIN = 2  # pieces of a group on one square colour to compare it there
+# least what a coloured filter does, whatever the cloth: the order is also weighed on each group's
+# pieces as a share of the bare cloth behind them (``lightness_over_cloth``), square colour by
+# square colour, and the larger of the two costs counts. Both white and clear take it, so it
+# never moves a choice between the two. (Over dev and 114 scratch renders, 30 of the test split's
+# recipe and 84 glassy, clear groups' pieces on light squares showed 55-103% of the square behind
+# them, black groups' 8-57%.) Cloth darker than CLOTH_MEASURABLE of the light squares
+# (near-black squares) is left out, where a small difference in a glossy piece's reflection
+# swings the share widely.
+OVER_CLOTH_MIN = 2  # pieces of a group on one square colour to compare it there
 CLOTH_MEASURABLE = 0.3
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
@@ -293,24 +294,24 @@ def over_cloth_from_samples(samples_lab: np.ndarray, on_dark: np.ndarray, wb: "W
     return np.column_stack([samples_lab[:, 0], np.where(np.asarray(on_dark, bool), wb.dark_l, wb.light_l)])
 
 
-def transmittance_by_parity(over_cloth: np.ndarray | None, labels: np.ndarray, k: int,
-                            on_dark: np.ndarray | None, wb: "WhiteBalance") -> np.ndarray | None:
-    """Per group and square colour (light, dark), the median of its pieces' lightness as a
-    percentage of the bare cloth's behind them (``over_cloth``, as :func:`see_through` takes
-    it): NaN with fewer than PARITY_ORDER_MIN such pieces, counting only cloth at least
+def lightness_over_cloth(over_cloth: np.ndarray | None, labels: np.ndarray, k: int,
+                         on_dark: np.ndarray | None, wb: "WhiteBalance") -> np.ndarray | None:
+    """Per group and square colour (k x 2: light, dark), the median of its pieces' lightness as
+    a percentage of the bare cloth's behind them (``over_cloth``, as :func:`see_through` takes
+    it): NaN with fewer than OVER_CLOTH_MIN such pieces, counting only cloth at least
     CLOTH_MEASURABLE of the light squares' lightness. None without the measures."""
     if over_cloth is None or on_dark is None:
         return None
     on_dark = np.asarray(on_dark, bool)
     over_cloth = np.asarray(over_cloth, np.float64).reshape(-1, 2)
-    ratio = 100.0 * over_cloth[:, 0] / np.maximum(over_cloth[:, 1], 1.0)
-    usable = ~np.isnan(ratio) & (over_cloth[:, 1] >= CLOTH_MEASURABLE * wb.light_l)
+    share = 100.0 * over_cloth[:, 0] / np.maximum(over_cloth[:, 1], 1.0)
+    usable = ~np.isnan(share) & (over_cloth[:, 1] >= CLOTH_MEASURABLE * wb.light_l)
     out = np.full((k, 2), np.nan)
     for g in range(k):
         for side, where in enumerate((~on_dark, on_dark)):
             member = (labels == g) & where & usable
-            if member.sum() >= PARITY_ORDER_MIN:
-                out[g, side] = float(np.median(ratio[member]))
+            if member.sum() >= OVER_CLOTH_MIN:
+                out[g, side] = float(np.median(share[member]))
     return out
 
 
@@ -543,20 +544,17 @@ def lightness_order_cost(lit_i: float, lit_j: float, name_i: str, name_j: str) -
     return (max(0.0, seen - expected - LIGHTNESS_DIFF_MARGIN) + max(0.0, -seen - reversal_margin)) / 10.0
 
 
-def parity_order_cost(by_parity_i: np.ndarray, by_parity_j: np.ndarray, name_i: str, name_j: str) -> float:
-    """As :func:`lightness_order_cost` for white or clear against a translucent colour, from
-    the two groups' lightness over the same cloth (:func:`transmittance_by_parity`), its
-    difference averaged over the square colours both were measured on; 0 where none and for
-    other pairs of names."""
-    for light, other, seen_light, seen_other in ((name_i, name_j, by_parity_i, by_parity_j),
-                                                 (name_j, name_i, by_parity_j, by_parity_i)):
-        if other in TRANSMITTANCE and LIGHTER_THAN_COLOURS.get(light, 0.0) > 0:
-            both = ~np.isnan(seen_light) & ~np.isnan(seen_other)
-            if not both.any():
-                return 0.0
-            darker_by = float(np.mean(seen_other[both] - seen_light[both]))
-            return max(0.0, darker_by - LIGHTNESS_DIFF_MARGIN) / 10.0
-    return 0.0
+def over_cloth_order_cost(over_cloth_i: np.ndarray, over_cloth_j: np.ndarray, name_i: str, name_j: str) -> float:
+    """:func:`lightness_order_cost` for white or clear against a translucent colour, on the two
+    groups' lightness over the cloth (rows of :func:`lightness_over_cloth`), each averaged over
+    the square colours both were measured on; 0 where they share none, and for other pairs of
+    names."""
+    lighter_pair = any(LIGHTER_THAN_COLOURS.get(a, 0.0) > 0 and b in TRANSMITTANCE
+                       for a, b in ((name_i, name_j), (name_j, name_i)))
+    shared = ~np.isnan(over_cloth_i) & ~np.isnan(over_cloth_j)
+    if not lighter_pair or not shared.any():
+        return 0.0
+    return lightness_order_cost(float(over_cloth_i[shared].mean()), float(over_cloth_j[shared].mean()), name_i, name_j)
 
 
 def name_groups(centres: np.ndarray) -> list[str]:
@@ -605,7 +603,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
                 extra_costs: list[dict[str, float]] | None = None,
                 cue_costs: list[dict[str, float]] | None = None,
                 hidden_probs: np.ndarray | None = None,
-                hidden_weight: float = 0.0, by_parity: np.ndarray | None = None) -> tuple[list[str], list[dict[str, float]]]:
+                hidden_weight: float = 0.0,
+                over_cloth: np.ndarray | None = None) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
     name over all joint namings, each tried at every chroma gain of CHROMA_GAINS (costs as
     negative log-odds at ``temperature``), white and clear capped by :func:`temper_confused`
@@ -618,8 +617,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     ``cue_costs``: per group, more cost per name from other cues (:func:`see_through_costs`,
     :func:`dark_only_costs`); ``hidden_probs``: the learned model's odds over COLOURS for the
     pyramids that gave no colour sample, each weighing ``hidden_weight`` (:func:`hidden_name_costs`;
-    none without it); ``by_parity``: per group, its lightness over the cloth on each square
-    colour (:func:`transmittance_by_parity`), weighed as :func:`parity_order_cost` (the larger of
+    none without it); ``over_cloth``: per group, its lightness over the cloth on each square
+    colour (:func:`lightness_over_cloth`), weighed by :func:`over_cloth_order_cost` (the larger of
     that and the lightness order's cost counts)."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
@@ -633,9 +632,9 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     order = np.zeros(len(combos))
     for i, j in itertools.combinations(range(k), 2):
         table = np.array([[lightness_order_cost(lit[i], lit[j], a, b) for b in names] for a in names])
-        if by_parity is not None:
-            over_cloth = [[parity_order_cost(by_parity[i], by_parity[j], a, b) for b in names] for a in names]
-            table = np.maximum(table, np.array(over_cloth))
+        if over_cloth is not None:
+            on_cloth = [[over_cloth_order_cost(over_cloth[i], over_cloth[j], a, b) for b in names] for a in names]
+            table = np.maximum(table, np.array(on_cloth))
         order += table[combos[:, i], combos[:, j]]
     def per_name(costs):
         return np.array([[group.get(name, 0.0) for name in names] for group in costs]) if costs else np.zeros((k, len(names)))
@@ -785,7 +784,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     hidden_weight = LEARNED_NAME_WEIGHT * k / max(1, with_odds)
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues, hidden_probs=hidden_probs,
                                    hidden_weight=hidden_weight,
-                                   by_parity=transmittance_by_parity(over_cloth_own, labels[own], k, on_dark_own, wb))
+                                   over_cloth=lightness_over_cloth(over_cloth_own, labels[own], k, on_dark_own, wb))
     d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels][own]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
