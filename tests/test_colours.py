@@ -140,6 +140,52 @@ def test_group_colours_names_by_each_groups_lightness_over_the_cloth(monkeypatch
     assert sorted(groups.names) == ["red", "white"]
 
 
+# Colour samples (Lab as photographed) of a white and a black player on a red and white board
+# seen from straight above under a dim lamp (a scratch render, studio seed 214011): on the red
+# squares every piece takes on the red and the dimness. Light squares (90.4, 3.6, 26.8), dark
+# (51.8, 43.6, 34.6).
+WHITE_ON_LIGHT = [[73.3, 11, 24], [71.4, 11, 23], [74.1, 10, 24], [70.6, 11, 24], [71.0, 11, 24], [68.2, 12, 23],
+                  [73.7, 10, 24], [70.6, 10, 23]]
+WHITE_ON_DARK = [[60.4, 19, 23], [60.8, 19, 23], [58.0, 22, 24], [60.8, 22, 25], [60.4, 20, 23], [60.4, 17, 23]]
+BLACK_ON_LIGHT = [[42.0, 6, 18], [49.8, 6, 20], [50.2, 6, 20], [46.3, 7, 19], [47.1, 5, 19], [51.4, 6, 20], [44.7, 6, 18]]
+BLACK_ON_DARK = [[24.7, 30, 21], [24.3, 25, 19], [31.0, 19, 18], [21.6, 28, 20], [27.1, 28, 21], [30.6, 19, 18],
+                 [30.6, 22, 20], [23.9, 22, 17]]
+
+
+def test_groups_that_follow_the_square_colour_are_grouped_again_with_it_taken_off(monkeypatch):
+    import scorer.vision.colours as colours
+
+    samples = np.array(WHITE_ON_LIGHT + WHITE_ON_DARK + BLACK_ON_LIGHT + BLACK_ON_DARK, np.float64)
+    on_dark = np.array([False] * 8 + [True] * 6 + [False] * 7 + [True] * 8)
+    white = np.arange(len(samples)) < 14
+    wb = white_balance(np.array([90.4, 3.6, 26.8]), np.array([51.8, 43.6, 34.6]))
+    groups = group_colours(samples, wb, players=2, on_dark=on_dark)
+    assert len(set(groups.labels[white])) == 1 and len(set(groups.labels[~white])) == 1  # by player
+    # Grouped once only, the groups were the pieces on each square colour, whites with blacks.
+    monkeypatch.setattr(colours, "sorted_by_square_colour", lambda labels, k, on_dark: False)
+    once = group_colours(samples, wb, players=2, on_dark=on_dark)
+    assert set(once.labels[on_dark]).isdisjoint(once.labels[~on_dark])
+
+
+def test_groups_sorted_by_square_colour_are_told_from_players_pieces():
+    from scorer.vision.colours import parities_evened, sorted_by_square_colour
+
+    on_dark = np.array([False, True] * 8)
+    by_square = on_dark.astype(int)
+    assert sorted_by_square_colour(by_square, 2, on_dark)
+    assert not sorted_by_square_colour(np.arange(16) // 8, 2, on_dark)  # each player on both colours
+    almost = by_square.copy()
+    almost[[0, 1]] = [1, 0]  # one piece of each of 8 on the other colour: 12.5%
+    assert sorted_by_square_colour(almost, 2, on_dark)
+    few = np.array([0, 1] * 4 + [2] * 8)  # two groups of 4: too few to tell from chance
+    assert not sorted_by_square_colour(few, 3, on_dark)
+    assert not sorted_by_square_colour(by_square, 2, None)
+    features = np.column_stack([np.where(on_dark, 30.0, 10.0), np.arange(16.0), np.where(on_dark, 20.0, 50.0)])
+    evened = parities_evened(features, on_dark)
+    assert np.median(evened[on_dark], axis=0) == pytest.approx(np.median(evened[~on_dark], axis=0))
+    assert np.median(evened, axis=0) == pytest.approx(np.median(features, axis=0))
+
+
 def test_pyramids_with_no_colour_sample_count_towards_the_names():
     # Group centres, learned costs and cues from a glassy 4-player ThreeHouse render on a
     # black and white bandanna (studio_204008, seed 204008 with --with-colour clear --frost
