@@ -161,10 +161,29 @@ def test_groups_that_follow_the_square_colour_are_grouped_again_with_it_taken_of
     wb = white_balance(np.array([90.4, 3.6, 26.8]), np.array([51.8, 43.6, 34.6]))
     groups = group_colours(samples, wb, players=2, on_dark=on_dark)
     assert len(set(groups.labels[white])) == 1 and len(set(groups.labels[~white])) == 1  # by player
+    # Where the learned model's likeliest colours follow the square colours too, the groups stay.
+    name_probs = np.full((len(samples), len(COLOURS)), 0.01)
+    name_probs[on_dark, COLOURS.index("red")] = name_probs[~on_dark, COLOURS.index("white")] = 0.9
+    kept = group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=name_probs)
+    assert set(kept.labels[on_dark]).isdisjoint(kept.labels[~on_dark])
     # Grouped once only, the groups were the pieces on each square colour, whites with blacks.
     monkeypatch.setattr(colours, "sorted_by_square_colour", lambda labels, k, on_dark: False)
     once = group_colours(samples, wb, players=2, on_dark=on_dark)
     assert set(once.labels[on_dark]).isdisjoint(once.labels[~on_dark])
+
+
+def test_learned_agreement_is_the_share_of_pieces_whose_likeliest_colour_is_their_groups():
+    from scorer.vision.colours import learned_agreement
+
+    probs = np.full((6, len(COLOURS)), 0.01)
+    for i, name in enumerate(["red", "red", "blue", "blue", "blue", "red"]):
+        probs[i, COLOURS.index(name)] = 0.9
+    assert learned_agreement(probs, np.array([0, 0, 1, 1, 1, 0])) == pytest.approx(1.0)
+    assert learned_agreement(probs, np.array([0, 0, 0, 1, 1, 1])) == pytest.approx(4 / 6)
+    probs[5] = np.nan  # no odds for that piece
+    assert learned_agreement(probs, np.array([0, 0, 0, 1, 1, 1])) == pytest.approx(4 / 5)
+    assert learned_agreement(None, np.array([0, 1])) == 0.0
+    assert learned_agreement(np.full((2, len(COLOURS)), np.nan), np.array([0, 1])) == 0.0
 
 
 def test_groups_sorted_by_square_colour_are_told_from_players_pieces():
