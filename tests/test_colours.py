@@ -161,6 +161,7 @@ def test_groups_that_follow_the_square_colour_are_grouped_again_with_it_taken_of
     wb = white_balance(np.array([90.4, 3.6, 26.8]), np.array([51.8, 43.6, 34.6]))
     groups = group_colours(samples, wb, players=2, on_dark=on_dark)
     assert len(set(groups.labels[white])) == 1 and len(set(groups.labels[~white])) == 1  # by player
+    assert (groups.probs.argmax(axis=1) == groups.labels).all()  # memberships from the same features
     # Where the learned model's likeliest colours follow the square colours too, the groups stay.
     name_probs = np.full((len(samples), len(COLOURS)), 0.01)
     name_probs[on_dark, COLOURS.index("red")] = name_probs[~on_dark, COLOURS.index("white")] = 0.9
@@ -189,16 +190,25 @@ def test_learned_agreement_is_the_share_of_pieces_whose_likeliest_colour_is_thei
 def test_groups_sorted_by_square_colour_are_told_from_players_pieces():
     from scorer.vision.colours import parities_evened, sorted_by_square_colour
 
-    on_dark = np.array([False, True] * 8)
+    on_dark = np.array([False, True] * 10)
     by_square = on_dark.astype(int)
     assert sorted_by_square_colour(by_square, 2, on_dark)
-    assert not sorted_by_square_colour(np.arange(16) // 8, 2, on_dark)  # each player on both colours
+    assert not sorted_by_square_colour(np.arange(20) // 10, 2, on_dark)  # each player on both colours
     almost = by_square.copy()
-    almost[[0, 1]] = [1, 0]  # one piece of each of 8 on the other colour: 12.5%
+    almost[[0, 1]] = [1, 0]  # one piece of each of 10 on the other colour: 10%
     assert sorted_by_square_colour(almost, 2, on_dark)
-    few = np.array([0, 1] * 4 + [2] * 8)  # two groups of 4: too few to tell from chance
+    almost[[2, 3]] = [1, 0]  # two of 10: 20%
+    assert not sorted_by_square_colour(almost, 2, on_dark)
+    few = np.array([0, 1] * 4 + [2] * 12)  # two groups of 4: too few to tell from chance
     assert not sorted_by_square_colour(few, 3, on_dark)
     assert not sorted_by_square_colour(by_square, 2, None)
+    # Nearly every piece on light squares: two groups there are not sorted by square colour.
+    mostly_light = np.array([False] * 18 + [True] * 2)
+    assert not sorted_by_square_colour(np.arange(20) // 10, 2, mostly_light)
+    # Two sizable groups both on light squares, the dark squares' pieces in a small third one.
+    light_two = np.array([False] * 14 + [True] * 3)
+    assert not sorted_by_square_colour(np.array([0] * 7 + [1] * 7 + [2] * 3), 3, light_two)
+    on_dark = np.array([False, True] * 8)
     features = np.column_stack([np.where(on_dark, 30.0, 10.0), np.arange(16.0), np.where(on_dark, 20.0, 50.0)])
     evened = parities_evened(features, on_dark)
     assert np.median(evened[on_dark], axis=0) == pytest.approx(np.median(evened[~on_dark], axis=0))

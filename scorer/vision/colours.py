@@ -134,15 +134,18 @@ CLOTH_MEASURABLE = 0.3
 # split by square colour, black pieces with white ones (29 of 30 squares wrong). No players'
 # pieces stand almost all on one square colour, so groups that do (``sorted_by_square_colour``:
 # two or more of SORTED_MIN_PIECES or more, each with SORTED_SHARE or less of its pieces on the
-# other colour) are grouped again with each square colour's pieces moved to the same median
-# (``parities_evened``), and kept when they no longer do and the learned model's likeliest
-# colours agree with them at least as well (``learned_agreement``). (Of 134 renders, dev, 60 of
-# the test split's recipe and 24 with a black player in a dim room, that one photo alone so
-# split. On the see-through drawings of a green and white board one game's groups split so and
-# read right all the same, the learned odds settling each piece's colour, and the groups evened
-# read 30 squares worse: that agreement keeps them.)
-SORTED_MIN_PIECES = 6  # with 6 pieces each, two groups sorted by chance: about 1 in 1000
-SORTED_SHARE = 0.15
+# other colour, some mostly on light squares and some on dark, with PARITY_MIN pieces or more on
+# each) are grouped again, as many groups, with each square colour's pieces moved to the same
+# median (``parities_evened``). The new groups are kept when they are as many sizable groups, not
+# so sorted, and the learned model's likeliest colours agree with them at least as well
+# (``learned_agreement``; without its odds, that holds). (Of 134 renders, dev, 60 of the test
+# split's recipe and 24 with a black player in a dim room, that one photo alone so split. On the
+# see-through drawings of a green and white board one game's groups split so and read right all
+# the same, the learned odds settling each piece's colour, and the groups evened read 30 squares
+# worse: that agreement keeps them.) Two players' groups of n pieces each fall so sorted by chance
+# about once in 2000 games at n = 6 and at 10 (one piece across allowed), more rarely otherwise.
+SORTED_MIN_PIECES = 6
+SORTED_SHARE = 0.1
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
 GROUPING_CHROMA_MAX = 60.0
@@ -750,14 +753,22 @@ def grouping_features(samples_lab: np.ndarray, wb: WhiteBalance,
 
 def sorted_by_square_colour(labels: np.ndarray, k: int, on_dark: np.ndarray | None) -> bool:
     """Whether two or more groups of SORTED_MIN_PIECES or more each stand almost wholly on one
-    square colour (all but SORTED_SHARE of their pieces), as no players' pieces do: such groups
+    square colour (all but SORTED_SHARE of their pieces), some on the light squares and some on
+    the dark, with PARITY_MIN pieces or more on each: as no players' pieces do, such groups
     follow what the squares do to the pieces' look, not the pieces' colours."""
     if on_dark is None:
         return False
     on_dark = np.asarray(on_dark, bool)
-    sizable = [g for g in range(k) if np.sum(labels == g) >= SORTED_MIN_PIECES]
-    return len(sizable) >= 2 and all(min(on_dark[labels == g].mean(), 1.0 - on_dark[labels == g].mean()) <= SORTED_SHARE
-                                     for g in sizable)
+    if min(on_dark.sum(), (~on_dark).sum()) < PARITY_MIN:
+        return False
+    shares = [float(on_dark[labels == g].mean()) for g in _sizable_groups(labels, k)]
+    return (len(shares) >= 2 and all(min(share, 1.0 - share) <= SORTED_SHARE for share in shares)
+            and min(shares) < 0.5 < max(shares))
+
+
+def _sizable_groups(labels: np.ndarray, k: int) -> list[int]:
+    """The groups of SORTED_MIN_PIECES pieces or more."""
+    return [g for g in range(k) if np.sum(labels == g) >= SORTED_MIN_PIECES]
 
 
 def learned_agreement(name_probs: np.ndarray | None, labels: np.ndarray) -> float:
@@ -812,11 +823,13 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
     raw, feats = grouping_features(samples_lab, wb, on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
-    if sorted_by_square_colour(labels, len(centres), on_dark):
+    k = len(centres)
+    if sorted_by_square_colour(labels, k, on_dark):
         evened = parities_evened(feats, on_dark)
-        evened_labels, evened_centres = choose_groups(evened, players, per_player=per_player, choices=choices)
-        if not sorted_by_square_colour(evened_labels, len(evened_centres), on_dark) and \
-                learned_agreement(name_probs, evened_labels) >= learned_agreement(name_probs, labels):
+        evened_labels, evened_centres = choose_groups(evened, k, per_player=per_player, choices=choices)
+        if (len(_sizable_groups(evened_labels, k)) == len(_sizable_groups(labels, k))
+                and not sorted_by_square_colour(evened_labels, k, on_dark)
+                and learned_agreement(name_probs, evened_labels) >= learned_agreement(name_probs, labels)):
             feats, labels, centres = evened, evened_labels, evened_centres
     n = len(feats)
     count_known = players is not None or _stash_group_count(n, per_player, choices) is not None
