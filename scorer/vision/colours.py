@@ -806,6 +806,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
                   hidden_probs: np.ndarray | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
+    Groups that stand almost all on one square colour (:func:`sorted_by_square_colour`) are
+    grouped again with what the square colour adds taken off (:func:`parities_evened`).
     ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
     take on the square's lightness, opaque ones keep their own). ``over_cloth``: per sample,
     the lightness of all the piece's own pixels and of the bare cloth behind them (NaN:
