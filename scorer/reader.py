@@ -83,6 +83,8 @@ LOW_VIEW = ("the photo is taken from low down ({degrees} degrees above the board
 # (``scripts/photo_variants.py``) 10 cropped off-centre and 34 and 44 keystoned.
 EDITED = ("the photo's perspective does not fit a photo as the camera took it (cropped off-centre, or "
           "warped by an editor?): the pieces' sizes read less surely; the photo as taken reads surer")
+ANOTHER_BOARD = ("the photo shows another board too: this reading is of the one that fills most of the photo; "
+                 "to read another, mark its corners")
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
 # gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is
@@ -168,6 +170,7 @@ WARNING_KINDS = {
               "was taken from so low down that squares were left unsure, or from so high above that pieces "
               "on black squares show no height"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
+    "another_board": "the photo shows more than one board, and the one that fills most of it was read",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
     "stash": "the stash inferred from the parks is unsure",
@@ -295,7 +298,8 @@ class Reading:
             k = self.photo_scale
             grid = {"rows": self.grid.rows, "cols": self.grid.cols,
                     "corners": [[round(float(x) * k, 1), round(float(y) * k, 1)] for x, y in self.grid.corners],
-                    "marked": self.grid_marked, "unsure": self.grid_unsure}
+                    "marked": self.grid_marked, "unsure": self.grid_unsure,
+                    "another_board": bool(self.grid.another_board)}
         area = None
         if self.play_area is not None:
             area = {**self.play_area.to_dict(), "ambiguous": bool(self.play_area.ambiguous)}
@@ -425,6 +429,8 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 said = edges[0] if len(edges) == 1 else f"{', '.join(edges[:-1])} and {edges[-1]}"
                 reading.warn("photo", text.format(edges=said, s="s" if len(edges) > 1 else "",
                                                   verb="" if len(edges) > 1 else "s"), first=True)
+    if found and grid.another_board:
+        reading.warn("another_board", ANOTHER_BOARD)
     if found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape)):
         reading.grid_unsure = True
         why = (f"grid confidence {grid.confidence:.2f}" if grid.confidence < GRID_UNSURE

@@ -2074,6 +2074,26 @@ def test_setting_the_stash_takes_its_check_out_of_the_top_message(page):
     expect(page.locator("#message")).to_be_hidden()  # nothing else to say
 
 
+
+def test_a_photo_of_two_boards_offers_to_mark_the_other_one(page, tmp_path):
+    require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
+    import cv2
+    from two_boards import photo_with_another_board
+
+    image, _, _ = photo_with_another_board("chess_img_29.jpg", "chess_img_01.jpg")
+    photo = tmp_path / "club.jpg"
+    cv2.imwrite(str(photo), image)
+    with page.expect_response("**/api/read", timeout=60_000) as read:
+        page.set_input_files("#file-input", str(photo))
+    assert read.value.json()["reading"]["grid"]["another_board"]
+    check = page.locator("#reader-checks .another-board-check")
+    expect(check).to_contain_text("more than one board")
+    expect(page.locator("#reading-warnings")).not_to_contain_text("another board too")  # said once, by the check
+    shot(page, "two-boards")
+    check.locator("button").click()
+    expect(page.locator("#mark-card")).to_be_visible()
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners", timeout=30_000)  # from the board read
+
 def test_a_note_a_check_shown_below_says_too_is_not_repeated(page):
     board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"
     grid_note = "unsure of the board's outline (grid confidence 0.55): check the grid"

@@ -16,15 +16,17 @@ import pytest
 
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
-from scorer.vision.grid import (STRONGEST_CORNERS, ClothOnly, InvalidCorners, NoBoardFound, _orient, _plane_without_misfits,
-                                clockwise_from_top_left, consistent_corners, correction_field, find_grid,
-                                grid_from_corners, on_lattice, parse_squares, runs_on)
+from scorer.vision.grid import (OTHER_BOARD_SHARE, STRONGEST_CORNERS, ClothOnly, Extent, InvalidCorners, NoBoardFound,
+                                _orient, _plane_without_misfits, clockwise_from_top_left, consistent_corners,
+                                correction_field, find_grid, grid_from_corners, on_lattice, parse_squares, runs_on,
+                                the_photos_board)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
 from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, local_scale, project
 from scorer.vision.xcorners import detect_xcorners
 from scorer.vision.load import load_photo
 from synthetic_scene import draw_scene, look_at_camera
+from two_boards import photo_with_another_board
 
 REAL = Path(__file__).parent / "data" / "real_chessboards"
 GRID_CASES = Path(__file__).parent / "data" / "grid_cases"  # studio renders the finder once missed
@@ -483,6 +485,41 @@ def test_a_shaken_photo_is_found_whole(name):
     shaken = cv2.filter2D(image, -1, np.full((1, length), 1.0 / length), borderType=cv2.BORDER_REPLICATE)
     result = evaluate_grid(find_grid(shaken), _LABELS[name]["corners_px"], 8, 8)
     assert result["correct"] and result["max_error"] < 0.25, result
+
+
+
+# Pairs where the pasted board, cleaner than the photo's own (no hands, fewer pieces), was
+# once taken for the board the photo is of.
+@pytest.mark.parametrize("main, other", [("chess_img_06.jpg", "chess_img_16.jpg"), ("chess_img_29.jpg", "chess_img_01.jpg"),
+                                         ("chess_img_38.jpg", "chess_img_04.jpg")])
+def test_of_two_boards_in_a_photo_the_one_that_fills_most_of_it_is_found(main, other):
+    image, main_corners, other_corners = photo_with_another_board(main, other, share=0.5)
+    fit = find_grid(image)
+    assert evaluate_grid(fit, main_corners, 8, 8)["correct"], evaluate_grid(fit, main_corners, 8, 8)
+    assert fit.another_board
+    assert not find_grid(load_photo(REAL / main)).another_board  # the photo alone shows one
+
+
+def _window_at(x: float, y: float, side: float, score: float, size: int = 8) -> tuple[Extent, Lattice]:
+    """An 8x8 (``size``) window whose lattice squares are ``side`` px, its corner at (x, y) px."""
+    lattice = Lattice(homography=np.array([[side, 0, x], [0, side, y], [0, 0, 1.0]]), indices=np.zeros((0, 2), int),
+                      points=np.zeros((0, 2)), polarity=1, contrast=100.0)
+    return Extent(0, 0, size, size, score, 5.0), lattice
+
+
+def test_the_board_read_is_the_clearest_unless_another_board_fills_more_of_the_photo():
+    clear_small = _window_at(0, 0, 10, 80.0)
+    big = _window_at(200, 200, 40, 80.0 * OTHER_BOARD_SHARE)
+    assert the_photos_board([clear_small, big]) == (big, True)
+    faint_big = _window_at(200, 200, 40, 80.0 * OTHER_BOARD_SHARE - 1)  # too faint to be a board beside the clear one
+    assert the_photos_board([clear_small, faint_big]) == (clear_small, False)
+    same_board = _window_at(5, 5, 12, 60.0)  # overlaps the clearest: another lattice on the same board
+    assert the_photos_board([clear_small, same_board]) == (clear_small, False)
+    patch = _window_at(200, 200, 100, 79.0, size=4)  # smaller than a board each way
+    assert the_photos_board([clear_small, patch]) == (clear_small, False)
+    smaller = _window_at(200, 200, 5, 79.0)  # another board, but the clearest fills more
+    assert the_photos_board([clear_small, smaller]) == (clear_small, True)
+    assert the_photos_board([clear_small]) == (clear_small, False)
 
 
 # --- corners marked by hand -------------------------------------------------------------------

@@ -22,6 +22,7 @@ from scorer.vision.playarea import find_play_area, park_count_logliks
 from scorer.vision.squares import (LABELS, PIECE_HEIGHT, CheckerAppearance, Evidence, SquareReading, SquaresResult,
                                    apply_height_cue, height_probe, hidden_share, outline, square_side_px)
 from synthetic_scene import draw_scene, look_at_camera
+from two_boards import photo_with_another_board
 
 POSITION = """\
 # r3 b2 . . #
@@ -592,6 +593,25 @@ def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
     assert np.abs(np.asarray(d["grid"]["corners"]) - 2.0 * np.asarray(label["corners_px"])).max() < 0.15 * side
     assert not any("no square corners were seen" in w for w in d["warnings"])
 
+
+
+def test_a_photo_of_more_than_one_board_says_which_was_read(tmp_path, capsys):
+    # A club's photo with another board further off: the one that fills most of the photo is
+    # read, and the reading says another was seen, which marking its corners reads instead.
+    image, main_corners, other_corners = photo_with_another_board("chess_img_29.jpg", "chess_img_01.jpg")
+    photo = tmp_path / "club.jpg"
+    cv2.imwrite(str(photo), image)
+    assert main(["read", str(photo), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    side = np.linalg.norm(main_corners[1] - main_corners[0]) / 8
+    assert np.abs(np.asarray(d["grid"]["corners"]) - clockwise_from_top_left(main_corners)).max() < 0.25 * side
+    assert d["grid"]["another_board"] and "another_board" in d["warning_kinds"]
+    assert "mark its corners" in d["warnings"][d["warning_kinds"].index("another_board")]
+    marks = ",".join(f"{v:.1f}" for v in other_corners.ravel())
+    assert main(["read", str(photo), "--json", "--corners", marks, "--squares", "8x8"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert not d["grid"]["another_board"] and "another_board" not in d["warning_kinds"]
+    assert np.abs(np.asarray(d["grid"]["corners"]) - clockwise_from_top_left(other_corners)).max() < 3.0
 
 def test_read_command_refuses_bad_marks_in_one_line(capsys):
     photo = str(REAL / "chess_img_19.jpg")

@@ -27,7 +27,7 @@ fit.bottom_turns(col, row, cols, rows))`` relabels a fit by a play area's lowest
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -84,6 +84,10 @@ FOLD_GROUP = 3  # x-corners off the plane together that make a fold, not a pair 
 CONSENSUS_GAIN = 0.7  # its capped squared residuals at most this share of the least-squares plane's
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
 MIN_BOARD_SQUARES = 5  # the smallest play area (ThreeHouse, 2 players): a smaller find is a patch
+# A photo can hold more than one board (a club's or a tournament's tables): the board it is of
+# fills more of it than those behind. Another board's window whose score is at least this
+# share of the best one's and that fills more of the photo is taken instead.
+OTHER_BOARD_SHARE = 0.5
 STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among again when it found no board
 # Confidence under which a fit is unsure: the finder looks for the board again in the photo
 # shrunk (COARSE_FACTORS) and the reader warns. Chosen at 0.75 on 1099 renders and photos
@@ -121,6 +125,7 @@ class GridFit:
     intersections: np.ndarray
     confidence: float
     support: int = 0
+    another_board: bool = False  # another board was seen in the photo besides this one (the_photos_board)
 
     def square_quad(self, col: int, row: int) -> np.ndarray:
         """Image px of square (col, row)'s corners: (col,row), (col+1,row), (col+1,row+1), (col,row+1)."""
@@ -203,6 +208,7 @@ class GridFit:
                 intersections=np.ascontiguousarray(grid),
                 confidence=fit.confidence,
                 support=fit.support,
+                another_board=fit.another_board,
             )
         return fit
 
@@ -218,6 +224,7 @@ class GridFit:
             intersections=self.intersections * factor + offset,
             confidence=self.confidence,
             support=self.support,
+            another_board=self.another_board,
         )
 
     def to_dict(self) -> dict:
@@ -352,7 +359,8 @@ def _find_grid_at_scale(gray: np.ndarray, strongest: int | None = None) -> GridF
     checker pattern found runs on like a tablecloth's)."""
     points = detect_xcorners(gray).points[:strongest]
     cloths: list[Lattice] = []  # the checked cloths' lattices found so far
-    best = None  # (window, lattice): the most board-like window of any lattice so far
+    best = None  # (window, lattice): the board the photo is of, of any lattice so far
+    another = False  # another board's window was seen too
     for attempt in range(PATTERN_RETRIES + 1):
         lattices = fit_lattices(points, gray)
         # The most board-like window of any lattice: the largest lattice can be a table cloth's
@@ -361,7 +369,7 @@ def _find_grid_at_scale(gray: np.ndarray, strongest: int | None = None) -> GridF
         new_cloths = [lattice for window, lattice in found if window.runs_on]
         cloths += new_cloths
         windows = [(window, lattice) for window, lattice in found + ([best] if best else []) if not window.runs_on]
-        best = max(windows, key=lambda pair: pair[0].score) if windows else None
+        best, another = the_photos_board(windows) if windows else (None, False)
         if not new_cloths or attempt == PATTERN_RETRIES:
             break
         # A checked cloth's corners can outnumber the board's and fill the detector's quota,
@@ -376,7 +384,37 @@ def _find_grid_at_scale(gray: np.ndarray, strongest: int | None = None) -> GridF
         if not lattices:
             raise NoBoardFound("no checkerboard found in the photo (no grid of square corners)")
         raise NoBoardFound("no checkerboard found in the photo (no alternating squares)")
-    return _fit_window(gray, best[1], best[0])
+    return replace(_fit_window(gray, best[1], best[0]), another_board=another)
+
+
+def window_outline(window: Extent, lattice: Lattice) -> np.ndarray:
+    """Image px of a lattice window's four outer corners."""
+    i0, j0, i1, j1 = window.i0, window.j0, window.i0 + window.width, window.j0 + window.height
+    return project(lattice.homography, np.array([[i0, j0], [i1, j0], [i1, j1], [i0, j1]], np.float64))
+
+
+def the_photos_board(windows: list[tuple[Extent, Lattice]]) -> tuple[tuple[Extent, Lattice], bool]:
+    """Of the (window, lattice) pairs found, the board the photo is of, and whether another
+    board was seen. The board is the most board-like window (highest score), unless a window
+    of another board (its outline apart from that one's), at least MIN_BOARD_SQUARES each way
+    and scoring at least OTHER_BOARD_SHARE of it, fills more of the photo; then the one of
+    those that fills the most."""
+    top = max(windows, key=lambda pair: pair[0].score)
+    outlines = {id(pair): window_outline(*pair).astype(np.float32) for pair in windows}
+    if not np.isfinite(outlines[id(top)]).all():
+        return top, False
+
+    def area(pair) -> float:
+        return abs(float(cv2.contourArea(outlines[id(pair)])))
+
+    def apart(pair) -> bool:
+        outline = outlines[id(pair)]
+        return bool(np.isfinite(outline).all()) and cv2.intersectConvexConvex(outlines[id(top)], outline)[0] <= 0.0
+
+    others = [pair for pair in windows
+              if pair is not top and min(pair[0].width, pair[0].height) >= MIN_BOARD_SQUARES
+              and pair[0].score >= OTHER_BOARD_SHARE * top[0].score and apart(pair)]
+    return max([top] + others, key=area), bool(others)
 
 
 def on_lattice(points: np.ndarray, lattice: Lattice, tolerance: float = PATTERN_TOLERANCE) -> np.ndarray:

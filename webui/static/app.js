@@ -500,6 +500,7 @@
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
+      anotherBoard: !!(reading.grid && reading.grid.another_board),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
       rowOneTurns: reading.row_one_alternative,
       grid: reading.grid || null, file: state.lastPhoto };
@@ -859,6 +860,11 @@
     if (state.reading.gridUnsure && state.lastPhoto) {
       checks.push({ kind: "grid", topic: "the grid on the photo", node: () => el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
         el("button", { type: "button", class: "button", onclick: () => markShownPhoto() }, "Mark its corners")) });
+    }
+    if (state.reading.anotherBoard && state.lastPhoto) {  // not in the top message: the board read is the likelier one
+      checks.push({ kind: "another_board", topic: null, node: () => el("p", { class: "another-board-check" },
+        "The photo shows more than one board: the one read fills most of the photo. ",
+        el("button", { type: "button", class: "button", onclick: () => markShownPhoto() }, "Mark another board's corners")) });
     }
     if (state.reading.areaUnsure) {
       checks.push({ kind: "play_area", topic: "which squares are in play", node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "

@@ -1,0 +1,41 @@
+"""A real chessboard photo with a second real board in it, for tests of which board is read.
+
+A club's or a tournament's photo shows the tables behind the one it is of. Here another of
+``tests/data/real_chessboards``' boards, cut out with a margin and shrunk, is pasted into the
+photo's corner farthest from its own board, as a board further off would be seen.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REAL = Path(__file__).parent / "data" / "real_chessboards"
+LABELS = {entry["file"]: entry for entry in json.loads((REAL / "labels.json").read_text())}
+
+
+def photo_with_another_board(main: str, other: str, share: float = 0.5,
+                             margin: float = 40.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Photo ``main`` with board ``other`` pasted in, shrunk so that its cut-out's longer side
+    is ``share`` of the main board's extent. Returns the BGR image and the true outer corners
+    of the main board and of the pasted one (px)."""
+    image = cv2.imread(str(REAL / main))
+    pasted = cv2.imread(str(REAL / other))
+    main_corners = np.asarray(LABELS[main]["corners_px"], np.float64)
+    other_corners = np.asarray(LABELS[other]["corners_px"], np.float64)
+    x0, y0 = np.maximum(other_corners.min(axis=0) - margin, 0).astype(int)
+    x1, y1 = (other_corners.max(axis=0) + margin).astype(int)
+    cut = pasted[y0:y1, x0:x1]
+    scale = share * np.ptp(main_corners, axis=0).max() / max(cut.shape[:2])
+    cut = cv2.resize(cut, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    height, width = image.shape[:2]
+    centre_x, centre_y = main_corners.mean(axis=0)
+    left = 0 if centre_x > width / 2 else width - cut.shape[1]
+    top = 0 if centre_y > height / 2 else height - cut.shape[0]
+    assert left >= 0 and top >= 0, "the pasted board does not fit in the photo"
+    image = image.copy()
+    image[top:top + cut.shape[0], left:left + cut.shape[1]] = cut
+    return image, main_corners, (other_corners - (x0, y0)) * scale + (left, top)
