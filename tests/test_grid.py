@@ -7,6 +7,7 @@ the real photos in tests/data/real_chessboards are the check that matters.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -16,10 +17,10 @@ import pytest
 
 from scorer.board import PARK, Board, Piece, Square
 from scorer.errors import UserError
-from scorer.vision.grid import (OTHER_BOARD_SHARE, STRONGEST_CORNERS, ClothOnly, Extent, InvalidCorners, NoBoardFound,
-                                _orient, _plane_without_misfits, clockwise_from_top_left, consistent_corners,
-                                correction_field, find_grid, grid_from_corners, on_lattice, parse_squares, runs_on,
-                                the_photos_board)
+from scorer.vision.grid import (OTHER_BOARD_SHARE, STRONGEST_CORNERS, ClothOnly, Extent,
+                                InvalidCorners, NoBoardFound, _orient, _plane_without_misfits, clockwise_from_top_left,
+                                consistent_corners, correction_field, find_grid, grid_from_corners, on_lattice,
+                                parse_squares, runs_on, the_photos_board)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
 from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, local_scale, project
@@ -490,7 +491,7 @@ def test_a_shaken_photo_is_found_whole(name):
 
 # Pairs where the pasted board, cleaner than the photo's own (no hands, fewer pieces), was
 # once taken for the board the photo is of.
-@pytest.mark.parametrize("main, other", [("chess_img_06.jpg", "chess_img_16.jpg"), ("chess_img_29.jpg", "chess_img_01.jpg"),
+@pytest.mark.parametrize("main, other", [("chess_img_06.jpg", "chess_img_16.jpg"), ("chess_img_08.jpg", "chess_img_27.jpg"),
                                          ("chess_img_38.jpg", "chess_img_04.jpg")])
 def test_of_two_boards_in_a_photo_the_one_that_fills_most_of_it_is_found(main, other):
     image, main_corners, other_corners = photo_with_another_board(main, other, share=0.5)
@@ -508,18 +509,24 @@ def _window_at(x: float, y: float, side: float, score: float, size: int = 8) -> 
 
 
 def test_the_board_read_is_the_clearest_unless_another_board_fills_more_of_the_photo():
-    clear_small = _window_at(0, 0, 10, 80.0)
+    shape = (1000, 1000)
+    clear_small = _window_at(10, 10, 10, 80.0)
     big = _window_at(200, 200, 40, 80.0 * OTHER_BOARD_SHARE)
-    assert the_photos_board([clear_small, big]) == (big, True)
+    assert the_photos_board([clear_small, big], shape) == (big, True)
     faint_big = _window_at(200, 200, 40, 80.0 * OTHER_BOARD_SHARE - 1)  # too faint to be a board beside the clear one
-    assert the_photos_board([clear_small, faint_big]) == (clear_small, False)
+    assert the_photos_board([clear_small, faint_big], shape) == (clear_small, False)
+    behind = _window_at(87, 10, 10, 79.0)  # another board, a sliver of it behind the clear one's edge (4% of it)
+    assert the_photos_board([clear_small, behind], shape) == (clear_small, True)
     same_board = _window_at(5, 5, 12, 60.0)  # overlaps the clearest: another lattice on the same board
-    assert the_photos_board([clear_small, same_board]) == (clear_small, False)
+    assert the_photos_board([clear_small, same_board], shape) == (clear_small, False)
     patch = _window_at(200, 200, 100, 79.0, size=4)  # smaller than a board each way
-    assert the_photos_board([clear_small, patch]) == (clear_small, False)
+    assert the_photos_board([clear_small, patch], shape) == (clear_small, False)
     smaller = _window_at(200, 200, 5, 79.0)  # another board, but the clearest fills more
-    assert the_photos_board([clear_small, smaller]) == (clear_small, True)
-    assert the_photos_board([clear_small]) == (clear_small, False)
+    assert the_photos_board([clear_small, smaller], shape) == (clear_small, True)
+    cut_off = _window_at(700, 700, 40, 79.0)  # reaches past the photo's edge: a neighbouring table's board
+    assert the_photos_board([clear_small, cut_off], shape) == (clear_small, False)
+    assert the_photos_board([clear_small, cut_off, big], shape) == (big, True)
+    assert the_photos_board([clear_small], shape) == (clear_small, False)
 
 
 # --- corners marked by hand -------------------------------------------------------------------
@@ -727,6 +734,10 @@ def test_an_unsure_or_small_fit_is_looked_for_again_in_the_photo_shrunk(monkeypa
     assert seen == [640, 320, 160] and (found.rows, found.cols, found.confidence) == (8, 8, 0.5)
     # a tablecloth seen at some size: no second look (its corners would be the strongest)
     assert search({320: ClothOnly("a tablecloth?")}) == ("none at 640", [640, 320, 160])
+    # another board seen at one size is seen, whichever size's fit wins
+    found, _ = search({640: dataclasses.replace(unsure, another_board=True), 320: sure})
+    assert found.confidence == 1.0 and found.another_board
+    assert not search({640: unsure, 320: sure})[0].another_board
 
 
 def test_a_fit_found_in_the_photo_shrunk_lies_on_the_same_px(monkeypatch):

@@ -86,8 +86,9 @@ FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat 
 MIN_BOARD_SQUARES = 5  # the smallest play area (ThreeHouse, 2 players): a smaller find is a patch
 # A photo can hold more than one board (a club's or a tournament's tables): the board it is of
 # fills more of it than those behind. Another board's window whose score is at least this
-# share of the best one's and that fills more of the photo is taken instead.
+# share of the best one's is seen, and taken instead where it fills more of the photo.
 OTHER_BOARD_SHARE = 0.5
+APART_OVERLAP = 0.05  # outlines overlapping by at most this share of the smaller lie apart (one board behind another)
 STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among again when it found no board
 # Confidence under which a fit is unsure: the finder looks for the board again in the photo
 # shrunk (COARSE_FACTORS) and the reader warns. Chosen at 0.75 on 1099 renders and photos
@@ -313,7 +314,9 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
         fits = [fit for fit in _fits_by_size(gray, STRONGEST_CORNERS)[0] if _board_sized(fit)] or fits
     if not fits:
         raise errors[0]
-    return max(fits, key=_fit_rank)  # the first of equals
+    fit = max(fits, key=_fit_rank)  # the first of equals
+    seen = any(f.another_board for f in fits)  # another board seen at any size
+    return fit if fit.another_board == seen else replace(fit, another_board=seen)
 
 
 def _fit_rank(fit: GridFit) -> tuple:
@@ -359,17 +362,15 @@ def _find_grid_at_scale(gray: np.ndarray, strongest: int | None = None) -> GridF
     checker pattern found runs on like a tablecloth's)."""
     points = detect_xcorners(gray).points[:strongest]
     cloths: list[Lattice] = []  # the checked cloths' lattices found so far
-    best = None  # (window, lattice): the board the photo is of, of any lattice so far
-    another = False  # another board's window was seen too
+    kept: list[tuple[Extent, Lattice]] = []  # every board-like (window, lattice) of any attempt
     for attempt in range(PATTERN_RETRIES + 1):
         lattices = fit_lattices(points, gray)
-        # The most board-like window of any lattice: the largest lattice can be a table cloth's
+        # The board-like windows of every lattice: the largest lattice can be a table cloth's
         # pattern, or a few corners strewn across the board at another period.
         found = [(window, lattice) for lattice in lattices if (window := choose_extent(gray, lattice)) is not None]
         new_cloths = [lattice for window, lattice in found if window.runs_on]
         cloths += new_cloths
-        windows = [(window, lattice) for window, lattice in found + ([best] if best else []) if not window.runs_on]
-        best, another = the_photos_board(windows) if windows else (None, False)
+        kept += [(window, lattice) for window, lattice in found if not window.runs_on]
         if not new_cloths or attempt == PATTERN_RETRIES:
             break
         # A checked cloth's corners can outnumber the board's and fill the detector's quota,
@@ -377,6 +378,7 @@ def _find_grid_at_scale(gray: np.ndarray, strongest: int | None = None) -> GridF
         if attempt == 0:
             points = detect_xcorners(gray, max_points=PATTERN_MAX_POINTS).points
         points = points[~np.any([on_lattice(points, cloth) for cloth in cloths], axis=0)][:MAX_POINTS]
+    best, another = the_photos_board(kept, gray.shape) if kept else (None, False)
     if best is None:
         if cloths:
             raise ClothOnly("no checkerboard found in the photo (only a checked pattern that runs on past "
@@ -393,28 +395,39 @@ def window_outline(window: Extent, lattice: Lattice) -> np.ndarray:
     return project(lattice.homography, np.array([[i0, j0], [i1, j0], [i1, j1], [i0, j1]], np.float64))
 
 
-def the_photos_board(windows: list[tuple[Extent, Lattice]]) -> tuple[tuple[Extent, Lattice], bool]:
-    """Of the (window, lattice) pairs found, the board the photo is of, and whether another
-    board was seen. The board is the most board-like window (highest score), unless a window
-    of another board (its outline apart from that one's), at least MIN_BOARD_SQUARES each way
-    and scoring at least OTHER_BOARD_SHARE of it, fills more of the photo; then the one of
-    those that fills the most."""
+def the_photos_board(windows: list[tuple[Extent, Lattice]],
+                     shape: tuple[int, ...]) -> tuple[tuple[Extent, Lattice], bool]:
+    """Of the (window, lattice) pairs found in an image of ``shape``, the board the photo is
+    of, and whether another board was seen.
+
+    Another board is a window at least MIN_BOARD_SQUARES each way, scoring at least
+    OTHER_BOARD_SHARE of the most board-like window (highest score), whose outline lies apart
+    from that one's (overlapping it by at most APART_OVERLAP of the smaller outline: not
+    another lattice on the same board) and wholly inside the photo (not a neighbouring
+    table's board cut off at its edge). The one of those that fills most of the photo is
+    read instead where it fills more than the most board-like."""
     top = max(windows, key=lambda pair: pair[0].score)
-    outlines = {id(pair): window_outline(*pair).astype(np.float32) for pair in windows}
-    if not np.isfinite(outlines[id(top)]).all():
+    top_outline = window_outline(*top).astype(np.float32)
+    top_area = abs(float(cv2.contourArea(top_outline))) if np.isfinite(top_outline).all() else 0.0
+    if top_area <= 0.0:
         return top, False
-
-    def area(pair) -> float:
-        return abs(float(cv2.contourArea(outlines[id(pair)])))
-
-    def apart(pair) -> bool:
-        outline = outlines[id(pair)]
-        return bool(np.isfinite(outline).all()) and cv2.intersectConvexConvex(outlines[id(top)], outline)[0] <= 0.0
-
-    others = [pair for pair in windows
-              if pair is not top and min(pair[0].width, pair[0].height) >= MIN_BOARD_SQUARES
-              and pair[0].score >= OTHER_BOARD_SHARE * top[0].score and apart(pair)]
-    return max([top] + others, key=area), bool(others)
+    height, width = shape[:2]
+    seen, bigger = False, []
+    for pair in windows:
+        window, _ = pair
+        outline = window_outline(*pair).astype(np.float32)
+        if (pair is top or min(window.width, window.height) < MIN_BOARD_SQUARES
+                or window.score < OTHER_BOARD_SHARE * top[0].score or not np.isfinite(outline).all()):
+            continue
+        area = abs(float(cv2.contourArea(outline)))
+        inside = bool((outline >= 0).all() and (outline <= (width - 1, height - 1)).all())
+        overlap = cv2.intersectConvexConvex(top_outline, outline)[0]
+        if area <= 0.0 or not inside or overlap > APART_OVERLAP * min(area, top_area):
+            continue
+        seen = True
+        if area > top_area:
+            bigger.append((area, pair))
+    return max(bigger, key=lambda item: item[0])[1] if bigger else top, seen
 
 
 def on_lattice(points: np.ndarray, lattice: Lattice, tolerance: float = PATTERN_TOLERANCE) -> np.ndarray:

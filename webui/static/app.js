@@ -563,10 +563,13 @@
 
   // ``playArea``: start from the play area the reader guessed (to mark the squares in play),
   // not from the whole checkerboard.
-  function openMarking(playArea = false) {
+  // ``playArea``: mark the squares in play, not the whole board; ``anotherBoard``: mark a board
+  // other than the one read, from no marks.
+  function openMarking(playArea = false, anotherBoard = false) {
     const file = state.lastPhoto;
     if (!file) return;
     if (playArea === true) showMessage("Drag the four corners to the outer corners of the squares in play and set their number, then read.", "info");
+    if (anotherBoard) showMessage("Tap the four outer corners of the other board's squares, then read.", "info");
     endDrag();
     state.marks = [];
     state.mark = null;
@@ -588,7 +591,7 @@
       photo.onload = () => { // taps count once the photo is there to tap on
         photo.onload = null;
         state.mark = { scale: data.scale, size: data.preview_size };
-        startFromReadGrid(file, playArea === true);
+        if (!anotherBoard) startFromReadGrid(file, playArea === true);
         renderMarking();
         $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
       };
@@ -864,7 +867,7 @@
     if (state.reading.anotherBoard && state.lastPhoto) {  // not in the top message: the board read is the likelier one
       checks.push({ kind: "another_board", topic: null, node: () => el("p", { class: "another-board-check" },
         "The photo shows more than one board: the one read fills most of the photo. ",
-        el("button", { type: "button", class: "button", onclick: () => markShownPhoto() }, "Mark another board's corners")) });
+        el("button", { type: "button", class: "button", onclick: () => markShownPhoto(false, true) }, "Mark another board's corners")) });
     }
     if (state.reading.areaUnsure) {
       checks.push({ kind: "play_area", topic: "which squares are in play", node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
@@ -909,9 +912,9 @@
   }
 
   // The marking for the reading shown, on its own photo.
-  function markShownPhoto(playArea = false) {
+  function markShownPhoto(playArea = false, anotherBoard = false) {
     if (state.onMarkingCancelled) { cancelMarking(); clearMessage(); } // that message was the other photo's
-    openMarking(playArea);
+    openMarking(playArea, anotherBoard);
   }
 
   // False when the player has corrected squares and does not want them dropped: ``doing``,
