@@ -83,7 +83,7 @@ LOW_VIEW = ("the photo is taken from low down ({degrees} degrees above the board
 # (``scripts/photo_variants.py``) 10 cropped off-centre and 34 and 44 keystoned.
 EDITED = ("the photo's perspective does not fit a photo as the camera took it (cropped off-centre, or "
           "warped by an editor?): the pieces' sizes read less surely; the photo as taken reads surer")
-ANOTHER_BOARD = ("the photo shows another board too: this reading is of the one that fills most of the photo; "
+ANOTHER_BOARD = ("the photo shows another board too: this reading is of the one in the middle of the photo; "
                  "to read another, mark its corners")
 BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still and take it again for a surer reading"
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
@@ -170,7 +170,7 @@ WARNING_KINDS = {
               "was taken from so low down that squares were left unsure, or from so high above that pieces "
               "on black squares show no height"),
     "grid": "the board's outline is unsure (found, or marked by hand where no square corners were seen)",
-    "another_board": "the photo shows more than one board, and the one that fills most of it was read",
+    "another_board": "the photo shows more than one board, and the one covering most of its middle was read",
     "play_area": "which squares are in play is ambiguous",
     "row_one": "which edge is row 1 is a guess",
     "stash": "the stash inferred from the parks is unsure",

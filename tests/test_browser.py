@@ -2093,6 +2093,12 @@ def test_a_photo_of_two_boards_offers_to_mark_the_other_one(page, tmp_path):
     expect(page.locator("#mark-card")).to_be_visible()
     expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)  # not the board read's
     expect(page.locator("#message")).to_contain_text("other board's squares")
+    page.select_option("#mark-squares", "6x6")
+    page.click("#mark-cancel")  # the instruction goes with the marking
+    expect(page.locator("#message")).not_to_contain_text("other board's squares")
+    check.locator("button").click()
+    expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=30_000)
+    expect(page.locator("#mark-squares")).to_have_value("8x8")  # a board, not what was last chosen
     tap_corners(page, other, (image.shape[1], image.shape[0]))
     with page.expect_response("**/api/read", timeout=60_000) as again:
         page.click("#mark-read")

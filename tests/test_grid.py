@@ -508,26 +508,44 @@ def _window_at(x: float, y: float, side: float, score: float, size: int = 8) -> 
     return Extent(0, 0, size, size, score, 5.0), lattice
 
 
-def test_the_board_read_is_the_clearest_unless_another_board_fills_more_of_the_photo():
-    shape = (1000, 1000)
-    clear_small = _window_at(10, 10, 10, 80.0)
+def test_the_board_read_is_the_clearest_unless_another_board_covers_more_of_the_photos_middle():
+    shape = (1000, 1000)  # its middle: 250..750 each way
+    clear_small = _window_at(10, 10, 10, 80.0)  # in a corner
     big = _window_at(200, 200, 40, 80.0 * OTHER_BOARD_SHARE)
     assert the_photos_board([clear_small, big], shape) == (big, True)
     faint_big = _window_at(200, 200, 40, 80.0 * OTHER_BOARD_SHARE - 1)  # too faint to be a board beside the clear one
     assert the_photos_board([clear_small, faint_big], shape) == (clear_small, False)
-    behind = _window_at(87, 10, 10, 79.0)  # another board, a sliver of it behind the clear one's edge (4% of it)
-    assert the_photos_board([clear_small, behind], shape) == (clear_small, True)
     same_board = _window_at(5, 5, 12, 60.0)  # overlaps the clearest: another lattice on the same board
     assert the_photos_board([clear_small, same_board], shape) == (clear_small, False)
     patch = _window_at(200, 200, 100, 79.0, size=4)  # smaller than a board each way
     assert the_photos_board([clear_small, patch], shape) == (clear_small, False)
-    smaller = _window_at(200, 200, 5, 79.0)  # another board, but the clearest fills more
+    smaller = _window_at(200, 200, 5, 79.0)  # another board, wholly in the photo, off its middle too
     assert the_photos_board([clear_small, smaller], shape) == (clear_small, True)
-    cut_off = _window_at(700, 700, 40, 79.0)  # reaches past the photo's edge: a neighbouring table's board
-    assert the_photos_board([clear_small, cut_off], shape) == (clear_small, False)
-    assert the_photos_board([clear_small, cut_off, big], shape) == (big, True)
+    behind = _window_at(87, 10, 10, 79.0)  # another board, a sliver of it behind the clear one's edge (4% of it)
+    assert the_photos_board([clear_small, behind], shape) == (clear_small, True)
+    # the photo's own board reaching past its edge is read, and the clear one is another
+    cut_off = _window_at(700, 700, 40, 79.0)
+    assert the_photos_board([clear_small, cut_off], shape) == (cut_off, True)
+    # a neighbouring table's board cut off at the edge, off the middle: neither read nor said to be seen
+    neighbour = _window_at(900, 900, 40, 79.0)
+    assert the_photos_board([clear_small, neighbour], shape) == (clear_small, False)
+    # of two whole boards, the one in the middle, though the other fills more of the photo
+    centred = _window_at(400, 400, 20, 80.0)
+    corner = _window_at(0, 600, 45, 79.0)
+    assert the_photos_board([centred, corner], shape) == (centred, True)
+    assert the_photos_board([corner, centred], shape) == (centred, True)
     assert the_photos_board([clear_small], shape) == (clear_small, False)
 
+
+def test_the_photos_own_board_cut_by_its_edge_is_found_beside_a_whole_one():
+    # A tight frame: the photo's own board reaches past the photo's left edge by half a square,
+    # the cleaner board pasted in stays whole.
+    image, main_corners, other_corners = photo_with_another_board("chess_img_03.jpg", "chess_img_01.jpg")
+    left = int(main_corners[:, 0].min() + 0.5 * np.linalg.norm(main_corners[1] - main_corners[0]) / 8)
+    assert other_corners[:, 0].min() > left
+    fit = find_grid(np.ascontiguousarray(image[:, left:]))
+    assert evaluate_grid(fit, main_corners - (left, 0), 8, 8)["correct"]  # its corner out of the photo too
+    assert fit.another_board
 
 # --- corners marked by hand -------------------------------------------------------------------
 

@@ -596,7 +596,7 @@ def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
 
 
 def test_a_photo_of_more_than_one_board_says_which_was_read(tmp_path, capsys):
-    # A club's photo with another board further off: the one that fills most of the photo is
+    # A club's photo with another board further off: the one in the middle of the photo is
     # read, and the reading says another was seen, which marking its corners reads instead.
     image, main_corners, other_corners = photo_with_another_board("chess_img_03.jpg", "chess_img_01.jpg")
     photo = tmp_path / "club.jpg"

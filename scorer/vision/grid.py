@@ -85,8 +85,8 @@ CONSENSUS_GAIN = 0.7  # its capped squared residuals at most this share of the l
 FLAT_RMS = 0.035  # x-corners this close to one plane (rms, in squares): a flat board
 MIN_BOARD_SQUARES = 5  # the smallest play area (ThreeHouse, 2 players): a smaller find is a patch
 # A photo can hold more than one board (a club's or a tournament's tables): the board it is of
-# fills more of it than those behind. Another board's window whose score is at least this
-# share of the best one's is seen, and taken instead where it fills more of the photo.
+# sits in its middle, those behind off to a side. Another board's window whose score is at
+# least this share of the best one's is a rival (the_photos_board).
 OTHER_BOARD_SHARE = 0.5
 APART_OVERLAP = 0.05  # outlines overlapping by at most this share of the smaller lie apart (one board behind another)
 STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among again when it found no board
@@ -310,12 +310,13 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
     growing."""
     gray = stretch_contrast(gray)
     fits, errors = _fits_by_size(gray)
+    seen = any(fit.another_board for fit in fits)  # another board seen at any size, in either look
     if not any(map(_board_sized, fits)) and not any(isinstance(err, ClothOnly) for err in errors):
         fits = [fit for fit in _fits_by_size(gray, STRONGEST_CORNERS)[0] if _board_sized(fit)] or fits
     if not fits:
         raise errors[0]
     fit = max(fits, key=_fit_rank)  # the first of equals
-    seen = any(f.another_board for f in fits)  # another board seen at any size
+    seen = seen or any(f.another_board for f in fits)
     return fit if fit.another_board == seen else replace(fit, another_board=seen)
 
 
@@ -400,19 +401,24 @@ def the_photos_board(windows: list[tuple[Extent, Lattice]],
     """Of the (window, lattice) pairs found in an image of ``shape``, the board the photo is
     of, and whether another board was seen.
 
-    Another board is a window at least MIN_BOARD_SQUARES each way, scoring at least
+    A rival board is a window at least MIN_BOARD_SQUARES each way, scoring at least
     OTHER_BOARD_SHARE of the most board-like window (highest score), whose outline lies apart
     from that one's (overlapping it by at most APART_OVERLAP of the smaller outline: not
-    another lattice on the same board) and wholly inside the photo (not a neighbouring
-    table's board cut off at its edge). The one of those that fills most of the photo is
-    read instead where it fills more than the most board-like."""
+    another lattice on the same board). A photo is taken of its board: the rival that covers
+    most of the photo's middle (the middle half of it each way) is read where it covers more
+    of it than the most board-like one, whole or reaching past the photo's edge. Another
+    board is seen where a rival lies wholly in the photo (a neighbouring table's board cut
+    off at its edge cannot be marked and read), or where a rival is read over a most
+    board-like window of a board's size."""
     top = max(windows, key=lambda pair: pair[0].score)
     top_outline = window_outline(*top).astype(np.float32)
-    top_area = abs(float(cv2.contourArea(top_outline))) if np.isfinite(top_outline).all() else 0.0
-    if top_area <= 0.0:
+    if not np.isfinite(top_outline).all() or abs(float(cv2.contourArea(top_outline))) <= 0.0:
         return top, False
     height, width = shape[:2]
-    seen, bigger = False, []
+    middle = np.array([[width / 4, height / 4], [3 * width / 4, height / 4], [3 * width / 4, 3 * height / 4],
+                       [width / 4, 3 * height / 4]], np.float32)
+    top_area, top_middle = abs(float(cv2.contourArea(top_outline))), cv2.intersectConvexConvex(middle, top_outline)[0]
+    seen, rivals = False, []
     for pair in windows:
         window, _ = pair
         outline = window_outline(*pair).astype(np.float32)
@@ -420,14 +426,14 @@ def the_photos_board(windows: list[tuple[Extent, Lattice]],
                 or window.score < OTHER_BOARD_SHARE * top[0].score or not np.isfinite(outline).all()):
             continue
         area = abs(float(cv2.contourArea(outline)))
-        inside = bool((outline >= 0).all() and (outline <= (width - 1, height - 1)).all())
-        overlap = cv2.intersectConvexConvex(top_outline, outline)[0]
-        if area <= 0.0 or not inside or overlap > APART_OVERLAP * min(area, top_area):
+        if area <= 0.0 or cv2.intersectConvexConvex(top_outline, outline)[0] > APART_OVERLAP * min(area, top_area):
             continue
-        seen = True
-        if area > top_area:
-            bigger.append((area, pair))
-    return max(bigger, key=lambda item: item[0])[1] if bigger else top, seen
+        seen = seen or bool((outline >= 0).all() and (outline <= (width - 1, height - 1)).all())
+        rivals.append((float(cv2.intersectConvexConvex(middle, outline)[0]), pair))
+    covering, rival = max(rivals, key=lambda item: item[0], default=(0.0, None))
+    if rival is None or covering <= top_middle:
+        return top, seen
+    return rival, seen or min(top[0].width, top[0].height) >= MIN_BOARD_SQUARES
 
 
 def on_lattice(points: np.ndarray, lattice: Lattice, tolerance: float = PATTERN_TOLERANCE) -> np.ndarray:

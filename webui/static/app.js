@@ -562,14 +562,15 @@
   const LOUPE_GAP = 28;       // CSS px between the finger and the loupe
 
   // ``playArea``: start from the play area the reader guessed (to mark the squares in play),
-  // not from the whole checkerboard.
-  // ``playArea``: mark the squares in play, not the whole board; ``anotherBoard``: mark a board
-  // other than the one read, from no marks.
+  // not from the whole checkerboard; ``anotherBoard``: mark a board other than the one read,
+  // from no marks, 8 x 8. Either says what to do until the marking is read or cancelled.
   function openMarking(playArea = false, anotherBoard = false) {
     const file = state.lastPhoto;
     if (!file) return;
-    if (playArea === true) showMessage("Drag the four corners to the outer corners of the squares in play and set their number, then read.", "info");
-    if (anotherBoard) showMessage("Tap the four outer corners of the other board's squares, then read.", "info");
+    const instruction = playArea === true ? "Drag the four corners to the outer corners of the squares in play and set their number, then read."
+      : anotherBoard ? "Tap the four outer corners of the other board's squares, then read." : null;
+    if (instruction) showMessage(instruction, "info");
+    state.markingInstruction = instruction ? messagesShown : null;
     endDrag();
     state.marks = [];
     state.mark = null;
@@ -591,7 +592,8 @@
       photo.onload = () => { // taps count once the photo is there to tap on
         photo.onload = null;
         state.mark = { scale: data.scale, size: data.preview_size };
-        if (!anotherBoard) startFromReadGrid(file, playArea === true);
+        if (anotherBoard) $("#mark-squares").value = "8x8";
+        else startFromReadGrid(file, playArea === true);
         renderMarking();
         $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
       };
@@ -866,7 +868,7 @@
     }
     if (state.reading.anotherBoard && state.lastPhoto) {  // not in the top message: the board read is the likelier one
       checks.push({ kind: "another_board", topic: null, node: () => el("p", { class: "another-board-check" },
-        "The photo shows more than one board: the one read fills most of the photo. ",
+        "The photo shows more than one board: the one read is in the middle of the photo. ",
         el("button", { type: "button", class: "button", onclick: () => markShownPhoto(false, true) }, "Mark another board's corners")) });
     }
     if (state.reading.areaUnsure) {
@@ -906,6 +908,8 @@
   // that the reading shown's own buttons ("read again", its marking) go on with its photo.
   function cancelMarking() {
     closeMarking();
+    if (state.markingInstruction === messagesShown && !(state.reading && showReadingMessage())) clearMessage(); // nothing said since
+    state.markingInstruction = null;
     const putBack = state.onMarkingCancelled;
     state.onMarkingCancelled = null;
     if (putBack) putBack();
