@@ -429,8 +429,8 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 said = edges[0] if len(edges) == 1 else f"{', '.join(edges[:-1])} and {edges[-1]}"
                 reading.warn("photo", text.format(edges=said, s="s" if len(edges) > 1 else "",
                                                   verb="" if len(edges) > 1 else "s"), first=True)
-    if found and grid.another_board:
-        reading.warn("another_board", ANOTHER_BOARD)
+    if found and grid.another_board:  # which board was read: said before what was read on it
+        reading.warn("another_board", ANOTHER_BOARD, first=True)
     if found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape)):
         reading.grid_unsure = True
         why = (f"grid confidence {grid.confidence:.2f}" if grid.confidence < GRID_UNSURE

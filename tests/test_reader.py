@@ -605,7 +605,7 @@ def test_a_photo_of_more_than_one_board_says_which_was_read(tmp_path, capsys):
     d = json.loads(capsys.readouterr().out)
     side = np.linalg.norm(main_corners[1] - main_corners[0]) / 8
     assert np.abs(np.asarray(d["grid"]["corners"]) - clockwise_from_top_left(main_corners)).max() < 0.25 * side
-    assert d["grid"]["another_board"] and "another_board" in d["warning_kinds"]
+    assert d["grid"]["another_board"] and d["warning_kinds"][0] == "another_board"
     assert "mark its corners" in d["warnings"][d["warning_kinds"].index("another_board")]
     marks = ",".join(f"{v:.1f}" for v in other_corners.ravel())
     assert main(["read", str(photo), "--json", "--corners", marks, "--squares", "8x8"]) == 0
