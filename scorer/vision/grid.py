@@ -421,9 +421,11 @@ def the_photos_board(windows: list[tuple[Extent, Lattice]],
     seen, rivals = False, []
     for pair in windows:
         window, _ = pair
-        outline = window_outline(*pair).astype(np.float32)
         if (pair is top or min(window.width, window.height) < MIN_BOARD_SQUARES
-                or window.score < OTHER_BOARD_SHARE * top[0].score or not np.isfinite(outline).all()):
+                or window.score < OTHER_BOARD_SHARE * top[0].score):
+            continue
+        outline = window_outline(*pair).astype(np.float32)
+        if not np.isfinite(outline).all():
             continue
         area = abs(float(cv2.contourArea(outline)))
         if area <= 0.0 or cv2.intersectConvexConvex(top_outline, outline)[0] > APART_OVERLAP * min(area, top_area):
