@@ -340,7 +340,7 @@ def _squares(pieces, dark_parity=1):
         on_dark = (c + r) % 2 == dark_parity
         sample = _lab([v * (0.55 if on_dark else 1.0) for v in bgr])
         readings[(c, r)] = SimpleNamespace(colour_lab=sample, colour_names=None,
-                                           over_cloth=(sample[0], (dark if on_dark else light)[0]))
+                                           over_cloth=(sample[0], (dark if on_dark else light)[0]), through=None)
     ys, xs = np.mgrid[0:8, 0:8]
     square_lab = np.where(((xs + ys) % 2 == dark_parity)[..., None], dark, light)  # bare cloth, no glare
     appearance = SimpleNamespace(light_lab=light, dark_lab=dark, dark_parity=dark_parity, square_lab=square_lab,
@@ -369,7 +369,7 @@ def test_colour_groups_for_names_groups_with_the_hidden_pyramids_learned_odds_to
     clear[COLOURS.index("clear")] = 0.91
     hidden = light[11:17]
     for sq in hidden:
-        squares.readings[sq] = SimpleNamespace(colour_lab=None, colour_names=clear, over_cloth=None)
+        squares.readings[sq] = SimpleNamespace(colour_lab=None, colour_names=clear, over_cloth=None, through=None)
     keys = sorted(pieces)
     pale = keys.index(light[8])
     alone = colour_groups_for(squares, keys, players=2)
@@ -620,7 +620,7 @@ def test_white_or_clear_follows_whether_the_square_shows_through(monkeypatch, gr
     wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
     samples, on_dark = _red_and_grey_pieces(grey, see_through, np.random.default_rng(3))
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", named]
-    monkeypatch.setattr(colours, "see_through_costs", lambda centres, measure, variance: [{} for _ in centres])
+    monkeypatch.setattr(colours, "see_through_costs", lambda centres, measure, variance, **_: [{} for _ in centres])
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", by_lightness_alone]
 
 
@@ -652,6 +652,59 @@ def test_see_through_follows_all_of_a_pieces_pixels_not_its_colour_sample():
     some[grey_on_dark[:-2]] = np.nan
     measure = see_through(some, labels, 2, on_dark, wb)[0]
     assert np.isnan(measure[1]) and not np.isnan(measure[0])
+
+
+def test_show_through_is_a_pieces_slope_against_the_board_behind_each_of_its_pixels():
+    from scorer.vision.squares import show_through
+
+    # A piece 20 px wide and 30 tall; the sightlines of its upper 12 rows of pixels land on
+    # the light square behind it (L 90), the others' on its own dark one (L 30). Its faces
+    # are lit unevenly across and down; a glassy piece adds 0.3 of the cloth behind.
+    ys, xs = np.mgrid[0:30, 0:20]
+    xs, ys = xs.ravel().astype(float), ys.ravel().astype(float)
+    behind = np.where(ys < 12, 90.0, 30.0)
+    shading = 40.0 + 1.5 * xs - 0.5 * ys
+    cloth = (30.0, 90.0)
+    assert show_through(shading + 0.3 * behind, behind, xs, ys, cloth)[0] == pytest.approx(0.3, abs=1e-9)
+    assert show_through(shading, behind, xs, ys, cloth)[0] == pytest.approx(0.0, abs=1e-9)
+    noisy = shading + 0.3 * behind + np.random.default_rng(0).normal(0, 3, len(xs))
+    slope, variance = show_through(noisy, behind, xs, ys, cloth)
+    assert abs(slope - 0.3) < 3 * np.sqrt(variance) and 0 < variance < 0.01
+    # Seen from high above, every sightline lands on the piece's own square: no word.
+    assert show_through(shading, np.full(len(xs), 30.0), xs, ys, cloth) is None
+    few = np.where((ys == 0) & (xs < 5), 90.0, 30.0)  # 5 px on the light square: under THROUGH_MIN_PIXELS
+    assert show_through(shading + 0.3 * few, few, xs, ys, cloth) is None
+
+
+def test_shows_through_weighs_each_piece_by_how_surely_it_was_measured():
+    from scorer.vision.colours import THROUGH_MIN_PIECES, THROUGH_PIECE_SPREAD, shows_through
+
+    through = np.array([[0.3, 0.0], [0.1, 0.0], [0.2, 0.0], [np.nan, np.nan],
+                        [0.0, 0.0], [0.04, 1.0], [0.0, 0.0],
+                        [0.5, 0.0], [0.5, 0.0], [np.nan, np.nan]])
+    labels = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2, 2])
+    assert THROUGH_MIN_PIECES == 3
+    measure, variance = shows_through(through, labels, 3)
+    assert measure[0] == pytest.approx(0.2) and variance[0] == pytest.approx(THROUGH_PIECE_SPREAD ** 2 / 3)
+    assert 0.0 < measure[1] < 0.002  # the unsure piece hardly counts
+    assert np.isnan(measure[2]) and np.isnan(variance[2])  # two measured pieces: too few
+    # A piece far off the others (its outline took in the cloth behind it) is left out.
+    stray = np.array([[0.0, 0.0], [0.01, 0.0], [-0.01, 0.0], [0.02, 0.0], [0.4, 0.0]])
+    assert shows_through(stray, np.zeros(5, int), 1)[0][0] == pytest.approx(0.005)
+    assert np.isnan(shows_through(None, labels, 3)[0]).all()
+
+
+@pytest.mark.parametrize("grey_shows, named", [(0.3, "clear"), (0.0, "white")])
+def test_white_or_clear_follows_the_board_showing_through_a_piece(grey_shows, named):
+    # Grey pieces as light on dark squares as on light ones (white, by the colour samples),
+    # whose own pixels show the board behind them as much as the red pieces' do, or not at all.
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    samples, on_dark = _red_and_grey_pieces(0.7, False, np.random.default_rng(5))
+    grey = np.arange(len(samples)) % 2 == 1
+    through = np.column_stack([np.where(grey, grey_shows, 0.3), np.full(len(samples), 0.0004)])
+    through[::4] = np.nan  # some pieces' sightlines all land on their own square
+    groups = group_colours(samples, wb, players=2, on_dark=on_dark, through=through)
+    assert groups.names[groups.labels[1]] == named and groups.names[groups.labels[0]] == "red"
 
 
 def test_over_cloth_measures_inside_a_pieces_outline_not_the_cloth_at_its_rim():
@@ -687,6 +740,29 @@ def test_over_cloth_measures_inside_a_pieces_outline_not_the_cloth_at_its_rim():
 
     assert abs(measured(opaque)) < 0.05
     assert measured(lambda body: 0.9 * body) == pytest.approx(0.9, abs=0.02)
+
+
+def test_through_measures_a_piece_against_the_cloth_behind_its_pixels():
+    from scorer.vision.squares import Evidence, SquareReading, _Mask, _sample_colours
+
+    # A piece seen at a slant over a dark square (L 30): the sightlines of its upper pixels
+    # land on the light square behind it (L 90). Its faces are lit unevenly; a glassy piece
+    # adds 0.3 of the cloth behind each pixel, an opaque one nothing.
+    def measured(shows):
+        behind = np.where(np.arange(40)[:, None] < 20, 90.0, 30.0) * np.ones((40, 40))
+        lab, expected = np.zeros((40, 40, 3)), np.zeros((40, 40, 3))
+        lab[..., 0], expected[..., 0] = behind, behind
+        ys, xs = np.mgrid[3:37, 8:32]
+        lab[3:37, 8:32, 0] = 30.0 + 0.8 * xs - 0.3 * ys + shows * behind[3:37, 8:32]
+        ev = Evidence(logodds=np.ones((40, 40), np.float32), origin=(0, 0), on_board=np.ones((40, 40), bool),
+                      lab=lab, expected=expected)
+        readings = {(0, 0): SquareReading(col=0, row=0, probs=np.zeros(5), scores=np.zeros(5))}
+        _sample_colours(readings, {(0, 0): ("3", _Mask(x0=0, y0=0, mask=np.ones((34, 24), bool)), 8, 3)}, ev,
+                        np.ones((40, 40), np.int32))
+        return readings[(0, 0)].through
+
+    assert measured(0.3)[0] == pytest.approx(0.3, abs=1e-6)
+    assert measured(0.0)[0] == pytest.approx(0.0, abs=1e-6)
 
 
 def test_without_a_coloured_group_clear_shows_at_least_the_floor():

@@ -112,6 +112,29 @@ SEE_THROUGH_SPREAD = 0.2
 # studio's frosted clear groups measure 0.08-0.38 and its white ones -0.1-0.14, 10th to 90th
 # percentile: there the cue is weak. Glassy clear groups measure 0.26-0.57.)
 SEE_THROUGH_FLOOR = 0.2
+# How much of the board behind shows through a group's pieces, each piece measured on its own
+# pixels (``squares.show_through``: their lightness against the cloth where each one's sightline
+# lands, which on a slant view is its own square low down and the square behind higher up), a
+# second see-through cue that the pieces' different squares and shading do not blur. Over the
+# reader's measures on 354 validation renders (dev, the test-recipe, black-player, glassy,
+# low-view and dim-room sets of 2026-12-01 and -02; each group the median of its pieces, 10th to
+# 90th percentile), white groups measured -0.06 to 0.05, black ones -0.07 to 0.04, clear ones
+# -0.004 to 0.33, the coloured ones' medians 0.01-0.07. Only slant views measure it (about a
+# third of the white and clear groups). Each piece's measure spreads THROUGH_PIECE_SPREAD about
+# its group's beyond its own fit's variance, a group's about what its kind shows THROUGH_SPREAD;
+# with no coloured group to say what clear shows, clear shows at least THROUGH_FLOOR. A piece
+# whose outline takes in the cloth at the square behind measures far off its group: pieces
+# further than THROUGH_OUTLIER_SPREADS robust spreads from the group's median are left out.
+# Chosen on those renders, 20 more with a white player and the see-through drawings seen 30-35
+# degrees up (2026-12-02), among 2 or 3 pieces at least, the pixels 0.1, 0.15 or 0.2 of the
+# outline's size inside it, and a mean weighed by variance, with or without outliers, or a
+# median: the choice gained four boards there and lost none (one steep see-through drawing,
+# wrong before, has 3 more squares wrong).
+THROUGH_MIN_PIECES = 3
+THROUGH_PIECE_SPREAD = 0.04
+THROUGH_OUTLIER_SPREADS = 3.0
+THROUGH_SPREAD = 0.05
+THROUGH_FLOOR = 0.03
 MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
 # The lightness order (white and clear no darker than a translucent colour) compares the groups'
 # levelled lightness, which lifts every piece on a dark square by one shift taken over all the
@@ -333,7 +356,35 @@ def lightness_over_cloth(over_cloth: np.ndarray | None, labels: np.ndarray, k: i
     return out
 
 
-def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.ndarray) -> list[dict[str, float]]:
+def shows_through(through: np.ndarray | None, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per group, how much of the board behind shows through its pieces, from each piece's own
+    pixels (``through``, per piece: ``squares.show_through``'s slope and its variance, NaN where
+    unmeasured), and the variance of that measure: the pieces' mean weighed by the inverse of
+    their variance plus THROUGH_PIECE_SPREAD squared, leaving out pieces further than
+    THROUGH_OUTLIER_SPREADS robust spreads (at least THROUGH_PIECE_SPREAD) from their median.
+    NaN where fewer than THROUGH_MIN_PIECES pieces were measured."""
+    measure, variance = np.full(k, np.nan), np.full(k, np.nan)
+    if through is None:
+        return measure, variance
+    through = np.asarray(through, np.float64).reshape(-1, 2)
+    measured = ~np.isnan(through).any(axis=1)
+    for g in range(k):
+        member = (labels == g) & measured
+        if member.sum() < THROUGH_MIN_PIECES:
+            continue
+        values, variances = through[member, 0], through[member, 1]
+        middle = float(np.median(values))
+        spread = max(1.4826 * float(np.median(np.abs(values - middle))), THROUGH_PIECE_SPREAD)
+        kept = np.abs(values - middle) <= THROUGH_OUTLIER_SPREADS * spread
+        values, variances = values[kept], variances[kept]
+        weight = 1.0 / (variances + THROUGH_PIECE_SPREAD ** 2)
+        measure[g] = float(np.sum(weight * values) / np.sum(weight))
+        variance[g] = float(1.0 / np.sum(weight))
+    return measure, variance
+
+
+def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.ndarray,
+                      spread: float | None = None, floor: float | None = None) -> list[dict[str, float]]:
     """Per group, costs of white and clear (name-cost units, one per nat as the learned
     model's: the squared distance from what the name should show over twice the spread
     squared) from how see-through it looks
@@ -341,18 +392,20 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     the photo's other coloured groups show (the median of those measured with chroma
     MIN_CHROMA or more; a group is no reference for itself); where there is no other, at
     least SEE_THROUGH_FLOOR. The cheaper of the two costs nothing, as do all other names."""
+    spread = SEE_THROUGH_SPREAD if spread is None else spread
+    floor = SEE_THROUGH_FLOOR if floor is None else floor
     chroma = np.hypot(centres[:, 0], centres[:, 1])
     coloured = (chroma >= MIN_CHROMA) & ~np.isnan(measure)
     costs: list[dict[str, float]] = [{} for _ in range(len(centres))]
     for g in np.flatnonzero(~np.isnan(measure)):
         others = measure[coloured & (np.arange(len(measure)) != g)]  # a group is no reference for itself
         translucent = float(np.median(others)) if len(others) else None
-        spread2 = SEE_THROUGH_SPREAD ** 2 + variance[g]
+        spread2 = spread ** 2 + variance[g]
         opaque_cost = measure[g] ** 2 / (2 * spread2)
         if translucent is not None:
             clear_cost = (measure[g] - translucent) ** 2 / (2 * spread2)
         else:
-            clear_cost = max(0.0, SEE_THROUGH_FLOOR - measure[g]) ** 2 / (2 * spread2)
+            clear_cost = max(0.0, floor - measure[g]) ** 2 / (2 * spread2)
         least = min(opaque_cost, clear_cost)
         costs[g] = {"white": opaque_cost - least, "clear": clear_cost - least}
     return costs
@@ -803,7 +856,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
                   per_player: int | None = None, choices=(2, 3, 4),
                   on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None,
                   trusted: np.ndarray | None = None, over_cloth: np.ndarray | None = None,
-                  hidden_probs: np.ndarray | None = None) -> ColourGroups:
+                  hidden_probs: np.ndarray | None = None, through: np.ndarray | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     Groups that stand almost all on one square colour (:func:`sorted_by_square_colour`) are
@@ -819,7 +872,10 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     trusted alone (as many as ``players`` or a full stash says, else as their colours show) and
     named from them; the others join the nearest group, their colours no sign that they are not
     pyramids (``fit`` 1). ``hidden_probs``: the learned model's odds over COLOURS for the
-    pyramids with no colour sample, one more cue for the names (:func:`hidden_name_costs`)."""
+    pyramids with no colour sample, one more cue for the names (:func:`hidden_name_costs`).
+    ``through``: per sample, how much of the board behind shows through the piece's own pixels
+    and that measure's variance (``squares.show_through``; NaN: unmeasured), for
+    :func:`shows_through`."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
@@ -851,7 +907,10 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     if over_cloth is None and on_dark is not None:
         over_cloth = over_cloth_from_samples(samples_lab, on_dark, wb)
     over_cloth_own = None if over_cloth is None else np.asarray(over_cloth, np.float64).reshape(-1, 2)[own]
+    through_own = None if through is None else np.asarray(through, np.float64).reshape(-1, 2)[own]
     cues = summed_costs(see_through_costs(naming, *see_through(over_cloth_own, labels[own], k, on_dark_own, wb)),
+                        see_through_costs(naming, *shows_through(through_own, labels[own], k),
+                                          spread=THROUGH_SPREAD, floor=THROUGH_FLOOR),
                         dark_only_costs(labels[own], k, on_dark_own, wb))
     # A hidden pyramid weighs what one piece of a group of average size weighs in its learned
     # costs (their mean over the group's pieces with learned odds).
@@ -970,9 +1029,10 @@ def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int 
     trusted = None if washed_out is None else np.array([not washed_out[r, c] for (c, r) in pyramids], bool)
     unmeasured = (np.nan, np.nan)
     over_cloth = np.array([squares.readings[sq].over_cloth or unmeasured for sq in pyramids], np.float64).reshape(-1, 2)
+    through = np.array([squares.readings[sq].through or unmeasured for sq in pyramids], np.float64).reshape(-1, 2)
     return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
                          name_probs=name_probs, trusted=trusted, over_cloth=over_cloth,
-                         hidden_probs=learned_odds(squares, list(hidden)))
+                         hidden_probs=learned_odds(squares, list(hidden)), through=through)
 
 
 def clear_group_count(squares, pyramids: list[tuple[int, int]], counts,

@@ -376,6 +376,7 @@ class SquareReading:
     colour_lab: np.ndarray | None = None  # robust colour of the visible piece pixels
     colour_pixels: int = 0
     over_cloth: tuple[float, float] | None = None  # mean lightness of the piece's own inner pixels, and of the cloth behind them
+    through: tuple[float, float] | None = None  # show_through of the piece's own inner pixels: slope, its variance
     colour_names: np.ndarray | None = None  # the learned model's odds over board.COLOURS
 
     @property
@@ -698,11 +699,14 @@ def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPER
 
 
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
-    """Robust colour of each chosen pyramid from the pixels only it explains, and the mean
+    """Robust colour of each chosen pyramid from the pixels only it explains, the mean
     lightness of those inside its outline's rim and of the bare cloth behind them
-    (``over_cloth``)."""
+    (``over_cloth``), and how much of that cloth shows through them (``through``,
+    :func:`show_through`)."""
     E = ev.logodds
     h, w = E.shape
+    board_l = ev.expected[..., 0][ev.on_board]  # the bare cloth's dark and light lightness, for show_through
+    cloth = (float(np.percentile(board_l, 5)), float(np.percentile(board_l, 95))) if board_l.size else (0.0, 0.0)
     for sq, (label, m, dx, dy) in chosen.items():
         if m is None or label == "empty":
             continue
@@ -723,6 +727,8 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         seen = own & inner & ev.on_board[sl]
         if seen.sum() >= 4:
             readings[sq].over_cloth = (float(ev.lab[sl][seen][:, 0].mean()), float(ev.expected[sl][seen][:, 0].mean()))
+            ys, xs = np.nonzero(seen)
+            readings[sq].through = show_through(ev.lab[sl][seen][:, 0], ev.expected[sl][seen][:, 0], xs, ys, cloth)
         strong = own & (E[sl] > 0.5)
         use = strong if strong.sum() >= 12 else own
         if use.sum() < 4:
@@ -730,6 +736,32 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         pix = ev.lab[sl][use]
         readings[sq].colour_lab = np.median(pix, axis=0)
         readings[sq].colour_pixels = int(use.sum())
+
+
+THROUGH_MIN_PIXELS = 8  # a piece's inner pixels whose sightlines land on each square colour, to measure show_through
+
+
+def show_through(lightness: np.ndarray, behind: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+                 cloth: tuple[float, float]) -> tuple[float, float] | None:
+    """How much of the board behind shows through one piece, from its own pixels: the slope of
+    their lightness against the bare cloth's where each pixel's sightline meets the board
+    (``behind``), with a linear shading across the piece (``xs``, ``ys``) fitted alongside, and
+    that slope's variance. 0 for opaque plastic, 1 for none at all. None unless the sightlines
+    land on both square colours, THROUGH_MIN_PIXELS or more on each (a view from high above
+    sees only the piece's own square through it)."""
+    behind = np.asarray(behind, np.float64)
+    dark, light = cloth
+    quarter = 0.25 * (light - dark)
+    if quarter <= 0 or min(np.sum(behind > light - quarter), np.sum(behind < dark + quarter)) < THROUGH_MIN_PIXELS:
+        return None
+    design = np.column_stack([np.ones_like(behind), behind - behind.mean(), xs - np.mean(xs), ys - np.mean(ys)])
+    coef, _res, rank, _sv = np.linalg.lstsq(design, np.asarray(lightness, np.float64), rcond=None)
+    if rank < 4:
+        return None
+    residual = lightness - design @ coef
+    dof = max(1, len(behind) - 4)
+    covariance = np.linalg.pinv(design.T @ design) * float(np.sum(residual ** 2)) / dof
+    return float(coef[1]), float(covariance[1, 1])
 
 
 HEIGHT_PROBE = 0.5  # squares from the base, on the board, where the probe's sightline lands
