@@ -340,7 +340,7 @@ def _squares(pieces, dark_parity=1):
         on_dark = (c + r) % 2 == dark_parity
         sample = _lab([v * (0.55 if on_dark else 1.0) for v in bgr])
         readings[(c, r)] = SimpleNamespace(colour_lab=sample, colour_names=None,
-                                           over_cloth=(sample[0], (dark if on_dark else light)[0]), through=None)
+                                           over_cloth=(sample[0], (dark if on_dark else light)[0]), show_through=None)
     ys, xs = np.mgrid[0:8, 0:8]
     square_lab = np.where(((xs + ys) % 2 == dark_parity)[..., None], dark, light)  # bare cloth, no glare
     appearance = SimpleNamespace(light_lab=light, dark_lab=dark, dark_parity=dark_parity, square_lab=square_lab,
@@ -369,7 +369,7 @@ def test_colour_groups_for_names_groups_with_the_hidden_pyramids_learned_odds_to
     clear[COLOURS.index("clear")] = 0.91
     hidden = light[11:17]
     for sq in hidden:
-        squares.readings[sq] = SimpleNamespace(colour_lab=None, colour_names=clear, over_cloth=None, through=None)
+        squares.readings[sq] = SimpleNamespace(colour_lab=None, colour_names=clear, over_cloth=None, show_through=None)
     keys = sorted(pieces)
     pale = keys.index(light[8])
     alone = colour_groups_for(squares, keys, players=2)
@@ -654,8 +654,8 @@ def test_see_through_follows_all_of_a_pieces_pixels_not_its_colour_sample():
     assert np.isnan(measure[1]) and not np.isnan(measure[0])
 
 
-def test_show_through_is_a_pieces_slope_against_the_board_behind_each_of_its_pixels():
-    from scorer.vision.squares import show_through
+def test_piece_show_through_is_its_slope_against_the_board_behind_each_of_its_pixels():
+    from scorer.vision.squares import piece_show_through
 
     # A piece 20 px wide and 30 tall; the sightlines of its upper 12 rows of pixels land on
     # the light square behind it (L 90), the others' on its own dark one (L 30). Its faces
@@ -665,46 +665,96 @@ def test_show_through_is_a_pieces_slope_against_the_board_behind_each_of_its_pix
     behind = np.where(ys < 12, 90.0, 30.0)
     shading = 40.0 + 1.5 * xs - 0.5 * ys
     cloth = (30.0, 90.0)
-    assert show_through(shading + 0.3 * behind, behind, xs, ys, cloth)[0] == pytest.approx(0.3, abs=1e-9)
-    assert show_through(shading, behind, xs, ys, cloth)[0] == pytest.approx(0.0, abs=1e-9)
-    noisy = shading + 0.3 * behind + np.random.default_rng(0).normal(0, 3, len(xs))
-    slope, variance = show_through(noisy, behind, xs, ys, cloth)
-    assert abs(slope - 0.3) < 3 * np.sqrt(variance) and 0 < variance < 0.01
+    assert piece_show_through(shading + 0.3 * behind, behind, xs, ys, cloth)[0] == pytest.approx(0.3, abs=1e-9)
+    assert piece_show_through(shading, behind, xs, ys, cloth)[0] == pytest.approx(0.0, abs=1e-9)
+    rng = np.random.default_rng(0)
+    slopes = [piece_show_through(shading + 0.3 * behind + rng.normal(0, 3, len(xs)), behind, xs, ys, cloth)
+              for _ in range(200)]
+    spread = np.std([slope for slope, _ in slopes])
+    assert np.mean([slope for slope, _ in slopes]) == pytest.approx(0.3, abs=0.005)
+    assert np.sqrt(np.median([variance for _, variance in slopes])) == pytest.approx(spread, rel=0.2)
     # Seen from high above, every sightline lands on the piece's own square: no word.
-    assert show_through(shading, np.full(len(xs), 30.0), xs, ys, cloth) is None
+    assert piece_show_through(shading, np.full(len(xs), 30.0), xs, ys, cloth) is None
     few = np.where((ys == 0) & (xs < 5), 90.0, 30.0)  # 5 px on the light square: under THROUGH_MIN_PIXELS
-    assert show_through(shading + 0.3 * few, few, xs, ys, cloth) is None
+    assert piece_show_through(shading + 0.3 * few, few, xs, ys, cloth) is None
+    column = xs == 4  # one column of pixels: the shading across the piece is not fixed
+    assert piece_show_through(shading[column], behind[column], xs[column], ys[column], cloth) is None
 
 
-def test_shows_through_weighs_each_piece_by_how_surely_it_was_measured():
-    from scorer.vision.colours import THROUGH_MIN_PIECES, THROUGH_PIECE_SPREAD, shows_through
+def test_group_show_through_weighs_each_piece_by_how_surely_it_was_measured():
+    from scorer.vision.colours import THROUGH_MIN_PIECES, THROUGH_PIECE_SPREAD, group_show_through
 
-    through = np.array([[0.3, 0.0], [0.1, 0.0], [0.2, 0.0], [np.nan, np.nan],
-                        [0.0, 0.0], [0.04, 1.0], [0.0, 0.0],
-                        [0.5, 0.0], [0.5, 0.0], [np.nan, np.nan]])
-    labels = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2, 2])
-    assert THROUGH_MIN_PIECES == 3
-    measure, variance = shows_through(through, labels, 3)
-    assert measure[0] == pytest.approx(0.2) and variance[0] == pytest.approx(THROUGH_PIECE_SPREAD ** 2 / 3)
+    n = THROUGH_MIN_PIECES
+    sure = np.linspace(0.1, 0.3, n)
+    rows = [[v, 0.0] for v in sure] + [[np.nan, np.nan]]  # group 0: sure pieces, one unmeasured
+    rows += [[0.0, 0.0]] * (n - 1) + [[0.04, 1.0]]  # group 1: one piece measured unsurely
+    rows += [[0.5, 0.0]] * (n - 1) + [[np.nan, np.nan]]  # group 2: one piece too few
+    labels = np.repeat([0, 1, 2], [n + 1, n, n])
+    measure, variance = group_show_through(np.array(rows), labels, 3)
+    assert measure[0] == pytest.approx(0.2) and variance[0] == pytest.approx(THROUGH_PIECE_SPREAD ** 2 / n)
     assert 0.0 < measure[1] < 0.002  # the unsure piece hardly counts
-    assert np.isnan(measure[2]) and np.isnan(variance[2])  # two measured pieces: too few
-    # A piece far off the others (its outline took in the cloth behind it) is left out.
-    stray = np.array([[0.0, 0.0], [0.01, 0.0], [-0.01, 0.0], [0.02, 0.0], [0.4, 0.0]])
-    assert shows_through(stray, np.zeros(5, int), 1)[0][0] == pytest.approx(0.005)
-    assert np.isnan(shows_through(None, labels, 3)[0]).all()
+    assert np.isnan(measure[2]) and np.isnan(variance[2])
+    assert np.isnan(group_show_through(None, labels, 3)[0]).all()
+    # A piece far off the others (its outline took in the cloth behind it) is left out...
+    stray = np.array([[0.01 * i, 0.0] for i in range(n + 1)] + [[0.4, 0.0]])
+    assert group_show_through(stray, np.zeros(n + 2, int), 1)[0][0] == pytest.approx(0.005 * n)
+    # ...unless too few would be left.
+    few_left = np.array([[0.0, 0.0]] * (n - 1) + [[0.4, 0.0]])
+    assert np.isnan(group_show_through(few_left, np.zeros(n, int), 1)[0][0])
 
 
-@pytest.mark.parametrize("grey_shows, named", [(0.3, "clear"), (0.0, "white")])
-def test_white_or_clear_follows_the_board_showing_through_a_piece(grey_shows, named):
+def test_show_through_costs_hold_clear_to_the_floor_and_cap_the_cue():
+    from scorer.vision.colours import THROUGH_FLOOR, THROUGH_MOST_COST, THROUGH_SPREAD, see_through_costs
+
+    centres = np.array([[0.5, 0.2, 40.0, 40.0], [30.0, 20.0, 30.0, 30.0]])  # a grey group and a red one
+    glassy_grey_over_dull_red = np.array([0.3, -0.05]), np.array([0.0, 0.0])
+    loose = see_through_costs(centres, *glassy_grey_over_dull_red, spread=THROUGH_SPREAD, floor=THROUGH_FLOOR)
+    assert loose[0]["clear"] > 0 == loose[0]["white"]  # red's -0.05 as clear's target: white nearer
+    held = see_through_costs(centres, *glassy_grey_over_dull_red, spread=THROUGH_SPREAD, floor=THROUGH_FLOOR,
+                             floored=True, most=THROUGH_MOST_COST)
+    assert held[0]["clear"] == 0 < held[0]["white"] == THROUGH_MOST_COST  # at least the floor; capped
+
+
+@pytest.mark.parametrize("grey_shows, red_shows, named", [
+    (0.3, 0.3, "clear"),
+    (0.0, 0.3, "white"),
+    (0.3, -0.05, "clear"),  # red's measure under the floor: clear is held to show at least that
+])
+def test_white_or_clear_follows_the_board_showing_through_a_piece(grey_shows, red_shows, named):
     # Grey pieces as light on dark squares as on light ones (white, by the colour samples),
     # whose own pixels show the board behind them as much as the red pieces' do, or not at all.
     wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
     samples, on_dark = _red_and_grey_pieces(0.7, False, np.random.default_rng(5))
     grey = np.arange(len(samples)) % 2 == 1
-    through = np.column_stack([np.where(grey, grey_shows, 0.3), np.full(len(samples), 0.0004)])
-    through[::4] = np.nan  # some pieces' sightlines all land on their own square
-    groups = group_colours(samples, wb, players=2, on_dark=on_dark, through=through)
+    show_through = np.column_stack([np.where(grey, grey_shows, red_shows), np.full(len(samples), 0.0004)])
+    show_through[::4] = np.nan  # some pieces' sightlines all land on their own square
+    groups = group_colours(samples, wb, players=2, on_dark=on_dark, show_through=show_through)
     assert groups.names[groups.labels[1]] == named and groups.names[groups.labels[0]] == "red"
+
+
+def test_a_piece_by_piece_show_through_moves_a_name_only_so_far():
+    # Grey pieces darker on dark squares, as the red ones are (clear, by the colour samples),
+    # whose own pixels show nothing of the board behind: one cue against the other, the
+    # second capped at THROUGH_MOST_COST nats.
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    samples, on_dark = _red_and_grey_pieces(0.8, True, np.random.default_rng(5))
+    grey = np.arange(len(samples)) % 2 == 1
+    show_through = np.column_stack([np.where(grey, 0.0, 0.3), np.full(len(samples), 0.0004)])
+    groups = group_colours(samples, wb, players=2, on_dark=on_dark, show_through=show_through)
+    assert groups.names[groups.labels[1]] == "clear"
+
+
+def test_colour_groups_for_passes_each_pieces_show_through(monkeypatch):
+    import scorer.vision.colours as colours
+
+    squares = _squares({(0, 0): RED, (1, 0): RED, (0, 1): (0.8, 0.8, 0.8), (1, 1): (0.8, 0.8, 0.8)})
+    squares.readings[(1, 0)].show_through = (0.25, 0.001)
+    squares.readings[(1, 1)].show_through = (0.0, 0.002)
+    passed = {}
+    monkeypatch.setattr(colours, "group_colours", lambda *args, **kwargs: passed.update(kwargs))
+    colours.colour_groups_for(squares, [(0, 0), (1, 0), (0, 1), (1, 1)], players=2)
+    assert np.array_equal(passed["show_through"], [[np.nan, np.nan], [0.25, 0.001], [np.nan, np.nan], [0.0, 0.002]],
+                          equal_nan=True)
 
 
 def test_over_cloth_measures_inside_a_pieces_outline_not_the_cloth_at_its_rim():
@@ -742,27 +792,32 @@ def test_over_cloth_measures_inside_a_pieces_outline_not_the_cloth_at_its_rim():
     assert measured(lambda body: 0.9 * body) == pytest.approx(0.9, abs=0.02)
 
 
-def test_through_measures_a_piece_against_the_cloth_behind_its_pixels():
+def test_show_through_measures_a_piece_against_the_cloth_behind_its_pixels():
     from scorer.vision.squares import Evidence, SquareReading, _Mask, _sample_colours
 
     # A piece seen at a slant over a dark square (L 30): the sightlines of its upper pixels
     # land on the light square behind it (L 90). Its faces are lit unevenly; a glassy piece
     # adds 0.3 of the cloth behind each pixel, an opaque one nothing.
-    def measured(shows):
+    def measured(shows, board_from_row=0):
         behind = np.where(np.arange(40)[:, None] < 20, 90.0, 30.0) * np.ones((40, 40))
         lab, expected = np.zeros((40, 40, 3)), np.zeros((40, 40, 3))
         lab[..., 0], expected[..., 0] = behind, behind
         ys, xs = np.mgrid[3:37, 8:32]
         lab[3:37, 8:32, 0] = 30.0 + 0.8 * xs - 0.3 * ys + shows * behind[3:37, 8:32]
-        ev = Evidence(logodds=np.ones((40, 40), np.float32), origin=(0, 0), on_board=np.ones((40, 40), bool),
+        on_board = np.zeros((40, 40), bool)
+        on_board[board_from_row:] = True
+        ev = Evidence(logodds=np.ones((40, 40), np.float32), origin=(0, 0), on_board=on_board,
                       lab=lab, expected=expected)
         readings = {(0, 0): SquareReading(col=0, row=0, probs=np.zeros(5), scores=np.zeros(5))}
         _sample_colours(readings, {(0, 0): ("3", _Mask(x0=0, y0=0, mask=np.ones((34, 24), bool)), 8, 3)}, ev,
                         np.ones((40, 40), np.int32))
-        return readings[(0, 0)].through
+        return readings[(0, 0)].show_through
 
     assert measured(0.3)[0] == pytest.approx(0.3, abs=1e-6)
     assert measured(0.0)[0] == pytest.approx(0.0, abs=1e-6)
+    # The board's far edge at row 18: the sightlines landing on the light square's last two
+    # rows meet cloth that fades into what lies beyond, and are left out.
+    assert measured(0.3, board_from_row=18) is None and measured(0.3, board_from_row=14) is not None
 
 
 def test_without_a_coloured_group_clear_shows_at_least_the_floor():

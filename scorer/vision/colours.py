@@ -113,28 +113,33 @@ SEE_THROUGH_SPREAD = 0.2
 # percentile: there the cue is weak. Glassy clear groups measure 0.26-0.57.)
 SEE_THROUGH_FLOOR = 0.2
 # How much of the board behind shows through a group's pieces, each piece measured on its own
-# pixels (``squares.show_through``: their lightness against the cloth where each one's sightline
-# lands, which on a slant view is its own square low down and the square behind higher up), a
-# second see-through cue that the pieces' different squares and shading do not blur. Over the
-# reader's measures on 354 validation renders (dev, the test-recipe, black-player, glassy,
-# low-view and dim-room sets of 2026-12-01 and -02; each group the median of its pieces, 10th to
-# 90th percentile), white groups measured -0.06 to 0.05, black ones -0.07 to 0.04, clear ones
-# -0.004 to 0.33, the coloured ones' medians 0.01-0.07. Only slant views measure it (about a
-# third of the white and clear groups). Each piece's measure spreads THROUGH_PIECE_SPREAD about
-# its group's beyond its own fit's variance, a group's about what its kind shows THROUGH_SPREAD;
-# with no coloured group to say what clear shows, clear shows at least THROUGH_FLOOR. A piece
-# whose outline takes in the cloth at the square behind measures far off its group: pieces
-# further than THROUGH_OUTLIER_SPREADS robust spreads from the group's median are left out.
-# Chosen on those renders, 20 more with a white player and the see-through drawings seen 30-35
-# degrees up (2026-12-02), among 2 or 3 pieces at least, the pixels 0.1, 0.15 or 0.2 of the
-# outline's size inside it, and a mean weighed by variance, with or without outliers, or a
-# median: the choice gained four boards there and lost none (one steep see-through drawing,
-# wrong before, has 3 more squares wrong).
+# pixels (``squares.piece_show_through``: their lightness against the cloth where each one's
+# sightline lands, which on a slant view is its own square low down and the square behind
+# higher up), a second see-through cue that the pieces' different squares and shading do not
+# blur. Over the reader's measures on 354 validation renders (dev, the test-recipe,
+# black-player, glassy, low-view and dim-room sets and 24 with default options, of 2026-12-01
+# and -02; each group the median of its pieces, 10th to 90th percentile), white groups
+# measured -0.06 to 0.05, black ones -0.07 to 0.04, clear ones -0.004 to 0.33, the coloured
+# ones' medians 0.01-0.07. Only slant views measure it (about a third of the white and clear
+# groups). Each piece's measure spreads THROUGH_PIECE_SPREAD about its group's beyond its own
+# fit's variance, a group's THROUGH_SPREAD about what its kind shows: white nothing, clear what
+# the photo's coloured groups show but at least THROUGH_FLOOR (the coloured groups' measures
+# reach down into white's). A piece whose outline takes in the cloth of the square behind
+# measures far off its group: pieces further than THROUGH_OUTLIER_SPREADS robust spreads from
+# the group's median are left out. A bias shared by a whole group (an outline a size too large
+# takes in cloth on every piece) passes that test, so the cue moves a name by at most
+# THROUGH_MOST_COST nats. Chosen on those renders, 20 more with a white player and the
+# see-through drawings seen 30-35 degrees up (2026-12-02), among 2 or 3 pieces at least, the
+# pixels 0.1, 0.15 or 0.2 of the outline's size inside it, and a mean weighed by variance,
+# with or without outliers, or a median (the floor against a reference, the cap and the
+# board's edge left out came after, from a review; measured again below, in
+# docs/photo-reader.md).
 THROUGH_MIN_PIECES = 3
 THROUGH_PIECE_SPREAD = 0.04
 THROUGH_OUTLIER_SPREADS = 3.0
 THROUGH_SPREAD = 0.05
 THROUGH_FLOOR = 0.03
+THROUGH_MOST_COST = 3.0
 MIN_CONTRAST = 20.0  # light and dark squares this far apart (percent of the light ones) to measure it
 # The lightness order (white and clear no darker than a translucent colour) compares the groups'
 # levelled lightness, which lifts every piece on a dark square by one shift taken over all the
@@ -356,26 +361,27 @@ def lightness_over_cloth(over_cloth: np.ndarray | None, labels: np.ndarray, k: i
     return out
 
 
-def shows_through(through: np.ndarray | None, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+def group_show_through(show_through: np.ndarray | None, labels: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Per group, how much of the board behind shows through its pieces, from each piece's own
-    pixels (``through``, per piece: ``squares.show_through``'s slope and its variance, NaN where
-    unmeasured), and the variance of that measure: the pieces' mean weighed by the inverse of
-    their variance plus THROUGH_PIECE_SPREAD squared, leaving out pieces further than
-    THROUGH_OUTLIER_SPREADS robust spreads (at least THROUGH_PIECE_SPREAD) from their median.
-    NaN where fewer than THROUGH_MIN_PIECES pieces were measured."""
+    pixels (``show_through``, per piece: ``squares.piece_show_through``'s slope and its
+    variance, NaN where unmeasured), and the variance of that measure: the pieces' mean, each
+    weighed by the inverse of its variance plus THROUGH_PIECE_SPREAD squared, leaving out
+    pieces further than THROUGH_OUTLIER_SPREADS robust spreads (at least THROUGH_PIECE_SPREAD)
+    from their median. NaN where fewer than THROUGH_MIN_PIECES pieces are left."""
     measure, variance = np.full(k, np.nan), np.full(k, np.nan)
-    if through is None:
+    if show_through is None:
         return measure, variance
-    through = np.asarray(through, np.float64).reshape(-1, 2)
-    measured = ~np.isnan(through).any(axis=1)
+    show_through = np.asarray(show_through, np.float64).reshape(-1, 2)
+    measured = ~np.isnan(show_through).any(axis=1)
     for g in range(k):
-        member = (labels == g) & measured
-        if member.sum() < THROUGH_MIN_PIECES:
+        values, variances = show_through[(labels == g) & measured].T
+        if len(values) < THROUGH_MIN_PIECES:
             continue
-        values, variances = through[member, 0], through[member, 1]
         middle = float(np.median(values))
         spread = max(1.4826 * float(np.median(np.abs(values - middle))), THROUGH_PIECE_SPREAD)
         kept = np.abs(values - middle) <= THROUGH_OUTLIER_SPREADS * spread
+        if kept.sum() < THROUGH_MIN_PIECES:
+            continue
         values, variances = values[kept], variances[kept]
         weight = 1.0 / (variances + THROUGH_PIECE_SPREAD ** 2)
         measure[g] = float(np.sum(weight * values) / np.sum(weight))
@@ -384,14 +390,17 @@ def shows_through(through: np.ndarray | None, labels: np.ndarray, k: int) -> tup
 
 
 def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.ndarray,
-                      spread: float | None = None, floor: float | None = None) -> list[dict[str, float]]:
+                      spread: float | None = None, floor: float | None = None, *,
+                      floored: bool = False, most: float | None = None) -> list[dict[str, float]]:
     """Per group, costs of white and clear (name-cost units, one per nat as the learned
     model's: the squared distance from what the name should show over twice the spread
     squared) from how see-through it looks
     (:func:`see_through`): opaque white should show nothing of the squares, clear as much as
     the photo's other coloured groups show (the median of those measured with chroma
     MIN_CHROMA or more; a group is no reference for itself); where there is no other, at
-    least SEE_THROUGH_FLOOR. The cheaper of the two costs nothing, as do all other names."""
+    least ``floor`` (SEE_THROUGH_FLOOR unless given; ``floored``: at least that even against
+    a reference). The cheaper of the two costs nothing, the other at most ``most`` where
+    given, as do all other names. ``spread``: SEE_THROUGH_SPREAD unless given."""
     spread = SEE_THROUGH_SPREAD if spread is None else spread
     floor = SEE_THROUGH_FLOOR if floor is None else floor
     chroma = np.hypot(centres[:, 0], centres[:, 1])
@@ -403,11 +412,13 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
         spread2 = spread ** 2 + variance[g]
         opaque_cost = measure[g] ** 2 / (2 * spread2)
         if translucent is not None:
-            clear_cost = (measure[g] - translucent) ** 2 / (2 * spread2)
+            clear_cost = (measure[g] - (max(translucent, floor) if floored else translucent)) ** 2 / (2 * spread2)
         else:
             clear_cost = max(0.0, floor - measure[g]) ** 2 / (2 * spread2)
         least = min(opaque_cost, clear_cost)
         costs[g] = {"white": opaque_cost - least, "clear": clear_cost - least}
+        if most is not None:
+            costs[g] = {name: min(cost, most) for name, cost in costs[g].items()}
     return costs
 
 
@@ -856,7 +867,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
                   per_player: int | None = None, choices=(2, 3, 4),
                   on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None,
                   trusted: np.ndarray | None = None, over_cloth: np.ndarray | None = None,
-                  hidden_probs: np.ndarray | None = None, through: np.ndarray | None = None) -> ColourGroups:
+                  hidden_probs: np.ndarray | None = None, show_through: np.ndarray | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     Groups that stand almost all on one square colour (:func:`sorted_by_square_colour`) are
@@ -873,9 +884,9 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     named from them; the others join the nearest group, their colours no sign that they are not
     pyramids (``fit`` 1). ``hidden_probs``: the learned model's odds over COLOURS for the
     pyramids with no colour sample, one more cue for the names (:func:`hidden_name_costs`).
-    ``through``: per sample, how much of the board behind shows through the piece's own pixels
-    and that measure's variance (``squares.show_through``; NaN: unmeasured), for
-    :func:`shows_through`."""
+    ``show_through``: per sample, how much of the board behind shows through the piece's own
+    pixels and that measure's variance (``squares.piece_show_through``; NaN: unmeasured), for
+    :func:`group_show_through`."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
@@ -907,10 +918,11 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     if over_cloth is None and on_dark is not None:
         over_cloth = over_cloth_from_samples(samples_lab, on_dark, wb)
     over_cloth_own = None if over_cloth is None else np.asarray(over_cloth, np.float64).reshape(-1, 2)[own]
-    through_own = None if through is None else np.asarray(through, np.float64).reshape(-1, 2)[own]
+    show_through_own = None if show_through is None else np.asarray(show_through, np.float64).reshape(-1, 2)[own]
     cues = summed_costs(see_through_costs(naming, *see_through(over_cloth_own, labels[own], k, on_dark_own, wb)),
-                        see_through_costs(naming, *shows_through(through_own, labels[own], k),
-                                          spread=THROUGH_SPREAD, floor=THROUGH_FLOOR),
+                        see_through_costs(naming, *group_show_through(show_through_own, labels[own], k),
+                                          spread=THROUGH_SPREAD, floor=THROUGH_FLOOR, floored=True,
+                                          most=THROUGH_MOST_COST),
                         dark_only_costs(labels[own], k, on_dark_own, wb))
     # A hidden pyramid weighs what one piece of a group of average size weighs in its learned
     # costs (their mean over the group's pieces with learned odds).
@@ -1029,10 +1041,11 @@ def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int 
     trusted = None if washed_out is None else np.array([not washed_out[r, c] for (c, r) in pyramids], bool)
     unmeasured = (np.nan, np.nan)
     over_cloth = np.array([squares.readings[sq].over_cloth or unmeasured for sq in pyramids], np.float64).reshape(-1, 2)
-    through = np.array([squares.readings[sq].through or unmeasured for sq in pyramids], np.float64).reshape(-1, 2)
+    show_through = np.array([squares.readings[sq].show_through or unmeasured for sq in pyramids],
+                            np.float64).reshape(-1, 2)
     return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
                          name_probs=name_probs, trusted=trusted, over_cloth=over_cloth,
-                         hidden_probs=learned_odds(squares, list(hidden)), through=through)
+                         hidden_probs=learned_odds(squares, list(hidden)), show_through=show_through)
 
 
 def clear_group_count(squares, pyramids: list[tuple[int, int]], counts,

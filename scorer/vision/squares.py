@@ -376,7 +376,7 @@ class SquareReading:
     colour_lab: np.ndarray | None = None  # robust colour of the visible piece pixels
     colour_pixels: int = 0
     over_cloth: tuple[float, float] | None = None  # mean lightness of the piece's own inner pixels, and of the cloth behind them
-    through: tuple[float, float] | None = None  # show_through of the piece's own inner pixels: slope, its variance
+    show_through: tuple[float, float] | None = None  # piece_show_through of its own inner pixels: slope, variance
     colour_names: np.ndarray | None = None  # the learned model's odds over board.COLOURS
 
     @property
@@ -701,12 +701,16 @@ def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPER
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
     """Robust colour of each chosen pyramid from the pixels only it explains, the mean
     lightness of those inside its outline's rim and of the bare cloth behind them
-    (``over_cloth``), and how much of that cloth shows through them (``through``,
-    :func:`show_through`)."""
+    (``over_cloth``), and how much of that cloth shows through them (``show_through``,
+    :func:`piece_show_through`)."""
     E = ev.logodds
     h, w = E.shape
-    board_l = ev.expected[..., 0][ev.on_board]  # the bare cloth's dark and light lightness, for show_through
+    board_l = ev.expected[..., 0][ev.on_board]  # the bare cloth's dark and light lightness, for piece_show_through
     cloth = (float(np.percentile(board_l, 5)), float(np.percentile(board_l, 95))) if board_l.size else (0.0, 0.0)
+    # At the board's outer edge the expected cloth fades into what lies beyond it: sightlines
+    # landing there are left out of piece_show_through.
+    inside_board = cv2.erode(ev.on_board.astype(np.uint8), np.ones((5, 5), np.uint8),
+                             borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
     for sq, (label, m, dx, dy) in chosen.items():
         if m is None or label == "empty":
             continue
@@ -727,8 +731,10 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         seen = own & inner & ev.on_board[sl]
         if seen.sum() >= 4:
             readings[sq].over_cloth = (float(ev.lab[sl][seen][:, 0].mean()), float(ev.expected[sl][seen][:, 0].mean()))
-            ys, xs = np.nonzero(seen)
-            readings[sq].through = show_through(ev.lab[sl][seen][:, 0], ev.expected[sl][seen][:, 0], xs, ys, cloth)
+            landed = seen & inside_board[sl]
+            ys, xs = np.nonzero(landed)
+            readings[sq].show_through = piece_show_through(ev.lab[sl][landed][:, 0], ev.expected[sl][landed][:, 0],
+                                                           xs, ys, cloth)
         strong = own & (E[sl] > 0.5)
         use = strong if strong.sum() >= 12 else own
         if use.sum() < 4:
@@ -738,17 +744,19 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         readings[sq].colour_pixels = int(use.sum())
 
 
-THROUGH_MIN_PIXELS = 8  # a piece's inner pixels whose sightlines land on each square colour, to measure show_through
+THROUGH_MIN_PIXELS = 8  # a piece's inner pixels whose sightlines land on each square colour, for piece_show_through
 
 
-def show_through(lightness: np.ndarray, behind: np.ndarray, xs: np.ndarray, ys: np.ndarray,
-                 cloth: tuple[float, float]) -> tuple[float, float] | None:
+def piece_show_through(lightness: np.ndarray, behind: np.ndarray, xs: np.ndarray, ys: np.ndarray,
+                       cloth: tuple[float, float]) -> tuple[float, float] | None:
     """How much of the board behind shows through one piece, from its own pixels: the slope of
     their lightness against the bare cloth's where each pixel's sightline meets the board
     (``behind``), with a linear shading across the piece (``xs``, ``ys``) fitted alongside, and
-    that slope's variance. 0 for opaque plastic, 1 for none at all. None unless the sightlines
-    land on both square colours, THROUGH_MIN_PIXELS or more on each (a view from high above
-    sees only the piece's own square through it)."""
+    that slope's variance (for independent noise). 0 for opaque plastic, 1 were the piece not
+    there. ``cloth``: the board's dark and light cloth lightness. None unless the sightlines
+    land on both square colours (within a quarter of their difference), THROUGH_MIN_PIXELS or
+    more on each (a view from high above sees only the piece's own square through it), or where
+    the pixels do not fix the fit (in one line)."""
     behind = np.asarray(behind, np.float64)
     dark, light = cloth
     quarter = 0.25 * (light - dark)
@@ -759,8 +767,7 @@ def show_through(lightness: np.ndarray, behind: np.ndarray, xs: np.ndarray, ys: 
     if rank < 4:
         return None
     residual = lightness - design @ coef
-    dof = max(1, len(behind) - 4)
-    covariance = np.linalg.pinv(design.T @ design) * float(np.sum(residual ** 2)) / dof
+    covariance = np.linalg.pinv(design.T @ design) * float(np.sum(residual ** 2)) / (len(behind) - 4)
     return float(coef[1]), float(covariance[1, 1])
 
 
