@@ -131,9 +131,9 @@ SEE_THROUGH_FLOOR = 0.2
 # THROUGH_MOST_COST nats. Chosen on those renders, 20 more with a white player and the
 # see-through drawings seen 30-35 degrees up (2026-12-02), among 2 or 3 pieces at least, the
 # pixels 0.1, 0.15 or 0.2 of the outline's size inside it, and a mean weighed by variance,
-# with or without outliers, or a median (the floor against a reference, the cap and the
-# board's edge left out came after, from a review; measured again below, in
-# docs/photo-reader.md).
+# with or without outliers, or a median. The floor against a reference, the cap and the
+# board's edge left out came after, from a review, and were measured with the rest
+# (docs/photo-reader.md, "The board seen through each piece").
 THROUGH_MIN_PIECES = 3
 THROUGH_PIECE_SPREAD = 0.04
 THROUGH_OUTLIER_SPREADS = 3.0
