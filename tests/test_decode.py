@@ -1,5 +1,6 @@
 """Decoding per-square probability tables under the stash limits and the placement rules."""
 
+import math
 from pathlib import Path
 
 import pytest
@@ -330,6 +331,31 @@ def test_the_squares_that_could_have_given_way_to_a_settled_one_are_put_in_doubt
     table["E5"] = table["C6"] = {"r2": 0.93, ".": 0.05, "r1": 0.02}
     cells = {c.cell: c for c in decode(table, 6, 6, parks=6, full=True).cells}
     assert cells["A2"].confidence == pytest.approx(0.93)
+
+
+def test_a_sure_misreading_that_made_the_counts_move_two_other_squares_is_put_in_doubt():
+    # A4's r1 looks surely like an r2 (0.98, r1 0.015): one r2 too many and one r1 short on a
+    # full board. The cheapest way back to 5/5/5 moves two other squares, not A4: C4's r2 to r3
+    # (it looks 0.25 like one) and E4's r3 to r1 (0.35), 1.57 nats against A4's own 4.18. No
+    # exchange of two squares undoes that, but the board with A4 read as the r1 it is costs
+    # only 2.61 nats more than the reading: A4 is no surer than about 1 - exp(-2.61), flagged,
+    # with r1 first among its alternatives.
+    board = Board.from_text(FULL)
+    table = _table(board)
+    table["A4"] = {"r2": 0.98, "r1": 0.015, ".": 0.005}
+    table["C4"] = {"r2": 0.7, "r3": 0.25, ".": 0.05}
+    table["E4"] = {"r3": 0.6, "r1": 0.35, ".": 0.05}
+    decoded = decode(table, 6, 6, parks=6, full=True)
+    cells = {c.cell: c for c in decoded.cells}
+    assert (cells["A4"].value, cells["C4"].value, cells["E4"].value) == ("r2", "r3", "r1")
+    assert cells["C4"].changed_by == cells["E4"].changed_by == "counts"
+    assert "A4" in decoded.uncertain
+    doubt = math.exp(-(math.log(0.98 / 0.015) - math.log(0.7 / 0.25) - math.log(0.6 / 0.35)))
+    assert cells["A4"].confidence == pytest.approx(1 - doubt / (1 + doubt), abs=0.01)
+    assert cells["A4"].alternatives[0][0] == "r1"
+    assert cells["A4"].alternatives[0][1] == pytest.approx(doubt / (1 + doubt), abs=0.01)
+    # The squares the counts did not touch keep their own odds.
+    assert all(c.confidence == pytest.approx(0.97, abs=0.005) for c in cells.values() if c.cell in ("A1", "B6", "F3"))
 
 
 def test_a_full_board_missing_a_piece_says_so_and_is_not_filled_against_the_evidence():

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+from scipy.sparse.csgraph import connected_components
 
 from scorer.board import Board, Square, content_from_symbol
 from scorer.rules import counts_fit_turn_order, placed_counts, placement_violations, turn_order_fix
@@ -28,6 +29,7 @@ OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier
 # least 1/20 of the odds of the old one. Only unsure readings (under SURE_READING) change.
 LEGALITY_MAX_COST = 3.0
 SURE_READING = 0.97
+BARRED_COST = 1e6  # nats: a value barred from a square
 TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts come from turns
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 MAX_ALTERNATIVES, MIN_ALTERNATIVE_ODDS = 3, 0.005  # the next-best values a square's reading lists
@@ -215,6 +217,7 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
     _doubt_rivals_of_settled(readings, values, P, chosen, changed)
+    _doubt_sure_readings(readings, values, cost, first, col_value, col_kind == "required", chosen)
     kinds = ["constraints"] * len(warnings)
     for r in readings:
         if r.changed_by:
@@ -268,6 +271,61 @@ def _doubt_rivals_of_settled(readings: list[CellReading], values: list[str], P: 
             alternatives = dict(reading.alternatives)
             for taken, odds in to.items():
                 alternatives[values[taken]] = max(alternatives.get(values[taken], 0.0), odds / total)
+            reading.alternatives = _next_best(alternatives, reading.value)
+
+
+def _doubt_sure_readings(readings: list[CellReading], values: list[str], cost: np.ndarray, first: np.ndarray,
+                         col_value: np.ndarray, required: np.ndarray, chosen: list[int]) -> None:
+    """Make each square read at UNSURE or more no surer than the other boards the decoder's
+    own odds allow: every chain of changes the stash counts allow is weighed (a confident
+    misreading that made the counts move two other squares off their likeliest values), not
+    only the exchanges of two squares ``_doubt_rivals_of_settled`` weighs.
+
+    For each square, the likeliest assignment (``cost``'s, whose optimum is ``first``) with
+    the square barred from its value is another board, d nats costlier (odds exp(-d) to 1).
+    Boards that change a square in common, or that each fill a ``required`` slot the
+    likeliest one leaves empty (a park or a piece the setup or a full board's counts say is
+    missing, which only one square can hide), are alternatives to each other and share
+    their odds out; the others are weighed each on its own. A square is no surer than its
+    value's share, and the values the boards give it instead are among its alternatives.
+    (A square under UNSURE is flagged already; its alternatives come from the over-limit caps
+    and ``_doubt_rivals_of_settled``.)"""
+    rows = np.arange(len(first))
+    best = float(cost[rows, first].sum())
+    likeliest = col_value[first]
+    boards: dict[tuple, float] = {}
+    fills: set[tuple] = set()
+    for i in rows:
+        barred = col_value == likeliest[i]
+        kept = cost[i, barred].copy()
+        cost[i, barred] = BARRED_COST
+        _, other = linear_sum_assignment(cost)
+        extra = float(cost[rows, other].sum()) - best
+        cost[i, barred] = kept
+        if extra < BARRED_COST / 2:
+            board = tuple(int(v) for v in col_value[other])
+            boards[board] = min(boards.get(board, np.inf), extra)
+            if required[other].sum() > required[first].sum():
+                fills.add(board)
+    if not boards:
+        return
+    listed = list(boards)
+    changed = np.array(listed) != likeliest[None, :]  # (boards, squares)
+    filling = np.array([board in fills for board in listed])
+    linked = (changed.astype(int) @ changed.T.astype(int) > 0) | np.outer(filling, filling)
+    _, group = connected_components(linked, directed=False)
+    odds = np.exp(-np.array([boards[board] for board in listed]))
+    share = odds / (1.0 + np.bincount(group, weights=odds))[group]
+    for i, reading in enumerate(readings):
+        if reading.confidence < UNSURE or chosen[i] != likeliest[i] or not changed[:, i].any():
+            continue
+        doubt = float(share[changed[:, i]].sum())
+        if 1.0 - doubt < reading.confidence:
+            reading.confidence = 1.0 - doubt
+            alternatives = dict(reading.alternatives)
+            for a in np.flatnonzero(changed[:, i]):
+                taken = values[listed[a][i]]
+                alternatives[taken] = max(alternatives.get(taken, 0.0), float(share[a]))
             reading.alternatives = _next_best(alternatives, reading.value)
 
 
