@@ -29,7 +29,7 @@ OVERFLOW_PENALTY = 6.0  # nats: an over-limit reading must be e^6 times likelier
 # least 1/20 of the odds of the old one. Only unsure readings (under SURE_READING) change.
 LEGALITY_MAX_COST = 3.0
 SURE_READING = 0.97
-BARRED_COST = 1e6  # nats: a value barred from a square
+BARRED_COST = 1e6  # nats over the dearest cell: a cell barred from an assignment
 TURN_ORDER_MAX_COST = 1.0  # nats a change may cost that lets the piece counts come from turns
 UNSURE = 0.95  # below this confidence a square is flagged (the README gives the threshold curve)
 MAX_ALTERNATIVES, MIN_ALTERNATIVE_ODDS = 3, 0.005  # the next-best values a square's reading lists
@@ -247,8 +247,8 @@ def _doubt_rivals_of_settled(readings: list[CellReading], values: list[str], P: 
     has fair odds of the value taken. Each rival's confidence is capped at 1 minus its
     exchanges' share of the odds of all the exchanges that give the same value up plus the
     reading as it stands (odds 1), and the value it would take is among its alternatives at
-    that share. Only exchanges are weighed: on a board not full a rival might give way to a
-    free value too."""
+    that share. Only exchanges are weighed here; longer chains and free values are weighed by
+    ``_doubt_sure_readings``."""
     logp = np.log(P)
     # per value given up, per rival (read as it), per value it would take: the exchanges' odds
     exchange_odds: dict[int, dict[int, dict[int, float]]] = {}
@@ -268,43 +268,55 @@ def _doubt_rivals_of_settled(readings: list[CellReading], values: list[str], P: 
         for i, to in rivals.items():
             reading = readings[i]
             reading.confidence = min(reading.confidence, 1.0 - sum(to.values()) / total)
-            alternatives = dict(reading.alternatives)
-            for taken, odds in to.items():
-                alternatives[values[taken]] = max(alternatives.get(values[taken], 0.0), odds / total)
-            reading.alternatives = _next_best(alternatives, reading.value)
+            _offer(reading, {values[taken]: odds / total for taken, odds in to.items()})
+
+
+def _offer(reading: CellReading, shares: dict[str, float]) -> None:
+    """Put each value of ``shares`` among a reading's alternatives at its share at least."""
+    alternatives = dict(reading.alternatives)
+    for value, share in shares.items():
+        alternatives[value] = max(alternatives.get(value, 0.0), share)
+    reading.alternatives = _next_best(alternatives, reading.value)
+
+
+def _cheapest_allowed(cost: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, float]:
+    """The cheapest assignment of ``cost``'s rows to columns through ``allowed`` cells only
+    (column per row) and its cost, which is BARRED_COST or more when none avoids the others."""
+    barred = np.where(allowed, cost, cost.max() + BARRED_COST)
+    _, columns = linear_sum_assignment(barred)
+    return columns, float(barred[np.arange(len(columns)), columns].sum())
 
 
 def _doubt_sure_readings(readings: list[CellReading], values: list[str], cost: np.ndarray, first: np.ndarray,
                          col_value: np.ndarray, required: np.ndarray, chosen: list[int]) -> None:
     """Make each square read at UNSURE or more no surer than the other boards the decoder's
-    own odds allow: every chain of changes the stash counts allow is weighed (a confident
-    misreading that made the counts move two other squares off their likeliest values), not
-    only the exchanges of two squares ``_doubt_rivals_of_settled`` weighs.
+    costs allow: every chain of changes the stash counts allow is weighed (a confident
+    misreading that made the counts move two other squares off their likeliest values), as
+    are free values, not only the exchanges ``_doubt_rivals_of_settled`` weighs.
 
-    For each square, the likeliest assignment (``cost``'s, whose optimum is ``first``) with
-    the square barred from its value is another board, d nats costlier (odds exp(-d) to 1).
-    Boards that change a square in common, or that each fill a ``required`` slot the
-    likeliest one leaves empty (a park or a piece the setup or a full board's counts say is
-    missing, which only one square can hide), are alternatives to each other and share
-    their odds out; the others are weighed each on its own. A square is no surer than its
-    value's share, and the values the boards give it instead are among its alternatives.
-    (A square under UNSURE is flagged already; its alternatives come from the over-limit caps
-    and ``_doubt_rivals_of_settled``.)"""
-    rows = np.arange(len(first))
-    best = float(cost[rows, first].sum())
+    For every square, the cheapest assignment with the square barred from the value it has in
+    ``first`` (``cost``'s cheapest assignment, before the parks' symmetry, the rules and the
+    turn order settle anything) is another board, d nats dearer than ``first``: odds exp(-d)
+    to ``first``'s 1. Boards linked by a square both change (directly or through other such
+    boards), or that each fill more ``required`` slots than ``first`` (a park or a piece the
+    setup or a full board's counts say is missing, which only one square can hide), share
+    their odds out with ``first``; a board linked to none is weighed on its own. A square whose
+    reading is still ``first``'s is no surer than 1 minus the shares of the boards that change
+    it, which are among its alternatives, summed per value. (A square under UNSURE is flagged
+    already; its alternatives come from the over-limit caps and ``_doubt_rivals_of_settled``.)"""
     likeliest = col_value[first]
+    reported = tuple(int(v) for v in chosen)
+    best = float(cost[np.arange(len(first)), first].sum())
     boards: dict[tuple, float] = {}
     fills: set[tuple] = set()
-    for i in rows:
-        barred = col_value == likeliest[i]
-        kept = cost[i, barred].copy()
-        cost[i, barred] = BARRED_COST
-        _, other = linear_sum_assignment(cost)
-        extra = float(cost[rows, other].sum()) - best
-        cost[i, barred] = kept
-        if extra < BARRED_COST / 2:
-            board = tuple(int(v) for v in col_value[other])
-            boards[board] = min(boards.get(board, np.inf), extra)
+    allowed = np.ones(cost.shape, bool)
+    for i in range(len(first)):
+        allowed[i] = col_value != likeliest[i]
+        other, total = _cheapest_allowed(cost, allowed)
+        allowed[i] = True
+        board = tuple(int(v) for v in col_value[other])
+        if total - best < BARRED_COST / 2 and board != reported:
+            boards[board] = min(boards.get(board, np.inf), total - best)
             if required[other].sum() > required[first].sum():
                 fills.add(board)
     if not boards:
@@ -322,11 +334,10 @@ def _doubt_sure_readings(readings: list[CellReading], values: list[str], cost: n
         doubt = float(share[changed[:, i]].sum())
         if 1.0 - doubt < reading.confidence:
             reading.confidence = 1.0 - doubt
-            alternatives = dict(reading.alternatives)
+            shares: dict[str, float] = {}
             for a in np.flatnonzero(changed[:, i]):
-                taken = values[listed[a][i]]
-                alternatives[taken] = max(alternatives.get(taken, 0.0), float(share[a]))
-            reading.alternatives = _next_best(alternatives, reading.value)
+                shares[values[listed[a][i]]] = shares.get(values[listed[a][i]], 0.0) + float(share[a])
+            _offer(reading, shares)
 
 
 def board_symmetries(rows: int, cols: int) -> list:
@@ -387,7 +398,7 @@ def _symmetric_parks_assignment(cost: np.ndarray, assignment: np.ndarray, park_c
         forced[[index[sq] for sq in parks - {gone} | {new}]] = True
         # Parks on the forced squares only, and nothing else there.
         allowed = np.where(forced[:, None], park_columns[None, :], ~park_columns[None, :])
-        _, columns = linear_sum_assignment(np.where(allowed, cost, cost.max() + 1e6))
+        columns, _ = _cheapest_allowed(cost, allowed)
         gain = np.log(order / before) - (float(cost[rows_at, columns].sum()) - base)
         if gain > best_gain:
             best, best_gain = columns, gain
