@@ -281,7 +281,8 @@ def _offer(reading: CellReading, shares: dict[str, float]) -> None:
 
 def _cheapest_allowed(cost: np.ndarray, allowed: np.ndarray) -> tuple[np.ndarray, float]:
     """The cheapest assignment of ``cost``'s rows to columns through ``allowed`` cells only
-    (column per row) and its cost, which is BARRED_COST or more when none avoids the others."""
+    (column per row) and its cost, over BARRED_COST when every assignment needs a cell not
+    allowed."""
     barred = np.where(allowed, cost, cost.max() + BARRED_COST)
     _, columns = linear_sum_assignment(barred)
     return columns, float(barred[np.arange(len(columns)), columns].sum())
