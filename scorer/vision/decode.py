@@ -307,7 +307,7 @@ def _doubt_sure_readings(readings: list[CellReading], values: list[str], cost: n
     already; its alternatives come from the over-limit caps and ``_doubt_rivals_of_settled``.)"""
     likeliest = col_value[first]
     reported = tuple(int(v) for v in chosen)
-    best = float(cost[np.arange(len(first)), first].sum())
+    best, filled = float(cost[np.arange(len(first)), first].sum()), int(required[first].sum())
     boards: dict[tuple, float] = {}
     fills: set[tuple] = set()
     allowed = np.ones(cost.shape, bool)
@@ -318,7 +318,7 @@ def _doubt_sure_readings(readings: list[CellReading], values: list[str], cost: n
         board = tuple(int(v) for v in col_value[other])
         if total - best < BARRED_COST / 2 and board != reported:
             boards[board] = min(boards.get(board, np.inf), total - best)
-            if required[other].sum() > required[first].sum():
+            if required[other].sum() > filled:
                 fills.add(board)
     if not boards:
         return
