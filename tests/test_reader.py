@@ -974,6 +974,10 @@ def test_the_apex_falls_within_the_base_only_from_about_74_degrees_up(yaw):
     for pips in (1, 2, 3):
         assert apex_within_base(_camera(80, yaw), 3, 3, pips)
         assert not apex_within_base(_camera(68, yaw), 3, 3, pips)
+        # within a quarter of the base's side beyond its edge: from about 70 degrees
+        assert not apex_within_base(_camera(72, yaw), 3, 3, pips)
+        assert apex_within_base(_camera(72, yaw), 3, 3, pips, reach=1.25)
+        assert not apex_within_base(_camera(68, yaw), 3, 3, pips, reach=1.25)
 
 
 def _plain_appearance(light_l: float, dark_l: float, dark_parity: int = 0) -> CheckerAppearance:
@@ -1035,6 +1039,9 @@ def test_a_see_through_piece_on_a_black_square_seen_from_above_may_be_larger_tha
     assert not doubted(above, "r3")  # it cannot be a size larger
     assert not doubted(above, "w2")  # opaque and light: it stands out
     assert not doubted(_camera(60, 0), "r2")  # its apex out of its base: the height shows
+    # studio_320030 (glassy, 73 degrees up): a red 3-pip read as a 2-pip at 0.98, its apex just
+    # out of its base, a little height showing (reader.MELT_REACH)
+    assert doubted(_camera(72, 0), "r2") and not doubted(_camera(67, 0), "r2")
     assert not doubted(above, "r2", dark_l=40.0)  # a grey dark square
 
 

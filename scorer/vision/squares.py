@@ -882,13 +882,15 @@ def _base_corners(x: float, y: float, half: float) -> np.ndarray:
     return np.array([[x - half, y - half, 0], [x + half, y - half, 0], [x + half, y + half, 0], [x - half, y + half, 0]])
 
 
-def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int) -> bool:
+def apex_within_base(camera: BoardCamera, col: int, row: int, pips: int, reach: float = 1.0) -> bool:
     """Whether a ``pips`` pyramid standing in the middle of square (col, row) is seen so
     steeply from above that its outline shows no height, only the base: the camera is at
     least atan(2 height / base side) above the base's middle (about 74 degrees for every
     size), where the apex projects about within the base (exactly, from 74.5-76 degrees for
-    a camera 8-25 squares away)."""
-    return camera.elevation_deg(col, row) >= float(np.degrees(np.arctan2(2 * PIECE_HEIGHT[pips], PIECE_BASE[pips])))
+    a camera 8-25 squares away). ``reach``: the apex within that many times the base's half
+    side of its middle instead (1.25: about 70 degrees, a little height showing)."""
+    return camera.elevation_deg(col, row) >= float(np.degrees(np.arctan2(2 * PIECE_HEIGHT[pips],
+                                                                         reach * PIECE_BASE[pips])))
 
 
 # A piece whose colour in the photo lies within BLEND_DE (Lab units) of its own square's bare
