@@ -106,8 +106,8 @@ HIDDEN_MAX_CONFIDENCE = 0.73
 # 1-pip.
 HIDDEN_TALL_SHARE = 0.3
 # A black pyramid on a near-black square (one under DARK_SQUARE_SHARE of the light squares'
-# lightness) seen so steeply that its apex falls within its base (squares.apex_within_base):
-# its shaded faces melt into the square and no height shows, so its size rests on its lit
+# lightness) seen so steeply that its apex falls within its base (squares.apex_within_base; for
+# this doubt, nearly within it: MELT_REACH below): its shaded faces melt into the square and no height shows, so its size rests on its lit
 # faces, which look smaller than the piece. On the 270 renders above, 36 such readings were
 # 78% right (all 8 wrong ones a size too small), and 7 of the 12 wrong sizes read at 0.95 or
 # more were among them (on the 150 held out: 40 readings, 95% right). They are no surer than
@@ -136,7 +136,9 @@ BLACK_FROM_HIGH_DEG = 60.0
 # renders of the test split's recipe) 58 were all right. Real pieces are glassier than the
 # studio's usual ones. Their size odds are left as they are (too few wrong to say how often).
 # The melting starts a little before the apex falls within the base: with MELT_REACH the apex
-# may lie up to a quarter of the base's side beyond its edge (about 70 degrees up, not 74).
+# may lie 1.25 times the base's half side from its middle, an eighth of the side beyond its edge
+# (about 70 degrees up, not 74), for black pyramids' doubt as for see-through ones' (not for
+# the size odds ``sizes_seen_black`` moves).
 # On 80 glassy renders (2026-12-02: seeds 300000-300039 with white and clear players and
 # 320000-320039, frosting 0.02-0.2) the see-through readings under 3 pips on near-black squares
 # seen from 70-74 degrees were 4 of 18 a size too small (two of them read at 0.95 and 0.98,
@@ -733,8 +735,9 @@ def melts_in_from_above(squares: SquaresResult, col: int, row: int, pips: int) -
 def sizes_seen_black(sizes: np.ndarray, squares: SquaresResult, col: int, row: int) -> np.ndarray:
     """A black pyramid's odds of 1, 2 and 3 pips on square (col, row) from the square
     reader's (``sizes``): on a near-black square, a share of each size's odds moves to the
-    next size up, the size it would look one smaller than: BLACK_FROM_ABOVE_SMALLER where it
-    would melt into the square (:func:`melts_in_from_above`, tested at the size as read),
+    next size up, the size it would look one smaller than: BLACK_FROM_ABOVE_SMALLER where its
+    apex falls within its base (``squares.apex_within_base``, tested at each size; the doubt's
+    :func:`melts_in_from_above` reaches a little lower),
     BLACK_FROM_HIGH_SMALLER seen from BLACK_FROM_HIGH_DEG up. Elsewhere ``sizes`` as they are."""
     seen = np.array(sizes, dtype=np.float64)
     if not on_near_black_square(squares, col, row):

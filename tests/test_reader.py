@@ -974,7 +974,7 @@ def test_the_apex_falls_within_the_base_only_from_about_74_degrees_up(yaw):
     for pips in (1, 2, 3):
         assert apex_within_base(_camera(80, yaw), 3, 3, pips)
         assert not apex_within_base(_camera(68, yaw), 3, 3, pips)
-        # within a quarter of the base's side beyond its edge: from about 70 degrees
+        # within 1.25 times the base's half side of its middle (an eighth of a side out): from about 70 degrees
         assert not apex_within_base(_camera(72, yaw), 3, 3, pips)
         assert apex_within_base(_camera(72, yaw), 3, 3, pips, reach=1.25)
         assert not apex_within_base(_camera(68, yaw), 3, 3, pips, reach=1.25)
