@@ -107,11 +107,11 @@ HIDDEN_MAX_CONFIDENCE = 0.73
 HIDDEN_TALL_SHARE = 0.3
 # A black pyramid on a near-black square (one under DARK_SQUARE_SHARE of the light squares'
 # lightness) seen so steeply that its apex falls within its base (squares.apex_within_base; for
-# this doubt, nearly within it: MELT_REACH below): its shaded faces melt into the square and no height shows, so its size rests on its lit
-# faces, which look smaller than the piece. On the 270 renders above, 36 such readings were
-# 78% right (all 8 wrong ones a size too small), and 7 of the 12 wrong sizes read at 0.95 or
-# more were among them (on the 150 held out: 40 readings, 95% right). They are no surer than
-# the first.
+# this doubt, nearly within it: MELT_REACH below): its shaded faces melt into the square and
+# no height shows, so its size rests on its lit faces, which look smaller than the piece. On
+# the 270 renders above, 36 such readings were 78% right (all 8 wrong ones a size too small),
+# and 7 of the 12 wrong sizes read at 0.95 or more were among them (on the 150 held out: 40
+# readings, 95% right). They are no surer than the first.
 DARK_SQUARE_SHARE = 0.3
 BLENDS_IN_MAX_CONFIDENCE = 0.78
 # ... and that error runs one way only, less often seen from lower down: so read, a black
@@ -727,7 +727,8 @@ def on_near_black_square(squares: SquaresResult, col: int, row: int) -> bool:
 def melts_in_from_above(squares: SquaresResult, col: int, row: int, pips: int) -> bool:
     """Whether a black or see-through ``pips`` pyramid on square (col, row) would melt into
     it: a near-black square (:func:`on_near_black_square`) seen so steeply that the piece's
-    apex falls within MELT_REACH of its base (``squares.apex_within_base``)."""
+    apex falls within MELT_REACH times its base's half side of the base's middle
+    (``squares.apex_within_base``)."""
     return on_near_black_square(squares, col, row) and apex_within_base(squares.camera, col, row, pips,
                                                                          reach=MELT_REACH)
 
