@@ -183,6 +183,21 @@ def test_size_fit_finds_the_board_scale_from_all_pyramids(square_mm):
     assert piece_scale_of(posterior) == pytest.approx(44.5 / square_mm, rel=0.06)
 
 
+def test_the_size_fit_expects_the_regression_to_shrink_towards_the_middle_size(monkeypatch):
+    # The model regresses a 3-pip's base a little smaller and a 1-pip's a little larger than
+    # they are (LEARNED_SIZE_SLOPE). A board of such regressions on the bandanna, and one more
+    # piece 0.48 of the way from the 2-pip's true value to the 3-pip's: past the middle of the
+    # shrunk means, so a 3, where at full slope it would be a 2.
+    truth = np.repeat([1, 2, 3], 5)
+    between = np.log(BASE_MM[2] / 44.5) + 0.48 * np.log(BASE_MM[3] / BASE_MM[2])
+    log_base = np.append([regressed(k) for k in truth], between)
+    probs = size_probs(log_base, np.ones(len(log_base)))
+    assert list(probs[:15].argmax(axis=1) + 1) == list(truth)
+    assert probs[15].argmax() + 1 == 3
+    monkeypatch.setattr(square_model, "LEARNED_SIZE_SLOPE", 1.0)
+    assert size_probs(log_base, np.ones(len(log_base)))[15].argmax() + 1 == 2
+
+
 @pytest.mark.parametrize("square_mm", [40.0, 44.5, 57.0])
 def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down_but_the_sizes_from_any_height(square_mm):
     from scorer.vision.squares import PIECE_SCALES
@@ -229,12 +244,18 @@ def test_size_fit_is_unsure_when_the_board_cannot_tell():
     assert probs.argmax() == 1 and probs.max() < 0.9
 
 
+def regressed(pips: int, square_mm: float = 44.5) -> float:
+    """The log(base / square) the model regresses for a ``pips`` pyramid on average: shrunk
+    towards the 2-pip's by LEARNED_SIZE_SLOPE."""
+    return np.log(BASE_MM[2] / square_mm) + square_model.LEARNED_SIZE_SLOPE * np.log(BASE_MM[pips] / BASE_MM[2])
+
+
 def test_a_pyramid_that_blends_into_its_square_has_its_size_held_less_surely():
     # Five pieces of each size on the bandanna, the last a 3-pip regressed a little small, as
     # a translucent piece on a square of its own colour is: at the usual spread it reads as a
     # sure 2-pip, at the wider spread of a piece that blends in its odds stay open.
     truth = [1] * 5 + [2] * 5 + [3] * 5
-    log_base = np.log([BASE_MM[p] / 44.5 for p in truth])
+    log_base = np.array([regressed(p) for p in truth])
     log_base[-1] -= 0.2
     posterior = square_size_posterior(log_base, np.ones(15))  # as merge_learned fits it, at the usual spread
     usual = size_probs(log_base, np.ones(15), posterior=posterior)[-1]
@@ -284,7 +305,9 @@ def test_the_size_fit_never_reads_more_of_one_size_than_four_stashes_hold(monkey
     # 14 pieces of each size on 57 mm squares, their regressions between that and a scale
     # one size down (a glassy 3-pip read as a 2-pip on the bandanna). The bandanna and the
     # closer fit of the small pieces pull to 47 mm, which would make 28 of them 1-pips: more
-    # than four players' stashes hold (20).
+    # than four players' stashes hold (20). (Built for regressions that do not shrink towards
+    # the middle size: with the shrinking, these read right even uncapped.)
+    monkeypatch.setattr(square_model, "LEARNED_SIZE_SLOPE", 1.0)
     log_base = np.log([25.4 / 57] * 14 + [np.sqrt(19.8 / 57 * 14.3 / 44.5)] * 14 + [np.sqrt(14.3 / 57 * 14.3 / 44.5)] * 14)
     truth = np.repeat([3, 2, 1], 14)
     posterior = square_size_posterior(log_base, np.ones(42))
