@@ -305,10 +305,11 @@ def test_the_size_fit_never_reads_more_of_one_size_than_four_stashes_hold(monkey
     # 14 pieces of each size on 57 mm squares, their regressions between that and a scale
     # one size down (a glassy 3-pip read as a 2-pip on the bandanna). The bandanna and the
     # closer fit of the small pieces pull to 47 mm, which would make 28 of them 1-pips: more
-    # than four players' stashes hold (20). (Built for regressions that do not shrink towards
-    # the middle size: with the shrinking, these read right even uncapped.)
-    monkeypatch.setattr(square_model, "LEARNED_SIZE_SLOPE", 1.0)
-    log_base = np.log([25.4 / 57] * 14 + [np.sqrt(19.8 / 57 * 14.3 / 44.5)] * 14 + [np.sqrt(14.3 / 57 * 14.3 / 44.5)] * 14)
+    # than four players' stashes hold (20).
+    def between(a, b):
+        return (a + b) / 2
+    log_base = np.array([regressed(3, 57)] * 14 + [between(regressed(2, 57), regressed(1, 44.5))] * 14
+                        + [between(regressed(1, 57), regressed(1, 44.5))] * 14)
     truth = np.repeat([3, 2, 1], 14)
     posterior = square_size_posterior(log_base, np.ones(42))
     assert list(size_probs(log_base, np.ones(42), posterior=posterior).argmax(axis=1) + 1) == list(truth)

@@ -35,12 +35,13 @@ SQUARE_MM = np.geomspace(38.0, 62.0, 97)  # square sizes the board-wide size fit
 BANDANNA_MM = 44.5  # the rules' own board, the Looney Labs chessboard bandanna
 BANDANNA_SHARE = 0.5  # prior share of boards that are the bandanna; the rest any chessboard in SQUARE_MM
 BANDANNA_SPREAD = 0.03  # in log(square size): print and cloth, and the regression's common bias
-SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about the truth (measured on dev)
-# The regression shrinks towards the middle size, as a regression trained under noise does: within
-# a photo, its regressed log(base / square) rises LEARNED_SIZE_SLOPE times as fast as the truth
-# (0.89 and 0.90 on two halves of 180 renders the model never saw, seeds 400000-400329, most of
-# them glassy; 0.83-0.95 on every other set measured). So each size's expected regression lies
-# that much nearer the 2-pip's.
+SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about its expected value (measured on dev)
+# The committed copies' regression shrinks towards the middle size: within a photo it rises
+# LEARNED_SIZE_SLOPE times as fast as the truth (0.89 and 0.90 on two halves of 180 renders they
+# never saw, seeds 400000, 400100, 400200 and 400300, most of them glassy; 0.83-0.95 on every
+# other set measured), the 2-pip's regressing about true. So each size's expected regression
+# lies LEARNED_SIZE_SLOPE of the way from the 2-pip's to its own. Measure it again when the
+# copies are retrained (docs/photo-reader.md).
 LEARNED_SIZE_SLOPE = 0.9
 # A piece that melts into its square (squares.blends_into_square) shows a faint outline, and
 # its regression spreads wider: in see-through drawings, clear pieces on blue squares 0.21 and
