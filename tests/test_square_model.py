@@ -183,6 +183,12 @@ def test_size_fit_finds_the_board_scale_from_all_pyramids(square_mm):
     assert piece_scale_of(posterior) == pytest.approx(44.5 / square_mm, rel=0.06)
 
 
+def regressed(pips: int, square_mm: float = 44.5) -> float:
+    """The log(base / square) the model regresses for a ``pips`` pyramid on average: shrunk
+    towards the 2-pip's by LEARNED_SIZE_SLOPE."""
+    return np.log(BASE_MM[2] / square_mm) + square_model.LEARNED_SIZE_SLOPE * np.log(BASE_MM[pips] / BASE_MM[2])
+
+
 def test_the_size_fit_expects_the_regression_to_shrink_towards_the_middle_size(monkeypatch):
     # The model regresses a 3-pip's base a little smaller and a 1-pip's a little larger than
     # they are (LEARNED_SIZE_SLOPE). A board of such regressions on the bandanna, and one more
@@ -242,12 +248,6 @@ def test_size_fit_is_unsure_when_the_board_cannot_tell():
     # bandanna, the rules' own board, makes a 2-pip on its squares the likeliest.
     probs = size_probs(np.log([19.8 / 44.5]), np.ones(1))
     assert probs.argmax() == 1 and probs.max() < 0.9
-
-
-def regressed(pips: int, square_mm: float = 44.5) -> float:
-    """The log(base / square) the model regresses for a ``pips`` pyramid on average: shrunk
-    towards the 2-pip's by LEARNED_SIZE_SLOPE."""
-    return np.log(BASE_MM[2] / square_mm) + square_model.LEARNED_SIZE_SLOPE * np.log(BASE_MM[pips] / BASE_MM[2])
 
 
 def test_a_pyramid_that_blends_into_its_square_has_its_size_held_less_surely():
