@@ -375,13 +375,7 @@ class Reading:
 
 def _centre_shifts(grid: GridFit) -> dict:
     """Per-square pixel offsets of the refined square centres from the single homography."""
-    shifts = {}
-    H = grid.homography
-    for r in range(grid.rows):
-        for c in range(grid.cols):
-            p = H @ np.array([c + 0.5, r + 0.5, 1.0])
-            shifts[(c, r)] = tuple(grid.square_centre(c, r) - p[:2] / p[2])
-    return shifts
+    return {(c, r): tuple(grid.centre_shift(c, r)) for r in range(grid.rows) for c in range(grid.cols)}
 
 
 def find_board_grid(image: np.ndarray) -> GridFit:

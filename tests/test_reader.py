@@ -1339,3 +1339,48 @@ def test_the_view_elevation_is_that_of_the_play_areas_middle(monkeypatch):
     assert view_elevation(SimpleNamespace(squares=SimpleNamespace(camera=camera), play_area=play)) == 33.0
     assert seen == [(3.5, 3.5)]  # the middle square of columns and rows 1-6, as (col, row): 1 + 2.5
     assert view_elevation(SimpleNamespace(squares=None, play_area=play)) is None
+
+
+ISOLATED = """\
+. . . . . . . .
+. . . . . . . .
+. . . . . r2 . .
+. . . . . . . .
+. . . . . . . .
+. . w3 . . . . .
+. . . . . . . .
+. . . . . . . .
+"""
+
+
+def test_a_pyramid_found_only_later_is_measured_against_the_cloth_as_the_outline_fit_measures_its_own():
+    from scorer.vision.squares import measure_added_pyramid, read_squares
+
+    _, img, grid = _scene(elevation=50.0, board_text=ISOLATED)
+    camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
+    squares = read_squares(img, grid.homography, grid.rows, grid.cols, camera)
+    pieces = {sq: r for sq, r in squares.readings.items() if r.label in ("1", "2", "3")}
+    assert sorted(pieces) == [(3, 3), (6, 6)] and all(r.over_cloth is not None for r in pieces.values())
+    fitted = {sq: (r.over_cloth, r.show_through) for sq, r in pieces.items()}
+    squares.coverage = np.zeros_like(squares.coverage)  # as if the fit had drawn no outline at all
+    for (c, r), reading in pieces.items():
+        reading.over_cloth = reading.show_through = None
+        measure_added_pyramid(squares, c, r, int(reading.label), grid.centre_shift(c, r))
+        assert reading.over_cloth == pytest.approx(fitted[(c, r)][0], abs=3.0)  # its pixels, not the cloth's
+    squares.coverage[:] = 1  # every pixel another piece's: nothing of its own to measure
+    for (c, r), reading in pieces.items():
+        reading.over_cloth = None
+        measure_added_pyramid(squares, c, r, int(reading.label))
+        assert reading.over_cloth is None
+
+
+def test_a_squares_centre_shift_is_how_far_its_refined_centre_lies_from_the_single_homographys():
+    import dataclasses
+
+    _, _, grid = _scene()
+    assert np.allclose([grid.centre_shift(c, r) for r in range(8) for c in range(8)], 0.0, atol=1e-6)
+    moved = grid.intersections.copy()
+    moved[3:5, 2:4] += [3.0, -2.0]  # the four corners of square (2, 3) moved alike, as a wrinkle moves them
+    shifted = dataclasses.replace(grid, intersections=moved)
+    assert shifted.centre_shift(2, 3) == pytest.approx([3.0, -2.0])
+    assert shifted.centre_shift(5, 5) == pytest.approx([0.0, 0.0], abs=1e-6)

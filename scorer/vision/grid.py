@@ -143,6 +143,11 @@ class GridFit:
         """Image px of square (col, row)'s centre (where its diagonals cross)."""
         return _diagonal_crossing(self.square_quad(col, row))
 
+    def centre_shift(self, col: int, row: int) -> np.ndarray:
+        """Image px from where the single homography puts square (col, row)'s centre to its
+        refined centre (:meth:`square_centre`): how far a wrinkle or the lens moved it."""
+        return self.square_centre(col, row) - project(self.homography, np.array([[col + 0.5, row + 0.5]]))[0]
+
     def square_centres(self) -> np.ndarray:
         """(rows, cols, 2) image px of every square's centre."""
         return np.array([[self.square_centre(c, r) for c in range(self.cols)] for r in range(self.rows)])

@@ -26,7 +26,7 @@ from scipy.special import log_ndtr
 from scorer.board import COLOURS, PARK, STANDARD_TRIOS, Board, Piece, Square
 from scorer.rules import MAX_PLAYERS
 from scorer.vision.patches import square_patches
-from scorer.vision.squares import LABELS, blends_into_square, disc_window
+from scorer.vision.squares import LABELS, blends_into_square, disc_window, measure_added_pyramid
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 MODEL_PATHS = (DATA / "square_model_seed0.onnx", DATA / "square_model_seed1.onnx")  # averaged
@@ -313,6 +313,8 @@ def merge_learned(squares, image_bgr: np.ndarray, grid, paths: Sequence[str | Pa
         reading.colour_names = learned.colours[i]
         if reading.label in LABELS[PYRAMIDS] and reading.colour_lab is None:
             reading.colour_lab = colour_above_base(squares.evidence, squares.camera, c, r)
+            if reading.over_cloth is None:
+                measure_added_pyramid(squares, c, r, int(reading.label), grid.centre_shift(c, r))
 
 
 def colour_above_base(evidence, camera, col: int, row: int) -> np.ndarray | None:

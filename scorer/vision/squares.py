@@ -699,18 +699,11 @@ def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPER
 
 
 def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
-    """Robust colour of each chosen pyramid from the pixels only it explains, the mean
-    lightness of those inside its outline's rim and of the bare cloth behind them
-    (``over_cloth``), and how much of that cloth shows through them (``show_through``,
-    :func:`piece_show_through`)."""
+    """Robust colour of each chosen pyramid from the pixels only it explains, and what
+    :func:`_cloth_measures` takes from its outline."""
     E = ev.logodds
     h, w = E.shape
-    board_l = ev.expected[..., 0][ev.on_board]  # the bare cloth's dark and light lightness, for piece_show_through
-    cloth = (float(np.percentile(board_l, 5)), float(np.percentile(board_l, 95))) if board_l.size else (0.0, 0.0)
-    # At the board's outer edge the expected cloth fades into what lies beyond it: sightlines
-    # landing there are left out of piece_show_through.
-    inside_board = cv2.erode(ev.on_board.astype(np.uint8), np.ones((5, 5), np.uint8),
-                             borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
+    bounds = _cloth_bounds(ev)
     for sq, (label, m, dx, dy) in chosen.items():
         if m is None or label == "empty":
             continue
@@ -723,18 +716,7 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         sub_mask = mask[ys0 - y0:ys1 - y0, xs0 - x0:xs1 - x0]
         sl = (slice(ys0, ys1), slice(xs0, xs1))
         own = sub_mask & (cover[sl] == 1)
-        # How much of the cloth shows through (colours.see_through): every pixel, however like
-        # the cloth, but only inside the outline, as one a little off takes in cloth at its rim.
-        rim = max(1, int(round(INNER_MARGIN * np.sqrt(mask.sum()))))
-        inner = cv2.erode(sub_mask.astype(np.uint8), np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
-                          borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
-        seen = own & inner & ev.on_board[sl]
-        if seen.sum() >= 4:
-            readings[sq].over_cloth = (float(ev.lab[sl][seen][:, 0].mean()), float(ev.expected[sl][seen][:, 0].mean()))
-            landed = seen & inside_board[sl]
-            ys, xs = np.nonzero(landed)
-            readings[sq].show_through = piece_show_through(ev.lab[sl][landed][:, 0], ev.expected[sl][landed][:, 0],
-                                                           xs, ys, cloth)
+        _cloth_measures(readings[sq], ev, sl, sub_mask, own, *bounds)
         strong = own & (E[sl] > 0.5)
         use = strong if strong.sum() >= 12 else own
         if use.sum() < 4:
@@ -742,6 +724,53 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         pix = ev.lab[sl][use]
         readings[sq].colour_lab = np.median(pix, axis=0)
         readings[sq].colour_pixels = int(use.sum())
+
+
+def _cloth_bounds(ev: Evidence) -> tuple[np.ndarray, tuple[float, float]]:
+    """The board less its outer rim, where the expected cloth fades into what lies beyond it
+    (sightlines landing there are left out of :func:`piece_show_through`), and the bare
+    cloth's dark and light lightness."""
+    board_l = ev.expected[..., 0][ev.on_board]
+    cloth = (float(np.percentile(board_l, 5)), float(np.percentile(board_l, 95))) if board_l.size else (0.0, 0.0)
+    inside_board = cv2.erode(ev.on_board.astype(np.uint8), np.ones((5, 5), np.uint8),
+                             borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
+    return inside_board, cloth
+
+
+def _cloth_measures(reading: SquareReading, ev: Evidence, sl, outline_mask: np.ndarray, own: np.ndarray,
+                    inside_board: np.ndarray, cloth: tuple[float, float]) -> None:
+    """Set a pyramid's ``over_cloth`` (the mean lightness of its own pixels, ``own``, inside
+    its outline's rim, and of the bare cloth behind them) and ``show_through`` (how much of
+    that cloth shows through them, :func:`piece_show_through`) from its outline's mask at
+    ``sl`` of the evidence map. Every pixel counts, however like the cloth, but only inside the
+    outline, as one a little off takes in cloth at its rim."""
+    rim = max(1, int(round(INNER_MARGIN * np.sqrt(outline_mask.sum()))))
+    inner = cv2.erode(outline_mask.astype(np.uint8), np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
+                      borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
+    seen = own & inner & ev.on_board[sl]
+    if seen.sum() < 4:
+        return
+    reading.over_cloth = (float(ev.lab[sl][seen][:, 0].mean()), float(ev.expected[sl][seen][:, 0].mean()))
+    landed = seen & inside_board[sl]
+    ys, xs = np.nonzero(landed)
+    reading.show_through = piece_show_through(ev.lab[sl][landed][:, 0], ev.expected[sl][landed][:, 0], xs, ys, cloth)
+
+
+def measure_added_pyramid(squares: SquaresResult, col: int, row: int, pips: int, shift=(0.0, 0.0)) -> None:
+    """Give square (col, row)'s reading, a ``pips`` pyramid that a later stage found where the
+    outline fit chose none, the ``over_cloth`` and ``show_through`` the fit gives its own
+    pieces: from that pyramid's outline at the squares' piece scale, centred on the square
+    (moved ``shift`` image px, as the fit's ``centre_shifts``), over the pixels no chosen
+    outline covers. A player's pieces the fit missed (white ones on mid-grey squares, faint
+    clear ones) then count towards how see-through their group looks."""
+    ev = squares.evidence
+    poly = outline(squares.camera, str(pips), col + 0.5, row + 0.5, squares.piece_scale)
+    m = _rasterise(poly + np.asarray(shift, np.float32), ev.logodds.shape, ev.origin)
+    if m is None or squares.coverage is None:
+        return
+    sl = (slice(m.y0, m.y0 + m.mask.shape[0]), slice(m.x0, m.x0 + m.mask.shape[1]))
+    _cloth_measures(squares.readings[(col, row)], ev, sl, m.mask, m.mask & (squares.coverage[sl] == 0),
+                    *_cloth_bounds(ev))
 
 
 THROUGH_MIN_PIXELS = 8  # a piece's inner pixels whose sightlines land on each square colour, for piece_show_through
