@@ -1341,37 +1341,67 @@ def test_the_view_elevation_is_that_of_the_play_areas_middle(monkeypatch):
     assert view_elevation(SimpleNamespace(squares=None, play_area=play)) is None
 
 
+
 ISOLATED = """\
+. . . . . . . .
+. . . . . . . .
 . . . . . . . .
 . . . . . . . .
 . . . . . r2 . .
 . . . . . . . .
-. . . . . . . .
-. . w3 . . . . .
-. . . . . . . .
+. . . w3 . . . .
 . . . . . . . .
 """
 
 
-def test_a_pyramid_found_only_later_is_measured_against_the_cloth_as_the_outline_fit_measures_its_own():
-    from scorer.vision.squares import measure_added_pyramid, read_squares
+def _isolated_squares():
+    from scorer.vision.squares import read_squares
 
     _, img, grid = _scene(elevation=50.0, board_text=ISOLATED)
     camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
-    squares = read_squares(img, grid.homography, grid.rows, grid.cols, camera)
+    return img, grid, read_squares(img, grid.homography, grid.rows, grid.cols, camera)
+
+
+def test_a_pyramid_found_only_later_is_measured_against_the_cloth_as_the_outline_fit_measures_its_own():
+    from scorer.vision.squares import measure_added_pyramid
+
+    _, grid, squares = _isolated_squares()
     pieces = {sq: r for sq, r in squares.readings.items() if r.label in ("1", "2", "3")}
-    assert sorted(pieces) == [(3, 3), (6, 6)] and all(r.over_cloth is not None for r in pieces.values())
-    fitted = {sq: (r.over_cloth, r.show_through) for sq, r in pieces.items()}
+    assert sorted(pieces) == [(4, 2), (6, 4)] and all(r.over_cloth is not None for r in pieces.values())
+    fitted = {sq: r.over_cloth for sq, r in pieces.items()}
     squares.coverage = np.zeros_like(squares.coverage)  # as if the fit had drawn no outline at all
     for (c, r), reading in pieces.items():
         reading.over_cloth = reading.show_through = None
         measure_added_pyramid(squares, c, r, int(reading.label), grid.centre_shift(c, r))
-        assert reading.over_cloth == pytest.approx(fitted[(c, r)][0], abs=3.0)  # its pixels, not the cloth's
+        assert reading.over_cloth == pytest.approx(fitted[(c, r)], abs=3.0)  # its pixels, not the cloth's
+        # Measured from the square on its left, moved by the step between the two centres: the same piece.
+        left = squares.readings[(c - 1, r)]
+        step = grid.square_centre(c, r) - grid.square_centre(c - 1, r)
+        measure_added_pyramid(squares, c - 1, r, int(reading.label), grid.centre_shift(c - 1, r) + step)
+        assert left.over_cloth == pytest.approx(fitted[(c, r)], abs=3.0)
+        left.over_cloth = None
+    white = squares.readings[(4, 2)]
+    assert abs(white.over_cloth[0] - white.over_cloth[1]) > 30  # white on a dark square: far from the cloth
     squares.coverage[:] = 1  # every pixel another piece's: nothing of its own to measure
     for (c, r), reading in pieces.items():
         reading.over_cloth = None
         measure_added_pyramid(squares, c, r, int(reading.label))
         assert reading.over_cloth is None
+
+
+def test_merge_learned_measures_the_pyramids_it_adds(monkeypatch):
+    from scorer.vision import square_model
+
+    img, grid, squares = _isolated_squares()
+    learned = square_model.predict_squares(img, grid.homography, grid.rows, grid.cols, centres=grid.square_centres())
+    learned.probs[2 * grid.cols + 1] = [0.0, 0.0, 0.0, 1.0, 0.0]  # a pyramid on bare square (1, 2), to the model alone
+    calls = []
+    monkeypatch.setattr(square_model, "measure_added_pyramid", lambda *args: calls.append(args))
+    square_model.merge_learned(squares, img, grid, learned=learned)
+    added = squares.readings[(1, 2)].label
+    assert added in ("1", "2", "3")  # the size from the model's size regression, which the test leaves alone
+    assert [(c, r, pips) for _, c, r, pips, _ in calls] == [(1, 2, int(added))]
+    assert calls[0][4] == pytest.approx(grid.centre_shift(1, 2))
 
 
 def test_a_squares_centre_shift_is_how_far_its_refined_centre_lies_from_the_single_homographys():

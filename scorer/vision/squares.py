@@ -702,21 +702,16 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
     """Robust colour of each chosen pyramid from the pixels only it explains, and what
     :func:`_cloth_measures` takes from its outline."""
     E = ev.logodds
-    h, w = E.shape
     bounds = _cloth_bounds(ev)
     for sq, (label, m, dx, dy) in chosen.items():
         if m is None or label == "empty":
             continue
-        y0, x0 = m.y0 + dy, m.x0 + dx
-        mask = m.mask
-        ys0, xs0 = max(0, y0), max(0, x0)
-        ys1, xs1 = min(h, y0 + mask.shape[0]), min(w, x0 + mask.shape[1])
-        if ys1 <= ys0 or xs1 <= xs0:
+        clipped = _on_evidence(m, dx, dy, E.shape)
+        if clipped is None:
             continue
-        sub_mask = mask[ys0 - y0:ys1 - y0, xs0 - x0:xs1 - x0]
-        sl = (slice(ys0, ys1), slice(xs0, xs1))
+        sl, sub_mask = clipped
         own = sub_mask & (cover[sl] == 1)
-        _cloth_measures(readings[sq], ev, sl, sub_mask, own, *bounds)
+        _cloth_measures(readings[sq], ev, sl, sub_mask, own, m.area, *bounds)
         strong = own & (E[sl] > 0.5)
         use = strong if strong.sum() >= 12 else own
         if use.sum() < 4:
@@ -724,6 +719,18 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
         pix = ev.lab[sl][use]
         readings[sq].colour_lab = np.median(pix, axis=0)
         readings[sq].colour_pixels = int(use.sum())
+
+
+def _on_evidence(m: _Mask, dx: int, dy: int, shape: tuple[int, int]):
+    """The slices of the evidence map (``shape``) that mask ``m``, moved (dx, dy) px, covers,
+    and the part of the mask within it; None when it lies wholly off the map."""
+    h, w = shape
+    y0, x0 = m.y0 + dy, m.x0 + dx
+    ys0, xs0 = max(0, y0), max(0, x0)
+    ys1, xs1 = min(h, y0 + m.mask.shape[0]), min(w, x0 + m.mask.shape[1])
+    if ys1 <= ys0 or xs1 <= xs0:
+        return None
+    return (slice(ys0, ys1), slice(xs0, xs1)), m.mask[ys0 - y0:ys1 - y0, xs0 - x0:xs1 - x0]
 
 
 def _cloth_bounds(ev: Evidence) -> tuple[np.ndarray, tuple[float, float]]:
@@ -738,13 +745,14 @@ def _cloth_bounds(ev: Evidence) -> tuple[np.ndarray, tuple[float, float]]:
 
 
 def _cloth_measures(reading: SquareReading, ev: Evidence, sl, outline_mask: np.ndarray, own: np.ndarray,
-                    inside_board: np.ndarray, cloth: tuple[float, float]) -> None:
+                    area: int, inside_board: np.ndarray, cloth: tuple[float, float]) -> None:
     """Set a pyramid's ``over_cloth`` (the mean lightness of its own pixels, ``own``, inside
     its outline's rim, and of the bare cloth behind them) and ``show_through`` (how much of
     that cloth shows through them, :func:`piece_show_through`) from its outline's mask at
-    ``sl`` of the evidence map. Every pixel counts, however like the cloth, but only inside the
-    outline, as one a little off takes in cloth at its rim."""
-    rim = max(1, int(round(INNER_MARGIN * np.sqrt(outline_mask.sum()))))
+    ``sl`` of the evidence map (the part of it on the map; ``area``: the whole outline's, which
+    sizes the rim). Every pixel counts, however like the cloth, but only inside the outline, as
+    one a little off takes in cloth at its rim."""
+    rim = max(1, int(round(INNER_MARGIN * np.sqrt(area))))
     inner = cv2.erode(outline_mask.astype(np.uint8), np.ones((2 * rim + 1, 2 * rim + 1), np.uint8),
                       borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
     seen = own & inner & ev.on_board[sl]
@@ -764,13 +772,16 @@ def measure_added_pyramid(squares: SquaresResult, col: int, row: int, pips: int,
     outline covers. A player's pieces the fit missed (white ones on mid-grey squares, faint
     clear ones) then count towards how see-through their group looks."""
     ev = squares.evidence
-    poly = outline(squares.camera, str(pips), col + 0.5, row + 0.5, squares.piece_scale)
-    m = _rasterise(poly + np.asarray(shift, np.float32), ev.logodds.shape, ev.origin)
-    if m is None or squares.coverage is None:
+    if squares.coverage is None or not np.all(np.isfinite(shift)):
         return
-    sl = (slice(m.y0, m.y0 + m.mask.shape[0]), slice(m.x0, m.x0 + m.mask.shape[1]))
-    _cloth_measures(squares.readings[(col, row)], ev, sl, m.mask, m.mask & (squares.coverage[sl] == 0),
-                    *_cloth_bounds(ev))
+    poly = outline(squares.camera, str(pips), col + 0.5, row + 0.5, squares.piece_scale)
+    hypothesis = _hypothesis(poly + np.asarray(shift, np.float32), ev.logodds.shape, ev.origin)
+    clipped = None if hypothesis is None else _on_evidence(hypothesis[1], 0, 0, ev.logodds.shape)
+    if clipped is None:
+        return
+    sl, sub_mask = clipped
+    _cloth_measures(squares.readings[(col, row)], ev, sl, sub_mask, sub_mask & (squares.coverage[sl] == 0),
+                    hypothesis[1].area, *_cloth_bounds(ev))
 
 
 THROUGH_MIN_PIXELS = 8  # a piece's inner pixels whose sightlines land on each square colour, for piece_show_through
