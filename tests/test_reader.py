@@ -1341,7 +1341,6 @@ def test_the_view_elevation_is_that_of_the_play_areas_middle(monkeypatch):
     assert view_elevation(SimpleNamespace(squares=None, play_area=play)) is None
 
 
-
 ISOLATED = """\
 . . . . . . . .
 . . . . . . . .
