@@ -238,6 +238,17 @@ class Evidence:
     lab: np.ndarray  # the region's Lab pixels
     expected: np.ndarray  # expected bare-cloth Lab there
 
+    @functools.cached_property
+    def cloth_bounds(self) -> tuple[np.ndarray, tuple[float, float]]:
+        """The board less its outer rim, where the expected cloth fades into what lies beyond it
+        (sightlines landing there are left out of :func:`piece_show_through`), and the bare
+        cloth's dark and light lightness."""
+        board_l = self.expected[..., 0][self.on_board]
+        cloth = (float(np.percentile(board_l, 5)), float(np.percentile(board_l, 95))) if board_l.size else (0.0, 0.0)
+        inside_board = cv2.erode(self.on_board.astype(np.uint8), np.ones((5, 5), np.uint8),
+                                 borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
+        return inside_board, cloth
+
 
 def expected_texture(appearance: CheckerAppearance, px: int = TEXTURE_PX) -> np.ndarray:
     """Rectified (row 0 at the bottom) float image of the bare board: Lab and a trust weight
@@ -702,7 +713,7 @@ def _sample_colours(readings, chosen, ev: Evidence, cover: np.ndarray) -> None:
     """Robust colour of each chosen pyramid from the pixels only it explains, and what
     :func:`_cloth_measures` takes from its outline."""
     E = ev.logodds
-    bounds = _cloth_bounds(ev)
+    bounds = ev.cloth_bounds
     for sq, (label, m, dx, dy) in chosen.items():
         if m is None or label == "empty":
             continue
@@ -731,17 +742,6 @@ def _on_evidence(m: _Mask, dx: int, dy: int, shape: tuple[int, int]):
     if ys1 <= ys0 or xs1 <= xs0:
         return None
     return (slice(ys0, ys1), slice(xs0, xs1)), m.mask[ys0 - y0:ys1 - y0, xs0 - x0:xs1 - x0]
-
-
-def _cloth_bounds(ev: Evidence) -> tuple[np.ndarray, tuple[float, float]]:
-    """The board less its outer rim, where the expected cloth fades into what lies beyond it
-    (sightlines landing there are left out of :func:`piece_show_through`), and the bare
-    cloth's dark and light lightness."""
-    board_l = ev.expected[..., 0][ev.on_board]
-    cloth = (float(np.percentile(board_l, 5)), float(np.percentile(board_l, 95))) if board_l.size else (0.0, 0.0)
-    inside_board = cv2.erode(ev.on_board.astype(np.uint8), np.ones((5, 5), np.uint8),
-                             borderType=cv2.BORDER_CONSTANT, borderValue=0).astype(bool)
-    return inside_board, cloth
 
 
 def _cloth_measures(reading: SquareReading, ev: Evidence, sl, outline_mask: np.ndarray, own: np.ndarray,
@@ -781,7 +781,7 @@ def measure_added_pyramid(squares: SquaresResult, col: int, row: int, pips: int,
         return
     sl, sub_mask = clipped
     _cloth_measures(squares.readings[(col, row)], ev, sl, sub_mask, sub_mask & (squares.coverage[sl] == 0),
-                    hypothesis[1].area, *_cloth_bounds(ev))
+                    hypothesis[1].area, *ev.cloth_bounds)
 
 
 THROUGH_MIN_PIXELS = 8  # a piece's inner pixels whose sightlines land on each square colour, for piece_show_through
