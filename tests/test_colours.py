@@ -883,8 +883,27 @@ def test_a_grey_group_seen_only_on_dark_squares_is_clear_not_black(monkeypatch):
     grey = [_lab([0.22 * rng.uniform(0.95, 1.05)] * 3) for _ in range(9)]
     samples, on_dark = np.array(red + grey), np.array([i % 2 == 1 for i in range(12)] + [True] * 9)
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "clear"]
-    monkeypatch.setattr(colours, "dark_only_costs", lambda labels, k, on_dark, wb: [{} for _ in range(k)])
+    monkeypatch.setattr(colours, "dark_only_costs", lambda labels, k, on_dark, wb, centres=None: [{} for _ in range(k)])
     assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "black"]
+
+
+def test_a_glassy_clear_group_with_a_warm_tint_seen_only_on_dark_squares_is_named_clear(monkeypatch):
+    # A glassy clear player under a warm lamp on a black-and-white board (a render of the
+    # studio, seed 500021): on the dark squares its pieces look dark with a faint warm tint,
+    # on the light squares they give no colour sample; the tint's hue is orange's, its chroma
+    # less than any coloured piece shows. Costing only black, that group was named orange.
+    import scorer.vision.colours as colours
+
+    rng = np.random.default_rng(0)
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    red = [_lab(np.array(RED) * (0.55 if i % 2 else 1.0) * rng.uniform(0.95, 1.05)) for i in range(12)]
+    glassy = [_lab(np.array([0.18, 0.21, 0.25]) * rng.uniform(0.95, 1.05)) for _ in range(9)]
+    samples, on_dark = np.array(red + glassy), np.array([i % 2 == 1 for i in range(12)] + [True] * 9)
+    assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "clear"]
+    only_black = colours.dark_only_costs
+    monkeypatch.setattr(colours, "dark_only_costs",
+                        lambda labels, k, on_dark, wb, centres=None: only_black(labels, k, on_dark, wb))
+    assert group_colours(samples, wb, players=2, on_dark=on_dark).names == ["red", "orange"]
 
 
 def test_only_a_group_never_seen_on_a_light_square_costs_black():
@@ -900,6 +919,25 @@ def test_only_a_group_never_seen_on_a_light_square_costs_black():
     assert dark_only_costs(labels, 3, on_dark, white_balance(_lab([0.85] * 3), _lab([0.8] * 3))) == [{}, {}, {}]
     assert summed_costs(costs, [{"black": 1.0, "clear": 2.0}, {}, {}])[0] == {
         "black": pytest.approx(PARITY_MIN * np.log(2) + 1.0), "clear": 2.0}
+
+
+def test_a_group_never_seen_on_a_light_square_and_hardly_tinted_costs_every_coloured_name():
+    from scorer.vision.colours import HUES, MIN_CHROMA, PARITY_MIN, dark_only_costs
+
+    labels = np.array([0] * PARITY_MIN + [1] * PARITY_MIN + [2] * PARITY_MIN + [2])
+    on_dark = np.array([True] * (3 * PARITY_MIN) + [False])
+    wb = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))
+    # naming centres (a, b, lightness, lit lightness): faintly warm, plainly orange, and a
+    # faint group also seen on a light square
+    faint = 0.9 * MIN_CHROMA / np.sqrt(2)
+    centres = np.array([[faint, faint, 10.0, 25.0], [0.8 * MIN_CHROMA, 0.8 * MIN_CHROMA, 10.0, 25.0],
+                        [faint, faint, 10.0, 25.0]])
+    costs = dark_only_costs(labels, 3, on_dark, wb, centres)
+    cost = pytest.approx(PARITY_MIN * np.log(2))
+    assert costs[0] == {name: cost for name in ("black", *HUES)}
+    assert "white" not in costs[0] and "clear" not in costs[0]
+    assert costs[1] == {"black": cost}  # tinted as a coloured piece is: that piece might be orange
+    assert costs[2] == {}
 
 
 def test_a_board_with_one_pyramid_names_its_colour():

@@ -423,13 +423,16 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
 
 
 def dark_only_costs(labels: np.ndarray, k: int, on_dark: np.ndarray | None,
-                    wb: "WhiteBalance") -> list[dict[str, float]]:
+                    wb: "WhiteBalance", centres: np.ndarray | None = None) -> list[dict[str, float]]:
     """Per group, the cost of black (one per nat) for a group whose pieces were all seen on
     dark squares, at least PARITY_MIN of them: ln 2 per piece, the odds that a player's pieces
     all stand on dark squares by chance. A black piece is the plainest thing on a light
     square; a glassy clear one can vanish there (no colour sample) while on a dark square it
-    looks black. None where the square colours hardly differ (MIN_CONTRAST, as
-    :func:`see_through`): there clear looks alike on both. Other names cost nothing."""
+    looks black. So, where such a group shows less chroma than a coloured piece does
+    (MIN_CHROMA, at its naming centre in ``centres``), does every coloured name: a coloured
+    piece shows its colour on a light square, and on a dark one its tint. None where the
+    square colours hardly differ (MIN_CONTRAST, as :func:`see_through`): there clear looks
+    alike on both. White and clear cost nothing."""
     costs: list[dict[str, float]] = [{} for _ in range(k)]
     if on_dark is None or wb.contrast < MIN_CONTRAST:
         return costs
@@ -437,7 +440,9 @@ def dark_only_costs(labels: np.ndarray, k: int, on_dark: np.ndarray | None,
     for g in range(k):
         dark, light = int(np.sum((labels == g) & on_dark)), int(np.sum((labels == g) & ~on_dark))
         if light == 0 and dark >= PARITY_MIN:
-            costs[g] = {"black": dark * float(np.log(2.0))}
+            cost = dark * float(np.log(2.0))
+            untinted = centres is not None and float(np.hypot(*centres[g, :2])) < MIN_CHROMA
+            costs[g] = {name: cost for name in (("black", *HUES) if untinted else ("black",))}
     return costs
 
 
@@ -923,7 +928,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
                         see_through_costs(naming, *group_show_through(show_through_own, labels[own], k),
                                           spread=THROUGH_SPREAD, floor=THROUGH_FLOOR, floored=True,
                                           most=THROUGH_MOST_COST),
-                        dark_only_costs(labels[own], k, on_dark_own, wb))
+                        dark_only_costs(labels[own], k, on_dark_own, wb, naming))
     # A hidden pyramid weighs what one piece of a group of average size weighs in its learned
     # costs (their mean over the group's pieces with learned odds).
     with_odds = int(own.sum()) if name_probs is None else \
