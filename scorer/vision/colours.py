@@ -430,9 +430,11 @@ def dark_only_costs(labels: np.ndarray, k: int, on_dark: np.ndarray | None,
     square; a glassy clear one can vanish there (no colour sample) while on a dark square it
     looks black. So, where such a group shows less chroma than a coloured piece does
     (MIN_CHROMA, at its naming centre in ``centres``), does every coloured name: a coloured
-    piece shows its colour on a light square, and on a dark one its tint. None where the
-    square colours hardly differ (MIN_CONTRAST, as :func:`see_through`): there clear looks
-    alike on both. White and clear cost nothing."""
+    piece shows its colour on a light square, and on a dark one its tint. A group tinted that
+    much or more may be such a piece whose light-square pieces went unseen or into another
+    group, and its tint then names it: only black costs. None where the square colours hardly
+    differ (MIN_CONTRAST, as :func:`see_through`): there clear looks alike on both. White and
+    clear cost nothing."""
     costs: list[dict[str, float]] = [{} for _ in range(k)]
     if on_dark is None or wb.contrast < MIN_CONTRAST:
         return costs
