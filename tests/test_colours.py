@@ -852,6 +852,24 @@ def test_a_tinted_white_group_is_no_reference_for_how_see_through_clear_is():
     assert glassy["clear"] == 0 < glassy["white"]
 
 
+def test_a_tinted_white_group_is_no_reference_for_the_clear_group_beside_it():
+    # A glassy render with a white and a clear player and nothing else, in a dim room on a
+    # buff and brown vinyl board (studio 520007): the white group, bluish under the room's
+    # light (chroma 25), opaque by its measure, counted as a coloured group and set what clear
+    # should show; the clear group, showing the squares by half, was then named white.
+    from scorer.vision.colours import see_through_costs
+
+    centres = np.array([[8.0, -23.5, 41.5, 46.9], [3.7, -8.2, 42.5, 41.8]])
+    measure, variance = np.array([-0.25, 0.52]), np.array([0.029, 0.0035])
+    costs = see_through_costs(centres, measure, variance)
+    assert costs[1]["clear"] == 0 < costs[1]["white"] and costs[0]["white"] == 0 < costs[0]["clear"]
+    # A red group showing nothing of the squares (opaque coloured plastic) is still the
+    # reference clear is held to: white is then nearer.
+    red = np.vstack([centres, [[45.0, 30.0, 25.0, 30.0]]])
+    costs = see_through_costs(red, np.append(measure, -0.1), np.append(variance, 0.001))
+    assert costs[1]["white"] == 0 < costs[1]["clear"]
+
+
 def test_a_white_player_beside_a_black_one_is_named_white_when_the_squares_do_not_show_through(monkeypatch):
     # seeds 15 and 741 of scripts/drawn_eval.py --see-through: a black and white game, no
     # coloured group to say how see-through clear would be; the learned model leaning clear.

@@ -397,14 +397,16 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     squared) from how see-through it looks
     (:func:`see_through`): opaque white should show nothing of the squares, clear as much as
     the photo's other coloured groups show (the median of those measured with chroma
-    MIN_CHROMA or more; a group is no reference for itself); where there is no other, at
+    MIN_CHROMA or more and a coloured name their likeliest, :func:`name_cost`: a white
+    group tinted by the room's light is no reference; a group is no reference for itself);
+    where there is no other, at
     least ``floor`` (SEE_THROUGH_FLOOR unless given; ``floored``: at least that even against
     a reference). The cheaper of the two costs nothing, the other at most ``most`` where
     given, as do all other names. ``spread``: SEE_THROUGH_SPREAD unless given."""
     spread = SEE_THROUGH_SPREAD if spread is None else spread
     floor = SEE_THROUGH_FLOOR if floor is None else floor
     chroma = np.hypot(centres[:, 0], centres[:, 1])
-    coloured = (chroma >= MIN_CHROMA) & ~np.isnan(measure)
+    coloured = (chroma >= MIN_CHROMA) & ~np.isnan(measure) & np.array([_likeliest_a_hue(c) for c in centres], bool)
     costs: list[dict[str, float]] = [{} for _ in range(len(centres))]
     for g in np.flatnonzero(~np.isnan(measure)):
         others = measure[coloured & (np.arange(len(measure)) != g)]  # a group is no reference for itself
@@ -420,6 +422,12 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
         if most is not None:
             costs[g] = {name: min(cost, most) for name, cost in costs[g].items()}
     return costs
+
+
+def _likeliest_a_hue(centre: np.ndarray) -> bool:
+    """Whether a group centre's cheapest name (:func:`name_cost`) is a coloured one."""
+    costs = name_cost(centre)
+    return min(costs, key=costs.get) in HUES
 
 
 def dark_only_costs(labels: np.ndarray, k: int, on_dark: np.ndarray | None,
