@@ -852,9 +852,9 @@ def test_a_tinted_white_group_is_no_reference_for_how_see_through_clear_is():
     assert glassy["clear"] == 0 < glassy["white"]
 
 
-def test_a_tinted_white_group_is_no_reference_for_the_clear_group_beside_it():
+def test_clear_is_held_to_what_coloured_groups_show_not_to_a_white_group_tinted_by_the_light():
     # A glassy render with a white and a clear player and nothing else, in a dim room on a
-    # buff and brown vinyl board (studio 520007): the white group, bluish under the room's
+    # buff and brown vinyl board (studio_520007): the white group, bluish under the room's
     # light (chroma 25), opaque by its measure, counted as a coloured group and set what clear
     # should show; the clear group, showing the squares by half, was then named white.
     from scorer.vision.colours import see_through_costs
@@ -863,11 +863,17 @@ def test_a_tinted_white_group_is_no_reference_for_the_clear_group_beside_it():
     measure, variance = np.array([-0.25, 0.52]), np.array([0.029, 0.0035])
     costs = see_through_costs(centres, measure, variance)
     assert costs[1]["clear"] == 0 < costs[1]["white"] and costs[0]["white"] == 0 < costs[0]["clear"]
-    # A red group showing nothing of the squares (opaque coloured plastic) is still the
-    # reference clear is held to: white is then nearer.
     red = np.vstack([centres, [[45.0, 30.0, 25.0, 30.0]]])
+    # Beside a red group showing the squares a little, the red group alone is the reference
+    # (with the tinted white one in the median, clear would be held to nearly nothing)...
+    costs = see_through_costs(red, np.append(measure, 0.15), np.append(variance, 0.001))
+    assert costs[1]["clear"] == 0 < costs[1]["white"]
+    # ...and a red group showing nothing (opaque coloured plastic) still is one: white nearer.
     costs = see_through_costs(red, np.append(measure, -0.1), np.append(variance, 0.001))
     assert costs[1]["white"] == 0 < costs[1]["clear"]
+    # A centre that is not a number (no pieces) is no reference.
+    from scorer.vision.colours import _likeliest_a_hue
+    assert _likeliest_a_hue(red[2]) and not _likeliest_a_hue(np.full(4, np.nan))
 
 
 def test_a_white_player_beside_a_black_one_is_named_white_when_the_squares_do_not_show_through(monkeypatch):

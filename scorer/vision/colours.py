@@ -397,11 +397,10 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     squared) from how see-through it looks
     (:func:`see_through`): opaque white should show nothing of the squares, clear as much as
     the photo's other coloured groups show (the median of those measured with chroma
-    MIN_CHROMA or more and a coloured name their likeliest, :func:`name_cost`: a white
-    group tinted by the room's light is no reference; a group is no reference for itself);
-    where there is no other, at
-    least ``floor`` (SEE_THROUGH_FLOOR unless given; ``floored``: at least that even against
-    a reference). The cheaper of the two costs nothing, the other at most ``most`` where
+    MIN_CHROMA or more whose cheapest :func:`name_cost`, before any chroma gain, is a
+    coloured name: a white group tinted by the room's light is no reference, nor is a group
+    for itself); where there is no other, at least ``floor`` (SEE_THROUGH_FLOOR unless given;
+    ``floored``: at least that even against a reference). The cheaper of the two costs nothing, the other at most ``most`` where
     given, as do all other names. ``spread``: SEE_THROUGH_SPREAD unless given."""
     spread = SEE_THROUGH_SPREAD if spread is None else spread
     floor = SEE_THROUGH_FLOOR if floor is None else floor
@@ -425,7 +424,10 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
 
 
 def _likeliest_a_hue(centre: np.ndarray) -> bool:
-    """Whether a group centre's cheapest name (:func:`name_cost`) is a coloured one."""
+    """Whether a group centre's cheapest name (:func:`name_cost`, at its own chroma: no gain
+    from CHROMA_GAINS) is a coloured one; not for a centre that is not a number."""
+    if not np.all(np.isfinite(centre)):
+        return False
     costs = name_cost(centre)
     return min(costs, key=costs.get) in HUES
 
