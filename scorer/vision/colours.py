@@ -400,8 +400,9 @@ def see_through_costs(centres: np.ndarray, measure: np.ndarray, variance: np.nda
     MIN_CHROMA or more whose cheapest :func:`name_cost`, before any chroma gain, is a
     coloured name: a white group tinted by the room's light is no reference, nor is a group
     for itself); where there is no other, at least ``floor`` (SEE_THROUGH_FLOOR unless given;
-    ``floored``: at least that even against a reference). The cheaper of the two costs nothing, the other at most ``most`` where
-    given, as do all other names. ``spread``: SEE_THROUGH_SPREAD unless given."""
+    ``floored``: at least that even against a reference). The cheaper of the two costs
+    nothing, the other at most ``most`` where given, as do all other names. ``spread``:
+    SEE_THROUGH_SPREAD unless given."""
     spread = SEE_THROUGH_SPREAD if spread is None else spread
     floor = SEE_THROUGH_FLOOR if floor is None else floor
     chroma = np.hypot(centres[:, 0], centres[:, 1])
