@@ -1,5 +1,6 @@
 """Speed of the learned square model on each of OpenCV's DNN engines: median milliseconds to
-run both networks over one board's views (64 squares and their mirror images).
+run every network the reader runs (``square_model.MODEL_PATHS``) over one board's views (64
+squares and their mirror images).
 
     .venv/bin/python benchmarks/bench_models.py [PHOTO] [--runs 40]
 
@@ -60,19 +61,19 @@ def main(argv: list[str] | None = None) -> int:
     for name, engine in engines().items():
         nets[name] = [read_network(path, engine) for path in MODEL_PATHS]
     outputs, seconds = {}, {name: [] for name in nets}
-    for name, pair in nets.items():  # a first run of each, untimed
+    for name, copies in nets.items():  # a first run of each, untimed
         outputs[name] = []
-        for net in pair:
+        for net in copies:
             net.setInput(views)
             outputs[name].append(net.forward().copy())
     for _ in range(args.runs):
-        for name, pair in nets.items():
+        for name, copies in nets.items():
             start = time.perf_counter()
-            for net in pair:
+            for net in copies:
                 net.setInput(views)
                 net.forward()
             seconds[name].append(time.perf_counter() - start)
-    print(f"{photo.name}: {len(views)} views, both networks, median of {args.runs} runs")
+    print(f"{photo.name}: {len(views)} views, {len(MODEL_PATHS)} networks, median of {args.runs} runs")
     first = next(iter(outputs))
     for name in nets:
         gap = max(float(np.abs(a - b).max()) for a, b in zip(outputs[name], outputs[first]))

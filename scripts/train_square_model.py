@@ -2,7 +2,8 @@
 log(base side / square side) and its colour's name) and export it to ONNX.
 
 Reproduces ``scorer/data/square_model_seed0.onnx`` and ``square_model_seed1.onnx`` (and
-their ``.json`` specs; the reader averages the two) from studio renders with ground-truth
+their ``.json`` specs; the reader takes the colour names from the two, and the classes and
+sizes from them and the steep copies below) from studio renders with ground-truth
 sidecars made with seeds the corpus does not use, so that the development split stays a fair
 validation set (and the test split is never seen). They were made on a machine with an NVIDIA
 GPU (the studio then renders with Mitsuba's ``cuda_ad_rgb``; without Open Image Denoise, so
@@ -34,6 +35,23 @@ each from its GPU-trained self, taught by the pair where the pair was right::
     done
 
 (``--teacher`` and ``--init`` name the GPU-trained pair, found in git history before 374f930.)
+
+``scorer/data/square_model_steep_seed0.onnx`` and ``_seed1`` (2026-12-03), which the reader
+averages with the pair for the classes and sizes only, went on from the committed pair in the
+same way on 100 renders, most seen from low down or glassy (each copy's ``.json`` records the
+command as run, into a scratch folder, the files renamed after)::
+
+    S="subdivision studio --megapixels 2 --out /tmp/steep"
+    $S --seed 550000 --count 15 --tilt 48; $S --seed 550100 --count 15 --tilt 56
+    $S --seed 550200 --count 10 --tilt 62; $S --seed 550300 --count 10 --with-colour clear --frost 0,0.3
+    $S --seed 551000 --count 20 --tilt 52 --frost 0,0.3; $S --seed 551100 --count 10 --frost 0,0.3
+    $S --seed 551200 --count 20
+    for seed in 0 1; do
+        TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/steep --epochs 3 --width 2 \
+            --seed $seed --init scorer/data/square_model_seed$seed.onnx \
+            --teacher scorer/data/square_model_seed0.onnx scorer/data/square_model_seed1.onnx \
+            --lr 5e-4 --balance-colours --workers 2 --out scorer/data/square_model_steep_seed$seed.onnx
+    done
 
 On a 2-core CPU the training itself is not the long part. Continuing both copies on 110 renders
 (33,465 samples, ``--width 2``, ``TRAIN_THREADS=2``) took about 30 s an epoch. At that rate a
@@ -268,10 +286,10 @@ def balancing_weights(classes: np.ndarray, count: int) -> np.ndarray:
 
 def teacher_outputs(X: np.ndarray, paths: list[Path], chunk: int = 4096) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Class probabilities, log base sizes and colour probabilities of the exported copies
-    ``paths`` (averaged as the reader averages them) on the samples ``X``."""
+    ``paths`` (averaged over all of them, colour names included) on the samples ``X``."""
     from scorer.vision.square_model import predict_patches
 
-    parts = [predict_patches(X[i:i + chunk], paths) for i in range(0, len(X), chunk)]
+    parts = [predict_patches(X[i:i + chunk], paths, paths) for i in range(0, len(X), chunk)]
     return (np.concatenate([p.probs for p in parts]), np.concatenate([p.log_base for p in parts]),
             np.concatenate([p.colours for p in parts]))
 

@@ -14,7 +14,7 @@ from scorer.vision.patches import PATCH_PX, TOP_SPAN, square_patches, upright_af
 from scorer.board import COLOURS
 from scorer.vision.square_model import (BASE_MM, BLENDING_SIZE_SIGMA, HAND_SIZE_RAMP_DEG, HAND_SIZE_WEIGHT, HAND_SIZE_WEIGHT_LOW, MODEL_PATHS,
                                         LABELS, SIZE_SIGMA, SQUARE_MM, SquarePredictions, combined_probs,
-                                        hand_size_weight, piece_scale_of, piece_scale_odds, piece_scale_prior, predict_patches,
+                                        hand_size_weight, NAME_MODEL_PATHS, piece_scale_of, piece_scale_odds, piece_scale_prior, predict_patches,
                                         square_size_posterior,
                                         size_probs, predict_squares, square_size_log_prior, truth_targets)
 
@@ -88,10 +88,23 @@ def test_models_load_and_give_probabilities():
 
 def test_the_ensemble_averages_its_members():
     x = np.random.default_rng(1).uniform(0, 1.3, (5, 6, PATCH_PX, PATCH_PX)).astype(np.float32)
-    alone = [predict_patches(x, [path]) for path in MODEL_PATHS]
-    both = predict_patches(x, MODEL_PATHS)
-    assert both.log_base == pytest.approx(np.mean([a.log_base for a in alone], axis=0))
+    alone = [predict_patches(x, [path], [path]) for path in MODEL_PATHS]
+    every = predict_patches(x, MODEL_PATHS)
+    assert every.log_base == pytest.approx(np.mean([a.log_base for a in alone], axis=0))
     assert predict_patches(x, [MODEL_PATHS[0]] * 2).probs == pytest.approx(alone[0].probs)
+
+
+def test_colour_names_come_from_the_name_models_alone():
+    # The classes and sizes average every copy; the colour names only the committed pair's
+    # (NAME_MODEL_PATHS), whose white against clear odds the steep copies' would move.
+    assert set(NAME_MODEL_PATHS) < set(MODEL_PATHS)
+    x = np.random.default_rng(3).uniform(0, 1.3, (6, 6, PATCH_PX, PATCH_PX)).astype(np.float32)
+    read = predict_patches(x)
+    names_alone = predict_patches(x, NAME_MODEL_PATHS, NAME_MODEL_PATHS)
+    every = predict_patches(x, MODEL_PATHS, MODEL_PATHS)
+    assert read.colours == pytest.approx(names_alone.colours)
+    assert read.probs == pytest.approx(every.probs) and read.log_base == pytest.approx(every.log_base)
+    assert np.abs(every.colours - names_alone.colours).max() > 1e-3  # the other copies do name otherwise
 
 
 def test_the_chosen_dnn_engine_computes_what_opencvs_default_does():
