@@ -111,10 +111,9 @@ def test_the_chosen_dnn_engine_computes_what_opencvs_default_does():
     assert square_model.DNN_ENGINE == getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     x = np.random.default_rng(2).uniform(0, 1.3, (9, 6, PATCH_PX, PATCH_PX)).astype(np.float32)
     for path in MODEL_PATHS:
-        chosen, default = square_model.load_square_model(path), square_model.read_network(path, None)
-        chosen.setInput(x)
+        default = square_model.read_network(path, None)
         default.setInput(x)
-        assert np.abs(chosen.forward() - default.forward()).max() < 1e-4
+        assert np.abs(square_model.load_square_model(path).run(x) - default.forward()).max() < 1e-4
 
 
 def test_bare_synthetic_board_reads_empty():
@@ -382,3 +381,17 @@ def test_training_weighs_every_colour_as_much_as_the_rarest():
     totals = [weights[colours == c].sum() for c in (7, 9, 0)]
     assert totals == pytest.approx([2, 2, 2])
     assert np.all(weights[colours == -1] == 0) and weights.max() == pytest.approx(1.0)
+
+
+def test_reads_at_once_from_several_threads_each_get_their_own_outputs():
+    # The web app reads photos on several threads, all sharing each loaded network.
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(5)
+    batches = [rng.uniform(0, 1.3, (n, 6, PATCH_PX, PATCH_PX)).astype(np.float32) for n in (9, 9, 12, 16)]
+    alone = [predict_patches(x).probs for x in batches]
+    with ThreadPoolExecutor(4) as pool:
+        at_once = list(pool.map(lambda i: [predict_patches(batches[i % 4]).probs for _ in range(6)], range(8)))
+    for i, runs in enumerate(at_once):
+        for probs in runs:
+            assert probs == pytest.approx(alone[i % 4], abs=1e-6)

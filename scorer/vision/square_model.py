@@ -17,6 +17,7 @@ colour stays with the hand-built stage, which knows nothing of any renderer's pa
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,10 +85,26 @@ def read_network(path: str | Path, engine: int | None = DNN_ENGINE) -> cv2.dnn.N
     return cv2.dnn.readNetFromONNX(str(path), engine=engine)
 
 
+class SquareNetwork:
+    """A loaded network that several threads may run at once (the web app reads photos on
+    several): a ``cv2.dnn.Net`` keeps its input and working buffers between ``setInput`` and
+    ``forward``, so the runs take turns."""
+
+    def __init__(self, net: cv2.dnn.Net):
+        self.net = net
+        self._turn = threading.Lock()
+
+    def run(self, x: np.ndarray) -> np.ndarray:
+        """The network's output for the batch ``x``, as float64 (a copy of OpenCV's buffer)."""
+        with self._turn:
+            self.net.setInput(x)
+            return np.array(self.net.forward(), np.float64)
+
+
 @functools.lru_cache(maxsize=8)
-def load_square_model(path: str | Path) -> cv2.dnn.Net:
+def load_square_model(path: str | Path) -> SquareNetwork:
     """The ONNX network, loaded once per path (on DNN_ENGINE, :func:`read_network`)."""
-    return read_network(path)
+    return SquareNetwork(read_network(path))
 
 
 @dataclass
@@ -111,9 +128,7 @@ def predict_patches(patches: np.ndarray, paths: Sequence[str | Path] = MODEL_PAT
     both = np.ascontiguousarray(np.concatenate([patches, patches[..., ::-1]]).astype(np.float32))
     outs = {}
     for path in dict.fromkeys(str(p) for p in (*paths, *name_paths)):
-        net = load_square_model(path)
-        net.setInput(both)
-        outs[path] = np.asarray(net.forward(), np.float64).reshape(2, n, n_outputs)
+        outs[path] = load_square_model(path).run(both).reshape(2, n, n_outputs)
     out = np.concatenate([outs[str(p)] for p in paths]).mean(axis=0)
     colours = np.concatenate([outs[str(p)] for p in name_paths]).mean(axis=0)[:, n_labels + 1:]
     probs = out[:, :n_labels]
