@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -32,8 +33,7 @@ from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
 from scorer.vision.square_model import merge_learned, piece_scale_odds, piece_scale_prior, predict_squares
 from scorer.vision.squares import (LABELS, PIECE_SCALES, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
-                                   blends_into_square, covered_squares, hidden_share,
-                                   read_squares_any_scale as read_squares)
+                                   blends_into_square, covered_squares, fit_each_scale, hidden_share)
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
@@ -408,18 +408,24 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
         raise
     colourless = not has_colour(image)
-    reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
-                            colourless=colourless)
-    play = reading.play_area
-    turns = grid.bottom_turns(play.col, play.row, play.cols, play.rows) if play is not None else 0
-    if turns and reading.failed_stage is None:
-        again = _read_on_grid(image, grid.turned(turns), players=players, threehouse=threehouse,
-                              area=play.turned(turns, grid.cols, grid.rows), file=file, colourless=colourless)
-        if again.failed_stage is None:
-            if play.ambiguous:
-                again.play_area = replace(again.play_area, ambiguous=True)
-                again.warn("play_area", AMBIGUOUS_AREA, first=True)
-            reading = again
+    # Two helper threads: the photo's quality is judged on one while the board is read, and the
+    # learned model's networks run on the other (_read_on_grid).
+    with ThreadPoolExecutor(max_workers=2) as helpers:
+        judged = helpers.submit(photo_quality, image, grid)
+        reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
+                                colourless=colourless, helpers=helpers)
+        play = reading.play_area
+        turns = grid.bottom_turns(play.col, play.row, play.cols, play.rows) if play is not None else 0
+        if turns and reading.failed_stage is None:
+            again = _read_on_grid(image, grid.turned(turns), players=players, threehouse=threehouse,
+                                  area=play.turned(turns, grid.cols, grid.rows), file=file, colourless=colourless,
+                                  helpers=helpers)
+            if again.failed_stage is None:
+                if play.ambiguous:
+                    again.play_area = replace(again.play_area, ambiguous=True)
+                    again.warn("play_area", AMBIGUOUS_AREA, first=True)
+                reading = again
+        quality = judged.result() if reading.grid is grid else photo_quality(image, reading.grid)
     play, final = reading.play_area, reading.grid  # the grid turned to match, when it was
     rect = (play.col, play.row, play.cols, play.rows) if play is not None else None
     if rect is not None and final.bottom_margin(*rect) < ROW_ONE_UNSURE * final.square_side_px():
@@ -427,7 +433,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         # that edge.
         reading.row_one_alternative = final.bottom_turns(*rect) or final.runner_up_turns(*rect)
         reading.warn("row_one", ROW_ONE_GUESSED)
-    _judge_photo_quality(reading, image)
+    _judge_photo_quality(reading, quality)
     if found and play is not None and reading.board is not None:
         cut, near = cut_off_edges(final, play, reading.board, image.shape)
         for edges, text in ((near, NEAR_EDGE), (cut, CUT_OFF)):
@@ -502,10 +508,11 @@ def _found_short_in_frame(grid: GridFit, shape: tuple[int, ...]) -> bool:
     return bool(np.all(np.isfinite(xy)) and np.all((xy >= 0) & (xy < [width, height])))
 
 
-def _judge_photo_quality(reading: Reading, image: np.ndarray) -> None:
-    """Warn about a blurred, blown-out or too dark photo, and about its view
-    (:func:`_judge_the_view`); on a blurred one no square is surer than BLURRED_MAX_CONFIDENCE."""
-    reading.quality = photo_quality(image, reading.grid)
+def _judge_photo_quality(reading: Reading, quality: PhotoQuality) -> None:
+    """Warn about a blurred, blown-out or too dark photo (``quality``, the photo's on the
+    reading's grid), and about its view (:func:`_judge_the_view`); on a blurred one no square
+    is surer than BLURRED_MAX_CONFIDENCE."""
+    reading.quality = quality
     if reading.quality.blurred:
         for cell in reading.cells:
             cell.confidence = min(cell.confidence, BLURRED_MAX_CONFIDENCE)
@@ -558,9 +565,10 @@ def view_elevation(reading: Reading) -> float | None:
 
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,
-                  area: PlayArea | dict | None, file: str | None, colourless: bool) -> Reading:
+                  area: PlayArea | dict | None, file: str | None, colourless: bool, helpers: Executor) -> Reading:
     """Every stage after the grid, in the grid's own orientation (``read_image`` times it);
-    ``colourless``: the photo has no colour (``colours.has_colour``)."""
+    ``colourless``: the photo has no colour (``colours.has_colour``); ``helpers`` runs the
+    learned model's networks meanwhile."""
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
     stage = "squares"
     try:
@@ -573,11 +581,15 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         # for the sizes from any height (that reader's own weighing names the square size far
         # worse, from high up taking the pieces a little large), and for the outlines too
         # where the photo was taken from low down (there its fit often prefers too small a scale).
-        learned = predict_squares(small, g.homography, g.rows, g.cols, centres=g.square_centres())
+        # The networks run while the outline fit's first sweeps at every scale run here: those
+        # need nothing from the networks.
+        running = helpers.submit(predict_squares, small, g.homography, g.rows, g.cols, centres=g.square_centres())
+        trials = fit_each_scale(small, g.homography, g.rows, g.cols, camera, scales=PIECE_SCALES,
+                                centre_shifts=_centre_shifts(g))
+        learned = running.result()
         elevation = camera.elevation_deg((g.cols - 1) / 2, (g.rows - 1) / 2)
         scale_odds = piece_scale_odds(learned, PIECE_SCALES)
-        squares = read_squares(small, g.homography, g.rows, g.cols, camera, centre_shifts=_centre_shifts(g),
-                               scale_prior=piece_scale_prior(scale_odds, elevation), size_prior=scale_odds)
+        squares = trials.mixed(scale_prior=piece_scale_prior(scale_odds, elevation), size_prior=scale_odds)
         if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
         glared = glared_squares(squares.appearance)

@@ -246,24 +246,24 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_from_low_down_and_t
     import scorer.reader as reader
     import scorer.vision.square_model as square_model
     from scorer.vision.square_model import piece_scale_odds, piece_scale_prior
-    from scorer.vision.squares import PIECE_SCALES
+    from scorer.vision.squares import PIECE_SCALES, ScaleTrials
 
     board, img, grid = _scene(elevation=elevation)
     predicted, priors, size_priors = [], [], []
-    predict, read = reader.predict_squares, reader.read_squares
+    predict, mixed = reader.predict_squares, ScaleTrials.mixed
 
     def counted(*args, **kwargs):
         predicted.append(predict(*args, **kwargs))
         return predicted[-1]
 
-    def spied(*args, scale_prior=None, size_prior=None, **kwargs):
+    def spied(self, *, scale_prior=None, size_prior=None, **kwargs):
         priors.append(scale_prior)
         size_priors.append(size_prior)
-        return read(*args, scale_prior=scale_prior, size_prior=size_prior, **kwargs)
+        return mixed(self, scale_prior=scale_prior, size_prior=size_prior, **kwargs)
 
     monkeypatch.setattr(reader, "predict_squares", counted)
     monkeypatch.setattr(square_model, "predict_squares", counted)  # merge_learned's own call, were it made
-    monkeypatch.setattr(reader, "read_squares", spied)
+    monkeypatch.setattr(ScaleTrials, "mixed", spied)
     reading = read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
     assert reading.failed_stage is None and len(predicted) == len(priors) == 1  # the model runs once a read
     camera = reading.squares.camera
@@ -399,7 +399,8 @@ def test_reader_finds_the_grid_itself_and_the_pieces():
     assert reading.squares.piece_scale == pytest.approx(1.0, rel=0.05)
 
 
-def test_later_stage_failure_keeps_the_grid(monkeypatch):
+@pytest.mark.parametrize("stage", ["fit_each_scale", "predict_squares"])  # the second runs on its own thread
+def test_later_stage_failure_keeps_the_grid(monkeypatch, stage):
     import scorer.reader as reader
 
     _, img, grid = _scene()
@@ -407,7 +408,7 @@ def test_later_stage_failure_keeps_the_grid(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(reader, "read_squares", broken)
+    monkeypatch.setattr(reader, stage, broken)
     reading = reader.read_image(img, grid=grid)
     d = reading.to_dict()
     assert d["grid"]["rows"] == 8 and len(d["grid"]["corners"]) == 4

@@ -666,27 +666,57 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     ``square_model.combined_probs``. ``kwargs``: the outline fit's settings, as
     :func:`read_squares` takes them.
     """
+    _check_sweeps(iterations)
+    trials = fit_each_scale(image_bgr, homography, rows, cols, camera, scales=scales, centre_shifts=centre_shifts, **kwargs)
+    return trials.mixed(temperature=temperature, iterations=iterations, scale_prior=scale_prior, size_prior=size_prior)
+
+
+def _check_sweeps(iterations: int) -> None:
     if iterations < 1:
         raise ValueError(f"the scales are weighed after one sweep: iterations must be at least 1, not {iterations}")
-    for name, prior in (("scale_prior", scale_prior), ("size_prior", size_prior)):
-        if prior is not None and len(prior) != len(scales):
-            raise ValueError(f"{name} has {len(prior)} odds for {len(scales)} scales")
+
+
+@dataclass
+class ScaleTrials:
+    """One board's outline fit at each trial piece scale, each swept once
+    (:func:`fit_each_scale`); :meth:`mixed` weighs them into the reading."""
+
+    appearance: CheckerAppearance
+    fits: list[_OutlineFit]
+
+    def mixed(self, *, temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS,
+              scale_prior: np.ndarray | None = None, size_prior: np.ndarray | None = None) -> SquaresResult:
+        """The scales weighed and mixed, the best-fitting one swept on, as
+        :func:`read_squares_any_scale` says. Call it once: it sweeps that fit further."""
+        _check_sweeps(iterations)
+        for name, prior in (("scale_prior", scale_prior), ("size_prior", size_prior)):
+            if prior is not None and len(prior) != len(self.fits):
+                raise ValueError(f"{name} has {len(prior)} odds for {len(self.fits)} scales")
+        fits, appearance = self.fits, self.appearance
+        trials = [fit.result(appearance, temperature, colours=False) for fit in fits]
+        weights = scale_weights(trials, prior=scale_prior)
+        mixture = weights if size_prior is None else scale_weights(trials, prior=size_prior)
+        k = int(np.argmax(weights))
+        fits[k].sweep(iterations - 1)
+        best = trials[k] = fits[k].result(appearance, temperature)
+        for sq, reading in best.readings.items():
+            reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(mixture, trials))
+        best.piece_scale = float(np.exp(sum(w * np.log(t.piece_scale) for w, t in zip(mixture, trials))))
+        return best
+
+
+def fit_each_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, cols: int, camera: BoardCamera, *,
+                   scales=PIECE_SCALES, centre_shifts: dict | None = None, **kwargs) -> ScaleTrials:
+    """The first step of :func:`read_squares_any_scale`: the outline fit at each of ``scales``,
+    swept once. It needs nothing from the learned model, so the reader runs that meanwhile
+    and weighs the scales with it after (:meth:`ScaleTrials.mixed`)."""
     appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
     parks: dict = {}
     fits = [_OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=s,
                         park_cache=parks, **kwargs) for s in scales]
     for fit in fits:
         fit.sweep()
-    trials = [fit.result(appearance, temperature, colours=False) for fit in fits]
-    weights = scale_weights(trials, prior=scale_prior)
-    mixture = weights if size_prior is None else scale_weights(trials, prior=size_prior)
-    k = int(np.argmax(weights))
-    fits[k].sweep(iterations - 1)
-    best = trials[k] = fits[k].result(appearance, temperature)
-    for sq, reading in best.readings.items():
-        reading.probs = sum(w * trial.readings[sq].probs for w, trial in zip(mixture, trials))
-    best.piece_scale = float(np.exp(sum(w * np.log(t.piece_scale) for w, t in zip(mixture, trials))))
-    return best
+    return ScaleTrials(appearance, fits)
 
 
 def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPERATURE,
