@@ -193,3 +193,24 @@ def test_a_photo_too_dark_is_read_and_says_so(client):
     assert response.status_code == 200, response.data
     reading = response.get_json()["reading"]
     assert reading["warnings"][0] == DARK and reading["warning_kinds"][0] == "photo"
+
+
+def test_photos_read_at_once_on_several_threads_get_their_own_readings(scene_jpeg):
+    # The server (waitress) answers on several threads; a read must not see another's data.
+    from concurrent.futures import ThreadPoolExecutor
+
+    other_board = random_game(random.Random(11), 3)
+    image, _, _ = draw_scene(other_board, origin=(1, 1), size=(8, 8), elevation_deg=50.0)
+    other_jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    app = create_app({"TESTING": True})
+    photos = [scene_jpeg, other_jpeg]
+
+    def read(data):
+        body = upload(app.test_client(), data).get_json()
+        return body["board"], [(c["cell"], c["value"], c["confidence"]) for c in body["reading"]["cells"]]
+
+    alone = [read(data) for data in photos]
+    assert alone[0][0] != alone[1][0]
+    with ThreadPoolExecutor(4) as pool:
+        at_once = list(pool.map(read, photos * 2))
+    assert at_once == alone * 2
