@@ -425,6 +425,8 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                     again.play_area = replace(again.play_area, ambiguous=True)
                     again.warn("play_area", AMBIGUOUS_AREA, first=True)
                 reading = again
+        # The quality describes the reading's grid: judged again where the reading was turned
+        # to match (the same board seen otherwise, so mostly the same answer).
         quality = judged.result() if reading.grid is grid else photo_quality(image, reading.grid)
     play, final = reading.play_area, reading.grid  # the grid turned to match, when it was
     rect = (play.col, play.row, play.cols, play.rows) if play is not None else None

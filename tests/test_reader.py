@@ -11,6 +11,7 @@ import pytest
 
 from scorer.board import Board, Square
 from scorer.cli import main
+from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence, colour_group_readings, read_image, read_photo
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
@@ -149,7 +150,7 @@ def test_an_outline_fit_swept_in_parts_with_shared_park_outlines_reads_as_one_fi
 def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_best_read_in_full():
     # read_squares_any_scale sweeps each scale's fit once, weighs the scales and sweeps only
     # the best fit on, where it used to read the best scale again from the start.
-    from scorer.vision.squares import PIECE_SCALES, read_squares, read_squares_any_scale, scale_weights
+    from scorer.vision.squares import PIECE_SCALES, fit_each_scale, read_squares, read_squares_any_scale, scale_weights
 
     board, img, grid = _scene(elevation=40.0)
     camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
@@ -183,6 +184,10 @@ def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_
         assert got.piece_scale == pytest.approx(float(np.exp(np.dot(sizes_weighed, np.log(PIECE_SCALES)))))
     with pytest.raises(ValueError, match="size_prior has 1 odds"):
         read_squares_any_scale(*args, size_prior=np.ones(1))
+    trials = fit_each_scale(*args)
+    trials.mixed()
+    with pytest.raises(RuntimeError, match="mixed already"):
+        trials.mixed()
 
 
 def _scene(elevation=55.0, board_text=POSITION, seed=0):
@@ -397,6 +402,19 @@ def test_reader_finds_the_grid_itself_and_the_pieces():
     # the pieces are drawn at the bandanna's proportions; the later stages draw them at the
     # learned size fit's scale (1.02 here; the hand-built fit's, 1.07, was used before)
     assert reading.squares.piece_scale == pytest.approx(1.0, rel=0.05)
+
+
+def test_a_user_error_on_the_networks_thread_still_reaches_the_caller(monkeypatch):
+    import scorer.reader as reader
+
+    _, img, grid = _scene()
+
+    def refused(*args, **kwargs):
+        raise UserError("the photo says no")
+
+    monkeypatch.setattr(reader, "predict_squares", refused)
+    with pytest.raises(UserError, match="the photo says no"):
+        reader.read_image(img, grid=grid)
 
 
 @pytest.mark.parametrize("stage", ["fit_each_scale", "predict_squares"])  # the second runs on its own thread
@@ -1155,14 +1173,24 @@ def test_truth_grid_follows_the_play_area_on_a_board_turned_near_45_degrees():
     assert bases_on_their_squares(truth_grid(checker["rows"], checker["cols"], checker["corners"])) < len(truth["pieces"]) / 2
 
 
-def test_reader_names_row_1_by_the_play_areas_lowest_edge():
+def test_reader_names_row_1_by_the_play_areas_lowest_edge(monkeypatch):
     # The same near-45-degree dev photo read on a grid numbered from the whole checkerboard's
     # lowest edge: the reader turns it so the play area's lowest edge is row 1, as the studio.
 
     from PIL import Image
 
+    import scorer.reader as reader
     from scorer.reader import read_image
     from scorer.vision.load import load_photo
+
+    judged_on = []
+
+    def judged(image, grid=None):
+        judged_on.append(grid)
+        return photo_quality(image, grid)
+
+    photo_quality = reader.photo_quality
+    monkeypatch.setattr(reader, "photo_quality", judged)
 
     photo = Path(__file__).resolve().parents[1] / "sample_photos/dev/studio_001602.jpg"
     truth = json.loads(photo.with_suffix(".json").read_text())
@@ -1175,6 +1203,9 @@ def test_reader_names_row_1_by_the_play_areas_lowest_edge():
     assert reading.play_area.to_dict() == area
     a1 = truth_grid_of(truth).scaled(k).square_centre(area["col"], area["row"])
     assert np.linalg.norm(reading.grid.square_centre(reading.play_area.col, reading.play_area.row) - a1) < 1.0
+    # the photo's quality (judged meanwhile on the grid given) is the turned grid's
+    assert judged_on[-1] is reading.grid and len(judged_on) == 2
+    assert reading.quality == photo_quality(image, reading.grid)
 
 
 @pytest.mark.parametrize("turns", [1, 2, 3])

@@ -91,14 +91,14 @@ class SquareNetwork:
     ``forward``, so the runs take turns."""
 
     def __init__(self, net: cv2.dnn.Net):
-        self.net = net
+        self._net = net
         self._turn = threading.Lock()
 
     def run(self, x: np.ndarray) -> np.ndarray:
         """The network's output for the batch ``x``, as float64 (a copy of OpenCV's buffer)."""
         with self._turn:
-            self.net.setInput(x)
-            return np.array(self.net.forward(), np.float64)
+            self._net.setInput(x)
+            return np.array(self._net.forward(), np.float64)
 
 
 @functools.lru_cache(maxsize=8)

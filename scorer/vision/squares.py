@@ -666,14 +666,17 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
     ``square_model.combined_probs``. ``kwargs``: the outline fit's settings, as
     :func:`read_squares` takes them.
     """
-    _check_sweeps(iterations)
+    _check_mixing(iterations, len(scales), scale_prior, size_prior)
     trials = fit_each_scale(image_bgr, homography, rows, cols, camera, scales=scales, centre_shifts=centre_shifts, **kwargs)
     return trials.mixed(temperature=temperature, iterations=iterations, scale_prior=scale_prior, size_prior=size_prior)
 
 
-def _check_sweeps(iterations: int) -> None:
+def _check_mixing(iterations: int, n_scales: int, scale_prior: np.ndarray | None, size_prior: np.ndarray | None) -> None:
     if iterations < 1:
         raise ValueError(f"the scales are weighed after one sweep: iterations must be at least 1, not {iterations}")
+    for name, prior in (("scale_prior", scale_prior), ("size_prior", size_prior)):
+        if prior is not None and len(prior) != n_scales:
+            raise ValueError(f"{name} has {len(prior)} odds for {n_scales} scales")
 
 
 @dataclass
@@ -683,15 +686,16 @@ class ScaleTrials:
 
     appearance: CheckerAppearance
     fits: list[_OutlineFit]
+    used: bool = False
 
     def mixed(self, *, temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS,
               scale_prior: np.ndarray | None = None, size_prior: np.ndarray | None = None) -> SquaresResult:
         """The scales weighed and mixed, the best-fitting one swept on, as
-        :func:`read_squares_any_scale` says. Call it once: it sweeps that fit further."""
-        _check_sweeps(iterations)
-        for name, prior in (("scale_prior", scale_prior), ("size_prior", size_prior)):
-            if prior is not None and len(prior) != len(self.fits):
-                raise ValueError(f"{name} has {len(prior)} odds for {len(self.fits)} scales")
+        :func:`read_squares_any_scale` says. Once only: it sweeps that fit further."""
+        _check_mixing(iterations, len(self.fits), scale_prior, size_prior)
+        if self.used:
+            raise RuntimeError("these trials were mixed already, and their best fit swept on")
+        self.used = True
         fits, appearance = self.fits, self.appearance
         trials = [fit.result(appearance, temperature, colours=False) for fit in fits]
         weights = scale_weights(trials, prior=scale_prior)
