@@ -31,7 +31,8 @@ from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares,
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality
-from scorer.vision.square_model import merge_learned, piece_scale_odds, piece_scale_prior, predict_squares
+from scorer.vision.patches import PATCH_PX
+from scorer.vision.square_model import merge_learned, piece_scale_odds, piece_scale_prior, predict_patches, predict_squares
 from scorer.vision.squares import (LABELS, PIECE_SCALES, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
                                    blends_into_square, covered_squares, fit_each_scale, hidden_share)
 
@@ -843,6 +844,13 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
     if doubt:
         reading.warn("stash", doubt)
     return guess.threehouse, players or guess.colours_seen
+
+
+def warm_up() -> None:
+    """Load the learned model's networks and run each once on an 8x8 board's worth of blank
+    views (OpenCV sets a network up on its first run), so that the first photo a server reads
+    is as quick as the rest."""
+    predict_patches(np.zeros((64, 6, PATCH_PX, PATCH_PX), np.float32))
 
 
 def read_photo(source: str | Path | bytes, *, players: int | None = None, threehouse: bool | None = None,

@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from scorer.cli import build_parser, main
+from scorer.vision import square_model
 
 
 def free_port() -> int:
@@ -44,10 +45,20 @@ def test_serve_runs_the_app_on_waitress(monkeypatch, capsys):
         return FakeServer()
 
     monkeypatch.setattr(waitress, "create_server", fake_create_server)
+    square_model.load_square_model.cache_clear()
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
     assert (seen["host"], seen["port"]) == ("0.0.0.0", 8123)
     assert seen["app"].name == "webui" and seen["ran"]
     assert "http://0.0.0.0:8123/" in capsys.readouterr().out
+    # the photo reader was warmed up before serving: every network loaded
+    assert square_model.load_square_model.cache_info().currsize == len(set(square_model.MODEL_PATHS))
+
+
+def test_warming_up_without_a_photo_reader_says_so(monkeypatch):
+    from webui.api import warm_up_photo_reader
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", None)  # an installation without it: ImportError
+    assert warm_up_photo_reader() is False
 
 
 @pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["serve", "--threads", "0"]])

@@ -26,6 +26,7 @@ def run_serve(args) -> int:
 
     from scorer.errors import UserError
     from webui import create_app
+    from webui.api import warm_up_photo_reader
 
     if not 0 < args.port < 65536:
         raise UserError(f"--port must be 1..65535, not {args.port}")
@@ -43,6 +44,7 @@ def run_serve(args) -> int:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     except ValueError as err:  # waitress: a host it cannot resolve or parse
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err}") from None
+    warm_up_photo_reader()  # before saying it serves; a request meanwhile waits in the socket's queue
     shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL
     print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
