@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
+import cv2
 import pytest
 
 from scorer.cli import build_parser, main
@@ -54,11 +55,28 @@ def test_serve_runs_the_app_on_waitress(monkeypatch, capsys):
     assert square_model.load_square_model.cache_info().currsize == len(set(square_model.MODEL_PATHS))
 
 
-def test_warming_up_without_a_photo_reader_says_so(monkeypatch):
-    from webui.api import warm_up_photo_reader
+def test_a_server_whose_photo_reader_cannot_start_says_so_in_one_line_and_serves(monkeypatch, capsys):
+    import waitress
 
+    import scorer.reader
+
+    class FakeServer:
+        def run(self):
+            pass
+
+    def broken():
+        raise cv2.error("OpenCV(5.1.0) onnx_importer.cpp:200: error: (-2:Unspecified error)\nin function 'parse'")
+
+    monkeypatch.setattr(waitress, "create_server", lambda app, **kwargs: FakeServer())
+    monkeypatch.setattr(scorer.reader, "warm_up", broken)
+    assert main(["serve", "--port", "8124"]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if "photos cannot be read" in line]
+    assert len(said) == 1 and "the photo reader's networks would not run (error: OpenCV(5.1.0)" in said[0]
+    assert said[0].endswith("in function 'parse')")
     monkeypatch.setitem(sys.modules, "scorer.reader", None)  # an installation without it: ImportError
-    assert warm_up_photo_reader() is False
+    assert main(["serve", "--port", "8124"]) == 0
+    assert "photos cannot be read on this server, boards can still be entered by hand: the photo reader could not be " \
+           "imported" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["serve", "--threads", "0"]])

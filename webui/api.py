@@ -276,16 +276,20 @@ def photo_upload() -> bytes:
     return data
 
 
-def warm_up_photo_reader() -> bool:
+def warm_up_photo_reader() -> str | None:
     """Import the photo reader and run its networks once (``scorer.reader.warm_up``), so that
     the first photo read after the server starts takes no longer than the rest (about a second
-    less); False where this installation has no photo reader (``/api/read`` then answers 503)."""
+    less). None when it is ready; else, in one line, why photos cannot be read here
+    (``/api/read`` then answers 503, or its readings say what failed)."""
     try:
         from scorer.reader import warm_up
-    except ImportError:
-        return False
-    warm_up()
-    return True
+    except ImportError as err:
+        return f"the photo reader could not be imported ({err})"
+    try:
+        warm_up()
+    except Exception as err:  # a damaged model file, an OpenCV without the DNN module
+        return " ".join(f"the photo reader's networks would not run ({type(err).__name__}: {err})".split())
+    return None
 
 
 def photo_reader():

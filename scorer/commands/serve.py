@@ -44,12 +44,15 @@ def run_serve(args) -> int:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     except ValueError as err:  # waitress: a host it cannot resolve or parse
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err}") from None
-    warm_up_photo_reader()  # before saying it serves; a request meanwhile waits in the socket's queue
+    unready = warm_up_photo_reader()  # before saying it serves; a request meanwhile waits in the socket's queue
     shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL
     print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
     if args.host in ("0.0.0.0", "::"):
         print(f"subdivision: from a phone on the same network open http://<this computer's address>:{args.port}/",
+              flush=True)
+    if unready:
+        print(f"subdivision: photos cannot be read on this server, boards can still be entered by hand: {unready}",
               flush=True)
     server.run()
     return 0
