@@ -30,7 +30,7 @@ from scorer.vision.grid import (GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, Gri
 from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares, veil_level, without_veil
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
-from scorer.vision.quality import PhotoQuality, photo_quality
+from scorer.vision.quality import PhotoQuality, photo_quality, quality_on_board
 from scorer.vision.patches import PATCH_PX
 from scorer.vision.square_model import merge_learned, piece_scale_odds, piece_scale_prior, predict_patches, predict_squares
 from scorer.vision.squares import (LABELS, PIECE_SCALES, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
@@ -397,22 +397,24 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     the board is read again with the grid turned to match."""
     start = time.perf_counter()
     found = grid is None
-    try:
-        if found:
-            grid = find_board_grid(image)
-        if min(grid.rows, grid.cols) < MIN_BOARD_SQUARES:
-            raise NoBoardFound(f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} squares; "
-                               f"a Subdivision board needs at least {MIN_BOARD_SQUARES}x{MIN_BOARD_SQUARES}")
-    except NoBoardFound as err:
-        problems = photo_quality(image).problems() if found else []
-        if problems:
-            raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
-        raise
-    colourless = not has_colour(image)
-    # Two helper threads: the photo's quality is judged on one while the board is read, and the
-    # learned model's networks run on the other (_read_on_grid).
+    # Two helper threads: the whole photo's quality is judged on one while the board is found,
+    # and over the board while the board is read; the learned model's networks run on the
+    # other (_read_on_grid).
     with ThreadPoolExecutor(max_workers=2) as helpers:
-        judged = helpers.submit(photo_quality, image, grid)
+        whole = helpers.submit(photo_quality, image)
+        try:
+            if found:
+                grid = find_board_grid(image)
+            if min(grid.rows, grid.cols) < MIN_BOARD_SQUARES:
+                raise NoBoardFound(f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} "
+                                   f"squares; a Subdivision board needs at least {MIN_BOARD_SQUARES}x{MIN_BOARD_SQUARES}")
+        except NoBoardFound as err:
+            problems = whole.result().problems() if found else []
+            if problems:
+                raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
+            raise
+        colourless = not has_colour(image)
+        judged = helpers.submit(quality_on_board, whole.result(), image, grid)
         reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
                                 colourless=colourless, helpers=helpers)
         play = reading.play_area
@@ -428,7 +430,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 reading = again
         # The quality describes the reading's grid: judged again where the reading was turned
         # to match (the same board seen otherwise, so mostly the same answer).
-        quality = judged.result() if reading.grid is grid else photo_quality(image, reading.grid)
+        quality = judged.result() if reading.grid is grid else quality_on_board(whole.result(), image, reading.grid)
     play, final = reading.play_area, reading.grid  # the grid turned to match, when it was
     rect = (play.col, play.row, play.cols, play.rows) if play is not None else None
     if rect is not None and final.bottom_margin(*rect) < ROW_ONE_UNSURE * final.square_side_px():

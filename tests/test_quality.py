@@ -93,6 +93,29 @@ def test_what_kept_a_board_from_being_found_is_put_in_words():
     assert photo_quality(bright).problems() == ["too bright (much of it blown out to white)"]
 
 
+def test_blown_out_means_every_channel_at_250_or_more():
+    from scorer.vision.quality import blown_share
+
+    image = np.zeros((10, 20, 3), np.uint8)
+    image[:5, :4] = 250  # 20 of 200 pixels
+    image[5:, :4] = (255, 255, 249)  # one channel short: not blown out
+    assert blown_share(image) == 0.1
+    assert blown_share(image[::2, ::2]) == 6 / 50  # a strided view, as the reader passes: rows 0, 2, 4 by columns 0, 2
+    assert blown_share(image[..., 0]) == 0.2  # grey: the one channel
+    assert blown_share(np.zeros((0, 4, 3), np.uint8)) == 0.0
+
+
+def test_the_whole_photos_quality_judged_first_and_the_boards_after_is_the_same():
+    from scorer.vision.quality import photo_quality, quality_on_board
+
+    photo, grid = _board_photo()
+    colour = cv2.cvtColor(cv2.GaussianBlur(photo, (0, 0), 1.5), cv2.COLOR_GRAY2BGR)
+    whole = photo_quality(colour)
+    assert whole.sharpness is None
+    assert quality_on_board(whole, colour, grid) == photo_quality(colour, grid)
+    assert quality_on_board(whole, colour, grid).sharpness is not None
+
+
 def test_a_shaken_photo_is_read_and_warned_of_and_one_too_shaken_says_why():
     from scorer.reader import BLURRED, read_image
     from scorer.vision.grid import NoBoardFound

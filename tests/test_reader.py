@@ -1185,12 +1185,12 @@ def test_reader_names_row_1_by_the_play_areas_lowest_edge(monkeypatch):
 
     judged_on = []
 
-    def judged(image, grid=None):
+    def judged(whole, image, grid):
         judged_on.append(grid)
-        return photo_quality(image, grid)
+        return quality_on_board(whole, image, grid)
 
-    photo_quality = reader.photo_quality
-    monkeypatch.setattr(reader, "photo_quality", judged)
+    quality_on_board = reader.quality_on_board
+    monkeypatch.setattr(reader, "quality_on_board", judged)
 
     photo = Path(__file__).resolve().parents[1] / "sample_photos/dev/studio_001602.jpg"
     truth = json.loads(photo.with_suffix(".json").read_text())
@@ -1205,7 +1205,7 @@ def test_reader_names_row_1_by_the_play_areas_lowest_edge(monkeypatch):
     assert np.linalg.norm(reading.grid.square_centre(reading.play_area.col, reading.play_area.row) - a1) < 1.0
     # the photo's quality (judged meanwhile on the grid given) is the turned grid's
     assert judged_on[-1] is reading.grid and len(judged_on) == 2
-    assert reading.quality == photo_quality(image, reading.grid)
+    assert reading.quality == reader.photo_quality(image, reading.grid)
 
 
 @pytest.mark.parametrize("turns", [1, 2, 3])

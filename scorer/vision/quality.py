@@ -12,7 +12,7 @@ direction, which catches a shaken one (:func:`directional_sharpness`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -106,13 +106,16 @@ def directional_sharpness(gray: np.ndarray) -> float | None:
         return None
     dx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)[counted] / 8.0
     dy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)[counted] / 8.0
-    facing = np.degrees(np.arctan2(dy, dx)) % 180.0
+    magnitude = np.hypot(dx, dy)
+    contrast = contrast[counted]
     scores = []
     for direction in np.radians(DIRECTIONS):
-        near = np.abs((facing - np.degrees(direction) + 90.0) % 180.0 - 90.0) <= FACING
-        if near.sum() >= max(SHARPNESS_MIN_PIXELS, FACING_SHARE * len(facing)):
-            along = np.abs(dx[near] * np.cos(direction) + dy[near] * np.sin(direction)) / contrast[counted][near]
-            scores.append(float(np.percentile(along, SHARPNESS_PERCENTILE)))
+        # a gradient faces the direction when its slope that way is at least cos(FACING) of its
+        # whole (a pixel with none, beside an edge, faces no direction)
+        along = np.abs(dx * np.cos(direction) + dy * np.sin(direction))
+        near = (along >= np.cos(np.radians(FACING)) * magnitude) & (magnitude > 0)
+        if near.sum() >= max(SHARPNESS_MIN_PIXELS, FACING_SHARE * len(along)):
+            scores.append(float(np.percentile(along[near] / contrast[near], SHARPNESS_PERCENTILE)))
     return min(scores) if scores else None
 
 
@@ -131,8 +134,10 @@ def bright_level(gray: np.ndarray) -> float:
 
 def blown_share(image_bgr: np.ndarray) -> float:
     """Share of the photo's pixels blown out to white (every channel at 250 or more)."""
-    pixels = image_bgr if image_bgr.ndim == 3 else image_bgr[..., None]
-    return float((pixels >= 250).all(axis=2).mean())
+    if image_bgr.size == 0:
+        return 0.0
+    blown = cv2.inRange(image_bgr, (250,) * 4, (255,) * 4)  # every channel
+    return cv2.countNonZero(blown) / blown.size
 
 
 @dataclass(frozen=True)
@@ -175,7 +180,14 @@ def photo_quality(image_bgr: np.ndarray, grid: GridFit | None = None) -> PhotoQu
     ``grid``); the whole photo is judged at half its size."""
     gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
     half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA) if min(gray.shape[:2]) >= 2 else gray
-    return PhotoQuality(sharpness=sharpness(gray, grid) if grid is not None else None,
-                        directional_sharpness=directional_sharpness(half),
-                        blown_share=blown_share(image_bgr[::2, ::2]),
-                        light_level=board_light_level(image_bgr, grid) if grid is not None else bright_level(half))
+    whole = PhotoQuality(sharpness=None, directional_sharpness=directional_sharpness(half),
+                         blown_share=blown_share(image_bgr[::2, ::2]), light_level=bright_level(half))
+    return whole if grid is None else quality_on_board(whole, image_bgr, grid)
+
+
+def quality_on_board(whole: PhotoQuality, image_bgr: np.ndarray, grid: GridFit) -> PhotoQuality:
+    """``whole``, the photo's :func:`photo_quality` without a board, judged over the board
+    ``grid`` too (its sharpness and light): ``photo_quality(image_bgr, grid)``. The whole
+    photo's part can then be judged before the board is found."""
+    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY) if image_bgr.ndim == 3 else image_bgr
+    return replace(whole, sharpness=sharpness(gray, grid), light_level=board_light_level(image_bgr, grid))
