@@ -130,20 +130,22 @@ def _same_readings(got, expected) -> None:
 
 
 def test_an_outline_fit_swept_in_parts_with_shared_park_outlines_reads_as_one_fit_swept_at_once():
-    from scorer.vision.squares import _OutlineFit, board_evidence, read_squares
+    from scorer.vision.squares import _OutlineFit, _ParkCache, board_evidence, read_squares
 
     board, img, grid = _scene(elevation=40.0)
     camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
     at_once = read_squares(img, grid.homography, grid.rows, grid.cols, camera, piece_scale=0.96)
     assert sum(r.label != "empty" for r in at_once.readings.values()) >= len(list(board.pieces()))
     appearance, evidence = board_evidence(img, grid.homography, grid.rows, grid.cols, camera)
-    parks: dict = {}
+    parks = _ParkCache()
     other, fit = [_OutlineFit(evidence, grid.rows, grid.cols, camera, piece_scale=s, park_cache=parks) for s in (1.07, 0.96)]
     other.sweep()
+    placed = dict(parks.places)  # the park markers' places on the squares the first fit left bare around
     fit.sweep()
     assert not fit.settled
     fit.sweep(2)
-    assert parks and all(fit.hyps[sq]["park"] is other.hyps[sq]["park"] for sq in fit.squares if "park" in fit.hyps[sq])
+    assert parks.outlines and all(fit.hyps[sq]["park"] is other.hyps[sq]["park"] for sq in fit.squares if "park" in fit.hyps[sq])
+    assert len(placed) > 10 and all(parks.places[key] == place for key, place in placed.items())
     _same_readings(fit.result(appearance, 0.1), at_once)
 
 

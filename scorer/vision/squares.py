@@ -460,18 +460,20 @@ class _OutlineFit:
     chosen for the others leave it; sweeps stop early once one changes no square's label. The
     park markers' outlines do not depend on the scale: fits of one board at several scales,
     on the same evidence, camera and ``centre_shifts``, may share them (``park_cache``, filled
-    by the first; nothing changes them once drawn)."""
+    by the first; nothing changes them once drawn), and with them each park outline's best
+    place on a square no other outline covers any of (the same evidence there at every scale)."""
 
     def __init__(self, ev: Evidence, rows: int, cols: int, camera: BoardCamera, *, centre_shifts: dict | None = None,
                  piece_scale: float = 1.0, piece_prior: float = PIECE_PRIOR, park_prior: float = PARK_PRIOR,
-                 max_offset: float = MAX_OFFSET, offset_cost: float = OFFSET_COST, park_cache: dict | None = None):
+                 max_offset: float = MAX_OFFSET, offset_cost: float = OFFSET_COST,
+                 park_cache: _ParkCache | None = None):
         self.ev, self.camera, self.piece_scale, self.piece_prior = ev, camera, piece_scale, piece_prior
         self.park_prior = park_prior
         E = ev.logodds
         shape = E.shape
         origin = ev.origin
         centre_shifts = centre_shifts or {}
-        park_cache = {} if park_cache is None else park_cache
+        self.park_cache = park_cache = _ParkCache() if park_cache is None else park_cache
 
         self.squares = squares = [(c, r) for r in range(rows) for c in range(cols)]
         self.hyps = hyps = {}
@@ -492,11 +494,11 @@ class _OutlineFit:
                 if label in pyramids:
                     hyp = _hypothesis(pyramids[label][i] + shift, shape, origin)
                 else:
-                    if (label, i) not in park_cache:
+                    if (label, i) not in park_cache.outlines:
                         if label not in parks:  # every square's outline of this park marker at once
                             parks[label] = outlines(camera, label, centres[:, 0], centres[:, 1])
-                        park_cache[(label, i)] = _hypothesis(parks[label][i] + shift, shape, origin)
-                    hyp = park_cache[(label, i)]
+                        park_cache.outlines[(label, i)] = _hypothesis(parks[label][i] + shift, shape, origin)
+                    hyp = park_cache.outlines[(label, i)]
                 if hyp is not None:
                     per[label] = hyp
             hyps[(c, r)] = per
@@ -574,16 +576,21 @@ class _OutlineFit:
                 continue
             poly, m, tmpl = self.hyps[sq][lab_name]
             ys, xs = self._window(m, R)
-            win = np.where(self.cover[ys, xs] == 0, self.E_pad[ys, xs], 0.0).astype(np.float32)
-            if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
-                sc[li] = -np.inf
-                continue
-            corr = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR)
-            total = corr - self.penalties[sq]
-            k = int(np.argmax(total))
-            ky, kx = divmod(k, total.shape[1])
-            value = float(total[ky, kx]) / area - (self.park_prior if lab_name.startswith("park") else self.piece_prior)
-            best_shift[lab_name] = (kx - R, ky - R, value)
+            covered = self.cover[ys, xs]
+            park = lab_name.startswith("park")
+            placed = self.park_cache.places.get((lab_name, sq)) if park else None
+            if placed is None or covered.any():
+                win = np.where(covered == 0, self.E_pad[ys, xs], 0.0) if covered.any() else self.E_pad[ys, xs]
+                if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
+                    sc[li] = -np.inf
+                    continue
+                total = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR) - self.penalties[sq]
+                ky, kx = divmod(int(np.argmax(total)), total.shape[1])
+                placed = (kx - R, ky - R, float(total[ky, kx]))
+                if park and not covered.any():
+                    self.park_cache.places[(lab_name, sq)] = placed
+            value = placed[2] / area - (self.park_prior if park else self.piece_prior)
+            best_shift[lab_name] = (placed[0], placed[1], value)
             if value > sc[li]:
                 sc[li] = value
         self.scores[sq] = sc
@@ -623,6 +630,17 @@ class _OutlineFit:
         objective = float(ev.logodds[cover_core > 0].sum()) / mean_area - self.piece_prior * n_pieces
         return SquaresResult(readings=readings, appearance=appearance, evidence=ev, camera=self.camera,
                              coverage=cover_core, piece_scale=self.piece_scale, objective=objective)
+
+
+@dataclass
+class _ParkCache:
+    """What fits of one board at several scales share of the park markers (:class:`_OutlineFit`):
+    each marker's outline per square (keyed by marker and square index) and, on a square whose
+    window no other outline covers, its best place there: (dx, dy, correlation less the offset
+    penalty), keyed by marker and square."""
+
+    outlines: dict = field(default_factory=dict)
+    places: dict = field(default_factory=dict)
 
 
 def _hypothesis(poly: np.ndarray, shape: tuple[int, int], origin: tuple[int, int]):
@@ -715,7 +733,7 @@ def fit_each_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, col
     swept once. It needs nothing from the learned model, so the reader runs that meanwhile
     and weighs the scales with it after (:meth:`ScaleTrials.mixed`)."""
     appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
-    parks: dict = {}
+    parks = _ParkCache()
     fits = [_OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=s,
                         park_cache=parks, **kwargs) for s in scales]
     for fit in fits:
