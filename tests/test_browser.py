@@ -1113,6 +1113,13 @@ def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(pa
     expect(page.locator("#message")).to_be_visible()
     # The reason is by the text box, where the player is looking, as well as in the message.
     expect(page.locator("#text-status")).to_have_text(re.compile(r"^The text above is not applied: square C1 \(line 3, column 3\): unknown token 'bx'"))
+    page.fill("#board-text", "   \n ")  # nothing to score: the reason above is gone with the text it was about
+    page.click("#apply-text")
+    expect(page.locator("#message")).to_contain_text("Type or paste a board first")
+    expect(page.locator("#text-status")).to_have_text("")
+    page.fill("#board-text", board.replace("b1", "bx"))
+    page.click("#apply-text")
+    expect(page.locator("#text-status")).to_contain_text("unknown token 'bx'")
     expect(page.locator("#photo-pane")).to_be_visible()
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(1)
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()  # no error

@@ -24,6 +24,10 @@ PHOTO = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_
     b' "play_area": {"row": 0, "col": 0, "rows": 3, "cols": 3}}',
     b'{"checkerboard": {"rows": "eight", "cols": 8, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]]},'
     b' "board": "z9 . .", "play_area": {"row": 0, "col": 0, "rows": 3, "cols": 3}}',
+    b'{"checkerboard": {"rows": 8, "cols": 8, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]]},'
+    b' "board": "# . #\\n. . .\\n# . #", "play_area": {"row": 0, "col": 0, "rows": 7, "cols": 7}}',
+    b'{"checkerboard": {"rows": 8, "cols": 8, "corners": [[0, 0], [9, 0], [9, 9], [0, 9]]},'
+    b' "board": "# . #\\n. . .\\n# . #", "play_area": {"row": 6, "col": 0, "rows": 3, "cols": 3}}',
 ])
 def test_a_broken_sidecar_is_a_one_line_error_naming_it(capsys, tmp_path, sidecar):
     shutil.copy(PHOTO, tmp_path / "a.jpg")
@@ -119,3 +123,10 @@ def test_the_report_names_the_colours_a_reading_mixed_up(capsys, tmp_path):
     assert all(kind.split(" as ")[0] in played for kind in summary["colour_mixups"])  # the true colour comes first
     assert set(summary["pyramids_by_colour"]) <= set(played)
     assert sum(v["n"] for v in summary["pyramids_by_colour"].values()) == sum(summary["by_class"][c]["n"] for c in pyramids)
+
+
+@pytest.mark.parametrize("args", [["eval", "x" * 300], ["eval", ".", "--split", "x" * 300]])
+def test_a_folder_name_too_long_for_the_file_system_is_a_one_line_error(capsys, args):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("subdivision: error: ") and "not a folder (File name too long)" in err and err.count("\n") == 1

@@ -79,7 +79,11 @@ def overlay_argument(text: str) -> str:
     """``--overlay``: a file name, not an empty one, for a PNG or a JPEG (no suffix: PNG)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("give the file to write the overlay to, e.g. --overlay out.png")
-    if text.endswith(("/", os.sep)) or Path(text).is_dir():
+    try:
+        folder = text.endswith(("/", os.sep)) or Path(text).is_dir()
+    except OSError as err:  # a name too long for the file system, ...
+        raise argparse.ArgumentTypeError(f"cannot write the overlay to {text}: {err.strerror or err}") from None
+    if folder:
         raise argparse.ArgumentTypeError(f"{text} is a folder: give the file to write the overlay to, "
                                          f"e.g. --overlay {Path(text) / 'overlay.png'}")
     suffix = Path(text).suffix.lower()
@@ -185,7 +189,11 @@ def run_eval(args) -> int:
     directory = Path(args.directory)
     if args.split:
         directory = directory / args.split
-    if not directory.is_dir():
+    try:
+        folder = directory.is_dir()
+    except OSError as err:  # a name too long for the file system, ...
+        raise UserError(f"{directory}: not a folder ({err.strerror or err})") from None
+    if not folder:
         raise UserError(f"{directory}: not a folder")
     if args.limit is not None and args.limit < 1:  # photos[:-1] would quietly drop the last one
         raise UserError(f"--limit must be at least 1, not {args.limit}")

@@ -175,7 +175,13 @@ def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
         area = truth["play_area"]
         for key in ("row", "col", "rows", "cols"):
             area[key] = int(area[key])
-        return truth, truth_grid_of(truth), Board.from_text(truth["board"])
+        board = Board.from_text(truth["board"])
+        if (board.cols, board.rows) != (area["cols"], area["rows"]):
+            raise ValueError(f"its board is {board.cols}x{board.rows} squares, its play area {area['cols']}x{area['rows']}")
+        checker = truth["checkerboard"]
+        if not (0 <= area["col"] <= int(checker["cols"]) - area["cols"] and 0 <= area["row"] <= int(checker["rows"]) - area["rows"]):
+            raise ValueError("its play area runs off its checkerboard")
+        return truth, truth_grid_of(truth), board
     except (ValueError, KeyError, TypeError, IndexError) as err:  # JSON, UTF-8, notation and schema alike
         detail = " ".join(str(err).split())[:120] or type(err).__name__
         raise UserError(f"{sidecar}: not a studio sidecar ({type(err).__name__}: {detail})") from None

@@ -1722,7 +1722,11 @@
     $("#board-text").addEventListener("input", () => { state.textDirty = true; save(); });
     $("#apply-text").addEventListener("click", () => {
       const text = $("#board-text").value;
-      if (!text.trim()) { showMessage("Type or paste a board first, or make a new empty board."); return; }
+      if (!text.trim()) {
+        $("#text-status").textContent = ""; // an earlier text's reason no longer applies
+        showMessage("Type or paste a board first, or make a new empty board.");
+        return;
+      }
       const typed = tokensFromText(text), read = state.readTokens;
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
