@@ -663,6 +663,10 @@ def check_position(
     else:
         colours = board.colours()
         n_players, source = _infer_players(board, players, threehouse)
+        sized = sorted({s.players for s in setups_for_size(board.rows, board.cols, threehouse)})
+        if source == "colours on board" and sized and n_players not in sized:
+            notes.append(f"the setup table's {board.rows}x{board.cols} board is for {' or '.join(map(str, sized))} "
+                         f"players, but {len(colours)} colours are on this one: checked as a {n_players}-player game")
         if len(colours) > n_players:
             violations.append(Violation(
                 None, RULE_TOO_MANY_COLOURS,

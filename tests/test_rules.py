@@ -393,6 +393,19 @@ def test_players_come_from_the_setup_table_or_the_colours():
     assert (report.players, report.players_source) == (4, "colours on board")
     assert check_position(board("# # # . . .\n" + ". . . . . .\n" * 5), threehouse=True).players == 3
     assert check_position(Board(6, 6), players=3).players_source == "given"
+    assert not any("setup table's" in note for note in report.notes)  # 4 players fit ThreeHouse 6x6
+
+
+def test_more_colours_than_the_boards_setup_has_players_is_noted():
+    # Standard 6x6 is the 2-player setup: three colours on it are checked as a 3-player game, and said.
+    three = board("# . . . . #\n. . . . . .\n. . # . . .\n. . . # . .\n. . . . . .\n# r2 b2 g2 . #")
+    report = check_position(three)
+    assert (report.players, report.players_source, report.violations) == (3, "colours on board", [])
+    assert "the setup table's 6x6 board is for 2 players, but 3 colours are on this one: " \
+           "checked as a 3-player game" in report.notes
+    two = board("# . . . . #\n. . . . . .\n. . # . . .\n. . . # . .\n. . . . . .\n# r2 b2 . . #")
+    assert not any("setup table's" in note for note in check_position(two).notes)
+    assert not any("setup table's" in note for note in check_position(three, players=3).notes)  # told
 
 
 def test_stash_is_inferred_from_the_boards_size_and_parks():
