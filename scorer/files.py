@@ -17,6 +17,16 @@ def shown_name(name: str) -> str:
     return STDIN_NAME if name == "-" else name
 
 
+def json_name(name: str) -> str:
+    """A file name for JSON output: bytes of it that are not UTF-8 (which Python holds as lone
+    surrogates, and strict JSON readers refuse) shown as U+FFFD."""
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = name.encode("utf-8", "replace")
+    return raw.decode("utf-8", "replace")
+
+
 def too_large(name: str, max_bytes: int, size: int | None = None, allowed_for: str = "") -> str:
     """The message for a file over ``max_bytes``, its ``size`` given when known (standard
     input and pipes are read only one byte past the limit); ``allowed_for`` ends it ("for

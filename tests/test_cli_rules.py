@@ -490,3 +490,22 @@ def test_read_text_says_how_to_mark_the_corners_of_an_unsure_outline(capsys, tmp
     assert status == 0 and len(warnings) == 2
     assert ("--corners X,Y,X,Y,X,Y,X,Y" in warnings[0]) != marked
     assert warnings[1] == "  warning: 1 park marker read"
+
+
+@pytest.mark.parametrize("command", ["score", "check"])
+def test_a_file_name_that_is_not_utf8_is_valid_json_in_json_lines(capsys, tmp_path, command):
+    path = os.path.join(os.fsencode(tmp_path), b"board \xff.txt")  # bytes a file system may hold
+    with open(path, "wb") as file:
+        file.write(Path(GAME_2P).read_bytes())
+    status, out, _ = run([command, "--json", os.fsdecode(path)], capsys)
+    assert status == 0
+    assert "\\udc" not in out and json.loads(out)["file"] == f"{tmp_path}/board \ufffd.txt"
+
+
+def test_a_photo_name_that_is_not_utf8_is_valid_json_in_the_readings_line(capsys, tmp_path):
+    path = os.path.join(os.fsencode(tmp_path), b"photo \xfe.jpg")
+    with open(path, "wb") as file:
+        file.write((ROOT / "sample_photos" / "dev" / "studio_001000.jpg").read_bytes())
+    status, out, _ = run(["read", "--json", os.fsdecode(path)], capsys)
+    assert status == 0
+    assert "\\udc" not in out and json.loads(out)["file"] == f"{tmp_path}/photo \ufffd.jpg"

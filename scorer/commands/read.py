@@ -12,7 +12,7 @@ from pathlib import Path
 from scorer.board import stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import PHOTO_FORMATS, STDIN_NAME, read_stdin, stdin_given_once
+from scorer.files import PHOTO_FORMATS, STDIN_NAME, json_name, read_stdin, stdin_given_once
 
 
 def add_parser(subparsers) -> None:
@@ -152,7 +152,7 @@ def run_read(args) -> int:
             status = 2
             continue
         if args.json:
-            print(json.dumps(reading.to_dict()))
+            print(json.dumps({**reading.to_dict(), "file": json_name(name)}))
         else:
             _print_reading(name, reading)
         sys.stdout.flush()

@@ -15,7 +15,7 @@ from pathlib import Path
 from scorer.board import Board, NotationError, content_from_symbol, stash_name
 from scorer.commands import add_stash_options
 from scorer.errors import UserError, print_error
-from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, read_at_most, read_stdin, shown_name, stdin_given_once,
+from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name, stdin_given_once,
                           too_large)
 from scorer.rules import CheckReport, check_position, parse_seats as parse_seat_names
 from scorer.scoring import ScoreReport, score_board
@@ -219,7 +219,7 @@ def _with_reading_warnings(text: str, loaded: Loaded) -> str:
 
 
 def _json_line(name: str, loaded: Loaded, report: dict) -> str:
-    out = {"file": name, **report, "board": loaded.board.to_text()}
+    out = {"file": json_name(name), **report, "board": loaded.board.to_text()}
     if loaded.from_photo:
         out["from_photo"] = True
         out["reading_warnings"] = (loaded.reading or {}).get("warnings", [])
