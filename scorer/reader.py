@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,6 +39,11 @@ from scorer.vision.squares import (LABELS, PIECE_SCALES, SQUARE_PX, SquaresResul
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
+# ...unless the board's squares come out smaller than the square reader's SQUARE_PX at that size
+# (a board far off in a large photo): the photo is then decoded again, up to this long side, for
+# squares of SQUARE_PX.
+FINER_LONG_SIDE = 4 * READ_LONG_SIDE
+FINER_GAIN = 1.1  # ... when that is at least this much larger
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
@@ -388,9 +394,12 @@ def find_board_grid(image: np.ndarray) -> GridFit:
 
 def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool | None = None,
                area: PlayArea | dict | None = None, grid: GridFit | None = None,
-               file: str | None = None) -> Reading:
+               file: str | None = None, finer: Callable[[int], np.ndarray] | None = None) -> Reading:
     """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth);
     ``threehouse`` None infers the stash from the play area and its parks (``infer_stash``).
+    ``finer``: the photo decoded again at a given long side (px), for a board whose squares are
+    smaller than SQUARE_PX in ``image`` (:func:`finer_photo`); the board is then read from that
+    larger image, ``reading.image``, whose px the reading's geometry is in.
 
     Row 1 of the board is the play area's edge nearest the bottom of the image; on a board
     turned near 45 degrees that can be another edge than the whole checkerboard's, and then
@@ -414,6 +423,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
             raise
         colourless = not has_colour(image)
+        image, grid = finer_photo(image, grid, finer)
         judged = helpers.submit(quality_on_board, whole.result(), image, grid)
         reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
                                 colourless=colourless, helpers=helpers)
@@ -456,6 +466,27 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                              "that the grid drawn on the photo covers the whole checkerboard", first=True)
     reading.seconds = time.perf_counter() - start
     return reading
+
+
+def finer_photo(image: np.ndarray, grid: GridFit,
+                finer: Callable[[int], np.ndarray] | None) -> tuple[np.ndarray, GridFit]:
+    """The photo and the board's grid in it, decoded again larger (``finer``: the photo at a
+    given long side) where the squares are smaller than SQUARE_PX and the photo has more px to
+    give, up to FINER_LONG_SIDE; else as they are. A photo that cannot be decoded again (gone,
+    changed) is read as it is."""
+    side = grid.square_side_px()
+    if finer is None or side >= SQUARE_PX:
+        return image, grid
+    long_side = min(FINER_LONG_SIDE, math.ceil(max(image.shape[:2]) * SQUARE_PX / side))
+    try:
+        larger = finer(long_side)
+    except UserError:
+        return image, grid
+    ratio = max(larger.shape[:2]) / max(image.shape[:2])
+    same_shape = abs(larger.shape[0] / larger.shape[1] - image.shape[0] / image.shape[1]) < 0.01
+    if ratio < FINER_GAIN or not same_shape:  # little more to give, or not the same photo
+        return image, grid
+    return larger, grid.scaled(ratio)
 
 
 def cut_off_edges(grid: GridFit, play: PlayArea, board: Board, shape: tuple[int, ...]) -> tuple[list[str], list[str]]:
@@ -870,14 +901,16 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
             raise InvalidCorners(f"a board marked by hand has {MIN_BOARD_SQUARES} to {MAX_SQUARES} squares each way, "
                                  f"not {cols}x{rows}")
         grid = grid_from_corners(image, np.asarray(corners, np.float64) / photo_scale, rows, cols)
-    reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file)
+    reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file,
+                         finer=lambda long_side: load_photo_scaled(source, long_side=long_side)[0])
     if grid is not None:
         reading.grid_marked = True
         reading.warnings = [AMBIGUOUS_MARKED_AREA if text == AMBIGUOUS_AREA else text for text in reading.warnings]
         if grid.support == 0:
             reading.warn("grid", "no square corners were seen near the marked corners, so the grid follows "
                                  "the marks as they are: check that it lies on the squares", first=True)
-    reading.photo_scale = photo_scale
+    reading.photo_scale = photo_scale if reading.image is image else (  # decoded larger for a small board
+        photo_scale * max(image.shape[:2]) / max(reading.image.shape[:2]))
     reading.seconds = time.perf_counter() - start
     return reading
 

@@ -41,8 +41,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from scorer.board import Board, Square  # noqa: E402
 from scorer.errors import UserError  # noqa: E402
-from scorer.reader import read_image  # noqa: E402
+from scorer.reader import READ_LONG_SIDE, read_image  # noqa: E402
 from scorer.rules import random_game  # noqa: E402
+from scorer.vision.load import downscale  # noqa: E402
 from synthetic_scene import BGR, draw_scene  # noqa: E402
 
 
@@ -54,6 +55,9 @@ SQUARE_COLOURS = {  # other checkerboards than synthetic_scene's grey and white,
     "grey-print": {"light": (238, 238, 236), "dark": (120, 120, 122)},
 }
 ELEVATION = (35.0, 85.0)  # the camera's degrees above the board, unless told otherwise
+# --far: a 12 MP photo with the board far off (a phone's usual field of view), its squares
+# about 30 px across at the reader's READ_LONG_SIDE and 76 px in the photo itself
+FAR_PHOTO, FAR_DISTANCE = (4032, 3024), 42.0
 
 
 @dataclass
@@ -72,13 +76,15 @@ def tokens(board: Board) -> np.ndarray:
 
 
 def read_drawing(seed: int, see_through: bool = False, early: bool = False, squares: str | None = None,
-                 elevation: tuple[float, float] = ELEVATION) -> DrawnResult:
+                 elevation: tuple[float, float] = ELEVATION, far: bool = False) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
     game, its play area anywhere it fits, the reader told which stash; ``squares``: a name in
     SQUARE_COLOURS, another checkerboard than the grey and white one; ``elevation``: the
     camera's range of degrees above the board, the seed's place in ELEVATION mapped onto it,
-    so the same seed draws the same game and turn)."""
+    so the same seed draws the same game and turn; ``far``: the board far off in a 12 MP
+    photo, read as ``read_photo`` reads one, shrunk to READ_LONG_SIDE and decoded larger again
+    for the board's small squares)."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
     threehouse = early and rng.random() < 0.3
@@ -89,14 +95,22 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
         origin = rng.choice([(0, 0), (1, 1), (0, 1)]) if board.rows < 8 else (0, 0)
     else:
         origin = (0, 0) if board.rows == 8 else (1, 1)
-    image, _, _ = draw_scene(board, origin=origin, size=(8, 8),
+    width, height = FAR_PHOTO if far else (1200, 900)
+    image, _, _ = draw_scene(board, origin=origin, size=(8, 8), width=width, height=height,
                              elevation_deg=_mapped(rng.uniform(*ELEVATION), ELEVATION, elevation),
-                             yaw_deg=rng.uniform(0, 360), seed=seed,
-                             see_through=see_through, **SQUARE_COLOURS.get(squares, {}))
+                             yaw_deg=rng.uniform(0, 360), seed=seed, see_through=see_through,
+                             **({"distance": FAR_DISTANCE} if far else {}), **SQUARE_COLOURS.get(squares, {}))
+    finer = None
+    if far:
+        photo = image
+        image = downscale(photo, READ_LONG_SIDE)[0]
+
+        def finer(long_side: int) -> np.ndarray:
+            return downscale(photo, long_side)[0]
     truth = tokens(board)
     wrong = truth.size
     try:
-        reading = read_image(image, threehouse=threehouse)
+        reading = read_image(image, threehouse=threehouse, finer=finer)
     except UserError:
         reading = None
     unflagged, area_warned = wrong, False
@@ -138,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a wooden chessboard (maple and walnut squares): --squares wood")
     parser.add_argument("--elevation", nargs=2, type=float, default=ELEVATION, metavar=("LOW", "HIGH"),
                         help="the camera's degrees above the board (default 35 85; 30 35 for steep views)")
+    parser.add_argument("--far", action="store_true",
+                        help="the board far off in a 12 MP photo (squares about 30 px at the reader's 1600 px)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
     if args.seeds[1] <= args.seeds[0]:
@@ -147,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--elevation {low:g} {high:g}: need 0 < LOW <= HIGH <= 90")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high))
+        result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high), args.far)
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"

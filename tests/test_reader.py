@@ -1,6 +1,7 @@
 """The photo reader's stages 3-8 on drawn scenes with known geometry (no studio photos needed)."""
 
 import io
+import math
 import json
 import sys
 from pathlib import Path
@@ -1452,3 +1453,49 @@ def test_a_squares_centre_shift_is_how_far_its_refined_centre_lies_from_the_sing
     shifted = dataclasses.replace(grid, intersections=moved)
     assert shifted.centre_shift(2, 3) == pytest.approx([3.0, -2.0])
     assert shifted.centre_shift(5, 5) == pytest.approx([0.0, 0.0], abs=1e-6)
+
+
+def test_a_board_with_small_squares_is_read_from_the_photo_decoded_larger():
+    from scorer.errors import UserError as Unreadable
+    from scorer.reader import FINER_LONG_SIDE, finer_photo
+    from scorer.vision.squares import SQUARE_PX
+
+    image = np.zeros((600, 800, 3), np.uint8)
+    small = truth_grid(8, 8, [[300, 200], [460, 200], [460, 360], [300, 360]])  # squares of 20 px
+    asked = []
+
+    def finer(long_side):
+        asked.append(long_side)
+        return np.zeros((round(long_side * 3 / 4), long_side, 3), np.uint8)
+
+    larger, grid = finer_photo(image, small, finer)
+    assert asked == [math.ceil(800 * SQUARE_PX / 20)] and larger.shape == (1440, 1920, 3)
+    assert np.allclose(grid.corners, np.asarray(small.corners) * 2.4)
+    assert finer_photo(image, small.scaled(3.0), finer)[0] is image and len(asked) == 1  # 60 px squares: as it is
+    tiny = truth_grid(8, 8, [[300, 200], [316, 200], [316, 216], [300, 216]])  # 2 px squares: at most FINER_LONG_SIDE
+    assert finer_photo(image, tiny, finer)[0].shape[1] == FINER_LONG_SIDE
+    assert finer_photo(image, small, None)[0] is image
+    assert finer_photo(image, small, lambda long_side: image)[0] is image  # the photo had no more px
+
+    def gone(long_side):
+        raise Unreadable("photo.jpg: no such file")
+    assert finer_photo(image, small, gone) == (image, small)
+
+
+def test_a_board_far_off_in_a_large_photo_is_read_in_the_photos_own_px(tmp_path):
+    # A 12 MP photo whose board spans a sixth of it: decoded at READ_LONG_SIDE its squares are
+    # about 30 px, so the reader decodes it again larger; the geometry it reports is the photo's.
+    from scorer.reader import READ_LONG_SIDE
+    from scorer.vision.squares import SQUARE_PX
+
+    board = Board.from_text(POSITION)
+    img, _, corners = draw_scene(board, elevation_deg=60.0, width=4032, height=3024, distance=42.0, seed=3)
+    photo = tmp_path / "far.jpg"
+    cv2.imwrite(str(photo), img, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    reading = read_photo(photo)
+    assert max(reading.image.shape[:2]) > 1.5 * READ_LONG_SIDE and reading.grid.square_side_px() >= 0.9 * SQUARE_PX
+    assert reading.photo_scale == pytest.approx(4032 / reading.image.shape[1])
+    side = truth_grid(8, 8, corners).square_side_px()
+    found = np.asarray(clockwise_from_top_left(np.asarray(reading.to_dict()["grid"]["corners"], float)))
+    assert np.abs(found - np.asarray(clockwise_from_top_left(np.asarray(corners, float)))).max() < 0.25 * side
+    assert reading.board is not None and reading.board.to_text() == board.to_text()

@@ -203,8 +203,11 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
         kwargs["players"] = truth.get("players")
     try:
         image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
-        reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None,
-                             file=str(photo), **kwargs)
+        reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None, file=str(photo),
+                             finer=lambda long_side: load_photo_scaled(photo, long_side=long_side)[0], **kwargs)
+        if reading.image is not image:  # a small board, read from the photo decoded larger
+            k *= max(image.shape[:2]) / max(reading.image.shape[:2])
+            image = reading.image
     except UserError as err:
         # A photo that cannot be loaded, or no board found: every square of it counts as misread.
         seconds = time.perf_counter() - start
