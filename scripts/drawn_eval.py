@@ -1,7 +1,7 @@
 """Read flat-shaded drawings of random legal games: a second generator, unlike the studio's.
 
     .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--squares wood|blue|green|grey-print]
-        [--elevation 30 35] [--verbose]
+        [--elevation 30 35] [--far] [--verbose]
 
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
@@ -17,6 +17,8 @@ draws another checkerboard than the grey and white one: ``wood`` (maple and waln
 also ``--wood``: its light squares are far from neutral, which the reader's white balance
 takes them for), ``blue`` or ``green`` (a vinyl board's, where pieces of the dark squares'
 colour melt into them) or ``grey-print`` (mid-grey on white, as the bandanna is printed).
+``--far`` draws a 12 MP photo with the board far off (squares about 30 px at the reader's 1600 px),
+read as a photo is read: shrunk to 1600 px, and decoded larger again for its small squares.
 A reading is compared with the game under the four turns of the board (a drawing has no
 "bottom edge" to number row 1 from that the reader could be wrong about), counting the
 squares that differ and how many of those the reading did not flag as unsure (all of them on
