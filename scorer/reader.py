@@ -42,7 +42,7 @@ READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a r
 # ...unless the board's squares come out smaller than the square reader's SQUARE_PX at that size
 # (a board far off in a large photo): the photo is then decoded again, up to this long side, for
 # squares of SQUARE_PX.
-FINER_LONG_SIDE = 4 * READ_LONG_SIDE
+FINER_LONG_SIDE = 4096  # (a 12 MP phone photo's own long side: a larger JPEG is decoded whole for it)
 FINER_GAIN = 1.1  # ... when that is at least this much larger
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
@@ -478,9 +478,11 @@ def finer_photo(image: np.ndarray, grid: GridFit,
     if finer is None or side >= SQUARE_PX:
         return image, grid
     long_side = min(FINER_LONG_SIDE, math.ceil(max(image.shape[:2]) * SQUARE_PX / side))
+    if long_side < FINER_GAIN * max(image.shape[:2]):
+        return image, grid
     try:
         larger = finer(long_side)
-    except UserError:
+    except (UserError, MemoryError):
         return image, grid
     ratio = max(larger.shape[:2]) / max(image.shape[:2])
     same_shape = abs(larger.shape[0] / larger.shape[1] - image.shape[0] / image.shape[1]) < 0.01
@@ -901,8 +903,11 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
             raise InvalidCorners(f"a board marked by hand has {MIN_BOARD_SQUARES} to {MAX_SQUARES} squares each way, "
                                  f"not {cols}x{rows}")
         grid = grid_from_corners(image, np.asarray(corners, np.float64) / photo_scale, rows, cols)
+    # Decoded again only where the photo is larger, and read again only from bytes or a file
+    # (not a pipe, which has given its bytes already).
+    again = photo_scale >= FINER_GAIN and (isinstance(source, bytes) or Path(source).is_file())
     reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file,
-                         finer=lambda long_side: load_photo_scaled(source, long_side=long_side)[0])
+                         finer=(lambda long_side: load_photo_scaled(source, long_side=long_side)[0]) if again else None)
     if grid is not None:
         reading.grid_marked = True
         reading.warnings = [AMBIGUOUS_MARKED_AREA if text == AMBIGUOUS_AREA else text for text in reading.warnings]

@@ -73,6 +73,9 @@ def test_a_crisp_striped_cloth_or_wood_grain_is_not_taken_for_a_shaken_photo():
     y, x = np.indices((600, 800))
     stripes = ((x // 40) % 2 * 160 + 50).astype(np.uint8)
     assert directional_sharpness(stripes) > DIRECTIONAL_BLURRED
+    # across the other way too: the flat pixels beside an edge face no direction (once, as
+    # facing 0 degrees, they made horizontal stripes look smeared along x: 0.0)
+    assert directional_sharpness(np.ascontiguousarray(stripes.T[:600, :800])) > DIRECTIONAL_BLURRED
     grain = (128 + 60 * np.sign(np.sin((x + 0.3 * y + 8 * np.sin(y / 50.0)) / 6.0))).astype(np.uint8)
     assert directional_sharpness(grain) > DIRECTIONAL_BLURRED
     shake = np.zeros((15, 15), np.float32)
@@ -106,14 +109,17 @@ def test_blown_out_means_every_channel_at_250_or_more():
 
 
 def test_the_whole_photos_quality_judged_first_and_the_boards_after_is_the_same():
-    from scorer.vision.quality import photo_quality, quality_on_board
+    from scorer.vision.quality import board_light_level, bright_level, photo_quality, quality_on_board
 
     photo, grid = _board_photo()
     colour = cv2.cvtColor(cv2.GaussianBlur(photo, (0, 0), 1.5), cv2.COLOR_GRAY2BGR)
     whole = photo_quality(colour)
-    assert whole.sharpness is None
-    assert quality_on_board(whole, colour, grid) == photo_quality(colour, grid)
-    assert quality_on_board(whole, colour, grid).sharpness is not None
+    assert whole.sharpness is None and whole.light_level == bright_level(cv2.resize(
+        cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+    judged = quality_on_board(whole, colour, grid)
+    assert judged.sharpness == sharpness(cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY), grid) is not None
+    assert judged.light_level == board_light_level(colour, grid)
+    assert (judged.directional_sharpness, judged.blown_share) == (whole.directional_sharpness, whole.blown_share)
 
 
 def test_a_shaken_photo_is_read_and_warned_of_and_one_too_shaken_says_why():

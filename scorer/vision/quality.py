@@ -136,6 +136,9 @@ def blown_share(image_bgr: np.ndarray) -> float:
     """Share of the photo's pixels blown out to white (every channel at 250 or more)."""
     if image_bgr.size == 0:
         return 0.0
+    if image_bgr.dtype != np.uint8:
+        pixels = image_bgr if image_bgr.ndim == 3 else image_bgr[..., None]
+        return float((pixels >= 250).all(axis=2).mean())
     blown = cv2.inRange(image_bgr, (250,) * 4, (255,) * 4)  # every channel
     return cv2.countNonZero(blown) / blown.size
 
