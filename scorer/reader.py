@@ -292,7 +292,7 @@ class Reading:
     image: np.ndarray | None = field(default=None, repr=False)
     colour_names: list[str] = field(default_factory=list)
     colour_groups: list[ColourGroupReading] = field(default_factory=list)
-    photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk)
+    photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk, or a small board's larger)
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
@@ -398,8 +398,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth);
     ``threehouse`` None infers the stash from the play area and its parks (``infer_stash``).
     ``finer``: the photo decoded again at a given long side (px), for a board whose squares are
-    smaller than SQUARE_PX in ``image`` (:func:`finer_photo`); the board is then read from that
-    larger image, ``reading.image``, whose px the reading's geometry is in.
+    smaller than SQUARE_PX in ``image`` (:func:`finer_photo`, :func:`photo_decoder`); the board
+    is then read from that larger image, ``reading.image``, whose px the reading's geometry is
+    in, and ``reading.photo_scale`` is ``image``'s px per px of it.
 
     Row 1 of the board is the play area's edge nearest the bottom of the image; on a board
     turned near 45 degrees that can be another edge than the whole checkerboard's, and then
@@ -423,6 +424,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
             raise
         colourless = not has_colour(image)
+        given_side = max(image.shape[:2])
         image, grid = finer_photo(image, grid, finer)
         judged = helpers.submit(quality_on_board, whole.result(), image, grid)
         reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
@@ -464,8 +466,19 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                else f"found {grid.cols}x{grid.rows} squares, not square")
         reading.warn("grid", f"unsure of the board's outline ({why}): check "
                              "that the grid drawn on the photo covers the whole checkerboard", first=True)
+    if max(image.shape[:2]) != given_side:  # read from the photo decoded larger
+        reading.photo_scale = given_side / max(image.shape[:2])
     reading.seconds = time.perf_counter() - start
     return reading
+
+
+def photo_decoder(source: str | Path | bytes, photo_scale: float) -> Callable[[int], np.ndarray] | None:
+    """``read_image``'s ``finer``: the photo ``source``, loaded shrunk by ``photo_scale``,
+    decoded again at a given long side; None where it has no more px to give, or cannot be read
+    twice (a pipe gives its bytes once)."""
+    if photo_scale < FINER_GAIN or not (isinstance(source, bytes) or Path(source).is_file()):
+        return None
+    return lambda long_side: load_photo_scaled(source, long_side=long_side)[0]
 
 
 def finer_photo(image: np.ndarray, grid: GridFit,
@@ -903,19 +916,15 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
             raise InvalidCorners(f"a board marked by hand has {MIN_BOARD_SQUARES} to {MAX_SQUARES} squares each way, "
                                  f"not {cols}x{rows}")
         grid = grid_from_corners(image, np.asarray(corners, np.float64) / photo_scale, rows, cols)
-    # Decoded again only where the photo is larger, and read again only from bytes or a file
-    # (not a pipe, which has given its bytes already).
-    again = photo_scale >= FINER_GAIN and (isinstance(source, bytes) or Path(source).is_file())
     reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file,
-                         finer=(lambda long_side: load_photo_scaled(source, long_side=long_side)[0]) if again else None)
+                         finer=photo_decoder(source, photo_scale))
     if grid is not None:
         reading.grid_marked = True
         reading.warnings = [AMBIGUOUS_MARKED_AREA if text == AMBIGUOUS_AREA else text for text in reading.warnings]
         if grid.support == 0:
             reading.warn("grid", "no square corners were seen near the marked corners, so the grid follows "
                                  "the marks as they are: check that it lies on the squares", first=True)
-    reading.photo_scale = photo_scale if reading.image is image else (  # decoded larger for a small board
-        photo_scale * max(image.shape[:2]) / max(reading.image.shape[:2]))
+    reading.photo_scale *= photo_scale  # the photo's px per px of the image read (decoded larger for a small board)
     reading.seconds = time.perf_counter() - start
     return reading
 

@@ -1494,6 +1494,21 @@ def test_a_board_with_small_squares_is_read_from_the_photo_decoded_larger():
     assert finer_photo(image, small, gone) == (image, small)
 
 
+def test_a_photo_is_decoded_again_only_when_larger_and_from_bytes_or_a_file(tmp_path):
+    import os
+
+    from scorer.reader import photo_decoder
+
+    ok, jpeg = cv2.imencode(".jpg", np.full((300, 400, 3), 128, np.uint8))
+    data = jpeg.tobytes()
+    (tmp_path / "photo.jpg").write_bytes(data)
+    os.mkfifo(tmp_path / "pipe.jpg")
+    assert photo_decoder(data, 2.0)(200).shape == (150, 200, 3)
+    assert photo_decoder(tmp_path / "photo.jpg", 2.0)(200).shape == (150, 200, 3)
+    assert photo_decoder(str(tmp_path / "photo.jpg"), 1.05) is None  # read whole already
+    assert photo_decoder(str(tmp_path / "pipe.jpg"), 2.0) is None  # never opened again
+
+
 def test_a_board_far_off_in_a_large_photo_is_read_in_the_photos_own_px(tmp_path):
     # A 12 MP photo whose board spans a sixth of it: decoded at READ_LONG_SIDE its squares are
     # about 30 px, so the reader decodes it again larger; the geometry it reports is the photo's.

@@ -190,7 +190,7 @@ def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
 def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = False,
                    infer_stash: bool = False) -> PhotoResult:
     """Read one photo and compare it with its sidecar."""
-    from scorer.reader import read_image
+    from scorer.reader import photo_decoder, read_image
 
     truth, t_grid, t_board = load_truth(photo)
     checker, area = truth["checkerboard"], truth["play_area"]
@@ -204,10 +204,9 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     try:
         image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
         reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None, file=str(photo),
-                             finer=lambda long_side: load_photo_scaled(photo, long_side=long_side)[0], **kwargs)
-        if reading.image is not image:  # a small board, read from the photo decoded larger
-            k *= max(image.shape[:2]) / max(reading.image.shape[:2])
-            image = reading.image
+                             finer=photo_decoder(photo, k), **kwargs)
+        k *= reading.photo_scale  # a small board is read from the photo decoded larger
+        image = reading.image
     except UserError as err:
         # A photo that cannot be loaded, or no board found: every square of it counts as misread.
         seconds = time.perf_counter() - start
