@@ -4,8 +4,8 @@ import json
 import shutil
 from pathlib import Path
 
-from scorer.board import COLOUR_LETTERS, PARK, Piece
-from scorer.vision.evaluate import PhotoResult, evaluate_photo, fixes_to_right, summarise
+from scorer.board import COLOUR_LETTERS, PARK, Board, Piece
+from scorer.vision.evaluate import PhotoResult, evaluate_photo, fixes_to_right, scores_alike, summarise
 
 DEV = Path(__file__).resolve().parents[1] / "sample_photos" / "dev"
 
@@ -66,8 +66,9 @@ def test_summary_counts_boards_right_after_one_and_three_fixes():
     results = [PhotoResult("a", 0.1, grid), PhotoResult("b", 0.1, grid, wrong=15, failure="colour", fixes=1),
                PhotoResult("c", 0.1, grid, wrong=3, failure="squares", fixes=3),
                PhotoResult("d", 0.1, {"found": True, "correct": False, "max_error": 1.0}, wrong=20, failure="grid")]
+    results[1].score_right = True  # a colour named otherwise
     summary = summarise(results)
-    assert summary["boards_exact"] == 0.25
+    assert summary["boards_exact"] == 0.25 and summary["scores_right"] == 0.5
     assert summary["boards_within_one_fix"] == 0.5 and summary["boards_within_three_fixes"] == 0.75
 
 
@@ -84,3 +85,32 @@ def test_a_photo_read_right_against_a_sidecar_with_two_players_swapped_and_a_par
     (tmp_path / photo.with_suffix(".json").name).write_text(json.dumps(truth))
     result = evaluate_photo(tmp_path / photo.name)
     assert result.failure is not None and result.fixes == 2
+    assert result.score_right  # players' names swapped, and a park scores nothing without Private Parks
+
+
+GAME = (Path(__file__).resolve().parents[1] / "sample_boards" / "rules_game_2p.txt").read_text()
+
+
+def _pairs(truth: Board, read: Board) -> dict:
+    return {sq.name: (truth[sq], read[sq]) for sq in truth.geometry.squares}
+
+
+def test_a_board_scores_alike_whatever_its_players_are_named():
+    truth = Board.from_text(GAME)
+    assert scores_alike(truth, truth, _pairs(truth, truth))
+    for swap in ({"red": "white"}, {"red": "blue", "blue": "red"}, {"red": "clear", "blue": "white"}):
+        read = truth.recoloured(swap)
+        assert scores_alike(truth, read, _pairs(truth, read)), swap
+
+
+def test_a_size_a_missed_piece_or_players_merged_or_split_score_otherwise():
+    truth = Board.from_text(GAME)
+    size = truth.copy()
+    size["B1"] = Piece(size["B1"].colour, 1 + size["B1"].pips % 3)
+    missed = truth.copy()
+    missed["B1"] = None
+    merged = truth.recoloured({"blue": "red"})
+    split = truth.copy()
+    split["B1"] = Piece("green", truth["B1"].pips)  # a lone piece of a third colour
+    for read in (size, missed, merged, split):
+        assert not scores_alike(truth, read, _pairs(truth, read))

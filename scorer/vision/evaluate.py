@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -23,6 +24,7 @@ import numpy as np
 
 from scorer.board import COLOURS, PARK, Board, Piece, Square, recoloured_content
 from scorer.errors import UserError
+from scorer.scoring import score_board
 from scorer.vision.grid import GridFit
 from scorer.files import PHOTO_SUFFIXES
 from scorer.vision.grid_eval import CORRECT_MAX_ERROR, evaluate_grid
@@ -155,6 +157,7 @@ class PhotoResult:
     warnings: list[str] = field(default_factory=list)
     stash: tuple[bool, bool] | None = None  # when inferred: (right, warned of a close call)
     fixes: int | None = None  # web-page corrections to a right board (None: no grid, a wrong one or a wrong stash)
+    score_right: bool = False  # each player's total as the true board's, a colour's name aside
 
 
 def sidecar_for(photo: Path) -> Path | None:
@@ -281,6 +284,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
                 stages.append(3)
     if result.grid["correct"] and (result.stash is None or result.stash[0]):  # a wrong stash: read again
         result.fixes = fixes_to_right(on_read_board) + off_read_board
+    if result.grid["correct"] and read_board is not None and off_read_board == 0:
+        result.score_right = scores_alike(t_board, read_board, on_read_board)
     if not result.grid["correct"]:
         result.failure = "grid"
     elif reading.failed_stage:
@@ -319,6 +324,25 @@ def fixes_to_right(cells: dict[str, tuple]) -> int:
         if right(best) <= right(read):
             return fixes + len(truth) - right(read)
         read, fixes = best, fixes + 1
+
+
+def scores_alike(truth: Board, read: Board, cells: dict[str, tuple]) -> bool:
+    """Whether ``read`` scores as ``truth`` does: every player's total the same, a colour's
+    name aside. Each colour read stands for the true colour most of its pyramids are (``cells``:
+    read cell name -> (truth, read)); two colours read as one player, or one player read as
+    two, score differently."""
+    votes = Counter((got.colour, want.colour) for want, got in cells.values()
+                    if isinstance(want, Piece) and isinstance(got, Piece))
+    player_of: dict[str, str] = {}
+    for (colour_read, colour), _ in votes.most_common():
+        player_of.setdefault(colour_read, colour)
+    totals_read: dict[str, int] = {}
+    for colour_read, score in score_board(read).players.items():
+        player = player_of.get(colour_read, colour_read)
+        if player in totals_read:
+            return False
+        totals_read[player] = score.total
+    return totals_read == {colour: score.total for colour, score in score_board(truth).players.items()}
 
 
 def summarise(results: list[PhotoResult]) -> dict:
@@ -384,6 +408,7 @@ def summarise(results: list[PhotoResult]) -> dict:
 
     out["boards_within_one_fix"] = right_after(1)
     out["boards_within_three_fixes"] = right_after(3)
+    out["scores_right"] = sum(r.failure is None or r.score_right for r in results) / n
     failures: dict[str, int] = {}
     for r in results:
         if r.failure:
@@ -444,6 +469,7 @@ def format_summary(summary: dict, title: str) -> str:
     lines.append(f"  right after fixes     {pct(summary['boards_within_one_fix'])} after one at most, "
                  f"{pct(summary['boards_within_three_fixes'])} after three (a colour changed for all its "
                  "pieces counts one, each other square one)")
+    lines.append(f"  scores right          {pct(summary['scores_right'])} (every player's total, a colour's name aside)")
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary["failures_by_stage"].items())) or "none"
     lines.append(f"  failures by stage     {fails}")
     if "stash" in summary:
