@@ -55,7 +55,7 @@ class Square(NamedTuple):
     def parse(cls, name: str) -> "Square":
         """``"B4"`` -> Square(col=1, row=3). Case-insensitive."""
         text = name.strip().upper()
-        if len(text) < 2 or text[0] not in FILES or not text[1:].isdigit():
+        if len(text) < 2 or text[0] not in FILES or not (text[1:].isascii() and text[1:].isdigit()):
             raise NotationError(f"not a square name: {name!r} (expected a letter and a number, like B4)")
         row = int(text[1:])
         if not 1 <= row <= MAX_SIZE:

@@ -66,6 +66,9 @@ def parse_command_line(parser: argparse.ArgumentParser, argv: list[str] | None) 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parse_command_line(parser, argv)
+    if sys.stdout is None and args.command not in QUIET_COMMANDS:  # started with its standard output closed
+        print_error("cannot write the output: standard output is closed")
+        return 2
     try:
         return int(args.func(args) or 0)
     except (UserError, NotationError) as err:
@@ -84,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+QUIET_COMMANDS = {"serve", "studio"}  # their work is not their standard output: they run with it closed
 OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}  # the output's disk is full or failing
 
 

@@ -32,6 +32,9 @@ def test_square_names_follow_the_rules():
         Square.parse("Z1")
     with pytest.raises(NotationError):
         Square.parse("A13")
+    for name in ("A\u00b2", "A\u0661", "A\uff11"):  # superscript, Arabic-Indic and fullwidth digits
+        with pytest.raises(NotationError):
+            Square.parse(name)
 
 
 def test_text_rows_run_top_first_and_a1_is_bottom_left():

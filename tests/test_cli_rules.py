@@ -380,6 +380,13 @@ def test_board_text_starting_like_a_bitmap_is_still_text():
     assert not is_image(b"BM . .\n. . .\n. . .\n")
 
 
+def test_board_text_with_ftyp_where_a_heic_file_has_it_is_still_text(capsys, tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(";   ftyp is a word\n. . . . .\n. r1 . . .\n. . . . .\n. . . . .\n. . . . .\n")
+    status, out, err = run(["score", str(path)], capsys)
+    assert status == 0 and err == "" and "red" in out
+
+
 def test_real_process_exit_codes_and_no_traceback(tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("r3 r3\n")
@@ -427,6 +434,16 @@ def test_a_full_disk_under_the_output_is_one_line_and_status_2(tmp_path):
                               stderr=subprocess.PIPE, text=True, cwd=ROOT)
     assert done.returncode == 2
     assert done.stderr == "subdivision: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("command", ["score", "check"])
+def test_a_closed_standard_output_is_one_line_and_status_2(command):
+    # started as `subdivision score FILE >&-`: Python has no sys.stdout at all
+    done = subprocess.run([sys.executable, "-m", "scorer", command, GAME_2P], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2
+    assert done.stderr == "subdivision: error: cannot write the output: standard output is closed\n"
 
 
 @pytest.mark.parametrize("command", ["score", "check"])

@@ -152,7 +152,7 @@ def test_check_lists_violations_with_their_cells(client):
     assert {"A3", "B3"} <= cells
 
 
-@pytest.mark.parametrize("body", [{}, {"threehouse": "auto"}, {"threehouse": None}])
+@pytest.mark.parametrize("body", [{}, {"threehouse": "auto"}, {"threehouse": None}, {"threehouse": ""}, {"threehouse": " "}])
 def test_check_infers_the_stash_unless_given(client, body):
     five = "r1 . . . #\n. . . . .\n. . . . .\n. . . . .\n# . . . b1\n"  # 5x5: only ThreeHouse
     report = client.post("/api/check", json={"board": five, **body}).get_json()

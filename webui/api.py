@@ -67,10 +67,10 @@ def players_option(options: Mapping[str, Any]) -> int | None:
 
 
 def stash_option(options: Mapping[str, Any]) -> bool | None:
-    """``threehouse``: true or false, or ``"auto"``/missing for None (inferred from the play
+    """``threehouse``: true or false, or ``"auto"``/empty/missing for None (inferred from the play
     area's size and its parks, see ``scorer.board.infer_stash``)."""
     value = options.get("threehouse")
-    if value is None or (isinstance(value, str) and value.strip().lower() == "auto"):
+    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):  # as ``players``
         return None
     return flag(options, "threehouse")
 

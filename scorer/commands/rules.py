@@ -84,6 +84,10 @@ class Loaded:
     reading: dict | None = None
 
 
+HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1",
+               b"avif", b"avis"}  # an ISO-BMFF file's major brand for HEIC, HEIF and AVIF images
+
+
 def is_image(data: bytes) -> bool:
     """JPEG, PNG, WebP, HEIC/HEIF/AVIF (ISO-BMFF ``ftyp``), and the TIFF and BMP the photo
     loader also reads, by magic bytes; and GIF, which it names as a format it does not take."""
@@ -92,7 +96,7 @@ def is_image(data: bytes) -> bool:
         or data[:6] in (b"GIF87a", b"GIF89a")
         or data.startswith(b"\x89PNG\r\n\x1a\n")
         or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
-        or data[4:8] == b"ftyp"
+        or (data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS)
         or data[:4] in (b"II*\x00", b"MM\x00*")
         or (data[:2] == b"BM" and int.from_bytes(data[14:18], "little") in (12, 40, 52, 56, 108, 124))  # DIB header size
     )
