@@ -464,7 +464,8 @@ def infer_stash(size: int, parks_seen: int, players: int | None = None, colours_
     first move, so they count mid-game too. ``players`` narrows the choice unless no setup of
     that many fits the size. Other sizes give standard. ``colours_seen`` (the players the
     pieces' colours clearly show) settles a close call between setups of different player
-    counts (``StashGuess.contenders``); the call stays marked close."""
+    counts (``StashGuess.contenders``), but not for fewer players than the setup the parks fit
+    best: the call stays marked close."""
     fitting = setups_for_size(size, size)
     fitting = [s for s in fitting if s.players == players] or fitting
     if not fitting:
@@ -474,7 +475,10 @@ def infer_stash(size: int, parks_seen: int, players: int | None = None, colours_
     if not any(s.trios != best.trios for s in rivals):
         return StashGuess(best.trios == THREEHOUSE_TRIOS, False, parks_seen, size)
     contenders = tuple(sorted({s.players for s in rivals}))
-    by_colours = [s for s in rivals if s.players == colours_seen]
+    # Fewer colours than the parks' setup has players are likelier two players' pieces seen as
+    # one colour (blue and purple, cyan and clear) than the parks misread: they do not outvote it.
+    by_colours = [s for s in rivals if s.players == colours_seen
+                  and (s.players >= best.players or s.parks_miss(parks_seen) == best.parks_miss(parks_seen))]
     if by_colours:
         best = min(by_colours, key=lambda s: s.parks_miss(parks_seen))
     return StashGuess(best.trios == THREEHOUSE_TRIOS, True, parks_seen, size, contenders,

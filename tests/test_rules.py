@@ -428,7 +428,10 @@ def test_the_colours_seen_settle_a_close_stash_call_and_only_that():
     settled = infer_stash(6, 7, colours_seen=3)
     assert settled.threehouse and settled.close  # still marked close: the player may know better
     assert settled.doubt().startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board, read as ThreeHouse")
-    assert not infer_stash(6, 8, colours_seen=2).threehouse
+    # 8 parks fit ThreeHouse's 9 better: two colours there are likelier two players' pieces
+    # seen as one colour (cyan and clear) than two pieces or bare squares read as parks
+    assert infer_stash(6, 8, colours_seen=2).threehouse and infer_stash(6, 8, colours_seen=2).close
+    assert not infer_stash(6, 7, colours_seen=2).threehouse  # 7 fit a standard game's 6 better
     assert infer_stash(6, 3).contenders == (2, 4) and infer_stash(6, 3, colours_seen=4).threehouse
     # a count no contender has says nothing; nor do colours against a clear park count
     assert not infer_stash(6, 7, colours_seen=4).threehouse and "colours" not in infer_stash(6, 7, colours_seen=4).doubt()
