@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from scorer.board import (COLOUR_LETTERS, PARK, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol,
-                          infer_stash, setup_of_area, setups_for_size)
+                          infer_stash, setup_of_area, setups_for_size, stash_name)
 from scorer.errors import UserError
 from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
@@ -69,6 +69,11 @@ COVERED = ("something lies over {squares} (a hand or an arm?): with nothing over
 FROM_ABOVE = ("seen from straight above, the pieces on black squares at {squares} show no height and may be a size "
               "larger than they look: from a little lower (about 60 degrees above the board) they read surer")
 SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from which the reading says so
+# Squares the stash counts settled (moved off their own likeliest value) from which a stash
+# inferred for a size both stashes fit is in doubt: the counts are fighting what the photo shows.
+STASH_DOUBT_SETTLED = 8
+STASH_FIGHTS_COUNTS = ("unsure of the stash: {settled} squares were read against their look to fit the {stash} stash's "
+                       "piece counts; set the stash (ThreeHouse or standard) if that is wrong")
 # Seen from under LOW_VIEW_DEG above the board (at the play area's middle), tall pieces hide
 # the smaller ones behind them and sizes read worst: over the renders of 2026-11-27 (the 150
 # steep ones, 40 held out, dev and 60 finished games), boards seen 30-40 degrees up were read
@@ -295,7 +300,7 @@ class Reading:
     photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk, or a small board's larger)
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
-    stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well
+    stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well (or its counts fight the look)
     quality: PhotoQuality | None = None  # blurred, shaken, blown out or too dark (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
     grid_unsure: bool = False  # the board finder was unsure of the board's outline (GRID_UNSURE), or found it not square
@@ -732,6 +737,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         reading.cells = decoded.cells
         for warning, kind in zip(decoded.warnings, decoded.warning_kinds):
             reading.warn(kind, warning)
+        _doubt_a_stash_the_counts_fight(reading, decoded.cells, play)
         name_odds = groups.name_odds
         if pyramids and colourless:
             # Lightness alone cannot tell a player's colour: every group is flagged, and the
@@ -759,6 +765,19 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         reading.failed_stage = stage
         reading.warn("failed", f"reading failed at the {stage} stage: {type(err).__name__}: {err}")
     return reading
+
+
+def _doubt_a_stash_the_counts_fight(reading: Reading, cells: list[CellReading], play: PlayArea) -> None:
+    """Mark an inferred stash unsure, and say so, when the other stash fits the play area's size
+    too and its piece counts settled STASH_DOUBT_SETTLED squares or more against their look."""
+    if not reading.stash_inferred or reading.stash_unsure:
+        return
+    if len({s.trios for s in setups_for_size(play.rows, play.cols)}) < 2:
+        return
+    settled = sum(cell.changed_by == "counts" for cell in cells)
+    if settled >= STASH_DOUBT_SETTLED:
+        reading.stash_unsure = True
+        reading.warn("stash", STASH_FIGHTS_COUNTS.format(settled=settled, stash=stash_name(bool(reading.threehouse))))
 
 
 def _doubt_hidden_pyramids(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> None:

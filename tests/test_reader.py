@@ -1557,3 +1557,25 @@ def test_a_photo_from_a_pipe_is_not_decoded_again(tmp_path):
             pass
         reader.join(60)
     assert len(readings) == 1 and max(readings[0].image.shape[:2]) == READ_LONG_SIDE
+
+
+@pytest.mark.parametrize("size, settled, threehouse_read, unsure", [
+    (6, 8, False, True), (6, 7, False, False), (6, 9, True, True), (8, 12, False, False), (5, 12, True, False)])
+def test_an_inferred_stash_whose_counts_fight_the_look_is_doubted(size, settled, threehouse_read, unsure):
+    # on a 6x6 either stash fits: eight squares or more moved off their look by one stash's
+    # piece counts put it in doubt; 8x8 is only standard and 5x5 only ThreeHouse
+    from scorer.reader import Reading, _doubt_a_stash_the_counts_fight
+    from scorer.vision.decode import CellReading
+    from scorer.vision.playarea import PlayArea
+
+    reading = Reading(None, None, None, None, threehouse=threehouse_read, stash_inferred=True)
+    cells = [CellReading(f"{'ABCDEF'[i % 6]}{1 + i // 6}", "r1", 0.4, [], changed_by="counts" if i < settled else None)
+             for i in range(size * size)]
+    _doubt_a_stash_the_counts_fight(reading, cells, PlayArea(0, 0, size, size))
+    assert reading.stash_unsure is unsure
+    stash = "ThreeHouse" if threehouse_read else "standard"
+    assert (f"unsure of the stash: {settled} squares were read against their look to fit the {stash} stash's piece counts"
+            in " ".join(reading.warnings)) is unsure
+    told = Reading(None, None, None, None, threehouse=threehouse_read, stash_inferred=False)
+    _doubt_a_stash_the_counts_fight(told, cells, PlayArea(0, 0, size, size))
+    assert not told.stash_unsure and not told.warnings  # a stash the player gave is not doubted
