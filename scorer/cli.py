@@ -92,4 +92,5 @@ OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}  # the outp
 
 
 def _drop_stdout() -> None:
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if sys.stdout is not None:  # (a command that runs with it closed has none to drop)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -446,6 +446,14 @@ def test_a_closed_standard_output_is_one_line_and_status_2(command):
     assert done.stderr == "subdivision: error: cannot write the output: standard output is closed\n"
 
 
+def test_no_standard_output_to_drop_is_no_error(monkeypatch):
+    # serve and studio run with it closed; a full disk or a broken pipe then has nothing to drop
+    from scorer.cli import _drop_stdout
+
+    monkeypatch.setattr(sys, "stdout", None)
+    _drop_stdout()
+
+
 @pytest.mark.parametrize("command", ["score", "check"])
 def test_a_gif_is_named_as_an_image_format_not_taken_for_board_text(capsys, tmp_path, command):
     import io

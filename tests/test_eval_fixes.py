@@ -114,3 +114,11 @@ def test_a_size_a_missed_piece_or_players_merged_or_split_score_otherwise():
     split["B1"] = Piece("green", truth["B1"].pips)  # a lone piece of a third colour
     for read in (size, missed, merged, split):
         assert not scores_alike(truth, read, _pairs(truth, read))
+
+
+def test_two_colours_read_for_one_player_score_otherwise_even_with_the_same_totals():
+    # red's two lone 1-pips score 2 - 2 = 0; read as a red one and a green one, each scores 0 too,
+    # but the green one is red's piece: red read as two players
+    truth = Board.from_text(". . .\nr1 . .\n. . r1\n")
+    read = Board.from_text(". . .\ng1 . .\n. . r1\n")
+    assert not scores_alike(truth, read, _pairs(truth, read))

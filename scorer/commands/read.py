@@ -214,7 +214,8 @@ def run_eval(args) -> int:
         results.append(result)
         if args.verbose:
             error = result.grid["max_error"]
-            print(f"{photo.name}: {result.failure or 'exact'}, wrong {result.wrong_in_play} in play "
+            scores = ", scores right" if result.failure and result.score_right else ""
+            print(f"{photo.name}: {result.failure or 'exact'}{scores}, wrong {result.wrong_in_play} in play "
                   f"({result.wrong} all), grid " + ("not found" if error is None else f"error {error:.3f} squares")
                   + f", {result.seconds:.2f} s", file=sys.stderr)
     summary = summarise(results)

@@ -469,7 +469,7 @@ def format_summary(summary: dict, title: str) -> str:
     lines.append(f"  right after fixes     {pct(summary['boards_within_one_fix'])} after one at most, "
                  f"{pct(summary['boards_within_three_fixes'])} after three (a colour changed for all its "
                  "pieces counts one, each other square one)")
-    lines.append(f"  scores right          {pct(summary['scores_right'])} (every player's total, a colour's name aside)")
+    lines.append(f"  scores right          {pct(summary['scores_right'])} (every player's total, a colour's name aside, without Private Parks)")
     fails = ", ".join(f"{k} {v}" for k, v in sorted(summary["failures_by_stage"].items())) or "none"
     lines.append(f"  failures by stage     {fails}")
     if "stash" in summary:
