@@ -55,10 +55,15 @@ def flag(options: Mapping[str, Any], name: str) -> bool:
     raise ApiError(400, f"option {name!r} must be true or false, not {value!r}")
 
 
+def _auto(value: Any) -> bool:
+    """Whether an option's value leaves it to the scorer: missing, empty or ``"auto"``."""
+    return value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto"))
+
+
 def players_option(options: Mapping[str, Any]) -> int | None:
-    """``players``: 2, 3 or 4, or ``"auto"``/missing for None (worked out from the board)."""
+    """``players``: 2, 3 or 4, or ``"auto"``/empty/missing for None (worked out from the board)."""
     value = options.get("players")
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):
+    if _auto(value):
         return None
     # 2, 3.0 and "4" are fine; True, 2.7 and "2.5" are not (int() would quietly truncate them)
     if isinstance(value, bool) or not (value in (2, 3, 4) or str(value).strip() in ("2", "3", "4")):
@@ -69,8 +74,7 @@ def players_option(options: Mapping[str, Any]) -> int | None:
 def stash_option(options: Mapping[str, Any]) -> bool | None:
     """``threehouse``: true or false, or ``"auto"``/empty/missing for None (inferred from the play
     area's size and its parks, see ``scorer.board.infer_stash``)."""
-    value = options.get("threehouse")
-    if value is None or (isinstance(value, str) and value.strip().lower() in ("", "auto")):  # as ``players``
+    if _auto(options.get("threehouse")):
         return None
     return flag(options, "threehouse")
 
