@@ -577,17 +577,18 @@ class _OutlineFit:
             poly, m, tmpl = self.hyps[sq][lab_name]
             ys, xs = self._window(m, R)
             covered = self.cover[ys, xs]
+            any_covered = covered.any()
             park = lab_name.startswith("park")
             placed = self.park_cache.places.get((lab_name, sq)) if park else None
-            if placed is None or covered.any():
-                win = np.where(covered == 0, self.E_pad[ys, xs], 0.0) if covered.any() else self.E_pad[ys, xs]
+            if placed is None or any_covered:
+                win = np.where(covered == 0, self.E_pad[ys, xs], 0.0) if any_covered else self.E_pad[ys, xs]
                 if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
                     sc[li] = -np.inf
                     continue
                 total = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR) - self.penalties[sq]
                 ky, kx = divmod(int(np.argmax(total)), total.shape[1])
                 placed = (kx - R, ky - R, float(total[ky, kx]))
-                if park and not covered.any():
+                if park and not any_covered:
                     self.park_cache.places[(lab_name, sq)] = placed
             value = placed[2] / area - (self.park_prior if park else self.piece_prior)
             best_shift[lab_name] = (placed[0], placed[1], value)
