@@ -379,6 +379,7 @@ class Setup:
 
 
 STANDARD_TRIOS, THREEHOUSE_TRIOS = 5, 3  # trios per player in each stash
+SET_THE_STASH = "set the stash (ThreeHouse or standard) if that is wrong"  # how a doubt about the stash ends
 
 
 def stash_name(threehouse: bool) -> str:
@@ -454,7 +455,7 @@ class StashGuess:
             return None
         seen = f"{self.parks_seen} parks" + (f" and {self.colours_seen} colours" if self.colours_seen else "")
         return (f"unsure of the stash: {seen} on a {self.size}x{self.size} board, read as "
-                f"{stash_name(self.threehouse)}; set the stash (ThreeHouse or standard) if that is wrong")
+                f"{stash_name(self.threehouse)}; {SET_THE_STASH}")
 
 
 def infer_stash(size: int, parks_seen: int, players: int | None = None, colours_seen: int | None = None) -> StashGuess:

@@ -19,8 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import (COLOUR_LETTERS, PARK, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol,
-                          infer_stash, setup_of_area, setups_for_size, stash_name)
+from scorer.board import (COLOUR_LETTERS, PARK, SET_THE_STASH, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square,
+                          content_from_symbol, infer_stash, setup_of_area, setups_for_size, stash_name)
 from scorer.errors import UserError
 from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
@@ -73,7 +73,7 @@ SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from wh
 # inferred for a size both stashes fit is in doubt: the counts are fighting what the photo shows.
 STASH_DOUBT_SETTLED = 8
 STASH_FIGHTS_COUNTS = ("unsure of the stash: {settled} squares were read against their look to fit the {stash} stash's "
-                       "piece counts; set the stash (ThreeHouse or standard) if that is wrong")
+                       "piece counts; " + SET_THE_STASH)
 # Seen from under LOW_VIEW_DEG above the board (at the play area's middle), tall pieces hide
 # the smaller ones behind them and sizes read worst: over the renders of 2026-11-27 (the 150
 # steep ones, 40 held out, dev and 60 finished games), boards seen 30-40 degrees up were read
