@@ -126,13 +126,14 @@ def test_squares_draws_the_named_checkerboard_and_wood_is_one_of_them(monkeypatc
     assert drawn == [(blue["light"], blue["dark"]), (wood["light"], wood["dark"]), (None, None)]
 
 
-def _steep_see_through_scene(monkeypatch, seed: int):
-    """The image and true corners of a see-through drawing 30-35 degrees up."""
+def _steep_see_through_scene(monkeypatch, seed: int, squares: str | None = None):
+    """The image and true corners of a see-through drawing 30-35 degrees up (``squares``:
+    another checkerboard, as ``drawn_eval.read_drawing`` takes it)."""
     drawn = {}
     draw = drawn_eval.draw_scene
     monkeypatch.setattr(drawn_eval, "draw_scene", lambda *a, **k: drawn.setdefault("scene", draw(*a, **k)))
     monkeypatch.setattr(drawn_eval, "read_image", lambda *a, **k: None)
-    drawn_eval.read_drawing(seed, see_through=True, elevation=(30.0, 35.0))
+    drawn_eval.read_drawing(seed, see_through=True, elevation=(30.0, 35.0), squares=squares)
     monkeypatch.undo()
     image, _, corners = drawn["scene"]
     return image, corners
@@ -152,6 +153,22 @@ def test_a_steep_drawing_whose_far_row_pieces_hide_is_found_square(monkeypatch):
     monkeypatch.setattr(grid, "_square_holding", lambda *args: None)
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) in ((7, 8), (8, 7)) and not evaluate_grid(fit, corners, 8, 8)["correct"]
+
+
+def test_a_grey_print_board_is_not_completed_onto_the_table_past_its_near_edge(monkeypatch):
+    # Seed 3006 on a grey-print board: the pieces hide the far row, and the brown table past the
+    # near edge is as grey as the dark squares, so the 8x8 taking it scored a little better
+    # than the one taking the far row. A plain row counts against the square adding it.
+    import scorer.vision.grid as grid
+    from scorer.reader import find_board_grid
+    from scorer.vision.grid_eval import evaluate_grid
+
+    image, corners = _steep_see_through_scene(monkeypatch, 3006, squares="grey-print")
+    fit = find_board_grid(image)
+    assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit, corners, 8, 8)["correct"]
+    monkeypatch.setattr(grid, "PLAIN_ROW_STEP", 0.0)
+    fit = find_board_grid(image)
+    assert (fit.rows, fit.cols) == (8, 8) and not evaluate_grid(fit, corners, 8, 8)["correct"]
 
 
 def test_a_completed_board_takes_the_row_its_pieces_cover_not_the_table_beyond(monkeypatch):

@@ -800,13 +800,34 @@ def test_the_square_window_completing_a_window_is_the_best_scoring_one_that_hold
     assert _square_holding(low, none_unseen, colour, 50.0, 1, 2, 3, 4)[1:3] == (0, 2)
 
 
+def test_a_square_is_not_completed_onto_a_plain_row_of_table(monkeypatch):
+    # Seen from low down, a grey-print board's far row is hidden under pieces (whose tips lean
+    # past its edge, so it stands little apart from beyond), and past its near edge lies a row
+    # of table as grey as the dark squares, scoring a little better. A 4x3 window at (1, 2) of
+    # a 6x7 map: the 4x4 at b = 1 adds the far row (column 1), the one at b = 2 the table's
+    # (column 5). The plain row counts against its square, so the far row's wins.
+    from scorer.vision import grid as grid_module
+    from scorer.vision.grid import EDGE_WEIGHT, _square_holding
+
+    colour = np.full((6, 7), 100.0)
+    pieces = np.array([100.0, 160, 70, 140, 90, 150])
+    colour[:, 1], colour[:, 0] = pieces, pieces + 10.0
+    colour[:, 5], colour[:, 6] = 40.0, 40.0
+    scores = {(4, 4): np.zeros((3, 4))}
+    scores[4, 4][1, 2] = 0.4 * EDGE_WEIGHT
+    seen = np.zeros((3, 4))
+    assert _square_holding(scores, seen, colour, 60.0, 1, 2, 4, 3)[1:3] == (1, 1)
+    monkeypatch.setattr(grid_module, "PLAIN_ROW_STEP", 0.0)  # a plain row no evidence either way
+    assert _square_holding(scores, seen, colour, 60.0, 1, 2, 4, 3)[1:3] == (1, 2)
+
+
 def test_a_completed_square_takes_the_side_that_stands_apart_from_beyond():
     # A 4x3 window at (1, 1) of a 6x6 map of square colours: the 4x4 at b = 0 adds row 0 (beyond
     # it nothing), the one at b = 1 adds row 4 (beyond it row 5). Row 4 differs from row 5 by
     # the whole contrast (pieces on a board's last row against the table) and wins over a
     # slightly better score; where row 4 looks like row 5 (table past the edge), it loses,
     # unless 7 of its pairs are out of the photo.
-    from scorer.vision.grid import EDGE_WEIGHT, _square_holding, beyond_step
+    from scorer.vision.grid import EDGE_WEIGHT, PLAIN_ROW_STEP, _square_holding, beyond_step
 
     scores = {(4, 4): np.zeros((3, 3))}
     scores[4, 4][1, 0] = 0.4 * EDGE_WEIGHT
@@ -829,7 +850,7 @@ def test_a_completed_square_takes_the_side_that_stands_apart_from_beyond():
     colour[:, 4], colour[:, 5] = 100.0, 100.0
     assert _square_holding(scores_t, seen, colour.T, 60.0, 1, 1, 3, 4)[1:3] == (0, 1)
     assert beyond_step(np.array([100.0, 40, 100]), np.array([40.0, 40, 40]), 60.0) == 1.0
-    assert beyond_step(np.array([200.0, 203, 198, 201]), np.array([40.0, 40, 40, 40]), 60.0) == 0.0  # a border
+    assert beyond_step(np.array([200.0, 203, 198, 201]), np.array([40.0, 40, 40, 40]), 60.0) == PLAIN_ROW_STEP  # a border
     assert beyond_step(np.array([100.0, 40, 100]), None, 60.0) == 0.5  # beyond the map: no word
     assert beyond_step(np.array([100.0, np.nan, 100]), np.full(3, 70.0), 60.0) == 0.5  # under 3 seen
 

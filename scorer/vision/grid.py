@@ -61,6 +61,10 @@ MAX_ROWS_COMPLETED = 2
 # was added).
 EDGE_WEIGHT = 2.0
 PLAIN_ROW = 0.1  # a row whose neighbouring squares step less than this (of the contrast) is a border or table
+# A plain outermost row counts against the square adding it (beyond_step): on a grey-print
+# board seen from low down, a row of brown table past the near edge is as grey as the dark
+# squares, and the square was completed onto it rather than over the far row its pieces hide.
+PLAIN_ROW_STEP = -1.0
 # An x-corner on a window's outline is where the board's edge meets the table or border:
 # it counts this much of one inside. At 0 (inside only), a board the size of the play area on
 # a dark or plain table grew a row of table on each side whose edge corners it took in; at 1
@@ -630,9 +634,9 @@ def _square_holding(scores: dict, unseen: np.ndarray, colour: np.ndarray, contra
     (:func:`unseen_pairs`). Of the windows that hold it, the best-scoring wins, with a pair
     out of the photo counted as no evidence against it (not as a pair of the table's) and up
     to EDGE_WEIGHT more for each side it adds, as its outermost added row stands apart from
-    the row beyond it (:func:`beyond_step`, half where unseen, none for a plain row): pieces
-    covering a board's last row differ from the table past the board's edge, while rows of
-    table beyond a board's edge look alike, and a printed border is plain. The score returned
+    the row beyond it (:func:`beyond_step`, half where unseen), and EDGE_WEIGHT less for a
+    plain row: pieces covering a board's last row differ from the table past the board's
+    edge, while rows of table beyond a board's edge look alike, and a printed border is plain. The score returned
     is the square's own, out-of-photo pairs and all."""
     side = max(width, height)
     table = scores.get((side, side))
@@ -693,13 +697,14 @@ def _sides_added(colour: np.ndarray, low: int, size: int, x: int, side: int, y: 
 def beyond_step(row: np.ndarray, outside: np.ndarray | None, contrast: float) -> float:
     """How far a row of squares stands apart from the row just beyond it: the median step
     between them in units of the board's contrast, at most 1; 0.5 where either is not seen;
-    0 for a plain row (its neighbouring squares' median step under PLAIN_ROW of the contrast),
-    a printed border or the table: a board's row alternates, and pieces on it seldom hide
-    that wholly (a row of same-coloured pieces can)."""
+    PLAIN_ROW_STEP (-1) for a plain row (its neighbouring squares' median step under
+    PLAIN_ROW of the contrast), a printed border or the table, so that adding it counts
+    against the square as much as a row standing apart counts for one: a board's row
+    alternates, and pieces on it seldom hide that wholly (a row of same-coloured pieces can)."""
     along = np.abs(np.diff(row))
     along = along[np.isfinite(along)]
     if len(along) >= 3 and np.median(along) < PLAIN_ROW * checker_unit(contrast):
-        return 0.0
+        return PLAIN_ROW_STEP
     if outside is None:
         return 0.5
     steps = np.abs(row - outside)
