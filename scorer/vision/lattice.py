@@ -77,7 +77,7 @@ def median_square_side(intersections: np.ndarray) -> float:
 
 def _project_many(homographies: np.ndarray, coords: np.ndarray) -> np.ndarray:
     """(S, 3, 3) homographies applied to the same (P, 2) points: (S, P, 2), nan behind the camera."""
-    mapped = np.einsum("sij,pj->spi", homographies[:, :, :2], coords) + homographies[:, None, :, 2]
+    mapped = coords @ homographies[:, :, :2].transpose(0, 2, 1) + homographies[:, None, :, 2]
     w = mapped[..., 2:3]
     with np.errstate(divide="ignore", invalid="ignore"):
         return mapped[..., :2] / np.where(w > 1e-9, w, np.nan)
@@ -239,9 +239,10 @@ def offset_field(coords: np.ndarray, known: np.ndarray, offsets: np.ndarray, *, 
     if leave_one_out:
         w[np.abs(delta).sum(axis=2) < 1e-9] = 0.0
     design = np.concatenate([np.ones(delta.shape[:2] + (1,)), delta], axis=2)  # (T, K, 3)
-    normal = np.einsum("tk,tki,tkj->tij", w, design, design)
+    weighted = (w[:, :, None] * design).transpose(0, 2, 1)  # (T, 3, K)
+    normal = weighted @ design
     normal += np.diag([0.05, 2.0, 2.0])  # pull to "no offset, no slope" where data is thin
-    rhs = np.einsum("tk,tki,kd->tid", w, design, np.asarray(offsets, np.float64))
+    rhs = weighted @ np.asarray(offsets, np.float64)
     return np.linalg.solve(normal, rhs)[:, 0, :]
 
 
