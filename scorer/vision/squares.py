@@ -524,6 +524,9 @@ class _OutlineFit:
         order = sorted(squares, key=lambda s: (s[0] + 0.5 - cam[0]) ** 2 + (s[1] + 0.5 - cam[1]) ** 2)
         self.scores = {sq: np.zeros(len(LABELS)) for sq in squares}
         self.best_shift: dict[tuple[int, int], dict] = {sq: {} for sq in squares}
+        # Each hypothesis's last fit and the other outlines' cover of its window then: a later
+        # sweep finding that cover unchanged has the same place and score without refitting.
+        self.last_fit: dict[tuple, tuple[np.ndarray, tuple]] = {}
         # Squares with no foreground anywhere a piece of theirs could reach stay empty.
         positive = cv2.integral(np.maximum(E_pad, 0).astype(np.float64))
         quiet = set()
@@ -581,13 +584,18 @@ class _OutlineFit:
             park = lab_name.startswith("park")
             placed = self.park_cache.places.get((lab_name, sq)) if park else None
             if placed is None or any_covered:
-                win = np.where(covered == 0, self.E_pad[ys, xs], 0.0) if any_covered else self.E_pad[ys, xs]
-                if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
-                    sc[li] = -np.inf
-                    continue
-                total = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR) - self.penalties[sq]
-                ky, kx = divmod(int(np.argmax(total)), total.shape[1])
-                placed = (kx - R, ky - R, float(total[ky, kx]))
+                last = self.last_fit.get((sq, lab_name))
+                if last is not None and np.array_equal(last[0], covered):
+                    placed = last[1]
+                else:
+                    win = np.where(covered == 0, self.E_pad[ys, xs], 0.0) if any_covered else self.E_pad[ys, xs]
+                    if win.shape[0] < tmpl.shape[0] or win.shape[1] < tmpl.shape[1]:
+                        sc[li] = -np.inf
+                        continue
+                    total = cv2.matchTemplate(win, tmpl, cv2.TM_CCORR) - self.penalties[sq]
+                    ky, kx = divmod(int(np.argmax(total)), total.shape[1])
+                    placed = (kx - R, ky - R, float(total[ky, kx]))
+                    self.last_fit[(sq, lab_name)] = (covered.copy(), placed)
                 if park and not any_covered:
                     self.park_cache.places[(lab_name, sq)] = placed
             value = placed[2] / area - (self.park_prior if park else self.piece_prior)
