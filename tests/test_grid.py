@@ -838,7 +838,7 @@ def test_a_completed_square_takes_the_side_that_stands_apart_from_beyond():
     assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 1)
     colour[:, 4], colour[:, 5] = 100.0, 100.0
     assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 0)
-    colour[:, 5] = 40.0  # a plain row (a printed border) against the table beyond: no better
+    colour[:, 5] = 40.0  # a plain row (a printed border) against the table beyond: worse
     assert _square_holding(scores, seen, colour, 60.0, 1, 1, 4, 3)[1:3] == (1, 0)
     colour[:, 5] = 100.0
     # the pairs of row 4 out of the photo count as no evidence against it (not as the table's)

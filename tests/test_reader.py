@@ -161,6 +161,38 @@ def test_an_outline_fit_swept_in_parts_with_shared_park_outlines_reads_as_one_fi
     _same_readings(fit.result(appearance, 0.1), at_once)  # and are where the fit would have found them
 
 
+def test_a_later_sweep_reuses_the_fits_whose_windows_nothing_moved_in_and_reads_the_same():
+    from scorer.vision.squares import _OutlineFit, board_evidence
+
+    class Forgetful(dict):  # a fit that remembers none of its hypotheses' fits
+        def __setitem__(self, key, value):
+            pass
+
+    board, img, grid = _scene(elevation=40.0)
+    camera = camera_from_homography(grid.homography, (img.shape[1], img.shape[0]))
+    appearance, evidence = board_evidence(img, grid.homography, grid.rows, grid.cols, camera)
+    fits = [_OutlineFit(evidence, grid.rows, grid.cols, camera, piece_scale=0.96) for _ in range(2)]
+    fits[1].last_fit = Forgetful()
+    match_template, matched = cv2.matchTemplate, [0]
+
+    def counted(*args):
+        matched[-1] += 1
+        return match_template(*args)
+    cv2.matchTemplate = counted
+    try:
+        for fit in fits:
+            fit.sweep()
+            assert not fit.settled
+            matched.append(0)  # the later sweeps' template matches
+            fit.sweep(2)
+            matched.append(0)
+    finally:
+        cv2.matchTemplate = match_template
+    assert matched[1] < matched[3] / 2  # most windows' cover unchanged since the first sweep
+    _same_readings(fits[0].result(appearance, 0.1), fits[1].result(appearance, 0.1))
+    assert fits[0].settled and not fits[0].last_fit  # nothing kept once no sweep follows
+
+
 def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_best_read_in_full():
     # read_squares_any_scale sweeps each scale's fit once, weighs the scales and sweeps only
     # the best fit on, where it used to read the best scale again from the start.

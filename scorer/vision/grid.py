@@ -634,10 +634,11 @@ def _square_holding(scores: dict, unseen: np.ndarray, colour: np.ndarray, contra
     (:func:`unseen_pairs`). Of the windows that hold it, the best-scoring wins, with a pair
     out of the photo counted as no evidence against it (not as a pair of the table's) and up
     to EDGE_WEIGHT more for each side it adds, as its outermost added row stands apart from
-    the row beyond it (:func:`beyond_step`, half where unseen), and EDGE_WEIGHT less for a
-    plain row: pieces covering a board's last row differ from the table past the board's
-    edge, while rows of table beyond a board's edge look alike, and a printed border is plain. The score returned
-    is the square's own, out-of-photo pairs and all."""
+    the row beyond it (:func:`beyond_step`, half where unseen), and EDGE_WEIGHT times
+    PLAIN_ROW_STEP (a loss) where that row is plain: pieces covering a board's last row
+    differ from the table past the board's edge, while rows of table beyond a board's edge
+    look alike, and a printed border is plain. The score returned is the square's own,
+    out-of-photo pairs and all."""
     side = max(width, height)
     table = scores.get((side, side))
     if table is None:
@@ -695,12 +696,12 @@ def _sides_added(colour: np.ndarray, low: int, size: int, x: int, side: int, y: 
 
 
 def beyond_step(row: np.ndarray, outside: np.ndarray | None, contrast: float) -> float:
-    """How far a row of squares stands apart from the row just beyond it: the median step
-    between them in units of the board's contrast, at most 1; 0.5 where either is not seen;
-    PLAIN_ROW_STEP (-1) for a plain row (its neighbouring squares' median step under
-    PLAIN_ROW of the contrast), a printed border or the table, so that adding it counts
-    against the square as much as a row standing apart counts for one: a board's row
-    alternates, and pieces on it seldom hide that wholly (a row of same-coloured pieces can)."""
+    """How far a row of squares stands apart from the row just beyond it, from PLAIN_ROW_STEP
+    to 1: the median step between them in units of the board's contrast, at most 1; 0.5
+    where either is not seen; PLAIN_ROW_STEP for a plain row (its neighbouring squares'
+    median step under PLAIN_ROW of the contrast), a printed border or the table, so that
+    adding it counts against the square: a board's row alternates, and pieces on it seldom
+    hide that wholly (a row of same-coloured pieces can)."""
     along = np.abs(np.diff(row))
     along = along[np.isfinite(along)]
     if len(along) >= 3 and np.median(along) < PLAIN_ROW * checker_unit(contrast):

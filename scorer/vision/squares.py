@@ -563,6 +563,8 @@ class _OutlineFit:
             for sq in self.order:
                 changed += self._refit(sq)
             self.settled = changed == 0
+            if self.settled:
+                self.last_fit.clear()  # no sweep follows
 
     def _refit(self, sq) -> bool:
         label, m0, dx0, dy0 = self.chosen[sq]
