@@ -26,8 +26,9 @@ from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
                                    placed_names, unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
-from scorer.vision.grid import (GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners, NoBoardFound,
-                                clockwise_from_top_left, find_grid, grid_from_corners)
+from scorer.vision.grid import (FINE_FACTOR, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners,
+                                NoBoardFound, better_fit, clockwise_from_top_left, find_grid, find_grid_fine,
+                                grid_from_corners, sure_board)
 from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares, veil_level, without_veil
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
@@ -44,6 +45,9 @@ READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a r
 # squares of SQUARE_PX.
 FINER_LONG_SIDE = 4096  # (a 12 MP phone photo's own long side: a larger JPEG is decoded whole for it)
 FINER_GAIN = 1.1  # ... when that is at least this much larger
+# A board not found sure at WORK_LONG_SIDE is looked for again in the photo decoded at up to
+# grid.FINE_FACTOR times that (find_grid_fine), when it gives at least this many times as many px.
+FINE_GRID_GAIN = 1.5
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
 MIN_NAME_ODDS = 0.02  # other names a colour group may have, kept as alternatives
@@ -390,11 +394,37 @@ def _centre_shifts(grid: GridFit) -> dict:
     return {(c, r): tuple(grid.centre_shift(c, r)) for r in range(grid.rows) for c in range(grid.cols)}
 
 
-def find_board_grid(image: np.ndarray) -> GridFit:
+def find_board_grid(image: np.ndarray, finer: Callable[[int], np.ndarray] | None = None) -> GridFit:
     """The checkerboard in a photo loaded as :func:`read_photo` loads it, found at
-    WORK_LONG_SIDE px; raises ``NoBoardFound``."""
+    WORK_LONG_SIDE px; where no sure board is found there and the photo has more px to give
+    (``finer``, as :func:`read_image` takes it), looked for again in it decoded larger
+    (:func:`grid.find_grid_fine`: a board far off), the better of the two fits kept. Raises
+    ``NoBoardFound``."""
     work, scale = downscale(image, WORK_LONG_SIDE)
-    return find_grid(work).scaled(1.0 / scale) if scale != 1.0 else find_grid(work)
+    try:
+        fit, missed = find_grid(work), None
+        fit = fit.scaled(1.0 / scale) if scale != 1.0 else fit
+    except NoBoardFound as err:
+        fit, missed = None, err
+    if finer is not None and (fit is None or not sure_board(fit)):
+        fit = better_fit(fit, _found_finer(image, finer))
+    if fit is None:
+        raise missed
+    return fit
+
+
+def _found_finer(image: np.ndarray, finer: Callable[[int], np.ndarray]) -> GridFit | None:
+    """The board found in the photo decoded again at grid.FINE_FACTOR times WORK_LONG_SIDE
+    (:func:`grid.find_grid_fine`), in ``image``'s px; None where that gives under
+    FINE_GRID_GAIN times WORK_LONG_SIDE px, the photo cannot be decoded again, or no board is
+    found."""
+    larger, ratio = _decoded_again(image, finer, FINE_FACTOR * WORK_LONG_SIDE)
+    if larger is None or max(larger.shape[:2]) < FINE_GRID_GAIN * WORK_LONG_SIDE:
+        return None
+    try:
+        return find_grid_fine(larger).scaled(1.0 / ratio)
+    except NoBoardFound:
+        return None
 
 
 def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool | None = None,
@@ -419,7 +449,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         whole = helpers.submit(photo_quality, image)
         try:
             if found:
-                grid = find_board_grid(image)
+                grid = find_board_grid(image, finer)
             if min(grid.rows, grid.cols) < MIN_BOARD_SQUARES:
                 raise NoBoardFound(f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} "
                                    f"squares; a Subdivision board needs at least {MIN_BOARD_SQUARES}x{MIN_BOARD_SQUARES}")
@@ -498,15 +528,26 @@ def finer_photo(image: np.ndarray, grid: GridFit,
     long_side = min(FINER_LONG_SIDE, math.ceil(max(image.shape[:2]) * SQUARE_PX / side))
     if long_side < FINER_GAIN * max(image.shape[:2]):
         return image, grid
+    larger, ratio = _decoded_again(image, finer, long_side)
+    if larger is None:
+        return image, grid
+    return larger, grid.scaled(ratio)
+
+
+def _decoded_again(image: np.ndarray, finer: Callable[[int], np.ndarray],
+                   long_side: int) -> tuple[np.ndarray | None, float]:
+    """The photo decoded again at ``long_side`` (``finer``) and its px per px of ``image``;
+    (None, 1.0) where that gives under FINER_GAIN times ``image``'s px, is not the same photo
+    (gone, changed) or cannot be decoded."""
     try:
         larger = finer(long_side)
     except (UserError, MemoryError):
-        return image, grid
+        return None, 1.0
     ratio = max(larger.shape[:2]) / max(image.shape[:2])
     same_shape = abs(larger.shape[0] / larger.shape[1] - image.shape[0] / image.shape[1]) < 0.01
-    if ratio < FINER_GAIN or not same_shape:  # little more to give, or not the same photo
-        return image, grid
-    return larger, grid.scaled(ratio)
+    if ratio < FINER_GAIN or not same_shape:
+        return None, 1.0
+    return larger, ratio
 
 
 def cut_off_edges(grid: GridFit, play: PlayArea, board: Board, shape: tuple[int, ...]) -> tuple[list[str], list[str]]:

@@ -126,14 +126,15 @@ def test_squares_draws_the_named_checkerboard_and_wood_is_one_of_them(monkeypatc
     assert drawn == [(blue["light"], blue["dark"]), (wood["light"], wood["dark"]), (None, None)]
 
 
-def _steep_see_through_scene(monkeypatch, seed: int, squares: str | None = None):
+def _steep_see_through_scene(monkeypatch, seed: int, squares: str | None = None, far: bool = False):
     """The image and true corners of a see-through drawing 30-35 degrees up (``squares``:
-    another checkerboard, as ``drawn_eval.read_drawing`` takes it)."""
+    another checkerboard, ``far``: the board far off in a 12 MP photo, as
+    ``drawn_eval.read_drawing`` takes them)."""
     drawn = {}
     draw = drawn_eval.draw_scene
     monkeypatch.setattr(drawn_eval, "draw_scene", lambda *a, **k: drawn.setdefault("scene", draw(*a, **k)))
     monkeypatch.setattr(drawn_eval, "read_image", lambda *a, **k: None)
-    drawn_eval.read_drawing(seed, see_through=True, elevation=(30.0, 35.0), squares=squares)
+    drawn_eval.read_drawing(seed, see_through=True, elevation=(30.0, 35.0), squares=squares, far=far)
     monkeypatch.undo()
     image, _, corners = drawn["scene"]
     return image, corners
@@ -185,3 +186,22 @@ def test_a_completed_board_takes_the_row_its_pieces_cover_not_the_table_beyond(m
     monkeypatch.setattr(grid, "EDGE_WEIGHT", 0.0)
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) == (8, 8) and not evaluate_grid(fit, corners, 8, 8)["correct"]
+
+
+def test_a_far_board_seen_from_low_down_is_found_in_the_photo_decoded_larger(monkeypatch):
+    # Seed 3005, far off in a 12 MP photo and seen 30-35 degrees up: at the finder's working
+    # size its squares are about 20 px across and half that high, and only a patch of it is
+    # found, unsure; in the photo decoded at twice that size, the whole board.
+    from scorer.reader import READ_LONG_SIDE, find_board_grid
+    from scorer.vision.grid import sure_board
+    from scorer.vision.grid_eval import evaluate_grid
+    from scorer.vision.load import downscale
+
+    photo, corners = _steep_see_through_scene(monkeypatch, 3005, far=True)
+    image, scale = downscale(photo, READ_LONG_SIDE)
+    fit = find_board_grid(image)
+    assert not sure_board(fit) and not evaluate_grid(fit.scaled(1.0 / scale), corners, 8, 8)["correct"]
+    sides = []
+    fit = find_board_grid(image, lambda side: sides.append(side) or downscale(photo, side)[0])
+    assert sides == [2560] and sure_board(fit)
+    assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit.scaled(1.0 / scale), corners, 8, 8)["correct"]

@@ -249,11 +249,11 @@ def test_reader_warns_when_the_grid_it_found_is_unsure(monkeypatch):
 
     _, img, grid = _scene()
     area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
-    monkeypatch.setattr(reader, "find_board_grid", lambda image: dataclasses.replace(grid, confidence=0.5))
+    monkeypatch.setattr(reader, "find_board_grid", lambda image, finer=None: dataclasses.replace(grid, confidence=0.5))
     unsure = reader.read_image(img, area=area)
     assert "grid confidence 0.50" in unsure.warnings[0] and unsure.warning_kinds[0] == "grid"
     assert len(unsure.warning_kinds) == len(unsure.warnings)
-    monkeypatch.setattr(reader, "find_board_grid", lambda image: dataclasses.replace(grid, confidence=0.9))
+    monkeypatch.setattr(reader, "find_board_grid", lambda image, finer=None: dataclasses.replace(grid, confidence=0.9))
     assert not any("grid confidence" in w for w in reader.read_image(img, area=area).warnings)
     assert not any("grid confidence" in w for w in reader.read_image(
         img, area=area, grid=dataclasses.replace(grid, confidence=0.5)).warnings)  # a grid given is not guessed
@@ -265,10 +265,10 @@ def test_reader_warns_when_the_board_it_found_is_not_square(monkeypatch):
     _, img, grid = _scene()
     short = truth_grid(7, 8, clockwise_from_top_left(grid.board_to_image(np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 7.0], [0.0, 7.0]]))))
     assert (short.rows, short.cols) == (7, 8)
-    monkeypatch.setattr(reader, "find_board_grid", lambda image: short)  # confidence 1.0
+    monkeypatch.setattr(reader, "find_board_grid", lambda image, finer=None: short)  # confidence 1.0
     reading = reader.read_image(img)
     assert reading.grid_unsure and reading.warning_kinds[0] == "grid" and "found 8x7 squares" in reading.warnings[0]
-    monkeypatch.setattr(reader, "find_board_grid", lambda image: grid)
+    monkeypatch.setattr(reader, "find_board_grid", lambda image, finer=None: grid)
     assert not reader.read_image(img).grid_unsure
     # The same board cut off by the photo's edge, a row beyond the grid out of the frame: it may
     # be right (a photo framed tightly on the play area).
@@ -276,8 +276,43 @@ def test_reader_warns_when_the_board_it_found_is_not_square(monkeypatch):
     cut = img[max(top, 0):].copy()
     moved = np.array([0.0, -max(top, 0)])
     cut_short = truth_grid(7, 8, clockwise_from_top_left(short.corners + moved))
-    monkeypatch.setattr(reader, "find_board_grid", lambda image: cut_short)
+    monkeypatch.setattr(reader, "find_board_grid", lambda image, finer=None: cut_short)
     assert not reader.read_image(cut).grid_unsure
+
+
+def test_a_board_not_found_sure_is_looked_for_again_in_the_photo_decoded_larger(monkeypatch):
+    import dataclasses
+
+    import scorer.reader as reader
+    from scorer.vision.grid import NoBoardFound
+
+    _, img, grid = _scene()
+    patch = truth_grid(3, 3, clockwise_from_top_left(grid.board_to_image(np.array([[0.0, 0.0], [3.0, 0.0], [3.0, 3.0], [0.0, 3.0]]))))
+    decoded = []
+
+    def finer(side):
+        decoded.append(side)
+        return cv2.resize(img, None, fx=2.0, fy=2.0)
+
+    def found(first, fine):
+        decoded.clear()
+        monkeypatch.setattr(reader, "find_grid", lambda work: first.scaled(1280 / 1600))
+        monkeypatch.setattr(reader, "find_grid_fine", lambda larger: fine.scaled(2.0))
+        return reader.find_board_grid(img, finer)
+
+    assert found(grid, patch) is not None and decoded == []  # a sure board: nothing decoded again
+    assert found(patch, grid).rows == 8 and decoded == [2560]  # a patch: the whole board found larger
+    unsure = dataclasses.replace(grid, confidence=0.5)
+    assert found(unsure, patch).rows == 8 and found(unsure, patch).confidence == 0.5  # the larger board kept
+    assert found(unsure, grid).confidence == 1.0  # of the same size, the sure one
+    monkeypatch.setattr(reader, "find_grid", lambda work: (_ for _ in ()).throw(NoBoardFound("none")))
+    monkeypatch.setattr(reader, "find_grid_fine", lambda larger: grid.scaled(2.0))
+    assert reader.find_board_grid(img, finer).rows == 8  # none at the working size
+    monkeypatch.setattr(reader, "find_grid_fine", lambda larger: (_ for _ in ()).throw(NoBoardFound("none")))
+    with pytest.raises(NoBoardFound):
+        reader.find_board_grid(img, finer)
+    with pytest.raises(NoBoardFound):
+        reader.find_board_grid(img)  # no photo to decode again
 
 
 @pytest.mark.parametrize("yaw, guessed", [(10, False), (40, False), (45, True), (135, True)])

@@ -103,6 +103,11 @@ STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among a
 # change, at 0.75, 12 of 18) and flags 8 of the 976 right (0.75: 4; 0.85: 12).
 GRID_UNSURE = 0.8
 COARSE_FACTORS = (2, 4)
+# A board far off in a large photo, seen from low down, has squares too small at the working
+# size for the x-corner detector's ring (about 20 px across and half that high): the reader
+# looks for it again in the photo decoded at up to this many times the working size
+# (find_grid_fine) where the working size found no sure board.
+FINE_FACTOR = 2
 
 
 class NoBoardFound(UserError):
@@ -331,7 +336,25 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
 
 def _fit_rank(fit: GridFit) -> tuple:
     """How a fit ranks among those found at several sizes: board-sized, larger, sure."""
-    return _board_sized(fit), fit.rows * fit.cols, _sure_board(fit)
+    return _board_sized(fit), fit.rows * fit.cols, sure_board(fit)
+
+
+def find_grid_fine(image_bgr: np.ndarray) -> GridFit:
+    """:func:`find_grid` at the photo's own size, up to FINE_FACTOR times WORKING_LONG_SIDE,
+    and at that one size only: for a board too far off to be found at the working size
+    (:func:`better_fit` weighs the two); raises :class:`NoBoardFound`."""
+    gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    gray, scale = downscale(gray, FINE_FACTOR * WORKING_LONG_SIDE)
+    fit = _find_grid_at_scale(stretch_contrast(gray))
+    return fit.scaled(1.0 / scale) if scale != 1.0 else fit
+
+
+def better_fit(fit: GridFit | None, other: GridFit | None) -> GridFit | None:
+    """The better of two fits of one board found at two sizes (board-sized, larger, sure, as
+    :func:`find_grid_gray` ranks its sizes' fits); ``fit`` of equals; None where neither is one."""
+    if fit is None or (other is not None and _fit_rank(other) > _fit_rank(fit)):
+        return other
+    return fit
 
 
 def _fits_by_size(gray: np.ndarray, strongest: int | None = None) -> tuple[list[GridFit], list[NoBoardFound]]:
@@ -341,7 +364,7 @@ def _fits_by_size(gray: np.ndarray, strongest: int | None = None) -> tuple[list[
     fits, errors = [], []
     height, width = gray.shape[:2]
     for factor in (1,) + COARSE_FACTORS:
-        if fits and _sure_board(fits[-1]):
+        if fits and sure_board(fits[-1]):
             break
         if factor > 1 and min(height, width) // factor < MIN_BOARD_SQUARES * MIN_SQUARE_PX:  # no board fits in
             break
@@ -362,7 +385,8 @@ def _board_sized(fit: GridFit) -> bool:
     return min(fit.rows, fit.cols) >= MIN_BOARD_SQUARES
 
 
-def _sure_board(fit: GridFit) -> bool:
+def sure_board(fit: GridFit) -> bool:
+    """Whether a fit is board-sized and at least GRID_UNSURE sure."""
     return fit.confidence >= GRID_UNSURE and _board_sized(fit)
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from scorer.board import Square
 from scorer.errors import UserError
 from scorer.files import PHOTO_SUFFIXES
-from scorer.reader import READ_LONG_SIDE, find_board_grid
+from scorer.reader import READ_LONG_SIDE, find_board_grid, photo_decoder
 from scorer.vision.grid import GridFit, NoBoardFound, grid_from_corners
 from scorer.vision.load import load_photo_scaled
 
@@ -142,7 +142,7 @@ def evaluate_photos(items, marked: float | None = None, seed: int = 0) -> tuple[
         try:
             image, photo_px = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as the reader loads it
             if marked is None:
-                fit = find_board_grid(image)
+                fit = find_board_grid(image, photo_decoder(photo, photo_px))  # as the reader finds it
             else:
                 taps = marked_by_hand(truth, n_rows, n_cols, rng, marked)
                 fit = grid_from_corners(image, taps / photo_px, n_rows, n_cols)
