@@ -26,9 +26,9 @@ from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
                                    placed_names, unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
-from scorer.vision.grid import (FINE_FACTOR, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners,
-                                NoBoardFound, better_fit, clockwise_from_top_left, find_grid, find_grid_fine,
-                                grid_from_corners, sure_board)
+from scorer.vision.grid import (FINE_LONG_SIDE, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners,
+                                NoBoardFound, better_fit, board_sized, clockwise_from_top_left, find_grid,
+                                find_grid_fine, grid_from_corners, sure_board)
 from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares, veil_level, without_veil
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
@@ -46,7 +46,8 @@ READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a r
 FINER_LONG_SIDE = 4096  # (a 12 MP phone photo's own long side: a larger JPEG is decoded whole for it)
 FINER_GAIN = 1.1  # ... when that is at least this much larger
 # A board not found sure at WORK_LONG_SIDE is looked for again in the photo decoded at up to
-# grid.FINE_FACTOR times that (find_grid_fine), when it gives at least this many times as many px.
+# grid.FINE_LONG_SIDE (find_grid_fine), when its long side then is at least this many times
+# WORK_LONG_SIDE.
 FINE_GRID_GAIN = 1.5
 NEARLY_FULL = 0.1  # at most this share of bare-looking squares: the board is taken as full
 FAINT_EMPTY = 0.1  # how much likelier a bare look is a faint piece than a gap on such a board
@@ -414,17 +415,20 @@ def find_board_grid(image: np.ndarray, finer: Callable[[int], np.ndarray] | None
 
 
 def _found_finer(image: np.ndarray, finer: Callable[[int], np.ndarray]) -> GridFit | None:
-    """The board found in the photo decoded again at grid.FINE_FACTOR times WORK_LONG_SIDE
-    (:func:`grid.find_grid_fine`), in ``image``'s px; None where that gives under
-    FINE_GRID_GAIN times WORK_LONG_SIDE px, the photo cannot be decoded again, or no board is
-    found."""
-    larger, ratio = _decoded_again(image, finer, FINE_FACTOR * WORK_LONG_SIDE)
-    if larger is None or max(larger.shape[:2]) < FINE_GRID_GAIN * WORK_LONG_SIDE:
+    """The board found in the photo decoded again at grid.FINE_LONG_SIDE
+    (:func:`grid.find_grid_fine`), in ``image``'s px; None where its long side then is under
+    FINE_GRID_GAIN times WORK_LONG_SIDE, the photo cannot be decoded again, or no board-sized
+    fit is found (a patch there says no more than the working size's answer: in a photo with
+    no board, a few tiles or a weave)."""
+    decoded = _decoded_again(image, finer, FINE_LONG_SIDE)
+    if decoded is None or max(decoded[0].shape[:2]) < FINE_GRID_GAIN * WORK_LONG_SIDE:
         return None
+    larger, ratio = decoded
     try:
-        return find_grid_fine(larger).scaled(1.0 / ratio)
+        fit = find_grid_fine(larger)
     except NoBoardFound:
         return None
+    return fit.scaled(1.0 / ratio) if board_sized(fit) else None
 
 
 def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool | None = None,
@@ -528,25 +532,26 @@ def finer_photo(image: np.ndarray, grid: GridFit,
     long_side = min(FINER_LONG_SIDE, math.ceil(max(image.shape[:2]) * SQUARE_PX / side))
     if long_side < FINER_GAIN * max(image.shape[:2]):
         return image, grid
-    larger, ratio = _decoded_again(image, finer, long_side)
-    if larger is None:
+    decoded = _decoded_again(image, finer, long_side)
+    if decoded is None:
         return image, grid
+    larger, ratio = decoded
     return larger, grid.scaled(ratio)
 
 
 def _decoded_again(image: np.ndarray, finer: Callable[[int], np.ndarray],
-                   long_side: int) -> tuple[np.ndarray | None, float]:
+                   long_side: int) -> tuple[np.ndarray, float] | None:
     """The photo decoded again at ``long_side`` (``finer``) and its px per px of ``image``;
-    (None, 1.0) where that gives under FINER_GAIN times ``image``'s px, is not the same photo
-    (gone, changed) or cannot be decoded."""
+    None where that gives under FINER_GAIN times ``image``'s px, is not the same photo (gone,
+    changed) or cannot be decoded."""
     try:
         larger = finer(long_side)
     except (UserError, MemoryError):
-        return None, 1.0
+        return None
     ratio = max(larger.shape[:2]) / max(image.shape[:2])
     same_shape = abs(larger.shape[0] / larger.shape[1] - image.shape[0] / image.shape[1]) < 0.01
     if ratio < FINER_GAIN or not same_shape:
-        return None, 1.0
+        return None
     return larger, ratio
 
 

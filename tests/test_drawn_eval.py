@@ -190,10 +190,10 @@ def test_a_completed_board_takes_the_row_its_pieces_cover_not_the_table_beyond(m
 
 def test_a_far_board_seen_from_low_down_is_found_in_the_photo_decoded_larger(monkeypatch):
     # Seed 3005, far off in a 12 MP photo and seen 30-35 degrees up: at the finder's working
-    # size its squares are about 20 px across and half that high, and only a patch of it is
+    # size its squares are 20-24 px across and half that high, and only a patch of it is
     # found, unsure; in the photo decoded at twice that size, the whole board.
     from scorer.reader import READ_LONG_SIDE, find_board_grid
-    from scorer.vision.grid import sure_board
+    from scorer.vision.grid import find_grid_fine, sure_board
     from scorer.vision.grid_eval import evaluate_grid
     from scorer.vision.load import downscale
 
@@ -205,3 +205,5 @@ def test_a_far_board_seen_from_low_down_is_found_in_the_photo_decoded_larger(mon
     fit = find_board_grid(image, lambda side: sides.append(side) or downscale(photo, side)[0])
     assert sides == [2560] and sure_board(fit)
     assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit.scaled(1.0 / scale), corners, 8, 8)["correct"]
+    whole = find_grid_fine(photo)  # the 12 MP photo itself: shrunk to 2560 px, the fit in its own px
+    assert evaluate_grid(whole, corners, 8, 8)["correct"]

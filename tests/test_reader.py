@@ -301,13 +301,23 @@ def test_a_board_not_found_sure_is_looked_for_again_in_the_photo_decoded_larger(
         return reader.find_board_grid(img, finer)
 
     assert found(grid, patch) is not None and decoded == []  # a sure board: nothing decoded again
-    assert found(patch, grid).rows == 8 and decoded == [2560]  # a patch: the whole board found larger
+    larger = found(patch, grid)  # a patch: the whole board found larger, in the photo's px
+    assert larger.rows == 8 and decoded == [2560] and np.allclose(larger.corners, grid.corners)
     unsure = dataclasses.replace(grid, confidence=0.5)
     assert found(unsure, patch).rows == 8 and found(unsure, patch).confidence == 0.5  # the larger board kept
     assert found(unsure, grid).confidence == 1.0  # of the same size, the sure one
+    moved = dataclasses.replace(unsure, corners=unsure.corners + 1.0, another_board=True)
+    tie = found(unsure, moved)  # of equals the working size's, saying another board was seen larger
+    assert np.allclose(tie.corners, grid.corners) and tie.another_board
+    monkeypatch.setattr(reader, "FINE_GRID_GAIN", 3.0)  # the photo decoded again has too few px more
+    assert found(patch, grid).rows == 3 and decoded == [2560]
+    monkeypatch.setattr(reader, "FINE_GRID_GAIN", 1.5)
     monkeypatch.setattr(reader, "find_grid", lambda work: (_ for _ in ()).throw(NoBoardFound("none")))
     monkeypatch.setattr(reader, "find_grid_fine", lambda larger: grid.scaled(2.0))
     assert reader.find_board_grid(img, finer).rows == 8  # none at the working size
+    monkeypatch.setattr(reader, "find_grid_fine", lambda larger: patch.scaled(2.0))
+    with pytest.raises(NoBoardFound, match="none"):  # a patch found larger says no more than nothing found
+        reader.find_board_grid(img, finer)
     monkeypatch.setattr(reader, "find_grid_fine", lambda larger: (_ for _ in ()).throw(NoBoardFound("none")))
     with pytest.raises(NoBoardFound):
         reader.find_board_grid(img, finer)

@@ -104,10 +104,10 @@ STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among a
 GRID_UNSURE = 0.8
 COARSE_FACTORS = (2, 4)
 # A board far off in a large photo, seen from low down, has squares too small at the working
-# size for the x-corner detector's ring (about 20 px across and half that high): the reader
-# looks for it again in the photo decoded at up to this many times the working size
-# (find_grid_fine) where the working size found no sure board.
-FINE_FACTOR = 2
+# size for the x-corner detector's ring (20-24 px across and half that high): the reader
+# looks for it again in the photo decoded at up to this long side (find_grid_fine) where the
+# working size found no sure board.
+FINE_LONG_SIDE = 2 * WORKING_LONG_SIDE
 
 
 class NoBoardFound(UserError):
@@ -325,8 +325,8 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
     gray = stretch_contrast(gray)
     fits, errors = _fits_by_size(gray)
     seen = any(fit.another_board for fit in fits)  # another board seen at any size, in either look
-    if not any(map(_board_sized, fits)) and not any(isinstance(err, ClothOnly) for err in errors):
-        fits = [fit for fit in _fits_by_size(gray, STRONGEST_CORNERS)[0] if _board_sized(fit)] or fits
+    if not any(map(board_sized, fits)) and not any(isinstance(err, ClothOnly) for err in errors):
+        fits = [fit for fit in _fits_by_size(gray, STRONGEST_CORNERS)[0] if board_sized(fit)] or fits
     if not fits:
         raise errors[0]
     fit = max(fits, key=_fit_rank)  # the first of equals
@@ -336,25 +336,28 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
 
 def _fit_rank(fit: GridFit) -> tuple:
     """How a fit ranks among those found at several sizes: board-sized, larger, sure."""
-    return _board_sized(fit), fit.rows * fit.cols, sure_board(fit)
+    return board_sized(fit), fit.rows * fit.cols, sure_board(fit)
 
 
 def find_grid_fine(image_bgr: np.ndarray) -> GridFit:
-    """:func:`find_grid` at the photo's own size, up to FINE_FACTOR times WORKING_LONG_SIDE,
-    and at that one size only: for a board too far off to be found at the working size
-    (:func:`better_fit` weighs the two); raises :class:`NoBoardFound`."""
+    """The finder's look at one size (no coarser sizes, no second look among the strongest
+    x-corners) at the photo's own size, up to FINE_LONG_SIDE: for a board too far off to be
+    found at the working size (:func:`better_fit` weighs the two); raises :class:`NoBoardFound`."""
     gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    gray, scale = downscale(gray, FINE_FACTOR * WORKING_LONG_SIDE)
+    gray, scale = downscale(gray, FINE_LONG_SIDE)
     fit = _find_grid_at_scale(stretch_contrast(gray))
     return fit.scaled(1.0 / scale) if scale != 1.0 else fit
 
 
 def better_fit(fit: GridFit | None, other: GridFit | None) -> GridFit | None:
     """The better of two fits of one board found at two sizes (board-sized, larger, sure, as
-    :func:`find_grid_gray` ranks its sizes' fits); ``fit`` of equals; None where neither is one."""
-    if fit is None or (other is not None and _fit_rank(other) > _fit_rank(fit)):
-        return other
-    return fit
+    :func:`find_grid_gray` ranks its sizes' fits; ``fit`` of equals), saying another board was
+    seen where either does; None where neither is one."""
+    if fit is None or other is None:
+        return fit or other
+    best = other if _fit_rank(other) > _fit_rank(fit) else fit
+    seen = fit.another_board or other.another_board
+    return best if best.another_board == seen else replace(best, another_board=seen)
 
 
 def _fits_by_size(gray: np.ndarray, strongest: int | None = None) -> tuple[list[GridFit], list[NoBoardFound]]:
@@ -381,13 +384,14 @@ def _fits_by_size(gray: np.ndarray, strongest: int | None = None) -> tuple[list[
     return fits, errors
 
 
-def _board_sized(fit: GridFit) -> bool:
+def board_sized(fit: GridFit) -> bool:
+    """Whether a fit is at least MIN_BOARD_SQUARES along each side (else a patch of a board)."""
     return min(fit.rows, fit.cols) >= MIN_BOARD_SQUARES
 
 
 def sure_board(fit: GridFit) -> bool:
     """Whether a fit is board-sized and at least GRID_UNSURE sure."""
-    return fit.confidence >= GRID_UNSURE and _board_sized(fit)
+    return fit.confidence >= GRID_UNSURE and board_sized(fit)
 
 
 def _find_grid_at_scale(gray: np.ndarray, strongest: int | None = None) -> GridFit:
