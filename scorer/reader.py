@@ -397,8 +397,8 @@ def _centre_shifts(grid: GridFit) -> dict:
 
 def find_board_grid(image: np.ndarray, finer: Callable[[int], np.ndarray] | None = None) -> GridFit:
     """The checkerboard in a photo loaded as :func:`read_photo` loads it, found at
-    WORK_LONG_SIDE px; where no sure board is found there and the photo has more px to give
-    (``finer``, as :func:`read_image` takes it), looked for again in it decoded larger
+    WORK_LONG_SIDE px; where no sure square board is found there and the photo has more px to
+    give (``finer``, as :func:`read_image` takes it), looked for again in it decoded larger
     (:func:`grid.find_grid_fine`: a board far off), the better of the two fits kept. Raises
     ``NoBoardFound``."""
     work, scale = downscale(image, WORK_LONG_SIDE)
@@ -407,7 +407,7 @@ def find_board_grid(image: np.ndarray, finer: Callable[[int], np.ndarray] | None
         fit = fit.scaled(1.0 / scale) if scale != 1.0 else fit
     except NoBoardFound as err:
         fit, missed = None, err
-    if finer is not None and (fit is None or not sure_board(fit)):
+    if finer is not None and (fit is None or not sure_board(fit) or fit.rows != fit.cols):  # boards are square
         fit = better_fit(fit, _found_finer(image, finer))
     if fit is None:
         raise missed

@@ -306,6 +306,8 @@ def test_a_board_not_found_sure_is_looked_for_again_in_the_photo_decoded_larger(
     unsure = dataclasses.replace(grid, confidence=0.5)
     assert found(unsure, patch).rows == 8 and found(unsure, patch).confidence == 0.5  # the larger board kept
     assert found(unsure, grid).confidence == 1.0  # of the same size, the sure one
+    short = truth_grid(7, 8, clockwise_from_top_left(grid.board_to_image(np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 7.0], [0.0, 7.0]]))))
+    assert found(short, grid).rows == 8 and decoded == [2560]  # sure but not square: boards are
     moved = dataclasses.replace(unsure, corners=unsure.corners + 1.0, another_board=True)
     tie = found(unsure, moved)  # of equals the working size's, saying another board was seen larger
     assert np.allclose(tie.corners, grid.corners) and tie.another_board
