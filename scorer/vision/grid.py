@@ -106,7 +106,7 @@ COARSE_FACTORS = (2, 4)
 # A board far off in a large photo, seen from low down, has squares too small at the working
 # size for the x-corner detector's ring (20-24 px across and half that high): the reader
 # looks for it again in the photo decoded at up to this long side (find_grid_fine) where the
-# working size found no sure board.
+# working size found no sure square board.
 FINE_LONG_SIDE = 2 * WORKING_LONG_SIDE
 
 
