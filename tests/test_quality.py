@@ -142,6 +142,24 @@ def test_a_shaken_photo_is_read_and_warned_of_and_one_too_shaken_says_why():
         read_image(shaken(81), threehouse=False)
 
 
+def test_a_board_barely_seen_is_read_in_a_sharp_photo_and_not_in_a_blurred_one(monkeypatch):
+    import dataclasses
+
+    import scorer.reader as reader
+    from scorer.vision.evaluate import load_truth
+    from scorer.vision.grid import NoBoardFound
+
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+    _, grid, _ = load_truth(path)
+    photo = cv2.imread(str(path))
+    barely = dataclasses.replace(grid, confidence=reader.BARELY_FOUND - 0.1)
+    monkeypatch.setattr(reader, "find_board_grid", lambda image, finer=None: barely)
+    reading = reader.read_image(photo, threehouse=False)  # sharp: read, and warned of
+    assert reading.board is not None and reading.grid_unsure
+    with pytest.raises(NoBoardFound, match=r"barely seen \(grid confidence 0.30\); the photo looks blurred"):
+        reader.read_image(cv2.GaussianBlur(photo, (0, 0), 6), threehouse=False)
+
+
 def test_a_photo_too_dark_to_read_surely_is_called_so_on_its_board_or_without_one():
     from scorer.vision.quality import DARK_LEVEL, board_light_level, photo_quality
 
