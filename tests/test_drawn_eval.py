@@ -126,23 +126,32 @@ def test_squares_draws_the_named_checkerboard_and_wood_is_one_of_them(monkeypatc
     assert drawn == [(blue["light"], blue["dark"]), (wood["light"], wood["dark"]), (None, None)]
 
 
-def _steep_see_through_scene(monkeypatch, seed: int, squares: str | None = None, far: bool = False):
+def _steep_see_through_scene(monkeypatch, seed: int, squares: str | None = None, far: bool = False,
+                             see_through: bool = True):
     """The image and true corners of a see-through drawing 30-35 degrees up (``squares``:
     another checkerboard, ``far``: the board far off in a 12 MP photo, as
-    ``drawn_eval.read_drawing`` takes them)."""
+    ``drawn_eval.read_drawing`` takes them; ``see_through=False``: opaque pieces)."""
     drawn = {}
     draw = drawn_eval.draw_scene
     monkeypatch.setattr(drawn_eval, "draw_scene", lambda *a, **k: drawn.setdefault("scene", draw(*a, **k)))
     monkeypatch.setattr(drawn_eval, "read_image", lambda *a, **k: None)
-    drawn_eval.read_drawing(seed, see_through=True, elevation=(30.0, 35.0), squares=squares, far=far)
+    drawn_eval.read_drawing(seed, see_through=see_through, elevation=(30.0, 35.0), squares=squares, far=far)
     monkeypatch.undo()
     image, _, corners = drawn["scene"]
     return image, corners
 
 
+def _as_before_chance(monkeypatch):
+    """Seeds ranked by the lattice points they mark alone, as before ``lattice.chance_hits``."""
+    import scorer.vision.lattice as lattice
+
+    monkeypatch.setattr(lattice, "chance_hits", lambda points, shape, predicted, *rest: np.zeros(len(predicted)))
+
+
 def test_a_steep_drawing_whose_far_row_pieces_hide_is_found_square(monkeypatch):
-    # Seed 73: the pieces hide most of one edge row, and the finder's best window is 8x7, a
-    # hair above the 8x8 holding it; boards are square, so the 8x8 is taken.
+    # Seed 73: the pieces hide most of one edge row. With seeds ranked as before chance was
+    # weighed, the finder's best window is 8x7, a hair above the 8x8 holding it; boards are
+    # square, so the 8x8 is taken.
     import scorer.vision.grid as grid
     from scorer.reader import find_board_grid
     from scorer.vision.grid_eval import evaluate_grid
@@ -150,7 +159,13 @@ def test_a_steep_drawing_whose_far_row_pieces_hide_is_found_square(monkeypatch):
     image, corners = _steep_see_through_scene(monkeypatch, 73)
     fit = find_board_grid(image)
     assert evaluate_grid(fit, corners, 8, 8)["correct"]
-    assert fit.confidence < grid.GRID_UNSURE  # completed on the prior, not on what it saw: the reading warns
+    assert fit.confidence < grid.GRID_UNSURE  # a far row hidden: the reading warns
+    # Since seeds are weighed against chance the finder's window is the 8x8 itself, and the
+    # second look among the strongest corners finds it too: with both as they were (seeds
+    # ranked by their marks alone, no second look), the window is the 8x7 the square holds.
+    _as_before_chance(monkeypatch)
+    monkeypatch.setattr(grid, "STRONGEST_CORNERS", 0)
+    assert evaluate_grid(find_board_grid(image), corners, 8, 8)["correct"]
     monkeypatch.setattr(grid, "_square_holding", lambda *args: None)
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) in ((7, 8), (8, 7)) and not evaluate_grid(fit, corners, 8, 8)["correct"]
@@ -183,6 +198,8 @@ def test_a_completed_board_takes_the_row_its_pieces_cover_not_the_table_beyond(m
     image, corners = _steep_see_through_scene(monkeypatch, 0)
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit, corners, 8, 8)["correct"]
+    _as_before_chance(monkeypatch)  # since seeds are weighed against chance it is found right either way
+    assert evaluate_grid(find_board_grid(image), corners, 8, 8)["correct"]
     monkeypatch.setattr(grid, "EDGE_WEIGHT", 0.0)
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) == (8, 8) and not evaluate_grid(fit, corners, 8, 8)["correct"]
@@ -207,3 +224,22 @@ def test_a_far_board_seen_from_low_down_is_found_in_the_photo_decoded_larger(mon
     assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit.scaled(1.0 / scale), corners, 8, 8)["correct"]
     whole = find_grid_fine(photo)  # the 12 MP photo itself: shrunk to 2560 px, the fit in its own px
     assert evaluate_grid(whole, corners, 8, 8)["correct"]
+
+
+def test_a_far_board_is_grown_from_seeds_weighed_against_chance(monkeypatch):
+    # Seed 3034, opaque, far off in a 12 MP photo and 30-35 degrees up: with seeds ranked by
+    # the lattice points they mark alone, the finder misses the board; ranked by those marks
+    # less what chance would give them (lattice.chance_hits), it finds the board whole.
+    from scorer.reader import READ_LONG_SIDE, find_board_grid
+    from scorer.vision.grid_eval import evaluate_grid
+    from scorer.vision.load import downscale
+
+    photo, corners = _steep_see_through_scene(monkeypatch, 3034, far=True, see_through=False)
+    image, scale = downscale(photo, READ_LONG_SIDE)
+
+    def found_right() -> bool:
+        fit = find_board_grid(image, lambda side: downscale(photo, side)[0])
+        return evaluate_grid(fit.scaled(1.0 / scale), corners, 8, 8)["correct"]
+    assert found_right()
+    _as_before_chance(monkeypatch)
+    assert not found_right()

@@ -23,7 +23,8 @@ from scorer.vision.grid import (OTHER_BOARD_SHARE, STRONGEST_CORNERS, ClothOnly,
                                 parse_squares, runs_on, the_photos_board)
 from scorer.vision.grid_eval import (evaluate_centres, evaluate_grid, evaluate_photos, labelled_photos, marked_by_hand,
                                      summarise)
-from scorer.vision.lattice import Lattice, fit_lattices, lattice_score, local_scale, project
+from scorer.vision.lattice import (Lattice, NearestPoint, chance_hits, fit_lattices, lattice_score, local_scale,
+                                   project)
 from scorer.vision.xcorners import detect_xcorners
 from scorer.vision.load import load_photo
 from synthetic_scene import draw_scene, look_at_camera
@@ -613,6 +614,56 @@ def test_fit_lattices_gives_every_lattice_grown_largest_first():
     assert fit_lattices(np.zeros((3, 2)), gray) == []
 
 
+def _seed_grids(origins: np.ndarray, spacing: float) -> np.ndarray:
+    """(S, 64, 2): an 8x8 patch of lattice points ``spacing`` px apart from each origin."""
+    steps = np.stack(np.meshgrid(np.arange(8.0), np.arange(8.0)), axis=-1).reshape(-1, 2) * spacing
+    return origins[:, None, :] + steps[None, :, :]
+
+
+def test_chance_hits_are_what_corners_strewn_at_random_give():
+    # 800 corners strewn over a 400 x 400 px photo: 8x8 patches of lattice points put down
+    # anywhere find one within 0.12 of a 30 px square about as often as chance_hits says.
+    rng = np.random.default_rng(1)
+    shape = (400, 400)
+    points = rng.uniform(0, 400, (800, 2))
+    predicted = _seed_grids(rng.uniform(0, 190, (300, 2)), 30.0)
+    tolerance = np.full(predicted.shape[:2], 0.12 * 30.0)
+    _, gap = NearestPoint(points, shape).query(predicted.reshape(-1, 2))
+    hits = (gap.reshape(tolerance.shape) <= tolerance).sum(axis=1)
+    chance = chance_hits(points, shape, predicted, tolerance, np.ones(tolerance.shape, bool), hits)
+    assert 8 < chance.mean() < 16  # about 64 x (1 - exp(-0.005 pi 3.6^2)) = 11.8
+    assert abs(hits.mean() - chance.mean()) < 0.1 * chance.mean()
+    # a board's own corners are no chance: alone in the photo, its patch hits them all and
+    # none by chance; beside a strewn corner or two, few; points out of view count for nothing
+    board = _seed_grids(np.array([[100.0, 100.0]]), 30.0)
+    seen, own = np.ones((1, 64), bool), np.array([64])
+    assert chance_hits(board[0], shape, board, tolerance[:1], seen, own)[0] == 0.0
+    strewn = np.vstack([board[0], [[115.0, 115.0], [205.0, 160.0]]])
+    assert 0.0 < chance_hits(strewn, shape, board, tolerance[:1], seen, own)[0] < 0.5
+    assert chance_hits(strewn, shape, board, tolerance[:1], np.zeros((1, 64), bool), own)[0] == 0.0
+
+
+def test_a_lattice_with_no_checker_edge_leaves_its_corners_to_other_seeds(monkeypatch):
+    # The first seed grown makes a lattice askew across the board (here: the board's own,
+    # its edges read as showing no checker step at all). Its corners claimed, the board's
+    # other seeds counted as grown already and the board was lost; now they grow it.
+    import scorer.vision.lattice as lattice_module
+
+    image, _, _ = checkerboard_photo(8, 8, elevation=70, yaw=20, seed=3)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    points = detect_xcorners(gray).points
+    grow, calls = lattice_module._grow, []
+
+    def first_shows_no_edge(*args):
+        lattice = grow(*args)
+        calls.append(lattice)
+        return dataclasses.replace(lattice, contrast=0.0) if len(calls) == 1 else lattice
+    monkeypatch.setattr(lattice_module, "_grow", first_shows_no_edge)
+    lattices = fit_lattices(points, gray)
+    assert len(calls) >= 2 and lattices and len(lattices[0]) >= 40
+    assert all(lattice.contrast > 0 for lattice in lattices)
+
+
 _GRID_CASES = labelled_photos(GRID_CASES)
 
 
@@ -732,24 +783,30 @@ def test_an_unsure_or_small_fit_is_looked_for_again_in_the_photo_shrunk(monkeypa
     found, seen = search({640: unsure, 320: sure})
     assert seen == [640, 320] and found.confidence == 1.0
     assert np.allclose(found.corners, sure.corners * 2 + 0.5)
-    assert search({640: unsure, 320: _canned_fit(8, 8, 0.6)}) == (unsure, [640, 320, 160])
+    again = [(640, STRONGEST_CORNERS), (320, STRONGEST_CORNERS), (160, STRONGEST_CORNERS)]
+    assert search({640: unsure, 320: _canned_fit(8, 8, 0.6)}) == (unsure, [640, 320, 160] + again)
     # a patch of the board gives way to a whole board found at a quarter of the size, mapped
     # back with the shrunk px's centres: x -> 4 x + 1.5
     found, seen = search({640: patch, 160: _canned_fit(7, 6, 0.6)})
-    assert seen == [640, 320, 160] and {found.rows, found.cols} == {6, 7}
+    assert seen == [640, 320, 160] + again and {found.rows, found.cols} == {6, 7}
     assert np.allclose(np.sort(found.corners.ravel()), np.sort((_canned_fit(7, 6, 0.6).corners * 4 + 1.5).ravel()))
     # nothing anywhere, even among the strongest corners: the working size's own reason
-    again = [(640, STRONGEST_CORNERS), (320, STRONGEST_CORNERS), (160, STRONGEST_CORNERS)]
     assert search({}) == ("none at 640", [640, 320, 160] + again)
-    # no board-sized fit at any size: the strongest corners alone are looked among, size by
-    # size until a sure board, and the best of their board-sized fits wins over the patch
+    # no sure board at any size: the strongest corners alone are looked among, size by size
+    # until a sure board, and the best of all the board-sized fits wins (a larger one over a
+    # patch or a smaller board, of equals a sure one over an unsure)
     found, seen = search({640: patch, (320, STRONGEST_CORNERS): sure})
     assert seen == [640, 320, 160] + again[:2] and np.allclose(found.corners, sure.corners * 2 + 0.5)
     found, seen = search({640: patch, (640, STRONGEST_CORNERS): unsure, (160, STRONGEST_CORNERS): _canned_fit(3, 3, 1.0)})
     assert seen == [640, 320, 160] + again and found is unsure
     assert search({640: patch, (640, STRONGEST_CORNERS): _canned_fit(4, 4, 1.0)}) == (patch, [640, 320, 160] + again)
-    found, seen = search({640: patch, 320: unsure})  # a board found (unsure, when shrunk): no second look
-    assert seen == [640, 320, 160] and (found.rows, found.cols, found.confidence) == (8, 8, 0.5)
+    found, seen = search({640: patch, 320: unsure})  # found only unsure: the second look finds nothing better
+    assert seen == [640, 320, 160] + again and (found.rows, found.cols, found.confidence) == (8, 8, 0.5)
+    found, seen = search({640: _canned_fit(5, 5, 0.4), (320, STRONGEST_CORNERS): _canned_fit(6, 6, 0.6)})
+    assert seen == [640, 320, 160] + again and (found.rows, found.cols) == (6, 6)  # the larger board
+    found, seen = search({640: unsure, (640, STRONGEST_CORNERS): sure})  # of the same size, the sure one
+    assert seen == [640, 320, 160, (640, STRONGEST_CORNERS)] and found is sure
+    assert search({640: sure, (640, STRONGEST_CORNERS): _canned_fit(8, 8, 1.0)}) == (sure, [640])  # sure: no second look
     # a tablecloth seen at some size: no second look (its corners would be the strongest)
     assert search({320: ClothOnly("a tablecloth?")}) == ("none at 640", [640, 320, 160])
     # another board seen at one size is seen, whichever size's fit wins

@@ -316,17 +316,18 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
     be a window completed to a square on another lattice, or on the wrong side), then the
     finest, its corners sharper.
 
-    Where no size gave a fit of a board's size (and no tablecloth was seen), the finder looks
-    again among the STRONGEST_CORNERS strongest x-corners alone, at each size in turn, and takes
-    the best of the board-sized fits they give, ranked as above: a textured table (a speckled
-    laminate, granite) strews strong x-corners around a small board whose own corners the
-    pieces mostly hide, and taken into its lattice where the board's are missing they stop it
-    growing."""
+    Where no size gave a sure board (and no tablecloth was seen), the finder looks again among
+    the STRONGEST_CORNERS strongest x-corners alone, at each size in turn, adds the fits of a
+    board's size they give to those found before and takes the best, ranked as above (the
+    earlier of equals): a textured table (a speckled laminate, granite) strews strong
+    x-corners around a small board whose own corners the pieces mostly hide, and taken into
+    its lattice where the board's are missing they stop it growing (or it stops a row short,
+    unsure)."""
     gray = stretch_contrast(gray)
     fits, errors = _fits_by_size(gray)
     seen = any(fit.another_board for fit in fits)  # another board seen at any size, in either look
-    if not any(map(board_sized, fits)) and not any(isinstance(err, ClothOnly) for err in errors):
-        fits = [fit for fit in _fits_by_size(gray, STRONGEST_CORNERS)[0] if board_sized(fit)] or fits
+    if not any(map(sure_board, fits)) and not any(isinstance(err, ClothOnly) for err in errors):
+        fits += [fit for fit in _fits_by_size(gray, STRONGEST_CORNERS)[0] if board_sized(fit)]
     if not fits:
         raise errors[0]
     fit = max(fits, key=_fit_rank)  # the first of equals
@@ -617,7 +618,10 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
         return None
     candidates.sort(key=lambda c: -c[0])
     best = candidates[0]
-    if best[0] <= 0:
+    # A window holding none of the lattice's corners (on its outline or inside) is only squares
+    # that happen to alternate somewhere along the lattice's lines (noise, a texture): the
+    # lattice grown is no sign of a board there.
+    if best[0] <= 0 or not _holds_corners(corner_grid, *best[1:]):
         return None
     # Boards are square: a window a board's full side long (no board has more) and not square
     # is the part seen of the square holding it, the rest hidden (pieces along an edge row, an
@@ -637,6 +641,12 @@ def choose_extent(gray: np.ndarray, lattice: Lattice) -> Extent | None:
     margin = best[0] - rival[0] if rival else best[0]
     return Extent(best[1] + i_range[0], best[2] + j_range[0], best[3], best[4], float(best[0]), float(margin),
                   runs_on(along_i, along_j, *best[1:]))
+
+
+def _holds_corners(corner_grid: np.ndarray, a: int, b: int, width: int, height: int) -> bool:
+    """Whether the window (a, b, width, height) of ``corner_grid`` (the lattice's corners by
+    lattice point, as :func:`choose_extent` counts them) holds any of them, outline included."""
+    return bool(corner_grid[a:a + width + 1, b:b + height + 1].any())
 
 
 def runs_on(along_i: np.ndarray, along_j: np.ndarray, a: int, b: int, width: int, height: int) -> bool:

@@ -350,6 +350,27 @@ def _refit(assigned: dict[tuple[int, int], int], points: np.ndarray, previous: n
     return refit
 
 
+def chance_hits(points: np.ndarray, shape: tuple[int, ...], predicted: np.ndarray, tolerance: np.ndarray,
+                in_view: np.ndarray, hits: np.ndarray) -> np.ndarray:
+    """(S,) how many of each seed's predicted lattice points (S, P, 2) would find an x-corner
+    within ``tolerance`` (S, P) px by chance, were the ``points`` around them strewn at random
+    (as many as lie in the box the seed's predicted points span, less the seed's own ``hits``
+    (S,), spread evenly over it; a board's own corners are no chance); only the points
+    ``in_view`` (S, P) count. A textured table (slate, granite) strews hundreds of x-corners,
+    and a large seed cell's tolerance then catches some wherever it is predicted: its hits say
+    no more than a small board's fewer ones."""
+    height, width = shape[:2]
+    any_seen = in_view.any(axis=1)[:, None]
+    low = np.where(any_seen, np.where(in_view[..., None], predicted, np.inf).min(axis=1), 0.0)
+    high = np.where(any_seen, np.where(in_view[..., None], predicted, -np.inf).max(axis=1), 0.0)
+    low, high = np.clip(low, 0, [width, height]), np.clip(high, 0, [width, height])
+    x, y = np.asarray(points, np.float64).T
+    inside = ((x >= low[:, :1]) & (x <= high[:, :1]) & (y >= low[:, 1:]) & (y <= high[:, 1:])).sum(axis=1)
+    density = np.maximum(inside - hits, 0) / np.maximum(np.prod(high - low, axis=1), 1.0)
+    chance = 1.0 - np.exp(-density[:, None] * np.pi * tolerance ** 2)
+    return np.sum(np.where(in_view, chance, 0.0), axis=1)
+
+
 def _already_grown(cell_index: np.ndarray, claimed: dict[int, tuple[int, int, int]]) -> bool:
     """Whether two of a seed cell's corners are neighbours in one lattice already grown (the
     seed is part of it). Corners merely taken by a lattice of another period, one that
@@ -399,8 +420,11 @@ def fit_lattices(
     step_j = _project_many(homographies, offsets + [0.0, 1.0]) - predicted
     scale = np.minimum(np.hypot(step_i[..., 0], step_i[..., 1]), np.hypot(step_j[..., 0], step_j[..., 1]))
     _, gap = nearest.query(predicted.reshape(-1, 2))
-    hits = np.sum(gap.reshape(scale.shape) <= SEED_TOLERANCE * np.nan_to_num(scale), axis=1)
-    rank = hits * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0
+    gap = gap.reshape(scale.shape)
+    tolerance = SEED_TOLERANCE * np.nan_to_num(scale)
+    hits = np.sum(gap <= tolerance, axis=1)
+    chance = chance_hits(points, gray.shape, predicted, tolerance, np.isfinite(gap), hits)
+    rank = (hits - chance) * np.sqrt(np.minimum(side_px(cells), 40.0)) + contrast / 255.0
     order = np.argsort(-rank)
     cell_index = nearest.query(cells.reshape(-1, 2))[0].reshape(-1, 4)
     cell_index[~complete, 3] = -1  # the fourth corner of an incomplete cell is only predicted
@@ -416,8 +440,8 @@ def fit_lattices(
             break  # the rest are much weaker seeds
         grown += 1
         lattice = _grow(points, nearest, gray, cells[s], cell_index[s], int(polarity[s]))
-        if lattice is None:
-            continue
+        if lattice is None or lattice.contrast <= 0:
+            continue  # a lattice none of whose corners shows a checker edge leaves them to other seeds
         for m, (i, j) in zip(nearest.query(lattice.points)[0].tolist(), lattice.indices.tolist()):
             claimed.setdefault(m, (grown, i, j))
         if len(lattice) >= MIN_CORNERS:
