@@ -126,11 +126,11 @@ def test_squares_draws_the_named_checkerboard_and_wood_is_one_of_them(monkeypatc
     assert drawn == [(blue["light"], blue["dark"]), (wood["light"], wood["dark"]), (None, None)]
 
 
-def _steep_see_through_scene(monkeypatch, seed: int, squares: str | None = None, far: bool = False,
-                             see_through: bool = True):
-    """The image and true corners of a see-through drawing 30-35 degrees up (``squares``:
-    another checkerboard, ``far``: the board far off in a 12 MP photo, as
-    ``drawn_eval.read_drawing`` takes them; ``see_through=False``: opaque pieces)."""
+def _steep_scene(monkeypatch, seed: int, squares: str | None = None, far: bool = False,
+                 see_through: bool = True):
+    """The image and true corners of a drawing 30-35 degrees up, see-through unless
+    ``see_through`` is False (``squares``: another checkerboard, ``far``: the board far off in
+    a 12 MP photo, as ``drawn_eval.read_drawing`` takes them)."""
     drawn = {}
     draw = drawn_eval.draw_scene
     monkeypatch.setattr(drawn_eval, "draw_scene", lambda *a, **k: drawn.setdefault("scene", draw(*a, **k)))
@@ -156,7 +156,7 @@ def test_a_steep_drawing_whose_far_row_pieces_hide_is_found_square(monkeypatch):
     from scorer.reader import find_board_grid
     from scorer.vision.grid_eval import evaluate_grid
 
-    image, corners = _steep_see_through_scene(monkeypatch, 73)
+    image, corners = _steep_scene(monkeypatch, 73)
     fit = find_board_grid(image)
     assert evaluate_grid(fit, corners, 8, 8)["correct"]
     assert fit.confidence < grid.GRID_UNSURE  # a far row hidden: the reading warns
@@ -179,7 +179,7 @@ def test_a_grey_print_board_is_not_completed_onto_the_table_past_its_near_edge(m
     from scorer.reader import find_board_grid
     from scorer.vision.grid_eval import evaluate_grid
 
-    image, corners = _steep_see_through_scene(monkeypatch, 3006, squares="grey-print")
+    image, corners = _steep_scene(monkeypatch, 3006, squares="grey-print")
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit, corners, 8, 8)["correct"]
     monkeypatch.setattr(grid, "PLAIN_ROW_STEP", 0.0)
@@ -195,7 +195,7 @@ def test_a_completed_board_takes_the_row_its_pieces_cover_not_the_table_beyond(m
     from scorer.reader import find_board_grid
     from scorer.vision.grid_eval import evaluate_grid
 
-    image, corners = _steep_see_through_scene(monkeypatch, 0)
+    image, corners = _steep_scene(monkeypatch, 0)
     fit = find_board_grid(image)
     assert (fit.rows, fit.cols) == (8, 8) and evaluate_grid(fit, corners, 8, 8)["correct"]
     _as_before_chance(monkeypatch)  # since seeds are weighed against chance it is found right either way
@@ -214,7 +214,7 @@ def test_a_far_board_seen_from_low_down_is_found_in_the_photo_decoded_larger(mon
     from scorer.vision.grid_eval import evaluate_grid
     from scorer.vision.load import downscale
 
-    photo, corners = _steep_see_through_scene(monkeypatch, 3005, far=True)
+    photo, corners = _steep_scene(monkeypatch, 3005, far=True)
     image, scale = downscale(photo, READ_LONG_SIDE)
     fit = find_board_grid(image)
     assert not sure_board(fit) and not evaluate_grid(fit.scaled(1.0 / scale), corners, 8, 8)["correct"]
@@ -234,7 +234,7 @@ def test_a_far_board_is_grown_from_seeds_weighed_against_chance(monkeypatch):
     from scorer.vision.grid_eval import evaluate_grid
     from scorer.vision.load import downscale
 
-    photo, corners = _steep_see_through_scene(monkeypatch, 3034, far=True, see_through=False)
+    photo, corners = _steep_scene(monkeypatch, 3034, far=True, see_through=False)
     image, scale = downscale(photo, READ_LONG_SIDE)
 
     def found_right() -> bool:

@@ -807,6 +807,7 @@ def test_an_unsure_or_small_fit_is_looked_for_again_in_the_photo_shrunk(monkeypa
     found, seen = search({640: unsure, (640, STRONGEST_CORNERS): sure})  # of the same size, the sure one
     assert seen == [640, 320, 160, (640, STRONGEST_CORNERS)] and found is sure
     assert search({640: sure, (640, STRONGEST_CORNERS): _canned_fit(8, 8, 1.0)}) == (sure, [640])  # sure: no second look
+    assert search({640: unsure, (640, STRONGEST_CORNERS): _canned_fit(6, 6, 1.0)})[0] is unsure  # added, not instead
     # a tablecloth seen at some size: no second look (its corners would be the strongest)
     assert search({320: ClothOnly("a tablecloth?")}) == ("none at 640", [640, 320, 160])
     # another board seen at one size is seen, whichever size's fit wins

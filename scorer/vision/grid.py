@@ -93,7 +93,7 @@ MIN_BOARD_SQUARES = 5  # the smallest play area (ThreeHouse, 2 players): a small
 # least this share of the best one's is a rival (the_photos_board).
 OTHER_BOARD_SHARE = 0.5
 APART_OVERLAP = 0.05  # outlines overlapping by at most this share of the smaller lie apart (one board behind another)
-STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among again when it found no board
+STRONGEST_CORNERS = (MAX_SQUARES - 1) ** 2  # x-corners the finder looks among again when it found no sure board
 # Confidence under which a fit is unsure: the finder looks for the board again in the photo
 # shrunk (COARSE_FACTORS) and the reader warns. Chosen at 0.75 on 1099 renders and photos
 # (8 of 11 wrong grids caught, 0.8% of the right ones flagged); once corners on a window's
@@ -318,8 +318,8 @@ def find_grid_gray(gray: np.ndarray) -> GridFit:
 
     Where no size gave a sure board (and no tablecloth was seen), the finder looks again among
     the STRONGEST_CORNERS strongest x-corners alone, at each size in turn, adds the fits of a
-    board's size they give to those found before and takes the best, ranked as above (the
-    earlier of equals): a textured table (a speckled laminate, granite) strews strong
+    board's size they give to those found before and takes the best, ranked as above (of
+    equals, the first look's): a textured table (a speckled laminate, granite) strews strong
     x-corners around a small board whose own corners the pieces mostly hide, and taken into
     its lattice where the board's are missing they stop it growing (or it stops a row short,
     unsure)."""

@@ -352,13 +352,12 @@ def _refit(assigned: dict[tuple[int, int], int], points: np.ndarray, previous: n
 
 def chance_hits(points: np.ndarray, shape: tuple[int, ...], predicted: np.ndarray, tolerance: np.ndarray,
                 in_view: np.ndarray, hits: np.ndarray) -> np.ndarray:
-    """(S,) how many of each seed's predicted lattice points (S, P, 2) would find an x-corner
-    within ``tolerance`` (S, P) px by chance, were the ``points`` around them strewn at random
-    (as many as lie in the box the seed's predicted points span, less the seed's own ``hits``
-    (S,), spread evenly over it; a board's own corners are no chance); only the points
-    ``in_view`` (S, P) count. A textured table (slate, granite) strews hundreds of x-corners,
-    and a large seed cell's tolerance then catches some wherever it is predicted: its hits say
-    no more than a small board's fewer ones."""
+    """(S,) how many of each seed's predicted lattice points (S, P, 2) in view (``in_view``,
+    (S, P)) would find one of the ``points`` within ``tolerance`` (S, P) px by chance: the
+    points in the box those in view span, less the seed's own ``hits`` (S,) (a board's own
+    corners are no chance), taken as strewn evenly over the box. A textured table (slate,
+    granite) strews hundreds of x-corners, and a large seed cell's tolerance then catches some
+    wherever it is predicted: its hits say no more than a small board's fewer ones."""
     height, width = shape[:2]
     any_seen = in_view.any(axis=1)[:, None]
     low = np.where(any_seen, np.where(in_view[..., None], predicted, np.inf).min(axis=1), 0.0)
@@ -412,7 +411,7 @@ def fit_lattices(
         return []
     cells = np.stack([origin, pa, pb, p11], axis=1)[ok]
     polarity, contrast, complete = polarity[ok], contrast[ok], complete[ok]
-    # Quick score: how many of the 7x7 lattice points around each seed were detected.
+    # Quick score: how many of the 8x8 lattice points around each seed were detected.
     offsets = np.stack(np.meshgrid(np.arange(-3, 5), np.arange(-3, 5), indexing="ij"), axis=-1).reshape(-1, 2).astype(np.float64)
     homographies = np.stack([_cell_homography(cell) for cell in cells])  # (S, 3, 3)
     predicted = _project_many(homographies, offsets)  # (S, P, 2)
@@ -436,8 +435,8 @@ def fit_lattices(
             break
         if _already_grown(cell_index[s], claimed):
             continue
-        if lattices and rank[s] < 0.5 * rank[order[0]]:
-            break  # the rest are much weaker seeds
+        if lattices and rank[s] < 0.5 * max(rank[order[0]], 0.0):
+            break  # the rest are much weaker seeds (or, the best no likelier than chance, no better)
         grown += 1
         lattice = _grow(points, nearest, gray, cells[s], cell_index[s], int(polarity[s]))
         if lattice is None or lattice.contrast <= 0:
