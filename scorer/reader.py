@@ -107,9 +107,9 @@ BLURRED = "the photo is blurred (out of focus or shaken): hold the phone still a
 # the next by under 1.6 (grid confidence: half the corners seen of 16, half the margin over 2):
 # over 2,036 photos (the real chessboards, dev, 60 variants of them with the shaken and
 # blurred ones, the grid cases, 70 fresh renders) every board-sized fit, right or wrong, was
-# 0.5 or surer; dev's
-# studio_001000 shaken 81 px (a board no one could read) gave an 8x8 at 0.25. In a photo that
-# also looks blurred, too dark or blown out the board counts as not found: take it again.
+# 0.5 or surer; dev's studio_001000 shaken 81 px (a board no one could read) gave an 8x8 at
+# 0.25. In a photo that also looks blurred, too dark or blown out the board counts as not
+# found: take it again.
 BARELY_FOUND = 0.4
 # On blurred photos (Reading.blurred; dev blurred or shaken, 99 readings) squares the decoder
 # gave 0.95 or more were right 97.3% of the time (99.8% on the 298 others): no square is

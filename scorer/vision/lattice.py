@@ -436,7 +436,7 @@ def fit_lattices(
         if _already_grown(cell_index[s], claimed):
             continue
         if lattices and rank[s] < 0.5 * max(rank[order[0]], 0.0):
-            break  # the rest are much weaker seeds (or, the best no likelier than chance, no better)
+            break  # the rest are much weaker seeds (or below chance, where even the best is no better)
         grown += 1
         lattice = _grow(points, nearest, gray, cells[s], cell_index[s], int(polarity[s]))
         if lattice is None or lattice.contrast <= 0:
