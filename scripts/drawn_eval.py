@@ -1,7 +1,7 @@
 """Read flat-shaded drawings of random legal games: a second generator, unlike the studio's.
 
     .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--squares wood|blue|green|grey-print]
-        [--elevation 30 35] [--far] [--verbose]
+        [--elevation 30 35] [--far] [--photo dark|warm|...] [--verbose]
 
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
@@ -19,6 +19,8 @@ takes them for), ``blue`` or ``green`` (a vinyl board's, where pieces of the dar
 colour melt into them) or ``grey-print`` (mid-grey on white, as the bandanna is printed).
 ``--far`` draws a 12 MP photo with the board far off (squares about 30 px at the reader's 1600 px),
 read as a photo is read: shrunk to 1600 px, and decoded larger again for its small squares.
+``--photo`` passes each drawing through one of ``scripts/photo_variants.py``'s photometric
+variants (darker, a warm cast, blurred, noisy, ...) before it is read.
 A reading is compared with the game under the four turns of the board (a drawing has no
 "bottom edge" to number row 1 from that the reader could be wrong about), counting the
 squares that differ and how many of those the reading did not flag as unsure (all of them on
@@ -40,12 +42,14 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from scorer.board import Board, Square  # noqa: E402
 from scorer.errors import UserError  # noqa: E402
 from scorer.reader import READ_LONG_SIDE, read_image  # noqa: E402
 from scorer.rules import random_game  # noqa: E402
 from scorer.vision.load import downscale  # noqa: E402
+from photo_variants import VARIANTS as PHOTO_VARIANTS  # noqa: E402
 from synthetic_scene import BGR, draw_scene  # noqa: E402
 
 
@@ -78,7 +82,8 @@ def tokens(board: Board) -> np.ndarray:
 
 
 def read_drawing(seed: int, see_through: bool = False, early: bool = False, squares: str | None = None,
-                 elevation: tuple[float, float] = ELEVATION, far: bool = False) -> DrawnResult:
+                 elevation: tuple[float, float] = ELEVATION, far: bool = False,
+                 photo: str | None = None) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
     game, its play area anywhere it fits, the reader told which stash; ``squares``: a name in
@@ -86,7 +91,8 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
     camera's range of degrees above the board, the seed's place in ELEVATION mapped onto it,
     so the same seed draws the same game and turn; ``far``: the board far off in a 12 MP
     photo, read as ``read_photo`` reads one, shrunk to READ_LONG_SIDE and decoded larger again
-    for the board's small squares)."""
+    for the board's small squares; ``photo``: a name in PHOTO_VARIANTS, the photometric variant
+    the drawing is passed through before it is read)."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
     threehouse = early and rng.random() < 0.3
@@ -102,6 +108,8 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
                              elevation_deg=_mapped(rng.uniform(*ELEVATION), ELEVATION, elevation),
                              yaw_deg=rng.uniform(0, 360), seed=seed, see_through=see_through,
                              **({"distance": FAR_DISTANCE} if far else {}), **SQUARE_COLOURS.get(squares, {}))
+    if photo is not None:
+        image = PHOTO_VARIANTS[photo](image)
     finer = None
     if far:
         photo = image
@@ -156,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the camera's degrees above the board (default 35 85; 30 35 for steep views)")
     parser.add_argument("--far", action="store_true",
                         help="the board far off in a 12 MP photo (squares about 30 px at the reader's 1600 px)")
+    parser.add_argument("--photo", choices=sorted(PHOTO_VARIANTS), metavar="VARIANT",
+                        help="pass each drawing through this photometric variant of scripts/photo_variants.py "
+                             f"before reading it ({', '.join(sorted(PHOTO_VARIANTS))})")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
     if args.seeds[1] <= args.seeds[0]:
@@ -165,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--elevation {low:g} {high:g}: need 0 < LOW <= HIGH <= 90")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high), args.far)
+        result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high), args.far, args.photo)
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"

@@ -126,6 +126,19 @@ def test_squares_draws_the_named_checkerboard_and_wood_is_one_of_them(monkeypatc
     assert drawn == [(blue["light"], blue["dark"]), (wood["light"], wood["dark"]), (None, None)]
 
 
+def test_photo_passes_each_drawing_through_a_photometric_variant(capsys, monkeypatch):
+    # Seed 47 (blue, purple and red see-through players) darkened (gamma 1.5): the blue and
+    # purple pieces on the near-black squares fell into one group and those on the white
+    # squares into another, the red player's group whole on both. Grouped again with what the
+    # square colour adds taken off (colours.sorted_by_square_colour), every square is read right.
+    from scorer.vision import colours
+
+    assert drawn_eval.main(["--seeds", "47", "48", "--see-through", "--photo", "dark"]) == 0
+    assert "squares 100.00% right" in capsys.readouterr().out
+    monkeypatch.setattr(colours, "sorted_by_square_colour", lambda labels, k, on_dark: False)
+    assert drawn_eval.read_drawing(47, see_through=True, photo="dark").wrong >= 10
+
+
 def _steep_scene(monkeypatch, seed: int, squares: str | None = None, far: bool = False,
                  see_through: bool = True):
     """The image and true corners of a drawing 30-35 degrees up, see-through unless
