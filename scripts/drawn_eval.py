@@ -20,7 +20,9 @@ colour melt into them) or ``grey-print`` (mid-grey on white, as the bandanna is 
 ``--far`` draws a 12 MP photo with the board far off (squares about 30 px at the reader's 1600 px),
 read as a photo is read: shrunk to 1600 px, and decoded larger again for its small squares.
 ``--photo`` passes each drawing through one of ``scripts/photo_variants.py``'s photometric
-variants (darker, a warm cast, blurred, noisy, ...) before it is read.
+variants (darker, a warm cast, blurred, noisy, ...) before it is read (with ``--far``, the 12 MP
+photo; the blur, JPEG blocks and noise are in the photo's own pixels, so they weigh about 1.7
+times as much on the 1200 px drawings as on dev's 2016 px photos, and less on the far ones).
 A reading is compared with the game under the four turns of the board (a drawing has no
 "bottom edge" to number row 1 from that the reader could be wrong about), counting the
 squares that differ and how many of those the reading did not flag as unsure (all of them on
@@ -112,11 +114,11 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
         image = PHOTO_VARIANTS[photo](image)
     finer = None
     if far:
-        photo = image
-        image = downscale(photo, READ_LONG_SIDE)[0]
+        full = image
+        image = downscale(full, READ_LONG_SIDE)[0]
 
         def finer(long_side: int) -> np.ndarray:
-            return downscale(photo, long_side)[0]
+            return downscale(full, long_side)[0]
     truth = tokens(board)
     wrong = truth.size
     try:

@@ -211,6 +211,8 @@ def test_groups_sorted_by_square_colour_are_told_from_players_pieces():
     # Two sorted groups, one on each colour, and a third player's on both: sorted all the same.
     with_mixed = np.array([False] * 10 + [True] * 10 + [False, True] * 5)
     assert sorted_by_square_colour(np.arange(30) // 10, 3, with_mixed)
+    both_light = np.array([False] * 20 + [False, True] * 5)  # the two sorted groups on one colour
+    assert not sorted_by_square_colour(np.arange(30) // 10, 3, both_light)
     on_dark = np.array([False, True] * 8)
     features = np.column_stack([np.where(on_dark, 30.0, 10.0), np.arange(16.0), np.where(on_dark, 20.0, 50.0)])
     evened = parities_evened(features, on_dark)

@@ -175,8 +175,8 @@ CLOTH_MEASURABLE = 0.3
 # Other players' groups need not be so sorted: in a dark photo of see-through blue, purple and
 # red pieces the blue and purple ones on the near-black squares made one group and those on the
 # white squares another, while the red player's stayed whole (drawings through the dark variant,
-# photo-reader.md). With four players, six pairs, a regrouping is tried about once in 300 games
-# by chance, and kept only as above.
+# photo-reader.md). With four players, six pairs, a regrouping is tried by chance at most about
+# once in 300 games, and kept only as above.
 SORTED_MIN_PIECES = 6
 SORTED_SHARE = 0.1
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
@@ -841,8 +841,8 @@ def grouping_features(samples_lab: np.ndarray, wb: WhiteBalance,
 def sorted_by_square_colour(labels: np.ndarray, k: int, on_dark: np.ndarray | None) -> bool:
     """Whether two or more groups of SORTED_MIN_PIECES or more each stand almost wholly on one
     square colour (all but SORTED_SHARE of their pieces), some on the light squares and some on
-    the dark, with PARITY_MIN pieces or more on each (other groups may stand on both): as no
-    players' pieces do, such groups follow what the squares do to the pieces' look, not the
+    the dark, with PARITY_MIN pieces or more, of all the pieces, on each square colour (other
+    groups may stand on both): as no players' pieces do, such groups follow what the squares do to the pieces' look, not the
     pieces' colours."""
     if on_dark is None:
         return False
