@@ -842,8 +842,8 @@ def sorted_by_square_colour(labels: np.ndarray, k: int, on_dark: np.ndarray | No
     """Whether two or more groups of SORTED_MIN_PIECES or more each stand almost wholly on one
     square colour (all but SORTED_SHARE of their pieces), some on the light squares and some on
     the dark, with PARITY_MIN pieces or more, of all the pieces, on each square colour (other
-    groups may stand on both): as no players' pieces do, such groups follow what the squares do to the pieces' look, not the
-    pieces' colours."""
+    groups may stand on both): as no players' pieces do, such groups follow what the squares
+    do to the pieces' look, not the pieces' colours."""
     if on_dark is None:
         return False
     on_dark = np.asarray(on_dark, bool)
