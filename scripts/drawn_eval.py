@@ -76,6 +76,7 @@ class DrawnResult:
     wrong: int  # squares that differ under the best of the four turns; all of them when no board was read
     unflagged: int = 0  # of those, read at a confidence the reading does not flag as unsure (all, unread)
     area_warned: bool = False  # the reading warns that which squares are in play is uncertain
+    unread: bool = False  # no board was read: the reader said so (no board found, or too small)
 
 
 def tokens(board: Board) -> np.ndarray:
@@ -123,7 +124,7 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
     wrong = truth.size
     try:
         reading = read_image(image, threehouse=threehouse, finer=finer)
-    except UserError:
+    except UserError:  # the message a user would see instead of a board
         reading = None
     unflagged, area_warned = wrong, False
     if reading is not None and reading.board is not None:
@@ -135,7 +136,8 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
             wrong = int((best[0] != truth).sum())
             unflagged = int(((best[0] != truth) & ~best[1]).sum())
         area_warned = bool(reading.play_area is not None and reading.play_area.ambiguous)
-    return DrawnResult(seed, colours, truth.size, wrong, unflagged, area_warned)
+    return DrawnResult(seed, colours, truth.size, wrong, unflagged, area_warned,
+                       unread=reading is None or reading.board is None)
 
 
 def _mapped(value: float, source: tuple[float, float], target: tuple[float, float]) -> float:
@@ -183,17 +185,21 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"
                   + (f" ({result.unflagged} not flagged unsure)" if result.unflagged else "")
-                  + (" (play area warned ambiguous)" if result.area_warned else ""))
+                  + (" (play area warned ambiguous)" if result.area_warned else "")
+                  + (" (no board read: the reader says so)" if result.unread else ""))
     squares = sum(r.squares for r in results)
     wrong = sum(r.wrong for r in results)
     exact = sum(r.wrong == 0 for r in results)
     unflagged = sum(r.unflagged for r in results)
     warned = sum(r.unflagged for r in results if not r.area_warned)
+    silent = sum(r.unflagged for r in results if not (r.area_warned or r.unread))
+    unread = sum(r.unread for r in results)
     print(f"{len(results)} drawings: squares {100 * (1 - wrong / max(1, squares)):.2f}% right, "
           f"boards exact {exact} ({100 * exact / max(1, len(results)):.0f}%); "
           f"wrong squares flagged unsure {100 * (1 - unflagged / wrong) if wrong else 100:.1f}% "
           f"({100 * (1 - warned / wrong) if wrong else 100:.1f}% with those on boards whose play area "
-          f"the reading warns is ambiguous)")
+          f"the reading warns is ambiguous, {100 * (1 - silent / wrong) if wrong else 100:.1f}% with those "
+          f"too and the {unread} board{'s' if unread != 1 else ''} not read, where the reader says so)")
     return 0
 
 

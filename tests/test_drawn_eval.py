@@ -256,3 +256,19 @@ def test_a_far_board_is_grown_from_seeds_weighed_against_chance(monkeypatch):
     assert found_right()
     _as_before_chance(monkeypatch)
     assert not found_right()
+
+
+def test_a_board_not_read_is_told_apart_from_squares_read_wrong_silently(capsys, monkeypatch):
+    from scorer.errors import UserError
+
+    def no_board(image, **options):
+        raise UserError("no checkerboard found")
+
+    monkeypatch.setattr(drawn_eval, "read_image", no_board)
+    result = drawn_eval.read_drawing(0)
+    assert result.unread and result.wrong == result.unflagged == result.squares
+    assert drawn_eval.main(["--seeds", "0", "1", "-v"]) == 0
+    out = capsys.readouterr().out.strip().split("\n")
+    assert out[0].endswith("(no board read: the reader says so)")
+    assert "flagged unsure 0.0% (0.0% with those on boards whose play area" in out[-1]
+    assert "100.0% with those too and the 1 board not read, where the reader says so" in out[-1]
