@@ -76,7 +76,7 @@ class DrawnResult:
     wrong: int  # squares that differ under the best of the four turns; all of them when no board was read
     unflagged: int = 0  # of those, read at a confidence the reading does not flag as unsure (all, unread)
     area_warned: bool = False  # the reading warns that which squares are in play is uncertain
-    unread: bool = False  # no board was read: the reader said so (no board found, or too small)
+    unread: bool = False  # the reader refused the photo with its one-line error (no board found, one too small)
 
 
 def tokens(board: Board) -> np.ndarray:
@@ -137,7 +137,7 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
             unflagged = int(((best[0] != truth) & ~best[1]).sum())
         area_warned = bool(reading.play_area is not None and reading.play_area.ambiguous)
     return DrawnResult(seed, colours, truth.size, wrong, unflagged, area_warned,
-                       unread=reading is None or reading.board is None)
+                       unread=reading is None)
 
 
 def _mapped(value: float, source: tuple[float, float], target: tuple[float, float]) -> float:
