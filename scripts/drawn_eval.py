@@ -194,12 +194,16 @@ def main(argv: list[str] | None = None) -> int:
     warned = sum(r.unflagged for r in results if not r.area_warned)
     silent = sum(r.unflagged for r in results if not (r.area_warned or r.unread))
     unread = sum(r.unread for r in results)
+
+    def flagged(left: int) -> float:  # percent of the wrong squares, ``left`` of them not flagged
+        return 100 * (1 - left / wrong) if wrong else 100
+
     print(f"{len(results)} drawings: squares {100 * (1 - wrong / max(1, squares)):.2f}% right, "
           f"boards exact {exact} ({100 * exact / max(1, len(results)):.0f}%); "
-          f"wrong squares flagged unsure {100 * (1 - unflagged / wrong) if wrong else 100:.1f}% "
-          f"({100 * (1 - warned / wrong) if wrong else 100:.1f}% with those on boards whose play area "
-          f"the reading warns is ambiguous, {100 * (1 - silent / wrong) if wrong else 100:.1f}% with those "
-          f"too and the {unread} board{'s' if unread != 1 else ''} not read, where the reader says so)")
+          f"wrong squares flagged unsure {flagged(unflagged):.1f}% "
+          f"({flagged(warned):.1f}% with those on boards whose play area the reading warns is ambiguous, "
+          f"{flagged(silent):.1f}% with those too and the {unread} board{'s' if unread != 1 else ''} not read, "
+          f"where the reader says so)")
     return 0
 
 
