@@ -19,12 +19,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import (COLOUR_LETTERS, PARK, SET_THE_STASH, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece, Square,
-                          content_from_symbol, infer_stash, setup_of_area, setups_for_size, stash_name)
+from scorer.board import (COLOUR_LETTERS, COLOUR_NAMES, COLOURS, PARK, SET_THE_STASH, STANDARD_TRIOS,
+                          THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol, infer_stash, setup_of_area,
+                          setups_for_size, stash_name)
 from scorer.errors import UserError
 from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
-from scorer.vision.colours import (CONFUSED_NAMES, clear_group_count, colour_groups_for, colourless_odds, has_colour,
-                                   placed_names, unsampled_membership)
+from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_group_count, colour_groups_for,
+                                   colourless_odds, has_colour, placed_names, unsampled_membership)
 from scorer.vision.decode import UNSURE, CellReading, decode
 from scorer.vision.grid import (FINE_LONG_SIDE, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners,
                                 NoBoardFound, better_fit, board_sized, clockwise_from_top_left, find_grid,
@@ -122,6 +123,15 @@ BLURRED_MAX_CONFIDENCE = 0.973
 # (With the pieces drawn at the learned size fit's scale since, 79 such readings, 77% right.)
 HIDDEN_SHARE = 0.1
 HIDDEN_MAX_CONFIDENCE = 0.73
+# A pyramid with no colour sample of its own (hidden behind other pieces, or so like its
+# square that no pixel is its own) joins a colour group on the learned model's odds alone
+# (colours.unsampled_membership); where only one group is on the board, mid-game, it joins
+# that one whatever the model says. Where the model gives the group's name less than its
+# dispute line (colours.LEARNED_DISPUTE_COST), the piece is no surer than this, and the model's
+# own name is offered: seen on a clear 3-pip melting into a light square, read as the one
+# purple piece's colour at 0.97 (drawings, early see-through seed 32).
+UNSAMPLED_DISPUTED = math.exp(-LEARNED_DISPUTE_COST)
+UNSAMPLED_MAX_CONFIDENCE = 0.75
 # A taller pyramid whose base the pieces in front hide by HIDDEN_TALL_SHARE or more shows
 # little but its top, and its size rests on that: on the second generator's see-through
 # drawings seen 30-35 degrees up (``scripts/drawn_eval.py``, seeds 0-99), 279 such 2- and
@@ -781,6 +791,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
         _doubt_hidden_pyramids(decoded.cells, squares, play)
+        _doubt_unsampled_colours(decoded.cells, squares, play)
         seen_from_above = _doubt_pyramids_that_blend_in(decoded.cells, squares, play)
         if seen_from_above:
             reading.warn("photo", FROM_ABOVE.format(squares=", ".join(seen_from_above)))
@@ -801,6 +812,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             name_odds = [colourless_odds(odds) for odds in name_odds]
             reading.warn("colourless", COLOURLESS)
         reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds)
+        _doubt_unsure_colour_groups(decoded.cells, reading.colour_groups)
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)
@@ -846,6 +858,38 @@ def _doubt_hidden_pyramids(cells: list[CellReading], squares: SquaresResult, pla
             if share >= least:
                 read[at].partly_hidden = True
                 read[at].confidence = min(read[at].confidence, HIDDEN_MAX_CONFIDENCE)
+
+
+def _doubt_unsure_colour_groups(cells: list[CellReading], groups: list[ColourGroupReading]) -> None:
+    """Make each piece of a group whose name has odds under UNSURE no surer than those odds: a
+    piece is read right only if its colour is."""
+    confidence = {}
+    for group in groups:
+        if group.confidence < UNSURE and group.alternatives:
+            confidence.update(dict.fromkeys(group.cells, group.confidence))
+    for cell in cells:
+        if cell.cell in confidence:
+            cell.confidence = min(cell.confidence, confidence[cell.cell])
+
+
+def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> None:
+    """Make a pyramid with no colour sample of its own no surer than UNSAMPLED_MAX_CONFIDENCE
+    where the learned model gives the colour it was placed under less than UNSAMPLED_DISPUTED,
+    and offer the model's likeliest colour, at the same size, among its alternatives."""
+    for cell in cells:
+        if cell.value[-1:] not in ("1", "2", "3"):
+            continue
+        sq = squares.readings[_board_square(cell, play)]
+        if sq.colour_lab is not None or sq.colour_names is None:
+            continue
+        learned = np.asarray(sq.colour_names, np.float64)
+        if not learned[COLOURS.index(COLOUR_NAMES[cell.value[0]])] < UNSAMPLED_DISPUTED:
+            continue
+        cell.confidence = min(cell.confidence, UNSAMPLED_MAX_CONFIDENCE)
+        offered = f"{COLOUR_LETTERS[COLOURS[int(np.argmax(learned))]]}{cell.value[-1]}"
+        if offered != cell.value and all(value != offered for value, _ in cell.alternatives):
+            left = 1.0 - cell.confidence - sum(p for _, p in cell.alternatives)
+            cell.alternatives = sorted(cell.alternatives + [(offered, max(0.0, left))], key=lambda a: -a[1])
 
 
 def on_near_black_square(squares: SquaresResult, col: int, row: int) -> bool:

@@ -286,3 +286,17 @@ def test_a_white_group_named_black_in_a_dark_photo_against_the_models_word_is_fl
     # -4 its 8 squares were read wrong unflagged.
     result = drawn_eval.read_drawing(95, True, photo="dark")
     assert result.unflagged == 0
+
+
+def test_a_clear_piece_melting_into_its_square_mid_game_is_not_given_the_one_groups_colour_silently():
+    # Early see-through seed 32: a clear 3-pip on a light square has no colour sample, and the
+    # only group on the board is the purple 3-pip's; read as purple at 0.97 before.
+    result = drawn_eval.read_drawing(32, True, early=True)
+    assert result.unflagged == 0
+
+
+def test_a_group_named_at_odds_under_the_unsure_line_has_no_piece_read_surer():
+    # See-through seed 54 on wood, darkened: the white group is named cyan at odds of 0.94 and
+    # flagged as a group; two of its pieces were read at 0.95 and more, unflagged.
+    result = drawn_eval.read_drawing(54, True, squares="wood", photo="dark")
+    assert result.unflagged == 0

@@ -1066,6 +1066,48 @@ def test_a_small_pyramid_read_behind_a_taller_one_is_flagged_and_says_why():
     assert not cells[2].partly_hidden and cells[2].confidence == 0.99  # nothing stands in front of the 3-pip
 
 
+def test_no_piece_is_surer_than_its_groups_name():
+    # A white group named cyan at odds of 0.94 (a darkened see-through drawing on wood): two of
+    # its pieces were read at 0.95 and more, so left unflagged while the group was.
+    from scorer.reader import ColourGroupReading, _doubt_unsure_colour_groups
+    from scorer.vision.decode import CellReading
+
+    cells = [CellReading("D2", "c3", 0.955, [("b3", 0.042)]), CellReading("E5", "c3", 0.5, []),
+             CellReading("A1", "r1", 0.99, [])]
+    groups = [ColourGroupReading("cyan", ("D2", "E5"), 0.94, (("blue", 0.05),)),
+              ColourGroupReading("red", ("A1",), 0.96, (("orange", 0.04),))]
+    _doubt_unsure_colour_groups(cells, groups)
+    assert [cell.confidence for cell in cells] == [0.94, 0.5, 0.99]
+
+
+def test_a_pyramid_with_no_colour_sample_placed_against_the_models_word_is_flagged_and_offered_its_name():
+    # Mid-game, a clear 3-pip melting into a light square has no pixel of its own to sample:
+    # it joins the one purple group on the board whatever the learned model says of it.
+    from scorer.board import COLOURS
+    from scorer.reader import UNSAMPLED_MAX_CONFIDENCE, _doubt_unsampled_colours
+    from scorer.vision.decode import CellReading
+    from scorer.vision.playarea import PlayArea
+
+    squares = _one_pyramid(_camera(60, 0))
+    odds = np.full(len(COLOURS), 0.01)
+    odds[COLOURS.index("clear")], odds[COLOURS.index("purple")] = 0.6, 0.03
+    squares.readings[(3, 3)].colour_names = odds / odds.sum()
+    squares.readings[(4, 4)].colour_names = odds / odds.sum()
+    squares.readings[(4, 4)].colour_lab = np.array([40.0, 150.0, 100.0])  # sampled: its own colour placed it
+    play = PlayArea(col=1, row=1, cols=6, rows=6)
+    cells = [CellReading("C3", "p3", 0.97, [("p2", 0.02)]), CellReading("D4", "p3", 0.97, []),
+             CellReading("A1", ".", 0.99, [])]
+    _doubt_unsampled_colours(cells, squares, play)
+    assert cells[0].confidence == UNSAMPLED_MAX_CONFIDENCE
+    assert cells[0].alternatives == [("x3", pytest.approx(0.23)), ("p2", 0.02)]
+    assert cells[1].confidence == 0.97 and cells[2].confidence == 0.99
+    # Where the model gives the placed colour its due, the piece keeps its confidence.
+    squares.readings[(3, 3)].colour_names = np.eye(len(COLOURS))[COLOURS.index("purple")]
+    cells = [CellReading("C3", "p3", 0.97, [])]
+    _doubt_unsampled_colours(cells, squares, play)
+    assert cells[0].confidence == 0.97 and cells[0].alternatives == []
+
+
 @pytest.mark.parametrize("elevation, doubted", [(30, True), (35, True), (45, False), (60, False)])
 def test_a_tall_pyramid_read_behind_another_is_flagged_only_when_much_of_its_base_is_hidden(elevation, doubted):
     # From 30-35 degrees up a 3-pip in front hides over HIDDEN_TALL_SHARE of a 2- or 3-pip's
