@@ -19,14 +19,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import (COLOUR_LETTERS, COLOUR_NAMES, COLOURS, PARK, SET_THE_STASH, STANDARD_TRIOS,
+from scorer.board import (COLOUR_LETTERS, COLOURS, PARK, SET_THE_STASH, STANDARD_TRIOS,
                           THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol, infer_stash, setup_of_area,
                           setups_for_size, stash_name)
 from scorer.errors import UserError
 from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_group_count, colour_groups_for,
                                    colourless_odds, has_colour, placed_names, unsampled_membership)
-from scorer.vision.decode import UNSURE, CellReading, decode
+from scorer.vision.decode import UNSURE, CellReading, decode, offer
 from scorer.vision.grid import (FINE_LONG_SIDE, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners,
                                 NoBoardFound, better_fit, board_sized, clockwise_from_top_left, find_grid,
                                 find_grid_fine, grid_from_corners, sure_board)
@@ -791,7 +791,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
         _doubt_hidden_pyramids(decoded.cells, squares, play)
-        _doubt_unsampled_colours(decoded.cells, squares, play)
+        _doubt_unsampled_colours(decoded.cells, squares, play, hidden)
         seen_from_above = _doubt_pyramids_that_blend_in(decoded.cells, squares, play)
         if seen_from_above:
             reading.warn("photo", FROM_ABOVE.format(squares=", ".join(seen_from_above)))
@@ -812,7 +812,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             name_odds = [colourless_odds(odds) for odds in name_odds]
             reading.warn("colourless", COLOURLESS)
         reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds)
-        _doubt_unsure_colour_groups(decoded.cells, reading.colour_groups)
+        if not colourless:  # (there every group is flagged, at odds that say nothing of its pieces)
+            _doubt_unsure_colour_groups(decoded.cells, reading.colour_groups)
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)
@@ -872,24 +873,26 @@ def _doubt_unsure_colour_groups(cells: list[CellReading], groups: list[ColourGro
             cell.confidence = min(cell.confidence, confidence[cell.cell])
 
 
-def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> None:
-    """Make a pyramid with no colour sample of its own no surer than UNSAMPLED_MAX_CONFIDENCE
-    where the learned model gives the colour it was placed under less than UNSAMPLED_DISPUTED,
-    and offer the model's likeliest colour, at the same size, among its alternatives."""
+def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, play: PlayArea,
+                             unsampled: list[tuple[int, int]]) -> None:
+    """Mark the pyramids on squares ``unsampled`` (read as pyramids with no colour sample of
+    their own) whose colour the learned model gives less than UNSAMPLED_DISPUTED, make them no
+    surer than UNSAMPLED_MAX_CONFIDENCE, and offer the model's likeliest colour at the same
+    size, at the model's odds of it of what the confidence leaves."""
+    unsampled = set(unsampled)
     for cell in cells:
-        if cell.value[-1:] not in ("1", "2", "3"):
+        content = content_from_symbol(cell.value)
+        at = _board_square(cell, play)
+        if not isinstance(content, Piece) or at not in unsampled or squares.readings[at].colour_names is None:
             continue
-        sq = squares.readings[_board_square(cell, play)]
-        if sq.colour_lab is not None or sq.colour_names is None:
+        learned = np.asarray(squares.readings[at].colour_names, np.float64)
+        if learned[COLOURS.index(content.colour)] >= UNSAMPLED_DISPUTED:
             continue
-        learned = np.asarray(sq.colour_names, np.float64)
-        if not learned[COLOURS.index(COLOUR_NAMES[cell.value[0]])] < UNSAMPLED_DISPUTED:
-            continue
+        cell.colour_disputed = True
         cell.confidence = min(cell.confidence, UNSAMPLED_MAX_CONFIDENCE)
-        offered = f"{COLOUR_LETTERS[COLOURS[int(np.argmax(learned))]]}{cell.value[-1]}"
-        if offered != cell.value and all(value != offered for value, _ in cell.alternatives):
-            left = 1.0 - cell.confidence - sum(p for _, p in cell.alternatives)
-            cell.alternatives = sorted(cell.alternatives + [(offered, max(0.0, left))], key=lambda a: -a[1])
+        likeliest = int(np.argmax(learned))
+        offered = f"{COLOUR_LETTERS[COLOURS[likeliest]]}{content.pips}"
+        offer(cell, {offered: (1.0 - cell.confidence) * float(learned[likeliest])})
 
 
 def on_near_black_square(squares: SquaresResult, col: int, row: int) -> bool:

@@ -848,7 +848,10 @@ def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
     (".", 0.26, "covered", ("r2", 0.2),
      "Read as empty (26% sure); next best: red 2-pip 20%. "
      "Something lies over this square in the photo (a hand or an arm?)."),
-], ids=["partly_hidden", "blends_in", "washed_out", "covered"])
+    ("p3", 0.75, "colour_disputed", ("x3", 0.14),
+     "Read as purple 3-pip (75% sure); next best: clear 3-pip 14%. "
+     "Its own colour could not be seen in the photo, and it does not look like the colour it was given."),
+], ids=["partly_hidden", "blends_in", "washed_out", "covered", "colour_disputed"])
 def test_the_picker_says_why_a_square_is_hard_to_see(page, value, confidence, flag, next_best, said):
     cell = {"cell": "B2", "value": value, "confidence": confidence, flag: True,
             "alternatives": [{"value": next_best[0], "confidence": next_best[1]}]}
@@ -954,8 +957,9 @@ def test_a_blurred_photo_asks_for_another_at_the_top(page):
     expect(page.locator("#reading-warnings li")).to_have_text(["a note"])  # said once, at the top
 
 
-def answer_read_white_maybe_clear(page) -> str:
-    """Read a photo of a 3x3 board whose white group may be clear; return the board."""
+def answer_read_white_maybe_clear(page, colour_disputed: bool = False) -> str:
+    """Read a photo of a 3x3 board whose white group may be clear; return the board
+    (``colour_disputed``: A3's own colour went unseen and looks like another)."""
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {
         "board": board, "uncertain": ["A3", "B3", "C2"], "unsure_below": 0.97,
@@ -964,7 +968,8 @@ def answer_read_white_maybe_clear(page) -> str:
             "cells": [
                 # Unsure only between white and clear: 0.79 / 0.8 is sure enough once white is
                 # confirmed, 0.78 / 0.81 not under the reader's threshold (0.97 here).
-                {"cell": "A3", "value": "w3", "confidence": 0.79, "alternatives": [{"value": "x3", "confidence": 0.2}]},
+                {"cell": "A3", "value": "w3", "confidence": 0.79, "alternatives": [{"value": "x3", "confidence": 0.2}],
+                 **({"colour_disputed": True} if colour_disputed else {})},
                 {"cell": "B3", "value": "w2", "confidence": 0.78, "alternatives": [{"value": "x2", "confidence": 0.19}]},
                 # Also unsure of its size: stays marked.
                 {"cell": "C2", "value": "w1", "confidence": 0.6,
@@ -1001,6 +1006,13 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     assert marked == ["B3", "C2"]
 
 
+def test_confirming_a_colour_keeps_the_mark_of_a_piece_whose_own_colour_went_unseen(page):
+    # Its doubt is whether it belongs to the group at all, not what the group is called.
+    answer_read_white_maybe_clear(page, colour_disputed=True)
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
+    expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
+    marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert marked == ["A3", "B3", "C2"]
 
 
 def test_the_board_is_one_tab_stop_and_arrow_keys_move_between_its_squares(page):

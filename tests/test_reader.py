@@ -1091,21 +1091,24 @@ def test_a_pyramid_with_no_colour_sample_placed_against_the_models_word_is_flagg
     squares = _one_pyramid(_camera(60, 0))
     odds = np.full(len(COLOURS), 0.01)
     odds[COLOURS.index("clear")], odds[COLOURS.index("purple")] = 0.6, 0.03
-    squares.readings[(3, 3)].colour_names = odds / odds.sum()
-    squares.readings[(4, 4)].colour_names = odds / odds.sum()
-    squares.readings[(4, 4)].colour_lab = np.array([40.0, 150.0, 100.0])  # sampled: its own colour placed it
+    odds /= odds.sum()
+    squares.readings[(3, 3)].colour_names = odds
+    squares.readings[(4, 4)].colour_names = odds  # sampled: its own colour placed it
     play = PlayArea(col=1, row=1, cols=6, rows=6)
     cells = [CellReading("C3", "p3", 0.97, [("p2", 0.02)]), CellReading("D4", "p3", 0.97, []),
              CellReading("A1", ".", 0.99, [])]
-    _doubt_unsampled_colours(cells, squares, play)
-    assert cells[0].confidence == UNSAMPLED_MAX_CONFIDENCE
-    assert cells[0].alternatives == [("x3", pytest.approx(0.23)), ("p2", 0.02)]
-    assert cells[1].confidence == 0.97 and cells[2].confidence == 0.99
+    _doubt_unsampled_colours(cells, squares, play, [(3, 3), (1, 1)])
+    assert cells[0].confidence == UNSAMPLED_MAX_CONFIDENCE and cells[0].colour_disputed
+    clear = odds[COLOURS.index("clear")]
+    assert cells[0].alternatives == [("x3", pytest.approx((1 - UNSAMPLED_MAX_CONFIDENCE) * clear)), ("p2", 0.02)]
+    assert cells[0].to_dict()["colour_disputed"] is True
+    assert cells[1].confidence == 0.97 and not cells[1].colour_disputed and "colour_disputed" not in cells[1].to_dict()
+    assert cells[2].confidence == 0.99
     # Where the model gives the placed colour its due, the piece keeps its confidence.
     squares.readings[(3, 3)].colour_names = np.eye(len(COLOURS))[COLOURS.index("purple")]
     cells = [CellReading("C3", "p3", 0.97, [])]
-    _doubt_unsampled_colours(cells, squares, play)
-    assert cells[0].confidence == 0.97 and cells[0].alternatives == []
+    _doubt_unsampled_colours(cells, squares, play, [(3, 3)])
+    assert cells[0].confidence == 0.97 and cells[0].alternatives == [] and not cells[0].colour_disputed
 
 
 @pytest.mark.parametrize("elevation, doubted", [(30, True), (35, True), (45, False), (60, False)])
@@ -1375,6 +1378,8 @@ def test_a_black_and_white_photo_flags_every_colour_group():
     assert COLOURLESS in grey.warnings
     assert grey.colour_groups and all(g.unsure and g.confidence <= 0.1 for g in grey.colour_groups)
     assert all(len(g.alternatives) == 3 for g in grey.colour_groups)  # one tap away from three other names
+    # The groups' odds say nothing of each piece's size or place: those keep their own confidence.
+    assert max(c.confidence for c in grey.cells if c.value[-1:] in "123") > 0.9
 
 
 @pytest.mark.parametrize("gap", [None, "D5"])

@@ -61,6 +61,7 @@ class CellReading:
     blends_in: bool = False  # a pyramid that melts into its square: its colour (squares.blend_threshold), black from above
     washed_out: bool = False  # a square a reflection of a light washes out in the photo (lighting.glared_squares)
     covered: bool = False  # a square something reaching over the board's edge lies over (squares.covered_squares)
+    colour_disputed: bool = False  # a pyramid with no colour sample whose colour the learned model disputes (reader)
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the
@@ -73,6 +74,8 @@ class CellReading:
             out["partly_hidden"] = True
         if self.blends_in:
             out["blends_in"] = True
+        if self.colour_disputed:
+            out["colour_disputed"] = True
         if self.washed_out:
             out["washed_out"] = True
         if self.covered:
@@ -268,10 +271,10 @@ def _doubt_rivals_of_settled(readings: list[CellReading], values: list[str], P: 
         for i, to in rivals.items():
             reading = readings[i]
             reading.confidence = min(reading.confidence, 1.0 - sum(to.values()) / total)
-            _offer(reading, {values[taken]: odds / total for taken, odds in to.items()})
+            offer(reading, {values[taken]: odds / total for taken, odds in to.items()})
 
 
-def _offer(reading: CellReading, shares: dict[str, float]) -> None:
+def offer(reading: CellReading, shares: dict[str, float]) -> None:
     """Put each value of ``shares`` among a reading's alternatives at its share at least."""
     alternatives = dict(reading.alternatives)
     for value, share in shares.items():
@@ -338,7 +341,7 @@ def _doubt_sure_readings(readings: list[CellReading], values: list[str], cost: n
             shares: dict[str, float] = {}
             for a in np.flatnonzero(changed[:, i]):
                 shares[values[listed[a][i]]] = shares.get(values[listed[a][i]], 0.0) + float(share[a])
-            _offer(reading, shares)
+            offer(reading, shares)
 
 
 def board_symmetries(rows: int, cols: int) -> list:

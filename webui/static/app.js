@@ -954,7 +954,8 @@
     // is never above them: this errs towards keeping a mark.)
     const settled = new Set(group.cells.filter((cell) => {
       const info = state.reading.byCell[cell];
-      if (!info || typeof info.confidence !== "number") return false;
+      // A piece whose own colour went unseen is in doubt of belonging to the group at all.
+      if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) return false;
       const otherColours = alternativesOf(info)
         .filter((a) => (a.value || "").length === 2 && a.value[0] !== letter)
         .reduce((sum, a) => sum + (a.confidence || 0), 0);
@@ -1551,11 +1552,13 @@
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
       // A piece the colour of its square (or a black or see-through one seen from straight above on a black one) shows little outline.
       const blends = info.blends_in === true ? " It melts into the square under it (its colour is close to the square's, or it is seen from straight above on a black square), so its edges and its size are hard to see." : "";
+      // A piece with no colour of its own to see, given a group's colour its look disputes.
+      const disputed = info.colour_disputed === true ? " Its own colour could not be seen in the photo, and it does not look like the colour it was given." : "";
       // A lamp's or window's reflection on the board leaves little of the square to see.
       const washed = info.washed_out === true ? " A reflection of a light washes this square out in the photo." : "";
       // A hand or an arm over the board hides the square altogether.
       const covered = info.covered === true ? " Something lies over this square in the photo (a hand or an arm?)." : "";
-      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}${washed}${covered}`;
+      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}${disputed}${washed}${covered}`;
     } else {
       $("#picker-reading").textContent = "";
     }
