@@ -19,9 +19,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.board import (COLOUR_LETTERS, COLOURS, PARK, SET_THE_STASH, STANDARD_TRIOS,
-                          THREEHOUSE_TRIOS, Board, Piece, Square, content_from_symbol, infer_stash, setup_of_area,
-                          setups_for_size, stash_name)
+from scorer.board import (COLOUR_LETTERS, COLOURS, PARK, SET_THE_STASH, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece,
+                          Square, content_from_symbol, infer_stash, setup_of_area, setups_for_size, stash_name)
 from scorer.errors import UserError
 from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_group_count, colour_groups_for,
@@ -127,9 +126,9 @@ HIDDEN_MAX_CONFIDENCE = 0.73
 # square that no pixel is its own) joins a colour group on the learned model's odds alone
 # (colours.unsampled_membership); where only one group is on the board, mid-game, it joins
 # that one whatever the model says. Where the model gives the group's name less than its
-# dispute line (colours.LEARNED_DISPUTE_COST), the piece is no surer than this, and the model's
-# own name is offered: seen on a clear 3-pip melting into a light square, read as the one
-# purple piece's colour at 0.97 (drawings, early see-through seed 32).
+# dispute line (colours.LEARNED_DISPUTE_COST), the piece is marked (``colour_disputed``), no
+# surer than this, and offered the model's own name: seen on a clear 3-pip melting into a light
+# square, read as the one purple piece's colour at 0.97 (drawings, early see-through seed 32).
 UNSAMPLED_DISPUTED = math.exp(-LEARNED_DISPUTE_COST)
 UNSAMPLED_MAX_CONFIDENCE = 0.75
 # A taller pyramid whose base the pieces in front hide by HIDDEN_TALL_SHARE or more shows
@@ -878,7 +877,7 @@ def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, p
     """Mark the pyramids on squares ``unsampled`` (read as pyramids with no colour sample of
     their own) whose colour the learned model gives less than UNSAMPLED_DISPUTED, make them no
     surer than UNSAMPLED_MAX_CONFIDENCE, and offer the model's likeliest colour at the same
-    size, at the model's odds of it of what the confidence leaves."""
+    size, its share the model's odds of that colour times what the confidence leaves."""
     unsampled = set(unsampled)
     for cell in cells:
         content = content_from_symbol(cell.value)
