@@ -771,13 +771,13 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                      else sq.probs[2:5] for placed_name in placed]
             for pips in (1, 2, 3):
                 for k, placed_name in enumerate(placed):
-                    # Placed under the group's one name; shown with the others its naming might have had.
+                    # Placed under the group's one name; shown with every other its naming might have
+                    # had, so that no piece comes out surer than its group's name.
                     p_piece = sizes[k][pips - 1] * cp[k]
                     placing[f"{COLOUR_LETTERS[placed_name]}{pips}"] = p_piece
                     for colour, odds in (groups.name_odds[k].items() if groups.name_odds else [(placed_name, 1.0)]):
-                        if odds >= MIN_NAME_ODDS or colour == placed_name:
-                            value = f"{COLOUR_LETTERS[colour]}{pips}"
-                            odds_shown[value] = odds_shown.get(value, 0.0) + p_piece * odds
+                        value = f"{COLOUR_LETTERS[colour]}{pips}"
+                        odds_shown[value] = odds_shown.get(value, 0.0) + p_piece * odds
             table[name], shown[name] = placing, odds_shown
         fits = setup is not None and setup.size == play.rows == play.cols
         stashes_fill = fits and len(placed) == setup.players  # every player's stash and the parks fill the area
@@ -811,8 +811,6 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             name_odds = [colourless_odds(odds) for odds in name_odds]
             reading.warn("colourless", COLOURLESS)
         reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds)
-        if not colourless:  # (there every group is flagged, at odds that say nothing of its pieces)
-            _doubt_unsure_colour_groups(decoded.cells, reading.colour_groups)
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)
@@ -858,18 +856,6 @@ def _doubt_hidden_pyramids(cells: list[CellReading], squares: SquaresResult, pla
             if share >= least:
                 read[at].partly_hidden = True
                 read[at].confidence = min(read[at].confidence, HIDDEN_MAX_CONFIDENCE)
-
-
-def _doubt_unsure_colour_groups(cells: list[CellReading], groups: list[ColourGroupReading]) -> None:
-    """Make each piece of a group whose name has odds under UNSURE no surer than those odds: a
-    piece is read right only if its colour is."""
-    confidence = {}
-    for group in groups:
-        if group.confidence < UNSURE and group.alternatives:
-            confidence.update(dict.fromkeys(group.cells, group.confidence))
-    for cell in cells:
-        if cell.cell in confidence:
-            cell.confidence = min(cell.confidence, confidence[cell.cell])
 
 
 def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, play: PlayArea,

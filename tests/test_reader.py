@@ -1066,20 +1066,6 @@ def test_a_small_pyramid_read_behind_a_taller_one_is_flagged_and_says_why():
     assert not cells[2].partly_hidden and cells[2].confidence == 0.99  # nothing stands in front of the 3-pip
 
 
-def test_no_piece_is_surer_than_its_groups_name():
-    # A white group named cyan at odds of 0.94 (a darkened see-through drawing on wood): two of
-    # its pieces were read at 0.95 and more, so left unflagged while the group was.
-    from scorer.reader import ColourGroupReading, _doubt_unsure_colour_groups
-    from scorer.vision.decode import CellReading
-
-    cells = [CellReading("D2", "c3", 0.955, [("b3", 0.042)]), CellReading("E5", "c3", 0.5, []),
-             CellReading("A1", "r1", 0.99, [])]
-    groups = [ColourGroupReading("cyan", ("D2", "E5"), 0.94, (("blue", 0.05),)),
-              ColourGroupReading("red", ("A1",), 0.96, (("orange", 0.04),))]
-    _doubt_unsure_colour_groups(cells, groups)
-    assert [cell.confidence for cell in cells] == [0.94, 0.5, 0.99]
-
-
 def test_a_pyramid_with_no_colour_sample_placed_against_the_models_word_is_flagged_and_offered_its_name():
     # Mid-game, a clear 3-pip melting into a light square has no pixel of its own to sample:
     # it joins the one purple group on the board whatever the learned model says of it.
