@@ -58,7 +58,7 @@ LEARNED_SIZE_SLOPE = 0.9
 # its regression spreads wider: in see-through drawings, clear pieces on blue squares 0.21 and
 # on grey ones 0.12, cyan on blue 0.09, against 0.03-0.06 for the others; in the studio, the
 # pieces that blend in 0.068 against 0.041 (dev, the 40 held out and the 60 finished games),
-# glassy clear ones 0.097 against 0.053 (the README). Twice the spread lets the stash counts
+# glassy clear ones 0.097 against 0.053 (docs/photo-reader.md). Twice the spread lets the stash counts
 # settle such a piece's size rather than a clearer one's.
 BLENDING_SIZE_SIGMA = 2 * SIZE_SIGMA
 # No game has more pyramids of one size than four players' standard stashes: a square size
