@@ -1990,17 +1990,30 @@ def test_a_play_area_the_reader_guessed_is_marked_in_one_tap_and_read_right(page
                                              board.rotated().rotated().rotated()))
 
 
-def _unsure_reading(board: str, unsure: list[str]) -> dict:
+def _unsure_reading(board: str, unsure: list[str], size_doubts: tuple[str, ...] = ()) -> dict:
     """A reader's answer for a 3x3 ``board`` with ``unsure`` squares, its white group unsure
-    (clear the other name), every square outlined on a 48 px overlay."""
+    (clear the other name), every square outlined on a 48 px overlay. An unsure white piece's
+    doubt is its colour alone (clear its alternative), unless it is among ``size_doubts``
+    (then also a size more); another piece's is its size."""
     quads = {f"{'ABC'[c]}{r + 1}": [[16 * c, 16 * (2 - r)], [16 * c + 16, 16 * (2 - r)],
                                     [16 * c + 16, 16 * (3 - r)], [16 * c, 16 * (3 - r)]]
              for c in range(3) for r in range(3)}
+    read = Board.from_text(board)
+
+    def doubts(cell: str) -> list[dict]:
+        piece = read[Square.parse(cell)]
+        bigger = f"{piece.symbol[0]}{piece.pips % 3 + 1}"
+        if piece.colour != "white":
+            return [{"value": bigger, "confidence": 0.4}]
+        clear = [{"value": "x" + piece.symbol[1], "confidence": 0.4 if cell not in size_doubts else 0.15}]
+        return clear + ([{"value": bigger, "confidence": 0.25}] if cell in size_doubts else [])
+
     return {
         "board": board, "uncertain": unsure,
         "reading": {
             "board": board,
-            "cells": [{"cell": cell, "value": "?", "confidence": 0.6, "alternatives": []} for cell in unsure],
+            "cells": [{"cell": cell, "value": read[Square.parse(cell)].symbol, "confidence": 0.6,
+                       "alternatives": doubts(cell)} for cell in unsure],
             "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.8,
                                "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True}],
             "warnings": [f"unsure about {len(unsure)} square(s): {', '.join(unsure)}",
@@ -2017,11 +2030,27 @@ def test_renaming_a_colour_or_turning_the_board_keeps_the_guidance(page):
     names = page.locator("#photo-marks .ps-name").evaluate_all("els => els.map(e => e.textContent)")
     assert sorted(names) == ["A1", "C1"]  # row 1's ends, named on the photo
     page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
-    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the renamed ones count as checked
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the renamed ones doubted only their colour
     page.click("#turn-board")
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")
     names = page.locator("#photo-marks .ps-name").evaluate_all("els => els.map(e => e.textContent)")
     assert sorted(names) == ["A1", "C1"]  # the names follow the turn
+
+
+def test_renaming_a_colour_keeps_the_mark_of_a_square_whose_size_is_in_doubt_too(page):
+    answer_read(page, _unsure_reading("w3 w2 .\n. b2 w1\n# . b1\n", ["A3", "B3", "C2"], size_doubts=("B3",)))
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    b3 = page.locator('#diagram .sq[data-cell="B3"]')
+    expect(b3).to_have_attribute("aria-label", re.compile(r"^B3: clear 2-pip, unsure\b"))  # not taken for a correction
+    expect(page.locator("#diagram .mark.corrected")).to_have_count(0)  # a group renamed, no square corrected
+    expect(page.locator('#photo-marks .ps.uncertain[data-cell="B3"]')).to_have_count(1)
+    expect(page.locator("#photo-marks .ps.corrected")).to_have_count(0)
+    # Reading the photo again would drop the answer: it counts as one correction.
+    prompts: list[str] = []
+    page.once("dialog", lambda dialog: (prompts.append(dialog.message), dialog.dismiss()))
+    page.click("#read-again")
+    assert prompts and "your 1 correction with it" in prompts[0], prompts
 
 
 def test_a_read_board_corrected_as_text_keeps_its_reading(page):

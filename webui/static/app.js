@@ -119,21 +119,43 @@
     state.cols = cells.length ? cells[0].length : 0;
   }
 
-  // Whether square ``name`` holds another value than the photo's reading gave it.
+  // Whether square ``name`` holds another value than the photo's reading gave it, its colour
+  // group named as it is now (a group renamed is one answer, not a correction of each square).
   function isCorrected(name) {
-    const read = readTokenAt(name);
+    const read = readNowAt(name);
     return read !== undefined && read !== tokenAt(name);
   }
 
-  // Whether square ``name`` holds what the photo's reading gave it (false without a reading).
+  // Whether square ``name`` holds what the photo's reading gave it, its colour group named as
+  // it is now (false without a reading).
   function stillAsRead(name) {
-    return readTokenAt(name) === tokenAt(name);
+    return readNowAt(name) === tokenAt(name);
   }
 
-  // Squares changed since the photo was read.
+  // What the reader gave square ``name``, a pyramid in the colour its group is named now.
+  function readNowAt(name) {
+    const read = readTokenAt(name);
+    const group = read && read.length === 2 && groupOfCell(name);
+    return group && LETTER_OF[group.colour] ? LETTER_OF[group.colour] + read[1] : read;
+  }
+
+  function groupOfCell(name) {
+    return ((state.reading && state.reading.colourGroups) || []).find((g) => Array.isArray(g.cells) && g.cells.includes(name));
+  }
+
+  // The reader's colour groups the player has named otherwise.
+  function renamedGroups() {
+    return ((state.reading && state.reading.colourGroups) || []).filter((g) => {
+      const read = Array.isArray(g.cells) && g.cells.length ? readTokenAt(g.cells[0]) : undefined;
+      return read && read.length === 2 && LETTER_OF[g.colour] && read[0] !== LETTER_OF[g.colour];
+    });
+  }
+
+  // Squares changed since the photo was read, each colour group renamed counting one.
   function correctionCount() {
     if (!state.cells) return 0;
-    return state.cells.reduce((n, row, r) => n + row.filter((t, c) => isCorrected(cellName(c, r))).length, 0);
+    return renamedGroups().length
+      + state.cells.reduce((n, row, r) => n + row.filter((t, c) => isCorrected(cellName(c, r))).length, 0);
   }
 
   function tokenAt(name) {
@@ -945,23 +967,10 @@
   }
 
   // The user says a colour group's name is right: the check goes, and so does the dashed mark
-  // of each of its squares that is sure enough once the other colours are ruled out (its
-  // confidence over what its alternatives in other colours leave).
+  // of each of its squares that is sure enough once the other colours are ruled out.
   function confirmColour(group) {
     if (!state.reading) return;
-    const letter = LETTER_OF[group.colour];
-    // (The alternatives carry the decoder's odds, the cell its calibrated confidence, which
-    // is never above them: this errs towards keeping a mark.)
-    const settled = new Set(group.cells.filter((cell) => {
-      const info = state.reading.byCell[cell];
-      // A piece whose own colour went unseen is in doubt of belonging to the group at all.
-      if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) return false;
-      const otherColours = alternativesOf(info)
-        .filter((a) => (a.value || "").length === 2 && a.value[0] !== letter)
-        .reduce((sum, a) => sum + (a.confidence || 0), 0);
-      return info.confidence / Math.max(1e-9, 1 - otherColours) >= (state.reading.unsureBelow || UNSURE_BELOW);
-    }));
-    state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
+    dropSettledMarks(group, {});
     group.unsure = false;
     save();
     sayConfirmed(`The ${group.colour} pieces are confirmed.`);
@@ -973,10 +982,42 @@
   // of another unsure group of that colour, which takes the group's old name (the two swap).
   // Only the squares the reader put in the groups change: a square the player corrected keeps
   // the value the player gave it.
+  // A square whose doubt was not only the group's name (its size, a park) keeps its mark.
   function renameGroup(group, to) {
     const groups = state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to));
-    for (const g of groups) g.unsure = false;
+    const [a, b] = [LETTER_OF[group.colour], LETTER_OF[to]];
+    // A read letter as the player's answer leaves it: the two groups swap, or the group's
+    // name and the one offered for it become one.
+    const renamed = groups.length > 1 ? { [a]: b, [b]: a } : { [a]: b, [b]: b };
+    for (const g of groups) {
+      dropSettledMarks(g, renamed);
+      g.unsure = false;
+    }
     recolour(group.colour, to, groups);
+  }
+
+  // Drop the dashed mark of each square of colour group ``group`` that is sure enough once its
+  // name is settled: the odds of its value, with those of its alternatives that come to the
+  // same value once read letters are renamed as ``renamed`` says (a letter to a letter), over
+  // what its alternatives in other colours leave. A piece whose own colour went unseen
+  // (``colour_disputed``) is in doubt of belonging to the group at all and keeps its mark.
+  // (The alternatives carry the decoder's odds, the cell its calibrated confidence, which is
+  // never above them: this errs towards keeping a mark.)
+  function dropSettledMarks(group, renamed) {
+    const renamedToken = (t) => (t.length === 2 && renamed[t[0]] ? renamed[t[0]] + t[1] : t);
+    const settled = new Set(group.cells.filter((cell) => {
+      const info = state.reading.byCell[cell];
+      if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) return false;
+      const own = renamedToken(info.value || "");
+      let same = info.confidence, otherColours = 0;
+      for (const alternative of alternativesOf(info)) {
+        const value = renamedToken(alternative.value || "");
+        if (value === own) same += alternative.confidence || 0;
+        else if (value.length === 2 && value[0] !== own[0]) otherColours += alternative.confidence || 0;
+      }
+      return same / Math.max(1e-9, 1 - otherColours) >= (state.reading.unsureBelow || UNSURE_BELOW);
+    }));
+    state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
   }
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap,
