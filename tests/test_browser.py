@@ -266,7 +266,7 @@ def test_a_tie_is_called_a_tie(page):
     expect(page.locator("#outcome")).to_have_text("Tie: Red and Blue with 1 point each.")
     expect(page.locator("#players .player.winner")).to_have_count(2)
     enter_board(page, "r2 . b2\n. . .\n. . .\n")  # the same totals mid-game
-    expect(page.locator("#outcome")).to_have_text("Level: Red and Blue with 1 point each.")
+    expect(page.locator("#outcome")).to_have_text("Tied: Red and Blue with 1 point each.")
 
 
 def test_correct_a_square_and_the_totals_change(page):
@@ -905,7 +905,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator('#diagram .sq[data-cell="C1"] .mark.corrected')).to_have_count(0)  # nothing was changed
     expect(page.locator("#reading-warnings li")).to_have_text([settled])
     expect(page.locator("#message")).to_have_text(  # the player is done: the score stands
-        "C1 is confirmed. Nothing the reader doubted is left to check: Level: Red and Blue with 2 points each.")
+        "C1 is confirmed. Nothing the reader doubted is left to check: Tied: Red and Blue with 2 points each.")
     pick(page, "A1", "Park")  # a sure square picked as it is: the last confirmation is not left standing
     expect(page.locator("#message")).to_be_hidden()
     pick(page, "C1", "Park")  # corrected: what the reader settled there no longer stands
@@ -991,11 +991,11 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     board = answer_read_white_maybe_clear(page)
     expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
     expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about C2, A3 and B3"])  # in board order, row 1 first, as the reader lists them
-    expect(page.locator("#message")).to_contain_text("Answer the colour first: it clears the squares only its doubt marked.")
+    expect(page.locator("#message")).to_contain_text("Answer the colour question first: it may clear many of these squares.")
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
-    expect(page.locator("#message")).not_to_contain_text("Answer the colour first")  # answered
+    expect(page.locator("#message")).not_to_contain_text("Answer the colour question first")  # answered
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
     assert Board.from_text(page.input_value("#board-text")) == Board.from_text(board)  # nothing renamed
@@ -1004,6 +1004,22 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")  # the marks kept are explained
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
+
+
+def test_the_squares_left_uncertain_are_confirmed_together_once_no_colour_is_in_question(page):
+    answer_read_white_maybe_clear(page)
+    message = page.locator("#message")
+    expect(message.get_by_role("button")).to_have_count(0)  # the colour first: it may clear some
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
+    expect(message).to_contain_text("2 squares are uncertain")
+    pick(page, "C2", "white 2-pip")  # corrected: not the reader's to confirm any more
+    expect(message).to_contain_text("1 square is uncertain")
+    message.get_by_role("button", name="It is right").click()
+    expect(message).to_contain_text("The uncertain square is confirmed. Nothing the reader doubted is left to check")
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(0)
+    expect(page.locator('#diagram .sq[data-cell="C2"] .mark.corrected')).to_have_count(1)
+    page.reload()  # kept
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(0)
 
 
 def test_confirming_a_colour_keeps_the_mark_of_a_piece_whose_own_colour_went_unseen(page):

@@ -460,7 +460,7 @@ def test_an_error_quoting_a_huge_option_is_cut_short(client):
 
 
 @pytest.mark.parametrize("width, height, said", [(10000, 9000, "90 megapixels"),
-                                                 (65535, 65535, "too many pixels (a decompression bomb?)")])
+                                                 (65535, 65535, "far too many pixels")])
 def test_read_over_80_megapixels_is_413(client, stand_in_reader, width, height, said):
     # A PNG header claiming 10000 x 9000 = 90 MP: refused from the header, nothing decoded;
     # one PIL itself calls a bomb is not given a made-up size.

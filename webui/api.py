@@ -321,7 +321,7 @@ def check_photo_size(data: bytes) -> None:
     pixels = header_pixels(data)
     max_pixels = current_app.config["MAX_PHOTO_PIXELS"]
     if pixels is not None and pixels > max_pixels:
-        size = "too many pixels (a decompression bomb?)" if pixels == BOMB_PIXELS else f"{pixels / 1e6:.0f} megapixels"
+        size = "far too many pixels" if pixels == BOMB_PIXELS else f"{pixels / 1e6:.0f} megapixels"
         raise ApiError(413, f"the photo has {size}; up to {max_pixels / 1e6:.0f} megapixels are accepted")
 
 

@@ -566,10 +566,12 @@
     const checks = (colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
       .concat(topics.filter((t) => typeof t === "string"));
     // A colour's answer clears the marks its doubt alone put on squares: before tapping them.
-    const colourFirst = colours.length && n ? ` Answer the colour first: it clears the squares only its doubt marked.` : "";
+    const colourFirst = colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (one tap below).${colourFirst}` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
-    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info");
+    // Once no colour is in question, the squares found right on the photo are one tap together.
+    const allRight = colours.length ? undefined : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
+    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info", allRight);
     else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
     return Boolean(n || checkNote || retake);
   }
@@ -1293,7 +1295,7 @@
     const outcome = $("#outcome");
     if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
-    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Level"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
+    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
     const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
     $("#summary-text").textContent = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
@@ -1458,7 +1460,7 @@
     box.replaceChildren(el("div", { class: "seats-chooser" },
       el("span", { text: state.seats.length
         ? `Order of play so far: ${state.seats.map(cap).join(" \u2192 ")}; who plays next?`
-        : `Who plays first? Tap the ${needed} players in the order they play, and whose turn it is can be told.` }),
+        : `Who plays first? Tap the ${needed} players in the order they play, to see whose turn it is.` }),
       ...offered.filter((c) => !state.seats.includes(c)).map((c) => el("button", {
         type: "button", class: "button seat", "data-colour": c, onclick: () => tap(c) }, swatch(c), cap(c))),
       state.seats.length ? el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "start again") : ""));
@@ -1538,8 +1540,8 @@
     if (!state.moveColour) { out.textContent = ""; return; }
     const colour = state.moveColour === UNSEEN ? "new player" : state.moveColour;
     const piece = `${state.moveColour === UNSEEN ? "a new player's" : (/^[aeiou]/.test(colour) ? "an " : "a ") + colour} ${pips}-pip`;
-    if (check.game_over) {
-      out.replaceChildren(el("span", { class: "notice", text: "The game is over: no piece can be placed anywhere." }));
+    if (check.game_over) { // said once, on the "to move" line
+      out.textContent = "";
       return;
     }
     if ((check.must_pass || []).includes(colour)) {
@@ -1653,6 +1655,17 @@
     state.reading.unsure = state.reading.unsure.filter((cell) => cell !== name);
     save();
     sayConfirmed(`${name} is confirmed.`);
+    renderWarnings();
+    renderDiagram();
+  }
+
+  // The user says every unsure square not corrected since was read right: their marks go.
+  function confirmUnsureSquares() {
+    if (!state.reading) return;
+    const n = uncheckedUnsure().length;
+    state.reading.unsure = state.reading.unsure.filter((cell) => !stillAsRead(cell));
+    save();
+    sayConfirmed(n > 1 ? `The ${n} uncertain squares are confirmed.` : "The uncertain square is confirmed.");
     renderWarnings();
     renderDiagram();
   }
