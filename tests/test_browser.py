@@ -1857,6 +1857,28 @@ def test_the_reading_shown_marks_its_own_photo_after_a_photo_with_no_board(page,
     assert len(previewed) == 2 and b'filename="board.jpg"' in previewed[1]  # not blank.jpg
     expect(page.locator("#message")).to_be_hidden()  # "no checkerboard found" was the other photo's
 
+def test_reading_the_photo_with_marked_corners_asks_before_dropping_corrections(page):
+    board = "x3 x2 .\n. b2 x1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": [],
+                                   "grid": {"rows": 3, "cols": 3, "corners": [[1, 1], [15, 1], [15, 15], [1, 15]]}},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    sent = []
+    page.route("**/api/read", lambda route: (sent.append(1), route.abort()))
+    pick(page, "B2", "blue 3-pip")
+    page.click("#mark-open")
+    tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#mark-read")
+    assert asked == ["Reading the photo with these corners replaces the board, and your 1 correction with it. Read it?"]
+    page.wait_for_timeout(300)
+    assert not sent  # not read: the correction stays
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "b3")
+
+
 def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
     page.set_input_files("#file-input", str(no_board_photo(tmp_path, seed=0)))

@@ -298,7 +298,7 @@
     box.className = "message" + (kind ? " " + kind : "");
     box.hidden = false;
     // An error answers what was just tapped: on a phone the box may sit a screen below it.
-    if (!kind && reveal) scrollIntoViewIfOut(box, "nearest");
+    if (!kind && reveal) scrollIntoViewIfOut(box, "center");
   }
 
   // ``node`` scrolled to (``block`` as scrollIntoView takes it) when any of it is off the screen.
@@ -780,6 +780,7 @@
 
   function readMarked() {
     if (state.marks.length !== 4 || !state.mark) return;
+    if (!confirmDroppingCorrections("Reading the photo with these corners", "Read it?")) return;
     const k = state.mark.scale;
     uploadPhoto(state.lastPhoto, {
       corners: state.marks.map(([x, y]) => [Math.round(x * k * 10) / 10, Math.round(y * k * 10) / 10]),
@@ -1200,7 +1201,7 @@
       const cx = quad.reduce((s, p) => s + p[0], 0) / 4, cy = quad.reduce((s, p) => s + p[1], 0) / 4;
       const side = Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]);
       if (corrected) {
-        const label = svg("text", { class: "ps-label", x: cx, y: cy, "font-size": side * 0.5 });
+        const label = svg("text", { class: "ps-label", x: cx, y: cy, "font-size": side * 0.4 });
         label.textContent = token;
         nodes.push(label);
       } else if (legal.has(name)) {
