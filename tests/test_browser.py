@@ -323,6 +323,7 @@ def test_new_empty_board_then_place_pieces(page):
     expect(page.locator("#diagram .sq")).to_have_count(36)
     expect(page.locator("#outcome")).to_have_text("No pyramids on the board yet.")
     assert page.input_value("#opt-players") == "2"
+    expect(page.locator("#to-move")).to_have_text("No piece is down yet: any player may start.")
     # before anyone has played: where may a player put a first piece?
     page.select_option("#move-colour", label="a player with no piece yet")
     page.click('#midgame .size[data-pips="2"]')

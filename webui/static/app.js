@@ -1486,7 +1486,9 @@
     const candidates = check.to_move_candidates || [];
     if (check.game_over) toMove.replaceChildren(el("strong", { text: "Game over: " }), "no player has a legal move left.");
     else if (check.to_move) toMove.replaceChildren(swatch(check.to_move), " ", el("strong", { text: cap(check.to_move) }), " to move.");
-    else if (candidates.length || check.unseen_player_may_move) {
+    else if (!candidates.length && check.unseen_player_may_move && !pieceCount(state.cells || [])) {
+      toMove.textContent = "No piece is down yet: any player may start.";
+    } else if (candidates.length || check.unseen_player_may_move) {
       const who = candidates.map(cap);
       if (check.unseen_player_may_move) who.push("a player with no piece yet");
       toMove.textContent = who.length > 1
