@@ -1023,6 +1023,17 @@ def test_the_squares_left_uncertain_are_confirmed_together_once_no_colour_is_in_
     expect(page.locator("#diagram .mark.uncertain")).to_have_count(0)
 
 
+def test_the_squares_left_uncertain_are_not_confirmed_together_while_the_grid_is_in_question(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": ["B2"],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": [],
+                                   "grid": {"rows": 3, "cols": 3, "unsure": True,
+                                            "corners": [[1, 1], [15, 1], [15, 15], [1, 15]]}},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    expect(page.locator("#message").get_by_role("button")).to_have_count(0)  # the grid first: its squares may move
+
+
 def test_confirming_a_colour_keeps_the_mark_of_a_piece_whose_own_colour_went_unseen(page):
     # Its doubt is whether it belongs to the group at all, not what the group is called.
     answer_read_white_maybe_clear(page, colour_disputed=True)

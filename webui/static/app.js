@@ -561,7 +561,8 @@
   // corrected since), and which one-tap checks wait below. False when there is nothing to say.
   function showReadingMessage() {
     const n = uncheckedUnsure().length;
-    const topics = readerChecks().map((c) => c.topic).filter(Boolean);
+    const pending = readerChecks();
+    const topics = pending.map((c) => c.topic).filter(Boolean);
     const colours = topics.filter((t) => t.colour).map((t) => t.colour);
     const checks = (colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
       .concat(topics.filter((t) => typeof t === "string"));
@@ -569,8 +570,10 @@
     const colourFirst = colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (one tap below).${colourFirst}` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
-    // Once no colour is in question, the squares found right on the photo are one tap together.
-    const allRight = colours.length ? undefined : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
+    // Once no colour, grid or play area is in question (their answers may change or clear the
+    // squares), the squares found right on the photo are one tap together.
+    const settledFirst = pending.some((c) => ["colour_check", "grid", "play_area", "another_board"].includes(c.kind));
+    const allRight = settledFirst ? undefined : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info", allRight);
     else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
     return Boolean(n || checkNote || retake);
