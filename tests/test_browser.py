@@ -1875,6 +1875,7 @@ def test_reading_the_photo_with_marked_corners_asks_before_dropping_corrections(
                        "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": [],
                                    "grid": {"rows": 3, "cols": 3, "corners": [[1, 1], [15, 1], [15, 15], [1, 15]]}},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "b2")  # read, before the next route
     page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
         "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
     sent = []
@@ -2101,6 +2102,24 @@ def test_renaming_a_colour_keeps_the_mark_of_a_square_whose_size_is_in_doubt_too
     page.once("dialog", lambda dialog: (prompts.append(dialog.message), dialog.dismiss()))
     page.click("#read-again")
     assert prompts and "your 1 correction with it" in prompts[0], prompts
+
+
+def test_naming_an_unsure_group_on_its_score_card_answers_its_check_as_the_check_would(page):
+    answer_read(page, _unsure_reading("w3 w2 .\n. b2 w1\n# . b1\n", ["A3", "B3", "C2", "B2"]))
+    page.select_option('#players .player[data-colour="white"] select.name', "clear")
+    expect(page.locator("#reader-checks")).to_be_hidden()  # answered
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # B2's size: the colour explained the rest
+
+
+def test_a_board_typed_after_a_colour_answer_is_still_the_photos(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, _unsure_reading(board, ["A3", "B3", "C2", "B2"]))
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    page.fill("#board-text", "x3 x2 .\n. b3 x1\n# . b1\n")  # B2 corrected as text
+    page.click("#apply-text")
+    expect(page.locator("#photo-pane")).to_be_visible()  # the reading stays
+    expect(page.locator('#photo-marks .ps.corrected[data-cell="B2"]')).to_have_count(1)
+    expect(page.locator("#photo-marks .ps.corrected")).to_have_count(1)
 
 
 def test_a_read_board_corrected_as_text_keeps_its_reading(page):

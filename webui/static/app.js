@@ -990,16 +990,7 @@
   // the value the player gave it.
   // A square whose doubt was not only the group's name (its size, a park) keeps its mark.
   function renameGroup(group, to) {
-    const groups = state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to));
-    const [a, b] = [LETTER_OF[group.colour], LETTER_OF[to]];
-    // A read letter as the player's answer leaves it: the two groups swap, or the group's
-    // name and the one offered for it become one.
-    const renamed = groups.length > 1 ? { [a]: b, [b]: a } : { [a]: b, [b]: b };
-    for (const g of groups) {
-      dropSettledMarks(g, renamed);
-      g.unsure = false;
-    }
-    recolour(group.colour, to, groups);
+    recolour(group.colour, to, state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to)));
   }
 
   // Drop the dashed mark of each square of colour group ``group`` that is sure enough once its
@@ -1029,15 +1020,24 @@
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap,
   // and so do the names of the reader's colour groups. ``groups``: the only groups whose
   // squares change, less those the player corrected (default: every square, every group).
+  // An unsure group so named has its check answered, and its squares keep only the marks
+  // its name does not explain.
   function recolour(from, to, groups = null) {
     const a = LETTER_OF[from], b = LETTER_OF[to];
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
     const swapName = (c) => (c === from ? to : c === to ? from : c);
     const only = groups && new Set(groups.flatMap((g) => g.cells).filter((cell) => !isCorrected(cell)));
-    for (const g of groups || (state.reading && state.reading.colourGroups) || []) {
+    const renamed = groups || (state.reading && state.reading.colourGroups) || [];
+    // The letters read as the answer leaves them: two groups swap, or a group's name and the
+    // one it was thought to have instead become one.
+    const letters = renamed.some((g) => g.colour === to) ? swap : { [a]: b, [b]: b };
+    for (const g of renamed) {
       const named = swapName(g.colour);
-      if (named !== g.colour) g.unsure = false; // named by the player: its check is answered
+      if (named !== g.colour && g.unsure) {
+        dropSettledMarks(g, letters);
+        g.unsure = false;
+      }
       g.colour = named;
     }
     state.seats = state.seats.map(swapName);
@@ -1793,7 +1793,7 @@
       const typed = tokensFromText(text), read = state.readTokens;
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
-      const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === read[r][c]).length, 0) : 0;
+      const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
       if (state.reading && sameShape && kept * 2 >= pieceCount(read)) {
         // The read board corrected as text: the reading stays, each square changed counting as a
         // correction, and the board is checked as the picker's corrections are (the photo's stash).
