@@ -2159,8 +2159,10 @@ def test_a_colour_check_renames_the_readers_pieces_not_the_players_corrections(p
                            {"colour": "clear", "cells": ["A3", "B3", "C2"], "confidence": 0.55,
                             "alternatives": [{"colour": "white", "confidence": 0.45}], "unsure": True}]}})
     pick(page, "B2", "white 2-pip")  # the player's own correction
+    pick(page, "A3", "clear 2-pip")  # a size fixed: the group's name is still the reader's
+    pick(page, "C2", "blue 1-pip")  # another colour given: the player's
     page.locator("#reader-checks .colour-check").get_by_role("button", name="They are white").click()
-    assert Board.from_text(page.input_value("#board-text")) == Board.from_text("w3 w2 .\n. w2 w1\n# . b1\n")
+    assert Board.from_text(page.input_value("#board-text")) == Board.from_text("w2 w2 .\n. w2 b1\n# . b1\n")
 
 
 def test_a_new_game_typed_or_photographed_is_not_held_to_the_last_ones_reading_options_or_order(page):

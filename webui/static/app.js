@@ -1019,7 +1019,8 @@
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap,
   // and so do the names of the reader's colour groups. ``groups``: the only groups whose
-  // squares change, less those the player corrected (default: every square, every group).
+  // squares change, less those the player gave another colour or emptied (a size the player
+  // fixed takes the new name: default every square, every group).
   // An unsure group so named has its check answered, and its squares keep only the marks
   // its name does not explain.
   function recolour(from, to, groups = null) {
@@ -1027,7 +1028,8 @@
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
     const swapName = (c) => (c === from ? to : c === to ? from : c);
-    const only = groups && new Set(groups.flatMap((g) => g.cells).filter((cell) => !isCorrected(cell)));
+    const only = groups && new Set(groups.flatMap((g) => g.cells.filter((cell) => (tokenAt(cell) || "")[0] === LETTER_OF[g.colour]
+      && (tokenAt(cell) || "").length === 2)));
     const renamed = groups || (state.reading && state.reading.colourGroups) || [];
     // The letters read as the answer leaves them: two groups swap, or a group's name and the
     // one it was thought to have instead become one.
