@@ -2111,6 +2111,19 @@ def test_naming_an_unsure_group_on_its_score_card_answers_its_check_as_the_check
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # B2's size: the colour explained the rest
 
 
+def test_a_reading_saved_before_a_rename_kept_its_marks_drops_those_its_name_explains(page):
+    answer_read(page, _unsure_reading("w3 w2 .\n. b2 w1\n# . b1\n", ["A3", "B3", "C2", "B2"]))
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    page.wait_for_load_state("networkidle")
+    saved = page.evaluate("() => JSON.parse(localStorage.getItem('subdivision-scorer.v1'))")
+    saved["reading"]["unsure"] = ["A3", "B3", "C2", "B2"]  # as the page saved it when a rename hid the marks
+    reload_with_saved(page, saved)
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert marked == ["B2"]
+
+
 def test_a_board_typed_after_a_colour_answer_is_still_the_photos(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, _unsure_reading(board, ["A3", "B3", "C2", "B2"]))

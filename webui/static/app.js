@@ -250,6 +250,7 @@
       state.reading.noteKinds = []; // saved before the kinds, or damaged: every note is shown
     }
     if (!state.reading) state.readTokens = null;
+    else settleRenamedGroups();
     state.optionsFromBoard = saved.optionsFromBoard === true;
     state.stashFromCheck = saved.stashFromCheck === true;
     state.seats = Array.isArray(saved.seats) && saved.seats.every((c) => typeof c === "string" && LETTER_OF[c]) ? saved.seats : [];
@@ -991,6 +992,19 @@
   // A square whose doubt was not only the group's name (its size, a park) keeps its mark.
   function renameGroup(group, to) {
     recolour(group.colour, to, state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to)));
+  }
+
+  // A reading saved before a renamed group's squares kept their marks (each square then counted
+  // as corrected, which hid them): its groups renamed since drop the marks their names explain,
+  // as a rename now does (again, for a reading saved since: the same marks, already gone).
+  function settleRenamedGroups() {
+    const renamed = renamedGroups();
+    const readLetter = (g) => readTokenAt(g.cells[0])[0];
+    for (const g of renamed) {
+      const [a, b] = [readLetter(g), LETTER_OF[g.colour]];
+      const swapped = renamed.some((o) => o !== g && readLetter(o) === b && LETTER_OF[o.colour] === a);
+      dropSettledMarks(g, swapped ? { [a]: b, [b]: a } : { [a]: b, [b]: b });
+    }
   }
 
   // Drop the dashed mark of each square of colour group ``group`` that is sure enough once its
