@@ -374,6 +374,57 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+def test_a_board_of_another_size_is_another_game_its_order_asked_for_again(page):
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "red"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
+    eight = [". " * 7 + "."] * 8
+    eight[2] = ". . r2 . . g2 . ."
+    eight[4] = ". . . b2 . . y2 ."
+    eight[6] = ". r1 . . . . . ."
+    enter_board(page, "\n".join(eight) + "\n")  # more pieces, but another size and four players
+    expect(page.locator("#seats")).not_to_contain_text("Order of play")
+
+
+def test_a_board_typed_in_capitals_is_the_same_board(page):
+    board = "x3 x2 .\n. b2 x1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []}})
+    page.fill("#board-text", "X3 X2 .\n. B3 X1\n# . B1\n")  # the read board, B2 corrected, in capitals
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="B2"] .mark.corrected')).to_have_count(1)
+    expect(page.locator("#diagram .mark.corrected")).to_have_count(1)  # the photo's board still, one square changed
+    expect(page.locator("#photo-pane")).to_be_visible()
+
+
+def test_a_new_empty_board_the_server_could_not_score_is_the_one_tried_again(page):
+    enter_board(page, MIDGAME)
+    page.route("**/api/score", lambda route: route.abort())
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    expect(page.locator("#message")).to_contain_text("The score shown is from before the last change")
+    expect(page.locator("#diagram .sq[data-value]:not([data-value='.'])")).to_have_count(0)  # shown empty at once
+    page.unroute("**/api/score")
+    page.locator("#message").get_by_role("button", name="Try again").click()
+    expect(page.locator("#outcome")).to_have_text("No pyramids on the board yet.")
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+
+
+def test_a_players_colour_menu_waits_for_the_board_to_be_scored(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, _unsure_reading(board, ["A3"]))
+    expect(page.locator("#reader-checks .colour-check")).to_be_visible()  # scored: the next scoring fails
+    page.route("**/api/score", lambda route: route.abort())
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    expect(page.locator("#results")).to_have_class(re.compile(r"\bstale\b"))
+    expect(page.locator('#players .player[data-colour="white"] select.name')).to_be_disabled()  # white is gone
+    page.unroute("**/api/score")
+    page.locator("#message").get_by_role("button", name="Try again").click()
+    expect(page.locator('#players .player[data-colour="clear"] select.name')).to_be_enabled()
+
+
 def test_a_new_board_short_of_parks_gets_the_usual_ones_in_one_tap(page):
     page.select_option("#new-size", label="6×6 · 2 players")
     page.click("#new-board")

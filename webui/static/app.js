@@ -102,7 +102,7 @@
   // --- board text -------------------------------------------------------------------------
   function tokensFromText(text) {
     const lines = text.split(/\r?\n/).map((l) => l.split(/(?:^|\s);/)[0].trim()).filter((l) => l); // as Board.from_text's comments
-    const top = lines.map((l) => l.split(/\s+/));
+    const top = lines.map((l) => l.split(/\s+/).map((t) => t.toLowerCase())); // R3 is r3, as the server reads it
     return top.reverse(); // row 0 = bottom
   }
 
@@ -401,6 +401,8 @@
       } else {
         // The board on screen has changed but its score has not: say so until it is scored.
         if (state.score) $("#results").classList.add("stale");
+        // A player's card is the last scored board's: its colour menu could name a colour gone.
+        for (const menu of $$("#players select.name")) menu.disabled = true;
         showMessage(`${err.message} The score shown is from before the last change.`, "", { label: "Try again", onclick: rescore },
           { reveal: false });
       }
@@ -1714,7 +1716,9 @@
     if (state.optionsFromBoard && (typed.length !== state.rows || (typed[0] || []).length !== state.cols)) {
       releaseOptionsFromBoard();
     }
-    if (pieceCount(typed) < pieceCount(state.cells || [])) state.seats = []; // fewer pieces: another game
+    if (pieceCount(typed) < pieceCount(state.cells || []) || typed.length !== state.rows || (typed[0] || []).length !== state.cols) {
+      state.seats = []; // fewer pieces, or another size: another game
+    }
     return () => {
       ({ reading: state.reading, readTokens: state.readTokens, seats: state.seats, optionsFromBoard: state.optionsFromBoard } = before);
       setOptions(before.options);
@@ -1757,6 +1761,8 @@
     state.reading = null;
     state.readTokens = null;
     showPhotoPane(false);
+    setBoardFromText(text); // shown now: a scoring that fails is tried again on this board
+    renderDiagram();
     if (!state.textDirty) $("#board-text").value = text; // else the typed text stays, noted as not applied
     analyse(text, { scroll: true, quiet: true });
   }
