@@ -392,6 +392,8 @@ def test_a_board_typed_in_capitals_is_the_same_board(page):
     board = "x3 x2 .\n. b2 x1\n# . b1\n"
     answer_read(page, {"board": board, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
                        "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []}})
+    expect(page.locator("#photo-pane")).to_be_visible()  # read, before the text is typed
+    expect(page.locator("#text-status")).to_have_text("")  # and scored
     page.fill("#board-text", "X3 X2 .\n. B3 X1\n# . B1\n")  # the read board, B2 corrected, in capitals
     page.click("#apply-text")
     expect(page.locator('#diagram .sq[data-cell="B2"] .mark.corrected')).to_have_count(1)
