@@ -989,9 +989,8 @@
 
   // The user names an unsure colour group ``to``: its check is answered, and so is the check
   // of another unsure group of that colour, which takes the group's old name (the two swap).
-  // Only the squares the reader put in the groups change: a square the player corrected keeps
-  // the value the player gave it.
-  // A square whose doubt was not only the group's name (its size, a park) keeps its mark.
+  // Only the squares the reader put in the groups change (``recolour``), and a square whose
+  // doubt was not only the group's name (its size, a park) keeps its mark.
   function renameGroup(group, to) {
     recolour(group.colour, to, state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to)));
   }
@@ -1044,13 +1043,16 @@
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
     const swapName = (c) => (c === from ? to : c === to ? from : c);
-    const only = groups && new Set(groups.flatMap((g) => g.cells.filter((cell) => (tokenAt(cell) || "")[0] === LETTER_OF[g.colour]
-      && (tokenAt(cell) || "").length === 2)));
-    const renamed = groups || (state.reading && state.reading.colourGroups) || [];
+    const ofItsGroup = (g) => (cell) => {
+      const token = tokenAt(cell) || "";
+      return token.length === 2 && token[0] === LETTER_OF[g.colour];
+    };
+    const only = groups && new Set(groups.flatMap((g) => g.cells.filter(ofItsGroup(g))));
+    const changing = groups || (state.reading && state.reading.colourGroups) || [];
     // The letters read as the answer leaves them: two groups swap, or a group's name and the
     // one it was thought to have instead become one.
-    const letters = renamed.some((g) => g.colour === to) ? swap : { [a]: b, [b]: b };
-    for (const g of renamed) {
+    const letters = changing.some((g) => g.colour === to) ? swap : { [a]: b, [b]: b };
+    for (const g of changing) {
       const named = swapName(g.colour);
       if (named !== g.colour && g.unsure) {
         dropSettledMarks(g, letters);
