@@ -146,9 +146,15 @@
   // The reader's colour groups the player has named otherwise.
   function renamedGroups() {
     return ((state.reading && state.reading.colourGroups) || []).filter((g) => {
-      const read = Array.isArray(g.cells) && g.cells.length ? readTokenAt(g.cells[0]) : undefined;
-      return read && read.length === 2 && LETTER_OF[g.colour] && read[0] !== LETTER_OF[g.colour];
+      const read = readLetterOf(g);
+      return read && LETTER_OF[g.colour] && read !== LETTER_OF[g.colour];
     });
+  }
+
+  // The colour letter the reader gave a colour group's pieces (undefined without a reading).
+  function readLetterOf(group) {
+    const read = Array.isArray(group.cells) && group.cells.length ? readTokenAt(group.cells[0]) : undefined;
+    return read && read.length === 2 ? read[0] : undefined;
   }
 
   // Squares changed since the photo was read, each colour group renamed counting one.
@@ -1000,10 +1006,9 @@
   // as a rename now does (again, for a reading saved since: the same marks, already gone).
   function settleRenamedGroups() {
     const renamed = renamedGroups();
-    const readLetter = (g) => readTokenAt(g.cells[0])[0];
     for (const g of renamed) {
-      const [a, b] = [readLetter(g), LETTER_OF[g.colour]];
-      const swapped = renamed.some((o) => o !== g && readLetter(o) === b && LETTER_OF[o.colour] === a);
+      const [a, b] = [readLetterOf(g), LETTER_OF[g.colour]];
+      const swapped = renamed.some((o) => o !== g && readLetterOf(o) === b && LETTER_OF[o.colour] === a);
       dropSettledMarks(g, swapped ? { [a]: b, [b]: a } : { [a]: b, [b]: b });
     }
   }
@@ -1708,19 +1713,17 @@
 
   // A typed board (``typed``: its rows of tokens) taken as another board than the one shown:
   // not the photo's (most of its squares changed, or another size), nor, when it is another
-  // size, the new board's the options were set for, nor, with fewer pieces, the same game as
-  // its order of play. Returns what puts all that back, for a text the server does not take.
+  // size, the new board's the options were set for, nor, with fewer pieces or another size,
+  // the same game as its order of play. Returns what puts all that back, for a text the server
+  // does not take.
   function takeAsAnotherBoard(typed) {
     const before = { reading: state.reading, readTokens: state.readTokens, seats: state.seats,
       options: options(), optionsFromBoard: state.optionsFromBoard };
     state.reading = null;
     state.readTokens = null;
-    if (state.optionsFromBoard && (typed.length !== state.rows || (typed[0] || []).length !== state.cols)) {
-      releaseOptionsFromBoard();
-    }
-    if (pieceCount(typed) < pieceCount(state.cells || []) || typed.length !== state.rows || (typed[0] || []).length !== state.cols) {
-      state.seats = []; // fewer pieces, or another size: another game
-    }
+    const otherSize = typed.length !== state.rows || (typed[0] || []).length !== state.cols;
+    if (state.optionsFromBoard && otherSize) releaseOptionsFromBoard();
+    if (otherSize || pieceCount(typed) < pieceCount(state.cells || [])) state.seats = []; // another size, or fewer pieces: another game
     return () => {
       ({ reading: state.reading, readTokens: state.readTokens, seats: state.seats, optionsFromBoard: state.optionsFromBoard } = before);
       setOptions(before.options);
