@@ -2157,6 +2157,19 @@ def test_renaming_a_colour_keeps_the_mark_of_a_square_whose_size_is_in_doubt_too
     assert prompts and "your 1 correction with it" in prompts[0], prompts
 
 
+def test_two_groups_swapped_with_one_tap_count_as_one_correction(page):
+    answer = _unsure_reading("w3 w2 .\n. b2 w1\n# . b1\n", ["A3", "B3", "C2", "B2"])
+    answer["reading"]["colour_groups"].append({"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99,
+                                               "alternatives": [], "unsure": False})
+    answer_read(page, answer)
+    page.select_option('#players .player[data-colour="white"] select.name', "blue")  # "blue (swap)"
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("aria-label", re.compile(r"^B2: white 2-pip"))
+    prompts: list[str] = []
+    page.once("dialog", lambda dialog: (prompts.append(dialog.message), dialog.dismiss()))
+    page.click("#read-again")
+    assert prompts and "your 1 correction with it" in prompts[0], prompts
+
+
 def test_naming_an_unsure_group_on_its_score_card_answers_its_check_as_the_check_would(page):
     answer_read(page, _unsure_reading("w3 w2 .\n. b2 w1\n# . b1\n", ["A3", "B3", "C2", "B2"]))
     page.select_option('#players .player[data-colour="white"] select.name', "clear")

@@ -157,10 +157,18 @@
     return read && read.length === 2 ? read[0] : undefined;
   }
 
-  // Squares changed since the photo was read, each colour group renamed counting one.
+  // Whether colour group ``group``, one of ``renamed``, swapped names with another of them.
+  function swappedAmong(group, renamed) {
+    const [a, b] = [readLetterOf(group), LETTER_OF[group.colour]];
+    return renamed.some((o) => o !== group && readLetterOf(o) === b && LETTER_OF[o.colour] === a);
+  }
+
+  // Squares changed since the photo was read, each colour group renamed counting one and two
+  // groups that swapped names one between them (one tap on a player's colour menu).
   function correctionCount() {
     if (!state.cells) return 0;
-    return renamedGroups().length
+    const renamed = renamedGroups();
+    return renamed.length - Math.floor(renamed.filter((g) => swappedAmong(g, renamed)).length / 2)
       + state.cells.reduce((n, row, r) => n + row.filter((t, c) => isCorrected(cellName(c, r))).length, 0);
   }
 
@@ -1008,8 +1016,7 @@
     const renamed = renamedGroups();
     for (const g of renamed) {
       const [a, b] = [readLetterOf(g), LETTER_OF[g.colour]];
-      const swapped = renamed.some((o) => o !== g && readLetterOf(o) === b && LETTER_OF[o.colour] === a);
-      dropSettledMarks(g, swapped ? { [a]: b, [b]: a } : { [a]: b, [b]: b });
+      dropSettledMarks(g, swappedAmong(g, renamed) ? { [a]: b, [b]: a } : { [a]: b, [b]: b });
     }
   }
 
