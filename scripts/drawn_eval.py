@@ -86,7 +86,7 @@ def tokens(board: Board) -> np.ndarray:
 
 def read_drawing(seed: int, see_through: bool = False, early: bool = False, squares: str | None = None,
                  elevation: tuple[float, float] = ELEVATION, far: bool = False,
-                 photo: str | None = None) -> DrawnResult:
+                 photo: str | None = None, piece_scale: float = 1.0) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
     game, its play area anywhere it fits, the reader told which stash; ``squares``: a name in
@@ -95,7 +95,8 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
     so the same seed draws the same game and turn; ``far``: the board far off in a 12 MP
     photo, read as ``read_photo`` reads one, shrunk to READ_LONG_SIDE and decoded larger again
     for the board's small squares; ``photo``: a name in PHOTO_VARIANTS, the photometric variant
-    the drawing is passed through before it is read)."""
+    the drawing is passed through before it is read; ``piece_scale``: the pyramids' size
+    against the squares, 1 on the bandanna's, ``synthetic_scene.draw_scene``'s)."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
     threehouse = early and rng.random() < 0.3
@@ -109,7 +110,7 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
     width, height = FAR_PHOTO if far else (1200, 900)
     image, _, _ = draw_scene(board, origin=origin, size=(8, 8), width=width, height=height,
                              elevation_deg=_mapped(rng.uniform(*ELEVATION), ELEVATION, elevation),
-                             yaw_deg=rng.uniform(0, 360), seed=seed, see_through=see_through,
+                             yaw_deg=rng.uniform(0, 360), seed=seed, see_through=see_through, piece_scale=piece_scale,
                              **({"distance": FAR_DISTANCE} if far else {}), **SQUARE_COLOURS.get(squares, {}))
     if photo is not None:
         image = PHOTO_VARIANTS[photo](image)
@@ -171,8 +172,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo", choices=sorted(PHOTO_VARIANTS), metavar="VARIANT",
                         help="pass each drawing through this photometric variant of scripts/photo_variants.py "
                              f"before reading it ({', '.join(sorted(PHOTO_VARIANTS))})")
+    parser.add_argument("--piece-scale", type=float, default=1.0, metavar="S",
+                        help="the pyramids' size against the squares (default 1, the bandanna's 44.5 mm squares; "
+                             "1.27 on 35 mm squares, 0.78 on 57 mm)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
+    if not 0.3 <= args.piece_scale <= 3:
+        parser.error(f"--piece-scale {args.piece_scale:g}: need 0.3 to 3")
     if args.seeds[1] <= args.seeds[0]:
         parser.error(f"--seeds {args.seeds[0]} {args.seeds[1]}: END must be greater than FIRST")
     low, high = args.elevation
@@ -180,7 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--elevation {low:g} {high:g}: need 0 < LOW <= HIGH <= 90")
     results = []
     for seed in range(*args.seeds):
-        result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high), args.far, args.photo)
+        result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high), args.far, args.photo,
+                              args.piece_scale)
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"

@@ -52,11 +52,13 @@ def _project(P, pts):
 
 def draw_scene(board: Board, origin=(1, 1), size=(8, 8), width=1200, height=900,
                elevation_deg=55.0, yaw_deg=10.0, distance=14.0, seed=0,
-               light=(205, 205, 200), dark=(45, 45, 48), see_through=False):
+               light=(205, 205, 200), dark=(45, 45, 48), see_through=False, piece_scale=1.0):
     """Draw ``board`` (its play area starting at checkerboard square ``origin``) on a
     ``size`` checkerboard. Returns (image BGR, projection 3x4, outer corners clockwise from
     the one nearest the image's top-left). ``see_through``: the translucent colours let the
-    board and the pieces behind them show through (else every piece is drawn opaque)."""
+    board and the pieces behind them show through (else every piece is drawn opaque).
+    ``piece_scale``: the pyramids' size against the squares, 1 on the bandanna's 44.5 mm
+    squares (1.27 on a travel set's 35 mm ones, 0.78 on a tournament board's 57 mm)."""
     rng = np.random.default_rng(seed)
     cols, rows = size
     P = look_at_camera(width, height, elevation_deg, distance, yaw_deg, target=(cols / 2, rows / 2))
@@ -90,7 +92,7 @@ def draw_scene(board: Board, origin=(1, 1), size=(8, 8), width=1200, height=900,
             ring = np.column_stack([cx + rad * np.cos(ang), cy + rad * np.sin(ang), np.full(32, 0.03)])
             cv2.fillPoly(img, [np.round(_project(P, ring)).astype(np.int32)], (150, 170, 185), cv2.LINE_AA)
             continue
-        b, h = BASES[content.pips] / 2, HEIGHTS[content.pips]
+        b, h = piece_scale * BASES[content.pips] / 2, piece_scale * HEIGHTS[content.pips]
         base = np.array([[cx - b, cy - b, 0], [cx + b, cy - b, 0], [cx + b, cy + b, 0], [cx - b, cy + b, 0]])
         apex = np.array([cx, cy, h])
         colour = np.array(BGR[content.colour], float)
