@@ -300,3 +300,11 @@ def test_a_group_named_at_odds_under_the_unsure_line_has_no_piece_read_surer():
     # flagged as a group; two of its pieces were read at 0.95 and more, unflagged.
     result = drawn_eval.read_drawing(54, True, squares="wood", photo="dark")
     assert result.unflagged == 0
+
+
+def test_pyramids_large_against_small_squares_are_read_at_their_size():
+    # Seed 0's finished three-player game with the pieces 1.27 times their size against the
+    # squares, as on a travel set's 35 mm squares: read a size too large throughout before
+    # the board-wide size fit tried squares under 38 mm (26 squares wrong).
+    assert drawn_eval.read_drawing(0, True, piece_scale=1.27).wrong <= 2
+    assert drawn_eval.main(["--seeds", "0", "1", "--piece-scale", "1.27"]) == 0

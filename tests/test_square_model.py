@@ -216,6 +216,33 @@ def test_the_size_fit_expects_the_regression_to_shrink_towards_the_middle_size(m
     assert size_probs(log_base, np.ones(len(log_base)))[15].argmax() + 1 == 2
 
 
+def test_the_size_fit_finds_a_travel_sets_small_squares_where_the_regression_saturates():
+    # A finished three-player game on 35 mm squares: the model regresses its 3-pips no higher
+    # than LEARNED_LOG_BASE_CAP, as it does the 2-pips. Read on the bandanna's squares they
+    # would be 30 pyramids of one size, which no game holds.
+    truth = np.repeat([1, 2, 3], 15)
+    log_base = np.array([min(regressed(k, 35.0), square_model.LEARNED_LOG_BASE_CAP) for k in truth])
+    posterior = square_size_posterior(log_base, np.ones(len(truth)))
+    assert piece_scale_of(posterior) == pytest.approx(44.5 / 35.0, rel=0.04)
+    probs = size_probs(log_base, np.ones(len(truth)), posterior=posterior)
+    assert list(probs[:30].argmax(axis=1) + 1) == list(truth[:30])
+    # There a piece regressed at the cap may be a 3-pip as well as a 2-pip: the counts tell.
+    on_35 = np.eye(len(SQUARE_MM))[int(np.argmin(np.abs(SQUARE_MM - 35.0)))]
+    at_cap = size_probs(np.array([square_model.LEARNED_LOG_BASE_CAP]), np.ones(1), posterior=on_35)[0]
+    assert at_cap[2] >= at_cap[1] > 0.3
+
+
+def test_two_sizes_the_regression_cannot_tell_apart_do_not_draw_the_fit_to_small_squares():
+    # Five 2-pips and five 3-pips on the bandanna. On squares under about 36 mm both the
+    # 2-pips' and the 3-pips' regressions sit at the cap, so the 3-pips there fit either size:
+    # counted twice, that would outweigh the bandanna (and read the 2-pips as 1-pips).
+    truth = np.repeat([2, 3], 5)
+    log_base = np.array([regressed(k) for k in truth])
+    posterior = square_size_posterior(log_base, np.ones(len(truth)))
+    assert piece_scale_of(posterior) == pytest.approx(1.0, rel=0.06)
+    assert list(size_probs(log_base, np.ones(len(truth)), posterior=posterior).argmax(axis=1) + 1) == list(truth)
+
+
 @pytest.mark.parametrize("square_mm", [40.0, 44.5, 57.0])
 def test_the_learned_size_fit_weighs_the_outline_fits_scales_only_from_low_down_but_the_sizes_from_any_height(square_mm):
     from scorer.vision.squares import PIECE_SCALES

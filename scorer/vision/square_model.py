@@ -41,7 +41,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 NAME_MODEL_PATHS = (DATA / "square_model_seed0.onnx", DATA / "square_model_seed1.onnx")
 MODEL_PATHS = NAME_MODEL_PATHS + (DATA / "square_model_steep_seed0.onnx", DATA / "square_model_steep_seed1.onnx")
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}  # Looney Pyramids' base sides by pips
-SQUARE_MM = np.geomspace(38.0, 62.0, 97)  # square sizes the board-wide size fit tries (chessboards, bandanna 44.5)
+SQUARE_MM = np.geomspace(30.0, 62.0, 143)  # square sizes the board-wide size fit tries (chessboards from travel sets' up, bandanna 44.5)
 BANDANNA_MM = 44.5  # the rules' own board, the Looney Labs chessboard bandanna
 BANDANNA_SHARE = 0.5  # prior share of boards that are the bandanna; the rest any chessboard in SQUARE_MM
 BANDANNA_SPREAD = 0.03  # in log(square size): print and cloth, and the regression's common bias
@@ -54,6 +54,13 @@ SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about its expect
 # copies are retrained (docs/photo-reader.md): with the steep copies in the average (MODEL_PATHS)
 # it was 0.911 against the pair's 0.915 over six other render sets (2026-12-03).
 LEARNED_SIZE_SLOPE = 0.9
+# Nor does it rise above LEARNED_LOG_BASE_CAP, however large the pieces against the squares:
+# the 3-pips' regression (the 90th percentile of each board's) was -0.50 to -0.56 on dev's and 40
+# fresh renders' smallest squares (40-42 mm, where log(base / square) is -0.46 to -0.49), as on
+# the bandanna's, and -0.51 to -0.58 on drawings of pieces 1.27 and 1.4 times the bandanna's
+# size against the squares (35 and 32 mm squares; -0.32 and -0.22). So no size is expected to
+# regress higher: on a small chessboard the 3-pips regress as the 2-pips do.
+LEARNED_LOG_BASE_CAP = -0.52
 # A piece that melts into its square (squares.blends_into_square) shows a faint outline, and
 # its regression spreads wider: in see-through drawings, clear pieces on blue squares 0.21 and
 # on grey ones 0.12, cyan on blue 0.09, against 0.03-0.06 for the others; in the studio, the
@@ -152,7 +159,11 @@ def square_size_posterior(log_base: np.ndarray, weights: np.ndarray, sigma: floa
     log_base = np.asarray(log_base, np.float64).reshape(-1)
     weights = np.asarray(weights, np.float64).reshape(-1)
     loglik = _size_loglik(log_base, sigma)
-    per_piece = np.logaddexp.reduce(loglik, axis=2) - np.log(3.0)  # (S, N)
+    # A piece's likelihood is its likeliest size's: where the regression saturates
+    # (LEARNED_LOG_BASE_CAP) two sizes expect the same value, and summing over the sizes would
+    # count the one regression twice, favouring square sizes too small for the model to tell
+    # them apart.
+    per_piece = loglik.max(axis=2) - np.log(3.0)  # (S, N)
     # Each square holds a pyramid (its regression then follows the sizes) with probability
     # ``weights``, else its regression says nothing of the square size: a mixture. A square
     # likelier bare than not is left out: the model's regression on bare squares is not noise
@@ -191,7 +202,7 @@ def _size_loglik(log_base: np.ndarray, sigma) -> np.ndarray:
     size's expected regression drawn towards the 2-pip's by LEARNED_SIZE_SLOPE."""
     log_bases = np.log(np.array([BASE_MM[k] for k in (1, 2, 3)]))
     log_bases = log_bases[1] + LEARNED_SIZE_SLOPE * (log_bases - log_bases[1])
-    means = log_bases[None, :] - np.log(SQUARE_MM)[:, None]  # (S, 3)
+    means = np.minimum(log_bases[None, :] - np.log(SQUARE_MM)[:, None], LEARNED_LOG_BASE_CAP)  # (S, 3)
     sigma = np.broadcast_to(np.asarray(sigma, np.float64), log_base.shape)[None, :, None]
     return -0.5 * ((log_base[None, :, None] - means[:, None, :]) / sigma) ** 2
 

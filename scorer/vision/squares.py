@@ -35,7 +35,7 @@ PARK_RADII = {"park": 0.30, "park_small": 0.21, "park_large": 0.42}  # coins, gl
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
 SQUARE_PX = 48  # px per square (across) the square reader works at (the photo is shrunk to it)
-PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (40-57 mm squares)
+PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19, 1.32, 1.46)  # pyramid size / 44.5 mm-square size tried (30-57 mm squares)
 SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
 # The outline fit's defaults: what a pyramid's and a park marker's outline must explain (per
 # square area) before it beats an empty square, how far an outline may slide off the square's
@@ -675,11 +675,12 @@ def read_squares_any_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: 
                            **kwargs) -> SquaresResult:
     """:func:`read_squares` over the pieces' possible scales, mixed by how well each explains the photo.
 
-    Pyramids have one size, squares do not (40-57 mm): relative to the square the pieces may
-    be smaller or larger than on the 44.5 mm bandanna, which shifts every size by a rung. The
-    board is read at each scale; every square's probabilities are the mixture over scales,
-    weighted by how well that scale's outlines fit the whole board (:func:`scale_weights`),
-    so an unclear scale spreads a size's probability instead of picking one rung for all.
+    Pyramids have one size, squares do not (40-57 mm, a travel set's down to 30): relative to
+    the square the pieces may be smaller or larger than on the 44.5 mm bandanna, which shifts
+    every size by a rung. The board is read at each scale; every square's probabilities are
+    the mixture over scales, weighted by how well that scale's outlines fit the whole board
+    (:func:`scale_weights`), so an unclear scale spreads a size's probability instead of
+    picking one rung for all.
     The weights come from one sweep of the fit at each scale; the best-fitting scale's fit is
     then swept on, to ``iterations`` sweeps in all (at least 1), and gives the outlines and
     colour samples. ``scale_prior``: odds of each of ``scales`` from elsewhere (the learned
