@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer import reader
 from scorer.board import Board, Square
 from scorer.cli import main
 from scorer.errors import UserError
@@ -234,6 +235,33 @@ def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_
     trials.mixed()
     with pytest.raises(RuntimeError, match="mixed already"):
         trials.mixed()
+    # Scales added before the mixing are fitted as the first were, and mixed with them.
+    from scorer.vision.squares import LARGE_PIECE_SCALES
+
+    trials = fit_each_scale(*args)
+    trials.add_scales(LARGE_PIECE_SCALES)
+    assert [fit.piece_scale for fit in trials.fits] == list(PIECE_SCALES + LARGE_PIECE_SCALES)
+    _same_readings(trials.mixed(), read_squares_any_scale(*args, scales=PIECE_SCALES + LARGE_PIECE_SCALES))
+    with pytest.raises(RuntimeError, match="before the trials are mixed"):
+        trials.add_scales(LARGE_PIECE_SCALES)
+
+
+def test_the_outline_fit_tries_a_travel_sets_scales_only_where_the_learned_size_fit_gives_them_odds(monkeypatch):
+    from types import SimpleNamespace
+
+    from scorer.vision.squares import LARGE_PIECE_SCALES
+
+    added = []
+    trials = SimpleNamespace(add_scales=added.extend)
+    usual = np.array([0.1, 0.2, 0.4, 0.2, 0.1 - 0.0012, 0.0009, 0.0003])
+    monkeypatch.setattr(reader, "piece_scale_odds", lambda learned, scales: usual if len(scales) == 7 else None)
+    odds = reader._scale_odds(None, trials)
+    assert not added and odds == pytest.approx(usual[:5] / usual[:5].sum())
+    small = np.array([0.0, 0.0, 0.1, 0.3, 0.3, 0.2, 0.1])
+    monkeypatch.setattr(reader, "piece_scale_odds", lambda learned, scales: small)
+    assert list(reader._scale_odds(None, trials)) == list(small) and added == list(LARGE_PIECE_SCALES)
+    monkeypatch.setattr(reader, "piece_scale_odds", lambda learned, scales: None)
+    assert reader._scale_odds(None, trials) is None
 
 
 def _scene(elevation=55.0, board_text=POSITION, seed=0):
@@ -344,7 +372,7 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_from_low_down_and_t
     import scorer.reader as reader
     import scorer.vision.square_model as square_model
     from scorer.vision.square_model import piece_scale_odds, piece_scale_prior
-    from scorer.vision.squares import PIECE_SCALES, ScaleTrials
+    from scorer.vision.squares import LARGE_PIECE_SCALES, PIECE_SCALES, ScaleTrials
 
     board, img, grid = _scene(elevation=elevation)
     predicted, priors, size_priors = [], [], []
@@ -365,12 +393,17 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_from_low_down_and_t
     reading = read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
     assert reading.failed_stage is None and len(predicted) == len(priors) == 1  # the model runs once a read
     camera = reading.squares.camera
-    expected = piece_scale_prior(piece_scale_odds(predicted[0], PIECE_SCALES), camera.elevation_deg(3.5, 3.5))
+    # The learned odds of the scales fitted: the usual ones here (a travel set's are left out, and
+    # those of the usual ones scaled up to make one).
+    size_odds = piece_scale_odds(predicted[0], PIECE_SCALES + LARGE_PIECE_SCALES)
+    assert size_odds[len(PIECE_SCALES):].max() < reader.LARGE_SCALE_ODDS
+    size_odds = size_odds[:len(PIECE_SCALES)] / size_odds[:len(PIECE_SCALES)].sum()
+    expected = piece_scale_prior(size_odds, camera.elevation_deg(3.5, 3.5))
     if elevation < 40.0:
         assert priors[0] is not None and priors[0] == pytest.approx(expected)
     else:
         assert priors[0] is None and expected is None
-    assert size_priors[0] == pytest.approx(piece_scale_odds(predicted[0], PIECE_SCALES))  # from any height
+    assert size_priors[0] == pytest.approx(size_odds)  # from any height
 
 
 def test_reader_reads_a_drawn_board_with_the_true_grid():

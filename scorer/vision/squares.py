@@ -18,6 +18,7 @@ nothing hides them). Each square's scores over its labels become a probability t
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -35,7 +36,8 @@ PARK_RADII = {"park": 0.30, "park_small": 0.21, "park_large": 0.42}  # coins, gl
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
 SQUARE_PX = 48  # px per square (across) the square reader works at (the photo is shrunk to it)
-PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19, 1.32, 1.46)  # pyramid size / 44.5 mm-square size tried (30-57 mm squares)
+PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (40-57 mm squares)
+LARGE_PIECE_SCALES = (1.32, 1.46)  # and on a travel set's 30-38 mm squares, tried where the learned size fit says so
 SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
 # The outline fit's defaults: what a pyramid's and a park marker's outline must explain (per
 # square area) before it beats an empty square, how far an outline may slide off the square's
@@ -717,6 +719,13 @@ class ScaleTrials:
     appearance: CheckerAppearance
     fits: list[_OutlineFit]
     used: bool = False
+    fit_at: Callable[[float], _OutlineFit] | None = None  # a new fit, swept once, at another scale
+
+    def add_scales(self, scales) -> None:
+        """Fit at ``scales`` too, each swept once, set up as the first fits were."""
+        if self.used or self.fit_at is None:
+            raise RuntimeError("scales are added before the trials are mixed, to trials that fit_each_scale made")
+        self.fits = self.fits + [self.fit_at(s) for s in scales]
 
     def mixed(self, *, temperature: float = FIT_TEMPERATURE, iterations: int = SWEEPS,
               scale_prior: np.ndarray | None = None, size_prior: np.ndarray | None = None) -> SquaresResult:
@@ -746,11 +755,14 @@ def fit_each_scale(image_bgr: np.ndarray, homography: np.ndarray, rows: int, col
     and weighs the scales with it after (:meth:`ScaleTrials.mixed`)."""
     appearance, evidence = board_evidence(image_bgr, homography, rows, cols, camera)
     parks = _ParkCache()
-    fits = [_OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=s,
-                        park_cache=parks, **kwargs) for s in scales]
-    for fit in fits:
+
+    def fit_at(scale: float) -> _OutlineFit:
+        fit = _OutlineFit(evidence, rows, cols, camera, centre_shifts=centre_shifts, piece_scale=scale,
+                          park_cache=parks, **kwargs)
         fit.sweep()
-    return ScaleTrials(appearance, fits)
+        return fit
+
+    return ScaleTrials(appearance, [fit_at(s) for s in scales], fit_at=fit_at)
 
 
 def scale_weights(trials: list[SquaresResult], temperature: float = SCALE_TEMPERATURE,
