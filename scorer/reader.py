@@ -716,7 +716,9 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                                 centre_shifts=_centre_shifts(g))
         learned = running.result()
         elevation = camera.elevation_deg((g.cols - 1) / 2, (g.rows - 1) / 2)
-        scale_odds = _scale_odds(learned, trials)
+        scale_odds = _learned_scale_odds(learned)
+        if scale_odds is not None and len(scale_odds) > len(PIECE_SCALES):
+            trials.add_scales(LARGE_PIECE_SCALES)
         squares = trials.mixed(scale_prior=piece_scale_prior(scale_odds, elevation), size_prior=scale_odds)
         if shadowed_squares(local_gain(squares.appearance)) >= SHADOW_WARN_SQUARES:
             reading.warn("photo", SHADOWED)
@@ -1008,16 +1010,13 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
     return guess.threehouse, players or guess.colours_seen
 
 
-def _scale_odds(learned, trials) -> np.ndarray | None:
-    """The learned size fit's odds of each of ``trials``' scales (``piece_scale_odds``; None:
-    no say), the outline fit first run at PIECE_SCALES: where that fit gives the scales of a
-    travel set's small squares (LARGE_PIECE_SCALES) LARGE_SCALE_ODDS or more, the outline fit
-    is run at those too; else they are left out, as they would weigh next to nothing."""
+def _learned_scale_odds(learned) -> np.ndarray | None:
+    """The learned size fit's odds (``piece_scale_odds``; None: no say) of PIECE_SCALES and,
+    where it gives a travel set's small squares (LARGE_PIECE_SCALES) LARGE_SCALE_ODDS or
+    more, of those too (the outline fit is then run at them as well); else of PIECE_SCALES
+    alone, scaled up to make one, as the others would weigh next to nothing."""
     odds = piece_scale_odds(learned, PIECE_SCALES + LARGE_PIECE_SCALES)
-    if odds is None:
-        return None
-    if odds[len(PIECE_SCALES):].max() >= LARGE_SCALE_ODDS:
-        trials.add_scales(LARGE_PIECE_SCALES)
+    if odds is None or odds[len(PIECE_SCALES):].max() >= LARGE_SCALE_ODDS:
         return odds
     return odds[:len(PIECE_SCALES)] / odds[:len(PIECE_SCALES)].sum()
 

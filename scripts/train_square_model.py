@@ -63,8 +63,9 @@ minutes each.
 ``--validate DIR`` measures the trained model on DIR's squares (true grid, clean views):
 class accuracy, the spread of the size regression, and sizes after the board-wide fit of
 ``square_model.size_probs``. The fit expects the committed copies' regression to shrink
-towards the middle size (``square_model.LEARNED_SIZE_SLOPE``): measure that again on renders
-the new copies never saw before committing them (docs/photo-reader.md).
+towards the middle size (``square_model.LEARNED_SIZE_SLOPE``) and to rise no higher than
+``square_model.LEARNED_LOG_BASE_CAP``: measure both again on renders the new copies never saw
+before committing them (docs/photo-reader.md).
 
 Each photo gives its checkerboard's squares several times: once on the true grid, then with
 the grid jittered (up to 0.1 square at the corners, 0.06 per square), the photo shrunk (15-60

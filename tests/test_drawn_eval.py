@@ -307,4 +307,22 @@ def test_pyramids_large_against_small_squares_are_read_at_their_size():
     # squares, as on a travel set's 35 mm squares: read a size too large throughout before
     # the board-wide size fit tried squares under 38 mm (26 squares wrong).
     assert drawn_eval.read_drawing(0, True, piece_scale=1.27).wrong <= 2
-    assert drawn_eval.main(["--seeds", "0", "1", "--piece-scale", "1.27"]) == 0
+
+
+def test_piece_scale_reaches_the_drawing_and_must_be_sensible(capsys, monkeypatch):
+    import pytest
+
+    drawn = []
+
+    def record(board, **scene):  # stands in for the drawing: the scale it was asked for, no image
+        drawn.append(scene.get("piece_scale"))
+        raise RuntimeError("not drawn")
+
+    monkeypatch.setattr(drawn_eval, "draw_scene", record)
+    for argv in (["--piece-scale", "1.27"], []):
+        with pytest.raises(RuntimeError):
+            drawn_eval.main(["--seeds", "0", "1", *argv])
+    assert drawn == [1.27, 1.0]
+    with pytest.raises(SystemExit):
+        drawn_eval.main(["--piece-scale", "0.1"])
+    assert "--piece-scale 0.1: need 0.3 to 3" in capsys.readouterr().err

@@ -247,21 +247,27 @@ def test_reading_at_every_scale_is_each_scale_read_for_one_sweep_mixed_with_the_
 
 
 def test_the_outline_fit_tries_a_travel_sets_scales_only_where_the_learned_size_fit_gives_them_odds(monkeypatch):
-    from types import SimpleNamespace
+    from scorer.vision.squares import LARGE_PIECE_SCALES, ScaleTrials
 
-    from scorer.vision.squares import LARGE_PIECE_SCALES
-
-    added = []
-    trials = SimpleNamespace(add_scales=added.extend)
     usual = np.array([0.1, 0.2, 0.4, 0.2, 0.1 - 0.0012, 0.0009, 0.0003])
     monkeypatch.setattr(reader, "piece_scale_odds", lambda learned, scales: usual if len(scales) == 7 else None)
-    odds = reader._scale_odds(None, trials)
-    assert not added and odds == pytest.approx(usual[:5] / usual[:5].sum())
+    assert reader._learned_scale_odds(None) == pytest.approx(usual[:5] / usual[:5].sum())
     small = np.array([0.0, 0.0, 0.1, 0.3, 0.3, 0.2, 0.1])
     monkeypatch.setattr(reader, "piece_scale_odds", lambda learned, scales: small)
-    assert list(reader._scale_odds(None, trials)) == list(small) and added == list(LARGE_PIECE_SCALES)
+    assert list(reader._learned_scale_odds(None)) == list(small)
     monkeypatch.setattr(reader, "piece_scale_odds", lambda learned, scales: None)
-    assert reader._scale_odds(None, trials) is None
+    assert reader._learned_scale_odds(None) is None
+    # A reading of a drawing with the pieces 1.27 times as large against the squares fits the
+    # outlines at the travel set's scales too; one of the usual size does not.
+    monkeypatch.undo()
+    added = []
+    add_scales = ScaleTrials.add_scales
+    monkeypatch.setattr(ScaleTrials, "add_scales", lambda self, scales: (added.append(tuple(scales)), add_scales(self, scales)))
+    for scale in (1.0, 1.27):
+        img, _, corners = draw_scene(Board.from_text(POSITION), elevation_deg=60.0, width=1200, height=900,
+                                     piece_scale=scale)
+        read_image(img, grid=truth_grid(8, 8, corners), area={"row": 1, "col": 1, "rows": 6, "cols": 6})
+    assert added == [LARGE_PIECE_SCALES]
 
 
 def _scene(elevation=55.0, board_text=POSITION, seed=0):

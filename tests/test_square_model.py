@@ -233,7 +233,7 @@ def test_the_size_fit_finds_a_travel_sets_small_squares_where_the_regression_sat
 
 
 def test_two_sizes_the_regression_cannot_tell_apart_do_not_draw_the_fit_to_small_squares():
-    # Five 2-pips and five 3-pips on the bandanna. On squares under about 36 mm both the
+    # Five 2-pips and five 3-pips on the bandanna. On squares under about 33 mm both the
     # 2-pips' and the 3-pips' regressions sit at the cap, so the 3-pips there fit either size:
     # counted twice, that would outweigh the bandanna (and read the 2-pips as 1-pips).
     truth = np.repeat([2, 3], 5)

@@ -51,7 +51,7 @@ SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about its expect
 # never saw, seeds 400000, 400100, 400200 and 400300, most of them glassy; 0.83-0.95 on every
 # other set measured), the 2-pip's regressing about true. So each size's expected regression
 # lies LEARNED_SIZE_SLOPE of the way from the 2-pip's to its own. Measure it again when the
-# copies are retrained (docs/photo-reader.md): with the steep copies in the average (MODEL_PATHS)
+# copies are retrained (docs/photo-reader.md), and LEARNED_LOG_BASE_CAP below: with the steep copies in the average (MODEL_PATHS)
 # it was 0.911 against the pair's 0.915 over six other render sets (2026-12-03).
 LEARNED_SIZE_SLOPE = 0.9
 # Nor does it rise above LEARNED_LOG_BASE_CAP, however large the pieces against the squares:
@@ -289,7 +289,7 @@ def _high_view_share(elevation_deg: float) -> float:
 
 def piece_scale_odds(learned: SquarePredictions, scales: Sequence[float]) -> np.ndarray | None:
     """Odds of each of ``scales`` (the hand-built reader's trial piece scales,
-    ``squares.PIECE_SCALES``) from the learned board-wide size fit over all squares
+    ``squares.PIECE_SCALES``, with ``LARGE_PIECE_SCALES`` or not) from the learned board-wide size fit over all squares
     (:func:`square_size_posterior`): the posterior mass of the square sizes in SQUARE_MM
     whose piece scale (BANDANNA_MM / size) lies nearest each. None where no square likelier
     holds a pyramid than not: the fit would be its prior over square sizes alone, which says
