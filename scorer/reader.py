@@ -35,8 +35,8 @@ from scorer.vision.playarea import PlayArea, find_play_area
 from scorer.vision.quality import PhotoQuality, photo_quality, quality_on_board
 from scorer.vision.patches import PATCH_PX
 from scorer.vision.square_model import merge_learned, piece_scale_odds, piece_scale_prior, predict_patches, predict_squares
-from scorer.vision.squares import (LABELS, LARGE_PIECE_SCALES, PIECE_SCALES, SQUARE_PX, SquaresResult, apex_within_base, apply_height_cue,
-                                   blends_into_square, covered_squares, fit_each_scale, hidden_share)
+from scorer.vision.squares import (LABELS, LARGE_PIECE_SCALES, PIECE_SCALES, SQUARE_PX, SquaresResult, apex_within_base,
+                                   apply_height_cue, blends_into_square, covered_squares, fit_each_scale, hidden_share)
 
 WORK_LONG_SIDE = 1280  # px: the grid finder's working size
 READ_LONG_SIDE = 1600  # px: photos are decoded no bigger (JPEGs straight at a reduced scale)
@@ -121,6 +121,7 @@ BLURRED_MAX_CONFIDENCE = 0.973
 # 11 of the 18 wrong 1-pips read at 0.95 or more were among them. They are no surer than that.
 # (With the pieces drawn at the learned size fit's scale since, 79 such readings, 77% right.)
 HIDDEN_SHARE = 0.1
+HIDDEN_MAX_CONFIDENCE = 0.73
 # The outline fit at a travel set's scales (squares.LARGE_PIECE_SCALES) costs about a tenth of
 # a reading (2026-12-05: 12 MP photos 0.64-0.67 s against 0.57 s), so it runs only where the
 # learned size fit gives them this much: on 120 studio renders (dev, 30 of the test split's
@@ -128,7 +129,6 @@ HIDDEN_SHARE = 0.1
 # with the pieces 1.27 times as large against the squares, 76.69% of squares as always fitted,
 # 74.07% at 0.01.
 LARGE_SCALE_ODDS = 0.001
-HIDDEN_MAX_CONFIDENCE = 0.73
 # A pyramid with no colour sample of its own (hidden behind other pieces, or so like its
 # square that no pixel is its own) joins a colour group on the learned model's odds alone
 # (colours.unsampled_membership); where only one group is on the board, mid-game, it joins

@@ -41,7 +41,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 NAME_MODEL_PATHS = (DATA / "square_model_seed0.onnx", DATA / "square_model_seed1.onnx")
 MODEL_PATHS = NAME_MODEL_PATHS + (DATA / "square_model_steep_seed0.onnx", DATA / "square_model_steep_seed1.onnx")
 BASE_MM = {1: 14.3, 2: 19.8, 3: 25.4}  # Looney Pyramids' base sides by pips
-SQUARE_MM = np.geomspace(30.0, 62.0, 143)  # square sizes the board-wide size fit tries (chessboards from travel sets' up, bandanna 44.5)
+SQUARE_MM = np.geomspace(30.0, 62.0, 143)  # square sizes the size fit tries (travel sets' up, bandanna 44.5)
 BANDANNA_MM = 44.5  # the rules' own board, the Looney Labs chessboard bandanna
 BANDANNA_SHARE = 0.5  # prior share of boards that are the bandanna; the rest any chessboard in SQUARE_MM
 BANDANNA_SPREAD = 0.03  # in log(square size): print and cloth, and the regression's common bias
@@ -51,8 +51,9 @@ SIZE_SIGMA = 0.07  # spread of the regressed log(base / square) about its expect
 # never saw, seeds 400000, 400100, 400200 and 400300, most of them glassy; 0.83-0.95 on every
 # other set measured), the 2-pip's regressing about true. So each size's expected regression
 # lies LEARNED_SIZE_SLOPE of the way from the 2-pip's to its own. Measure it again when the
-# copies are retrained (docs/photo-reader.md), and LEARNED_LOG_BASE_CAP below: with the steep copies in the average (MODEL_PATHS)
-# it was 0.911 against the pair's 0.915 over six other render sets (2026-12-03).
+# copies are retrained (docs/photo-reader.md), and LEARNED_LOG_BASE_CAP below: with the steep
+# copies in the average (MODEL_PATHS) it was 0.911 against the pair's 0.915 over six other
+# render sets (2026-12-03).
 LEARNED_SIZE_SLOPE = 0.9
 # Nor does it rise above LEARNED_LOG_BASE_CAP, however large the pieces against the squares:
 # the 3-pips' regression (the 90th percentile of each board's) was -0.50 to -0.56 on dev's and 40
@@ -289,11 +290,11 @@ def _high_view_share(elevation_deg: float) -> float:
 
 def piece_scale_odds(learned: SquarePredictions, scales: Sequence[float]) -> np.ndarray | None:
     """Odds of each of ``scales`` (the hand-built reader's trial piece scales,
-    ``squares.PIECE_SCALES``, with ``LARGE_PIECE_SCALES`` or not) from the learned board-wide size fit over all squares
-    (:func:`square_size_posterior`): the posterior mass of the square sizes in SQUARE_MM
-    whose piece scale (BANDANNA_MM / size) lies nearest each. None where no square likelier
-    holds a pyramid than not: the fit would be its prior over square sizes alone, which says
-    nothing of this board.
+    ``squares.PIECE_SCALES``, with ``LARGE_PIECE_SCALES`` or not) from the learned board-wide
+    size fit over all squares (:func:`square_size_posterior`): the posterior mass of the
+    square sizes in SQUARE_MM whose piece scale (BANDANNA_MM / size) lies nearest each. None
+    where no square likelier holds a pyramid than not: the fit would be its prior over square
+    sizes alone, which says nothing of this board.
 
     The learned fit names the square size far better than the outline fit does, from any
     height: over 194 renders (dev, 2 x 30 with the test split's recipe, 84 glassy) its

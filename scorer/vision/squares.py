@@ -36,8 +36,8 @@ PARK_RADII = {"park": 0.30, "park_small": 0.21, "park_large": 0.42}  # coins, gl
 PARK_HEIGHT = 0.04
 TEXTURE_PX = 16  # pixels per square in the rectified board texture
 SQUARE_PX = 48  # px per square (across) the square reader works at (the photo is shrunk to it)
-PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (35.5-57 mm squares nearest)
-LARGE_PIECE_SCALES = (1.32, 1.46)  # and a travel set's 30-35.5 mm squares, tried where the learned size fit says so
+PIECE_SCALES = (0.78, 0.86, 0.96, 1.07, 1.19)  # pyramid size / 44.5 mm-square size tried (nearest for 35.5-57 mm squares)
+LARGE_PIECE_SCALES = (1.32, 1.46)  # a travel set's 30-35.5 mm squares, tried where the learned size fit says so
 SCALE_TEMPERATURE = 0.1  # board fit (square areas) -> scale weights (dev choice)
 # The outline fit's defaults: what a pyramid's and a park marker's outline must explain (per
 # square area) before it beats an empty square, how far an outline may slide off the square's
