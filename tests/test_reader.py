@@ -279,7 +279,6 @@ def _scene(elevation=55.0, board_text=POSITION, seed=0):
 def test_reader_warns_when_the_grid_it_found_is_unsure(monkeypatch):
     import dataclasses
 
-    import scorer.reader as reader
 
     _, img, grid = _scene()
     area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
@@ -294,8 +293,6 @@ def test_reader_warns_when_the_grid_it_found_is_unsure(monkeypatch):
 
 
 def test_reader_warns_when_the_board_it_found_is_not_square(monkeypatch):
-    import scorer.reader as reader
-
     _, img, grid = _scene()
     short = truth_grid(7, 8, clockwise_from_top_left(grid.board_to_image(np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 7.0], [0.0, 7.0]]))))
     assert (short.rows, short.cols) == (7, 8)
@@ -317,7 +314,6 @@ def test_reader_warns_when_the_board_it_found_is_not_square(monkeypatch):
 def test_a_board_not_found_sure_is_looked_for_again_in_the_photo_decoded_larger(monkeypatch):
     import dataclasses
 
-    import scorer.reader as reader
     from scorer.vision.grid import NoBoardFound
 
     _, img, grid = _scene()
@@ -375,10 +371,9 @@ def test_reader_warns_when_the_board_is_turned_so_near_45_degrees_that_row_one_i
 
 @pytest.mark.parametrize("elevation", [30.0, 60.0])
 def test_the_learned_size_fit_weighs_the_outline_fits_scales_from_low_down_and_the_sizes_from_any_height(monkeypatch, elevation):
-    import scorer.reader as reader
     import scorer.vision.square_model as square_model
-    from scorer.vision.square_model import piece_scale_odds, piece_scale_prior
-    from scorer.vision.squares import LARGE_PIECE_SCALES, PIECE_SCALES, ScaleTrials
+    from scorer.vision.square_model import piece_scale_prior
+    from scorer.vision.squares import PIECE_SCALES, ScaleTrials
 
     board, img, grid = _scene(elevation=elevation)
     predicted, priors, size_priors = [], [], []
@@ -399,11 +394,9 @@ def test_the_learned_size_fit_weighs_the_outline_fits_scales_from_low_down_and_t
     reading = read_image(img, grid=grid, area={"row": 1, "col": 1, "rows": 6, "cols": 6})
     assert reading.failed_stage is None and len(predicted) == len(priors) == 1  # the model runs once a read
     camera = reading.squares.camera
-    # The learned odds of the scales fitted: the usual ones here (a travel set's are left out, and
-    # those of the usual ones scaled up to make one).
-    size_odds = piece_scale_odds(predicted[0], PIECE_SCALES + LARGE_PIECE_SCALES)
-    assert size_odds[len(PIECE_SCALES):].max() < reader.LARGE_SCALE_ODDS
-    size_odds = size_odds[:len(PIECE_SCALES)] / size_odds[:len(PIECE_SCALES)].sum()
+    # The learned odds of the scales fitted: the usual ones alone here (a travel set's left out).
+    size_odds = reader._learned_scale_odds(predicted[0])
+    assert len(size_odds) == len(PIECE_SCALES)
     expected = piece_scale_prior(size_odds, camera.elevation_deg(3.5, 3.5))
     if elevation < 40.0:
         assert priors[0] is not None and priors[0] == pytest.approx(expected)
@@ -537,8 +530,6 @@ def test_reader_finds_the_grid_itself_and_the_pieces():
 
 
 def test_a_user_error_on_the_networks_thread_still_reaches_the_caller(monkeypatch):
-    import scorer.reader as reader
-
     _, img, grid = _scene()
 
     def refused(*args, **kwargs):
@@ -551,8 +542,6 @@ def test_a_user_error_on_the_networks_thread_still_reaches_the_caller(monkeypatc
 
 @pytest.mark.parametrize("stage", ["fit_each_scale", "predict_squares"])  # the second runs on its own thread
 def test_later_stage_failure_keeps_the_grid(monkeypatch, stage):
-    import scorer.reader as reader
-
     _, img, grid = _scene()
 
     def broken(*args, **kwargs):
@@ -596,7 +585,6 @@ def test_three_clear_colours_settle_a_close_stash_call():
 def test_the_colours_that_settle_the_stash_set_the_players_the_pieces_are_grouped_into(monkeypatch):
     # 3 parks: a standard game with 3 hidden, or four-player ThreeHouse with 3 extra; four
     # colours settle it, and the pieces are then grouped into four players, not chosen afresh.
-    import scorer.reader as reader
 
     board = Board.from_text("# r3 b2 g1 . y2\n. r1 b1 g3 . .\ny2 . b3 . r2 .\n. g2 . . . y1\n. . . g1 b1 r1\n# y3 . . . #\n")
     img, _, _ = draw_scene(board, elevation_deg=55, width=1600, height=1200, seed=0)
@@ -1253,8 +1241,6 @@ def test_a_black_piece_on_a_black_square_may_be_a_size_larger_than_read():
 
 
 def test_the_decoding_weighs_black_pieces_sizes_as_seen_on_their_squares(monkeypatch):
-    import scorer.reader as reader
-
     board, img, grid = _scene(board_text=POSITION.replace("b", "k"))
     area = {"row": 1, "col": 1, "rows": 6, "cols": 6}
     assert reader.read_image(img, grid=grid, area=area).board == board
@@ -1347,7 +1333,6 @@ def test_reader_names_row_1_by_the_play_areas_lowest_edge(monkeypatch):
 
     from PIL import Image
 
-    import scorer.reader as reader
     from scorer.reader import read_image
     from scorer.vision.load import load_photo
 
@@ -1412,7 +1397,6 @@ def test_a_board_with_no_bare_square_is_decoded_as_full(monkeypatch, gap):
     # Every piece placed: the decoder is told so (each player's stash read exactly); a board
     # that ended with a gap (a player had to pass) is not, but as likely full (one bare look
     # in 36 squares), and its plainly bare square stays bare.
-    import scorer.reader as reader
 
     board = Board.from_text((Path(__file__).resolve().parents[1] / "sample_boards" / "rules_game_2p.txt").read_text())
     if gap:
@@ -1444,7 +1428,6 @@ def test_read_prints_sizes_as_squares_takes_them_and_the_play_areas_place_from_1
 def test_an_ambiguous_play_area_on_a_marked_board_is_not_told_to_mark_the_board_again(monkeypatch):
     from dataclasses import replace as with_fields
 
-    import scorer.reader as reader
     from scorer.vision.evaluate import truth_grid_of
     from scorer.vision.lattice import project
 
