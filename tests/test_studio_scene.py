@@ -13,7 +13,7 @@ from scorer.cli import main
 from scorer.rules import check_position
 from scorer.studio.geometry import aim_camera, order_corners
 from scorer.studio.post import develop, encode_jpeg, linear_to_srgb
-from scorer.studio.scene import BOARD_KINDS, FROST_RANGE, PYRAMID_SIZES, Light, blocks_view, plan_scene
+from scorer.studio.scene import ASKED_BOARD_KINDS, BOARD_KINDS, FROST_RANGE, PYRAMID_SIZES, Light, blocks_view, plan_scene
 from scorer.studio.truth import sidecar
 
 SEEDS = range(24)
@@ -168,10 +168,12 @@ def test_hue_spread_turns_only_the_coloured_batches_and_leaves_the_rest():
 
 
 def test_every_board_kind_plans():
-    for seed, kind in enumerate(BOARD_KINDS):
+    for seed, kind in enumerate(BOARD_KINDS + ASKED_BOARD_KINDS):
         plan = plan_scene(100 + seed, board_kind=kind, players=4 if kind != "area_sized" else 2)
         truth = sidecar(plan)
         assert truth["scene"]["board"]["kind"] == kind
+        if kind == "travel":
+            assert 30 <= truth["scene"]["board"]["square_mm"] <= 39
         if kind == "area_sized":
             assert truth["checkerboard"]["rows"] == truth["play_area"]["rows"]
 

@@ -15,8 +15,8 @@ from scorer.errors import UserError
 def add_parser(subparsers) -> None:
     from scorer.board import COLOURS
     from scorer.studio.photo import RENDERERS
-    from scorer.studio.scene import (BOARD_KINDS, CLUTTER_KINDS, FROST_RANGE, LIGHT_KINDS, RESOLUTIONS, STAGES,
-                                     TABLE_KINDS, TOKEN_KINDS)
+    from scorer.studio.scene import (ASKED_BOARD_KINDS, BOARD_KINDS, CLUTTER_KINDS, FROST_RANGE, LIGHT_KINDS,
+                                     RESOLUTIONS, STAGES, TABLE_KINDS, TOKEN_KINDS)
 
     parser = subparsers.add_parser(
         "studio",
@@ -39,7 +39,8 @@ def add_parser(subparsers) -> None:
     stash.add_argument("--threehouse", action="store_true", default=None, help="ThreeHouse setup")
     stash.add_argument("--standard", dest="threehouse", action="store_false", help="standard (not ThreeHouse) setup")
     parser.add_argument("--stage", choices=STAGES, help="finished game or mid-game position")
-    parser.add_argument("--board", dest="board_kind", choices=BOARD_KINDS)
+    parser.add_argument("--board", dest="board_kind", choices=BOARD_KINDS + ASKED_BOARD_KINDS,
+                        help="the checkerboard (travel: a folding set with 30-39 mm squares, only when asked for)")
     parser.add_argument("--tokens", dest="token_kind", choices=TOKEN_KINDS, help="what marks the parks")
     parser.add_argument("--light", choices=LIGHT_KINDS)
     parser.add_argument("--table", choices=TABLE_KINDS)
