@@ -401,6 +401,17 @@ def test_training_targets_mix_in_the_teacher_only_where_it_is_right():
     assert train.soft_targets(truth, 5, teacher, 0.0) == pytest.approx(alone)
 
 
+def test_training_size_targets_mix_in_the_teacher_only_near_the_truth():
+    train = _train_script()
+    labels = np.array([4, 4, 3, 0])
+    truth = np.array([-0.56, -0.29, -0.80, np.nan])  # a 3-pip on the bandanna, one on a travel set
+    probs = np.array([[0, 0, 0, 0.1, 0.9], [0, 0, 0, 0.2, 0.8], [0, 0, 0.9, 0.1, 0], [1, 0, 0, 0, 0]])
+    base = np.array([-0.54, -0.52, -0.75, -0.9])  # the second saturated, the third's class wrong
+    mixed = train.size_targets(truth, labels, probs, base, 0.5)
+    assert mixed == pytest.approx([-0.55, -0.29, -0.80, 0.0])
+    assert train.size_targets(truth, labels) == pytest.approx([-0.56, -0.29, -0.80, 0.0])
+
+
 def test_training_weighs_every_colour_as_much_as_the_rarest():
     train = _train_script()
     colours = np.array([7] * 6 + [9] * 2 + [0] * 3 + [-1] * 4)  # clear made common, white rare, bare squares
