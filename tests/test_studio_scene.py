@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import colorsys
 import json
+import math
 
 import numpy as np
 import pytest
@@ -255,3 +256,14 @@ def test_an_unknown_renderer_is_refused_before_rendering():
 
     with pytest.raises(ValueError, match="unknown renderer 'blender'"):
         make_photo(plan_scene(1), renderer="blender")
+
+
+def test_a_large_pyramid_on_a_travel_sets_small_square_is_turned_to_fit_inside_it():
+    for seed in range(6):
+        plan = plan_scene(900 + seed, board_kind="travel", players=4, stage="finished")
+        square = plan.checkerboard.square
+        for piece in plan.pieces:
+            base = PYRAMID_SIZES[piece.pips][0]
+            yaw = math.radians(piece.yaw)
+            half = base / 2 * (abs(math.cos(yaw)) + abs(math.sin(yaw)))
+            assert half <= square / 2 - 0.001 + 1e-9

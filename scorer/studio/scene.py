@@ -243,13 +243,30 @@ def plan_checkerboard(rng: random.Random, kind: str, area: int) -> BoardSpec:
     raise ValueError(f"unknown board kind {kind!r}; known: {', '.join(BOARD_KINDS + ASKED_BOARD_KINDS)}")
 
 
+def _turned_to_fit(yaw: float, base: float, square: float) -> float:
+    """``yaw`` (degrees), turned back as far as a pyramid of ``base`` needs to stand inside a
+    ``square`` (a 1 mm margin), as a player squares up a large piece on a small board. On the
+    studio's usual boards every turn fits; on a travel set's 30 mm squares a 3-pip turns about
+    6 degrees at most."""
+    fit = (square / 2 - 0.001) / (base / 2)  # |cos| + |sin| of the furthest turn that fits
+    if fit >= math.sqrt(2):
+        return yaw
+    most = max(0.0, math.degrees(math.asin(min(1.0, fit / math.sqrt(2)))) - 45.0)
+    turn = yaw % 90.0
+    off = min(turn, 90.0 - turn)  # degrees from square to the grid
+    if off <= most:
+        return yaw
+    return yaw + (most - off) if turn <= 45.0 else yaw + (off - most)
+
+
 def plan_pieces(rng: random.Random, board: Board, spec: BoardSpec, offset: tuple[int, int]) -> list[PiecePlacement]:
     """Every pyramid placed in its square with a small offset and turn."""
     placements = []
     careful = rng.random()  # how neatly these players place their pieces
     for square, piece in board.pieces():
         base = PYRAMID_SIZES[piece.pips][0]
-        yaw = rng.gauss(0, 6 + 20 * careful) if rng.random() < 0.85 else rng.uniform(0, 90)
+        yaw = _turned_to_fit(rng.gauss(0, 6 + 20 * careful) if rng.random() < 0.85 else rng.uniform(0, 90),
+                             base, spec.square)
         half = base / 2 * (abs(math.cos(math.radians(yaw))) + abs(math.sin(math.radians(yaw))))
         slack = max(0.0, spec.square / 2 - half - 0.001)  # the footprint stays inside its square
         dx, dy = (rng.uniform(-1, 1) * slack * (0.3 + 0.7 * careful) for _ in range(2))
