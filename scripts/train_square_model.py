@@ -34,7 +34,9 @@ each from its GPU-trained self, taught by the pair where the pair was right::
             --lr 5e-4 --balance-colours --workers 2 --samples /tmp/samples.npz --out /tmp/m/square_model_seed$seed.onnx
     done
 
-(``--teacher`` and ``--init`` name the GPU-trained pair, found in git history before 374f930.)
+(``--teacher`` and ``--init`` name the GPU-trained pair, found in git history before 374f930.
+That run and the next mixed in the teacher's size wherever its class was right: reproducing them
+needs ``TEACHER_SIZE_TOLERANCE`` set past any error, as it was before 2026-12-05.)
 
 ``scorer/data/square_model_steep_seed0.onnx`` and ``_seed1`` (2026-12-03), which the reader
 averages with the pair for the classes and sizes only, went on from the committed pair in the
@@ -338,7 +340,8 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
     default 3e-3 at ``batch`` 128, growing with the square root of ``batch``; ``init`` (an
     exported ONNX copy) starts from that copy's weights instead of random ones. ``teacher``
     (:func:`teacher_outputs` on ``X``) mixes ``teacher_share`` of its outputs into the targets
-    where it is right (:func:`soft_targets`; for the size, where its class is right).
+    where it is right (:func:`soft_targets`; for the size, where its class is right and its
+    regression near the truth, :func:`size_targets`).
     ``balance_colours`` weighs the colour loss by :func:`balancing_weights`."""
     import torch
 
@@ -526,6 +529,7 @@ def main(argv=None) -> int:
         "continued_from": str(args.init) if args.init else None, "lr": args.lr,
         "teacher": [str(p) for p in args.teacher] if args.teacher else None,
         "teacher_share": args.teacher_share if args.teacher else None,
+        "teacher_size_tolerance": TEACHER_SIZE_TOLERANCE if args.teacher else None,
         "balance_colours": args.balance_colours,
         "copies": args.copies, "epochs": args.epochs, "seed": args.seed, "width": args.width, "batch": args.batch,
         "command": "scripts/train_square_model.py " + " ".join(sys.argv[1:] if argv is None else map(str, argv)),
