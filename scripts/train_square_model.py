@@ -65,12 +65,11 @@ was left as it was::
     S="subdivision studio --megapixels 2 --out /tmp/train"
     $S --seed 710000 --count 45 --board travel; $S --seed 711000 --count 15 --board travel --tilt 50
     $S --seed 712000 --count 30; $S --seed 713000 --count 15 --board travel --frost 0,0.3
-    for seed in 0 1; do
-        TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/train --epochs 3 --width 2 \
-            --seed $seed --init scorer/data/square_model_steep_seed$seed.onnx \
-            --teacher scorer/data/square_model_seed0.onnx scorer/data/square_model_seed1.onnx \
-            --lr 5e-4 --balance-colours --workers 2 --out scorer/data/square_model_steep_seed$seed.onnx
-    done
+
+then the steep copies' loop above on ``/tmp/train``, each going on from itself
+(``--init scorer/data/square_model_steep_seed$seed.onnx``). (Those renders were made before the
+studio turned a large pyramid on a small square no further than fits, ``scene._turned_to_fit``:
+its travel renders now differ where a 3-pip was turned further.)
 
 On a 2-core CPU the training itself is not the long part. Continuing both copies on 110 renders
 (33,465 samples, ``--width 2``, ``TRAIN_THREADS=2``) took about 30 s an epoch. At that rate a
