@@ -353,7 +353,7 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
     model = model.to(device)
     Xt = torch.from_numpy(X).to(device)
     t_probs, t_base, t_colours = teacher if teacher is not None else (None, None, None)
-    size_target = size_targets(z, y, t_probs, t_base, teacher_share if teacher is not None else 0.0)
+    size_target = size_targets(z, y, t_probs, t_base, teacher_share)
     yt = torch.from_numpy(soft_targets(y, len(LABELS), t_probs, teacher_share)).to(device)
     zt = torch.from_numpy(size_target).to(device)
     has_z = torch.from_numpy(~np.isnan(z)).to(device)

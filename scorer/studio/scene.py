@@ -30,6 +30,7 @@ BOARD_KINDS = ("bandanna", "printed", "wood", "vinyl", "area_sized")
 # whose 30-39 mm squares make the pyramids 1.14-1.48 times as large against them as on the
 # bandanna's (the sample corpus has none).
 ASKED_BOARD_KINDS = ("travel",)
+PRINTED_PALETTES = ["white_black", "cream_green", "buff_brown", "white_red", "white_grey"]  # card boards' prints
 TOKEN_KINDS = ("coin", "glass_stone", "chip", "token")
 LIGHT_KINDS = ("lamp", "window", "ceiling", "dim", "window_and_lamp")
 TABLE_KINDS = ("oak", "dark_wood", "white_laminate", "tablecloth", "slate", "formica")
@@ -220,7 +221,7 @@ def plan_checkerboard(rng: random.Random, kind: str, area: int) -> BoardSpec:
                          {"palette": palette, "texture_seed": rng.randrange(1 << 30)})
     if kind == "printed":
         square = rng.uniform(0.040, 0.055)
-        palette = rng.choice(["white_black", "cream_green", "buff_brown", "white_red", "white_grey"])
+        palette = rng.choice(PRINTED_PALETTES)
         return BoardSpec(kind, 8, 8, square, rng.uniform(0.012, 0.03), rng.uniform(0.002, 0.004),
                          {"palette": palette, "labels": rng.random() < 0.6, "texture_seed": rng.randrange(1 << 30)})
     if kind == "wood":
@@ -231,7 +232,7 @@ def plan_checkerboard(rng: random.Random, kind: str, area: int) -> BoardSpec:
     if kind == "travel":
         square = rng.uniform(0.030, 0.039)
         return BoardSpec(kind, 8, 8, square, rng.uniform(0.008, 0.02), rng.uniform(0.003, 0.008),
-                         {"palette": rng.choice(["white_black", "cream_green", "buff_brown", "white_red", "white_grey"]),
+                         {"palette": rng.choice(PRINTED_PALETTES),
                           "labels": rng.random() < 0.5, "texture_seed": rng.randrange(1 << 30)})
     if kind == "vinyl":
         square = rng.uniform(0.050, 0.057)
