@@ -252,7 +252,7 @@ def _turned_to_fit(yaw: float, base: float, square: float) -> float:
     fit = (square / 2 - 0.001) / (base / 2)  # |cos| + |sin| of the furthest turn that fits
     if fit >= math.sqrt(2):
         return yaw
-    most = max(0.0, math.degrees(math.asin(min(1.0, fit / math.sqrt(2)))) - 45.0)
+    most = max(0.0, math.degrees(math.asin(fit / math.sqrt(2))) - 45.0)
     turn = yaw % 90.0
     off = min(turn, 90.0 - turn)  # degrees from square to the grid
     if off <= most:
