@@ -71,6 +71,26 @@ then the steep copies' loop above on ``/tmp/train``, each going on from itself
 studio turned a large pyramid on a small square no further than fits, ``scene._turned_to_fit``:
 its travel renders now differ where a 3-pip was turned further.)
 
+Then all four copies went on (2026-12-05, night), each from itself as committed at fd22f3f and
+taught by the pair as committed there, on 180 renders: 75 travel sets and 105 of the usual
+boards (the 30 of seed 712000 above and 75 new). Where a photo's squares are under 40 mm
+(``SIZE_CLASS_MIN_SQUARE_MM``) the class heads learn only that a pyramid stands there, not its
+size (:func:`any_size_targets`); the size regression learns every size::
+
+    S="subdivision studio --megapixels 2 --out /tmp/train"
+    $S --seed 730000 --count 45 --board travel; $S --seed 731000 --count 15 --board travel --tilt 50
+    $S --seed 733000 --count 15 --board travel --frost 0,0.3; $S --seed 732000 --count 45
+    $S --seed 734000 --count 15 --tilt 52; $S --seed 735000 --count 15 --frost 0,0.3
+    $S --seed 712000 --count 30
+    for copy in seed0 seed1 steep_seed0 steep_seed1; do
+        TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/train --epochs 3 --width 2 \
+            --seed ${copy: -1} --init scorer/data/square_model_$copy.onnx \
+            --teacher scorer/data/square_model_seed0.onnx scorer/data/square_model_seed1.onnx \
+            --lr 5e-4 --balance-colours --workers 2 --samples /tmp/samples.npz --out /tmp/m/square_model_$copy.onnx
+    done
+
+(That took 25 minutes of rendering, two at a time, and 20 of training on this machine.)
+
 On a 2-core CPU the training itself is not the long part. Continuing both copies on 110 renders
 (33,465 samples, ``--width 2``, ``TRAIN_THREADS=2``) took about 30 s an epoch. At that rate a
 whole copy on these renders takes about an hour and a half. Rendering 1,078 photos there takes
@@ -298,6 +318,37 @@ def soft_targets(truth: np.ndarray, classes: int, teacher: np.ndarray | None = N
     return target
 
 
+# The studio's usual boards' smallest squares (scene.plan_checkerboard). On smaller ones (a
+# travel set's, ``--board travel``) a 2-pip stands as large against its square as a 3-pip does
+# on the bandanna, so there the class heads learn only that a pyramid stands on the square
+# (:func:`any_size_targets`) and the size regression alone learns its size: the reader takes the
+# sizes from the regression's board-wide fit, and a class taught both ways would learn neither.
+SIZE_CLASS_MIN_SQUARE_MM = 40.0
+
+
+def size_blind_photos(photos: list[Path]) -> np.ndarray:
+    """Per photo, whether its squares are smaller than SIZE_CLASS_MIN_SQUARE_MM (its sidecar's
+    ``scene.board.square_mm``; a photo without one is not)."""
+    def square_mm(photo):
+        board = json.loads(photo.with_suffix(".json").read_text()).get("scene", {}).get("board", {})
+        return board.get("square_mm", SIZE_CLASS_MIN_SQUARE_MM)
+    return np.array([square_mm(p) < SIZE_CLASS_MIN_SQUARE_MM for p in photos], bool)
+
+
+def any_size_targets(probs, targets, blind):
+    """``targets`` (class probabilities aimed at, rows of samples; NumPy or torch) with the rows
+    ``blind`` (pyramids whose size the classes are not taught) aimed at a pyramid of the sizes
+    the network already gives (``probs``, its own outputs, renormalised over the pyramid
+    classes), smoothed by LABEL_SMOOTHING: the cross-entropy's gradient is then that of the
+    probability of a pyramid of any size, and the sizes' split is left as it is."""
+    p = probs[blind]
+    aimed = p * 0 + LABEL_SMOOTHING / p.shape[1]
+    aimed[:, PYRAMIDS] += (1 - LABEL_SMOOTHING) * p[:, PYRAMIDS] / p[:, PYRAMIDS].sum(1)[:, None]
+    out = targets.copy() if isinstance(targets, np.ndarray) else targets.clone()
+    out[blind] = aimed
+    return out
+
+
 def size_targets(truth: np.ndarray, labels: np.ndarray, teacher_probs: np.ndarray | None = None,
                  teacher_base: np.ndarray | None = None, share: float = 0.0) -> np.ndarray:
     """Per sample, the log(base / square) the size regression aims at: the truth (NaN where
@@ -334,14 +385,15 @@ def teacher_outputs(X: np.ndarray, paths: list[Path], chunk: int = 4096) -> tupl
 def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed: int, epochs: int, *,
           width: int = 1, batch: int = 128, device: str = "cpu", lr: float | None = None,
           init: Path | None = None, teacher=None, teacher_share: float = 0.5, balance_colours: bool = False,
-          log=print):
+          size_blind: np.ndarray | None = None, log=print):
     """The trained network (on the CPU, in eval mode). The peak learning rate ``lr`` is by
     default 3e-3 at ``batch`` 128, growing with the square root of ``batch``; ``init`` (an
     exported ONNX copy) starts from that copy's weights instead of random ones. ``teacher``
     (:func:`teacher_outputs` on ``X``) mixes ``teacher_share`` of its outputs into the targets
     where it is right (:func:`soft_targets`; for the size, where its class is right and its
     regression near the truth, :func:`size_targets`).
-    ``balance_colours`` weighs the colour loss by :func:`balancing_weights`."""
+    ``balance_colours`` weighs the colour loss by :func:`balancing_weights`. ``size_blind``
+    (per sample): pyramids whose size the class heads are not taught (:func:`any_size_targets`)."""
     import torch
 
     torch.manual_seed(seed)
@@ -361,6 +413,7 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
                                      else (colours >= 0).astype(np.float32)).to(device)
     ct = torch.from_numpy(soft_targets(colours, len(COLOURS), t_colours, teacher_share)).to(device)
     truth = torch.from_numpy(y).to(device)
+    blind_t = torch.from_numpy(np.zeros(len(y), bool) if size_blind is None else size_blind).to(device)
     lr = lr or 3e-3 * (batch / 128) ** 0.5
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * ((len(y) + batch - 1) // batch)
@@ -376,7 +429,10 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
             idx = order[i:i + batch]
             out = model(augment(Xt[idx].float(), rng_t))
             logits = out[:, :len(LABELS)]
-            loss = class_loss(logits, yt[idx])
+            aimed, blind = yt[idx], blind_t[idx]
+            if blind.any():
+                aimed = any_size_targets(torch.softmax(logits.detach(), 1), aimed, blind)
+            loss = class_loss(logits, aimed)
             sized = has_z[idx]
             if sized.any():
                 loss = loss + SIZE_LOSS_WEIGHT * size_loss(out[sized, len(LABELS)], zt[idx][sized])
@@ -390,7 +446,7 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
             opt.step()
             sched.step()
             total += loss.detach() * len(idx)
-            right += (logits.argmax(1) == truth[idx]).sum()
+            right += (logits.argmax(1) == truth[idx]).sum()  # a size-blind pyramid counts by its true size
         log(f"epoch {epoch + 1}/{epochs}: loss {float(total) / len(y):.4f}, "
             f"train accuracy {float(right) / len(y):.4f} ({time.time() - t0:.0f} s)", flush=True)
     return model.cpu().eval()
@@ -512,16 +568,20 @@ def main(argv=None) -> int:
     t0 = time.time()
     if args.samples and args.samples.exists():
         with np.load(args.samples) as saved:
-            X, y, z, colours = (saved[k] for k in ("X", "y", "z", "colours"))
+            if "owner" not in saved:
+                raise SystemExit(f"{args.samples} was cut before the samples' photos were saved in it: delete it")
+            X, y, z, colours, owner = (saved[k] for k in ("X", "y", "z", "colours", "owner"))
     else:
-        X, y, z, colours, _ = collect(photos, args.copies, args.seed, args.workers)
+        X, y, z, colours, owner = collect(photos, args.copies, args.seed, args.workers)
         if args.samples:
-            np.savez(args.samples, X=X, y=y, z=z, colours=colours)
-    print(f"{len(y)} samples in {time.time() - t0:.0f} s", flush=True)
+            np.savez(args.samples, X=X, y=y, z=z, colours=colours, owner=owner)
+    size_blind = size_blind_photos(photos)[owner] & (y >= PYRAMIDS.start)
+    print(f"{len(y)} samples in {time.time() - t0:.0f} s ({int(size_blind.sum())} pyramids on squares under "
+          f"{SIZE_CLASS_MIN_SQUARE_MM:.0f} mm, their classes taught no size)", flush=True)
     teacher = teacher_outputs(X, args.teacher) if args.teacher else None
     model = train(X, y, z, colours, args.seed, args.epochs, width=args.width, batch=args.batch, device=args.device,
                   lr=args.lr, init=args.init, teacher=teacher, teacher_share=args.teacher_share,
-                  balance_colours=args.balance_colours)
+                  balance_colours=args.balance_colours, size_blind=size_blind)
     provenance = {
         "trained_on": {"folders": [str(p) for p in args.photos], "photos": len(photos),
                        "seeds": sorted({json.loads(p.with_suffix('.json').read_text()).get('seed') for p in photos})},
@@ -530,6 +590,7 @@ def main(argv=None) -> int:
         "teacher_share": args.teacher_share if args.teacher else None,
         "teacher_size_tolerance": TEACHER_SIZE_TOLERANCE if args.teacher else None,
         "balance_colours": args.balance_colours,
+        "size_class_min_square_mm": SIZE_CLASS_MIN_SQUARE_MM,
         "copies": args.copies, "epochs": args.epochs, "seed": args.seed, "width": args.width, "batch": args.batch,
         "command": "scripts/train_square_model.py " + " ".join(sys.argv[1:] if argv is None else map(str, argv)),
     }

@@ -243,11 +243,11 @@ def test_the_size_fit_finds_a_travel_sets_small_squares_where_the_regression_sat
     assert piece_scale_of(posterior) == pytest.approx(44.5 / 35.0, rel=0.04)
     probs = size_probs(log_base, np.ones(len(truth)), posterior=posterior)
     assert list(probs.argmax(axis=1) + 1) == list(truth)
-    # On the smallest squares the 2-pips regress within 0.02 of the cap: a piece regressed
-    # there may be a 3-pip as well as a 2-pip, and the counts tell.
+    # On the smallest squares the 2-pips regress within 0.1 of the cap: a piece regressed
+    # there is likelier a 3-pip but may be a 2-pip, and the counts tell.
     on_30 = np.eye(len(SQUARE_MM))[0]
     at_cap = size_probs(np.array([square_model.LEARNED_LOG_BASE_CAP]), np.ones(1), posterior=on_30)[0]
-    assert at_cap[2] >= at_cap[1] > 0.3
+    assert at_cap[2] > at_cap[1] > 0.2
 
 
 def test_two_sizes_the_regression_cannot_tell_apart_do_not_draw_the_fit_to_small_squares(monkeypatch):
@@ -430,6 +430,23 @@ def test_training_size_targets_mix_in_the_teacher_only_near_the_truth():
     mixed = train.size_targets(truth, labels, probs, base, 0.5)
     assert mixed == pytest.approx([-0.55, -0.29, -0.80, 0.0])
     assert train.size_targets(truth, labels) == pytest.approx([-0.56, -0.29, -0.80, 0.0])
+
+
+def test_training_teaches_a_small_squares_pyramid_no_size_class(tmp_path):
+    train = _train_script()
+    eps = train.LABEL_SMOOTHING
+    targets = train.soft_targets(np.array([4, 3, 0]), 5)  # a 3-pip and a 2-pip on a travel set, a bare square
+    probs = np.array([[0.1, 0.1, 0.0, 0.6, 0.2], [0.2, 0.0, 0.2, 0.2, 0.4], [0.9, 0.1, 0.0, 0.0, 0.0]])
+    aimed = train.any_size_targets(probs, targets, np.array([True, True, False]))
+    assert aimed[0] == pytest.approx([eps / 5] * 2 + [eps / 5, eps / 5 + (1 - eps) * 0.75, eps / 5 + (1 - eps) * 0.25])
+    assert aimed[1, 2:] == pytest.approx(eps / 5 + (1 - eps) * np.array([0.25, 0.25, 0.5]))
+    assert aimed[2] == pytest.approx(targets[2]) and aimed.sum(axis=1) == pytest.approx([1, 1, 1])
+    assert targets[0].argmax() == 4  # the targets given are left as they were
+    sidecars = {"travel": {"scene": {"board": {"square_mm": 31.4}}}, "bandanna": {"scene": {"board": {"square_mm": 44.5}}},
+                "drawn": {}}
+    for name, truth in sidecars.items():
+        (tmp_path / f"{name}.json").write_text(json.dumps(truth))
+    assert list(train.size_blind_photos([tmp_path / f"{name}.jpg" for name in sidecars])) == [True, False, False]
 
 
 def test_training_weighs_every_colour_as_much_as_the_rarest():
