@@ -71,25 +71,32 @@ then the steep copies' loop above on ``/tmp/train``, each going on from itself
 studio turned a large pyramid on a small square no further than fits, ``scene._turned_to_fit``:
 its travel renders now differ where a 3-pip was turned further.)
 
-Then all four copies went on (2026-12-05, night), each from itself as committed at fd22f3f and
-taught by the pair as committed there, on 180 renders: 75 travel sets and 105 of the usual
-boards (the 30 of seed 712000 above and 75 new). Where a photo's squares are under 40 mm
+Then all four copies went on (2026-12-05, night), each from itself and taught by the pair as
+committed at fd22f3f, on 180 renders: 75 travel sets and 105 of the usual boards (75 new and
+the 30 of seed 712000 above). Where a photo's squares are under 40 mm
 (``SIZE_CLASS_MIN_SQUARE_MM``) the class heads learn only that a pyramid stands there, not its
-size (:func:`any_size_targets`); the size regression learns every size::
+size (:func:`any_size_targets`); the size regression learns every size. About 25 minutes of
+rendering, the two lines side by side, then 20 of training on this machine::
 
-    S="subdivision studio --megapixels 2 --out /tmp/train"
-    $S --seed 730000 --count 45 --board travel; $S --seed 731000 --count 15 --board travel --tilt 50
-    $S --seed 733000 --count 15 --board travel --frost 0,0.3; $S --seed 732000 --count 45
-    $S --seed 734000 --count 15 --tilt 52; $S --seed 735000 --count 15 --frost 0,0.3
-    $S --seed 712000 --count 30
+    S="subdivision studio --megapixels 2 --out /tmp/night"
+    ( $S --seed 730000 --count 45 --board travel; $S --seed 731000 --count 15 --board travel --tilt 50
+      $S --seed 733000 --count 15 --board travel --frost 0,0.3 ) &
+    ( $S --seed 732000 --count 45; $S --seed 734000 --count 15 --tilt 52
+      $S --seed 735000 --count 15 --frost 0,0.3; $S --seed 712000 --count 30 ) &
+    wait
+    mkdir -p /tmp/m0 /tmp/m
     for copy in seed0 seed1 steep_seed0 steep_seed1; do
-        TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/train --epochs 3 --width 2 \
-            --seed ${copy: -1} --init scorer/data/square_model_$copy.onnx \
-            --teacher scorer/data/square_model_seed0.onnx scorer/data/square_model_seed1.onnx \
-            --lr 5e-4 --balance-colours --workers 2 --samples /tmp/samples.npz --out /tmp/m/square_model_$copy.onnx
+        git show fd22f3f:scorer/data/square_model_$copy.onnx > /tmp/m0/square_model_$copy.onnx
+    done
+    for copy in seed0 seed1 steep_seed0 steep_seed1; do
+        TRAIN_THREADS=2 .venv/bin/python scripts/train_square_model.py /tmp/night --epochs 3 --width 2 \
+            --seed ${copy: -1} --init /tmp/m0/square_model_$copy.onnx \
+            --teacher /tmp/m0/square_model_seed0.onnx /tmp/m0/square_model_seed1.onnx \
+            --lr 5e-4 --balance-colours --workers 2 --samples /tmp/night.npz --out /tmp/m/square_model_$copy.onnx
     done
 
-(That took 25 minutes of rendering, two at a time, and 20 of training on this machine.)
+(The committed copies were trained with the 712000 renders in a second folder, so their
+samples came in another order; each copy's ``.json`` records the command as run.)
 
 On a 2-core CPU the training itself is not the long part. Continuing both copies on 110 renders
 (33,465 samples, ``--width 2``, ``TRAIN_THREADS=2``) took about 30 s an epoch. At that rate a
@@ -339,11 +346,13 @@ def any_size_targets(probs, targets, blind):
     """``targets`` (class probabilities aimed at, rows of samples; NumPy or torch) with the rows
     ``blind`` (pyramids whose size the classes are not taught) aimed at a pyramid of the sizes
     the network already gives (``probs``, its own outputs, renormalised over the pyramid
-    classes), smoothed by LABEL_SMOOTHING: the cross-entropy's gradient is then that of the
-    probability of a pyramid of any size, and the sizes' split is left as it is."""
+    classes; evenly where they have underflowed to 0), smoothed by LABEL_SMOOTHING: the
+    cross-entropy's gradient is then that of the probability of a pyramid of any size,
+    smoothing aside, and the sizes' split is left as it is."""
     p = probs[blind]
     aimed = p * 0 + LABEL_SMOOTHING / p.shape[1]
-    aimed[:, PYRAMIDS] += (1 - LABEL_SMOOTHING) * p[:, PYRAMIDS] / p[:, PYRAMIDS].sum(1)[:, None]
+    tiny = 1e-12
+    aimed[:, PYRAMIDS] += (1 - LABEL_SMOOTHING) * (p[:, PYRAMIDS] + tiny) / (p[:, PYRAMIDS].sum(1)[:, None] + 3 * tiny)
     out = targets.copy() if isinstance(targets, np.ndarray) else targets.clone()
     out[blind] = aimed
     return out
@@ -446,7 +455,8 @@ def train(X: np.ndarray, y: np.ndarray, z: np.ndarray, colours: np.ndarray, seed
             opt.step()
             sched.step()
             total += loss.detach() * len(idx)
-            right += (logits.argmax(1) == truth[idx]).sum()  # a size-blind pyramid counts by its true size
+            said = logits.argmax(1)
+            right += ((said == truth[idx]) | (blind & (said >= PYRAMIDS.start))).sum()  # size-blind: any pyramid
         log(f"epoch {epoch + 1}/{epochs}: loss {float(total) / len(y):.4f}, "
             f"train accuracy {float(right) / len(y):.4f} ({time.time() - t0:.0f} s)", flush=True)
     return model.cpu().eval()
@@ -566,15 +576,17 @@ def main(argv=None) -> int:
     photos = [p for d in args.photos for p in photos_in(d)]
     print(f"{len(photos)} training photos", flush=True)
     t0 = time.time()
+    names = np.array([str(p) for p in photos])
     if args.samples and args.samples.exists():
         with np.load(args.samples) as saved:
-            if "owner" not in saved:
-                raise SystemExit(f"{args.samples} was cut before the samples' photos were saved in it: delete it")
+            if "photos" not in saved or list(saved["photos"]) != list(names):
+                raise SystemExit(f"{args.samples} was cut from other photos (or by an older version of this script, "
+                                 "which did not save them): delete it")
             X, y, z, colours, owner = (saved[k] for k in ("X", "y", "z", "colours", "owner"))
     else:
         X, y, z, colours, owner = collect(photos, args.copies, args.seed, args.workers)
         if args.samples:
-            np.savez(args.samples, X=X, y=y, z=z, colours=colours, owner=owner)
+            np.savez(args.samples, X=X, y=y, z=z, colours=colours, owner=owner, photos=names)
     size_blind = size_blind_photos(photos)[owner] & (y >= PYRAMIDS.start)
     print(f"{len(y)} samples in {time.time() - t0:.0f} s ({int(size_blind.sum())} pyramids on squares under "
           f"{SIZE_CLASS_MIN_SQUARE_MM:.0f} mm, their classes taught no size)", flush=True)

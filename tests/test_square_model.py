@@ -234,13 +234,14 @@ def test_the_copies_regress_a_small_boards_larger_pieces_apart():
 
 
 def test_the_size_fit_finds_a_travel_sets_small_squares_where_the_regression_saturates():
-    # A finished three-player game on 35 mm squares: the model regresses its 3-pips no higher
+    # A finished three-player game on 32 mm squares: the model regresses its 3-pips no higher
     # than LEARNED_LOG_BASE_CAP. Read on the bandanna's squares they would be 30 pyramids of one
     # size, which no game holds.
     truth = np.repeat([1, 2, 3], 15)
-    log_base = np.array([min(regressed(k, 35.0), square_model.LEARNED_LOG_BASE_CAP) for k in truth])
+    assert regressed(3, 32.0) > square_model.LEARNED_LOG_BASE_CAP  # saturated
+    log_base = np.array([min(regressed(k, 32.0), square_model.LEARNED_LOG_BASE_CAP) for k in truth])
     posterior = square_size_posterior(log_base, np.ones(len(truth)))
-    assert piece_scale_of(posterior) == pytest.approx(44.5 / 35.0, rel=0.04)
+    assert piece_scale_of(posterior) == pytest.approx(44.5 / 32.0, rel=0.04)
     probs = size_probs(log_base, np.ones(len(truth)), posterior=posterior)
     assert list(probs.argmax(axis=1) + 1) == list(truth)
     # On the smallest squares the 2-pips regress within 0.1 of the cap: a piece regressed
@@ -442,11 +443,35 @@ def test_training_teaches_a_small_squares_pyramid_no_size_class(tmp_path):
     assert aimed[1, 2:] == pytest.approx(eps / 5 + (1 - eps) * np.array([0.25, 0.25, 0.5]))
     assert aimed[2] == pytest.approx(targets[2]) and aimed.sum(axis=1) == pytest.approx([1, 1, 1])
     assert targets[0].argmax() == 4  # the targets given are left as they were
+    underflowed = train.any_size_targets(np.array([[1.0, 0.0, 0.0, 0.0, 0.0]]), targets[:1], np.array([True]))
+    assert np.all(np.isfinite(underflowed)) and underflowed[0, 2:] == pytest.approx([eps / 5 + (1 - eps) / 3] * 3)
     sidecars = {"travel": {"scene": {"board": {"square_mm": 31.4}}}, "bandanna": {"scene": {"board": {"square_mm": 44.5}}},
                 "drawn": {}}
     for name, truth in sidecars.items():
         (tmp_path / f"{name}.json").write_text(json.dumps(truth))
     assert list(train.size_blind_photos([tmp_path / f"{name}.jpg" for name in sidecars])) == [True, False, False]
+
+
+def test_a_size_blind_targets_gradient_is_that_of_a_pyramid_of_any_size(monkeypatch):
+    # The cross-entropy's gradient against targets t is softmax(logits) - t; unsmoothed, the
+    # size-blind targets give that of -log(the pyramid classes' total probability).
+    train = _train_script()
+    monkeypatch.setattr(train, "LABEL_SMOOTHING", 0.0)
+    logits = np.array([0.3, -1.2, 0.8, 1.5, -0.4])
+
+    def softmax(x):
+        e = np.exp(x - x.max())
+        return e / e.sum()
+
+    def pyramid_loss(x):
+        return -np.log(softmax(x)[2:].sum())
+
+    p = softmax(logits)
+    aimed = train.any_size_targets(p[None], np.zeros((1, 5)), np.array([True]))[0]
+    step = 1e-6
+    numeric = [(pyramid_loss(logits + step * np.eye(5)[k]) - pyramid_loss(logits - step * np.eye(5)[k])) / (2 * step)
+               for k in range(5)]
+    assert p - aimed == pytest.approx(numeric, abs=1e-6)
 
 
 def test_training_weighs_every_colour_as_much_as_the_rarest():

@@ -68,9 +68,10 @@ LEARNED_SIZE_SLOPE = 0.9
 # rose to about -0.43 and the cap was -0.40. Since all four were taught them (2026-12-05, night)
 # the 3-pips of 15 travel-set renders they never saw regress -0.417, -0.358 and -0.320 at the
 # median where the truth is -0.41, -0.32 and -0.24, so no size is expected to regress higher
-# than -0.32, chosen from a sweep on those renders (sizes right after the fit: 94.82% at -0.40,
-# 95.65% at -0.36, 96.69% at -0.34 and -0.30, 96.89% at -0.32, 97.10% at -0.28): on the
-# smallest squares (30 mm) the 2-pips still regress nearly as the 3-pips do.
+# than -0.32, the largest pieces' median, from a sweep on those renders (sizes right after the
+# fit: 94.82% at -0.40, 95.65% at -0.36, 96.69% at -0.34 and -0.30, 96.89% at -0.32, 97.10% at
+# -0.28, one piece more): on the smallest squares (30 mm) the 2-pips are expected 0.1 below the
+# 3-pips (1.4 SIZE_SIGMA), against 0.02 at -0.40.
 LEARNED_LOG_BASE_CAP = -0.32
 # A piece that melts into its square (squares.blends_into_square) shows a faint outline, and
 # its regression spreads wider: in see-through drawings, clear pieces on blue squares 0.21 and
@@ -171,7 +172,8 @@ def square_size_posterior(log_base: np.ndarray, weights: np.ndarray, sigma: floa
     weights = np.asarray(weights, np.float64).reshape(-1)
     loglik = _size_loglik(log_base, sigma)
     # A piece's likelihood is its likeliest size's: where the regression saturates
-    # (LEARNED_LOG_BASE_CAP) two sizes expect (nearly) the same value, and summing over the sizes would
+    # (LEARNED_LOG_BASE_CAP) two sizes expect (nearly) the same value (at -0.52, every copy's
+    # until 2026-12-05, on squares under about 33 mm), and summing over the sizes would
     # count the one regression twice, favouring square sizes too small for the model to tell
     # them apart.
     per_piece = loglik.max(axis=2) - np.log(3.0)  # (S, N)
