@@ -218,9 +218,10 @@ def test_the_size_fit_expects_the_regression_to_shrink_towards_the_middle_size(m
 
 def test_the_copies_regress_a_small_boards_larger_pieces_apart():
     # Pyramids 1.3 times as large against the squares as on the bandanna (34 mm squares), in
-    # the second generator's drawings: the steep copies, continued on travel sets' renders
-    # (2026-12-05), regress the 3-pips about 0.12 above the 2-pips (the truth: 0.25); before,
-    # every copy regressed both at about -0.55.
+    # the second generator's drawings: the copies, continued on travel sets' renders
+    # (2026-12-05), regress the 3-pips 0.12 (the steep pair alone, that evening) and 0.22 (all
+    # four, that night) above the 2-pips (the truth: 0.25); before, every copy regressed both at
+    # about -0.55.
     from synthetic_scene import draw_scene
 
     board = Board.from_text("\n".join(" ".join("r3" if (c + r) % 2 else "b2" for c in range(6)) for r in range(6)))
