@@ -173,6 +173,66 @@ def test_groups_that_follow_the_square_colour_are_grouped_again_with_it_taken_of
     assert set(once.labels[on_dark]).isdisjoint(once.labels[~on_dark])
 
 
+# Colour samples (Lab as photographed) of glassy green and yellow pieces on a white and red
+# printed board (a scratch render, studio seed 760010, frost 0.02-0.2), with the learned model's
+# likeliest colour of each: over the red squares the green filter turns near black and the
+# yellow one orange, so no one shift evens the square colours out. Light squares
+# (83.9, 3.6, 20.8), dark (43.1, 41.5, 30.6).
+GLASSY_GREEN_ON_LIGHT = [[45.3, -6, 17], [44.7, -8, 20], [41.2, -6, 18], [42.4, -6, 19], [43.1, -7, 16],
+                         [36.5, -7, 21], [42.7, -6, 20], [43.9, -7, 17], [36.5, -8, 16], [40.4, -8, 19]]
+GLASSY_GREEN_ON_DARK = [[22.7, 10, 16], [20.0, 12, 16], [15.7, 14, 16], [21.2, 10, 16], [16.9, 17, 17]]
+GLASSY_YELLOW_ON_LIGHT = [[51.4, 1, 26], [54.1, 1, 26], [51.2, 1, 23], [51.4, 1, 25], [49.0, 0, 26]]
+GLASSY_YELLOW_ON_DARK = [[27.5, 27, 26], [29.0, 23, 26], [34.5, 19, 22], [26.7, 23, 26], [31.4, 24, 25],
+                         [25.1, 29, 28], [23.5, 25, 26], [26.3, 23, 24], [23.5, 23, 26]]
+GLASSY_LEARNED = (["green"] * 10 + ["black"] * 5 + ["black", "yellow", "black", "yellow", "yellow"]
+                  + ["orange", "orange", "black", "orange", "black", "black", "orange", "black", "orange"])
+
+
+def test_glassy_groups_sorted_by_square_colour_are_paired_across_it_by_their_filters_tint():
+    samples = np.array(GLASSY_GREEN_ON_LIGHT + GLASSY_GREEN_ON_DARK + GLASSY_YELLOW_ON_LIGHT + GLASSY_YELLOW_ON_DARK,
+                       np.float64)
+    on_dark = np.array([False] * 10 + [True] * 5 + [False] * 5 + [True] * 9)
+    green = np.arange(len(samples)) < 15
+    wb = white_balance(np.array([83.9, 3.6, 20.8]), np.array([43.1, 41.5, 30.6]))
+    name_probs = np.full((len(samples), len(COLOURS)), 0.3 / (len(COLOURS) - 1))
+    name_probs[np.arange(len(samples)), [COLOURS.index(name) for name in GLASSY_LEARNED]] = 0.7
+    groups = group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=name_probs)
+    assert len(set(groups.labels[green])) == 1 and len(set(groups.labels[~green])) == 1  # by player
+    assert set(groups.labels[green]) != set(groups.labels[~green])
+    assert (groups.probs.argmax(axis=1) == groups.labels).all()  # memberships on each square colour apart
+    # Named from the pieces on the light squares, not the black and orange the red squares make.
+    assert [groups.names[groups.labels[0]], groups.names[groups.labels[-1]]] == ["green", "yellow"]
+
+
+def test_pairing_across_the_square_colours_never_gives_a_player_more_pieces_than_the_stash():
+    from scorer.vision.colours import paired_across_square_colours
+
+    samples = np.array(GLASSY_GREEN_ON_LIGHT + GLASSY_GREEN_ON_DARK + GLASSY_YELLOW_ON_LIGHT + GLASSY_YELLOW_ON_DARK,
+                       np.float64)
+    on_dark = np.array([False] * 10 + [True] * 5 + [False] * 5 + [True] * 9)
+    wb = white_balance(np.array([83.9, 3.6, 20.8]), np.array([43.1, 41.5, 30.6]))
+    labels = paired_across_square_colours(samples, wb, on_dark, 2, per_player=15)
+    assert sorted(np.bincount(labels)) == [14, 15]
+    # With 16 green pieces on the light squares, joined to either dark group they are more than
+    # a player of two with 35 pieces between them can have (19): the groups are held to that.
+    more = np.vstack([samples, GLASSY_GREEN_ON_LIGHT[:6]])
+    assert np.bincount(paired_across_square_colours(more, wb, np.concatenate([on_dark, [False] * 6]), 2)).max() <= 19
+    assert paired_across_square_colours(samples[:11], wb, on_dark[:11], 2) is None  # one piece on a dark square
+
+
+def test_a_filter_over_the_dark_squares_tints_a_look_towards_their_colour():
+    from scorer.vision.colours import tinted_looks
+
+    wb = white_balance(_lab([0.85] * 3), _lab([0.1, 0.1, 0.6]))  # white and red squares (BGR)
+    looks = tinted_looks(np.array([0.2, 0.7, 0.7]), wb)  # a yellow piece, opaque to clear glass
+    assert looks[0, 0] < looks[-1, 0]  # redder (a, hue-saturated) through more of the filter
+    assert looks[0, 2] > looks[-1, 2]  # and darker
+    grey = white_balance(_lab([0.85] * 3), _lab([0.3] * 3))  # a neutral board darkens, its hue the same
+    plain = tinted_looks(np.array([0.2, 0.7, 0.7]), grey)
+    hues = np.degrees(np.arctan2(plain[:, 1], plain[:, 0]))
+    assert np.ptp(hues) < 2.0 and plain[0, 2] > plain[-1, 2]
+
+
 def test_learned_agreement_is_the_share_of_pieces_whose_likeliest_colour_is_their_groups():
     from scorer.vision.colours import learned_agreement
 
@@ -185,6 +245,12 @@ def test_learned_agreement_is_the_share_of_pieces_whose_likeliest_colour_is_thei
     assert learned_agreement(probs, np.array([0, 0, 0, 1, 1, 1])) == pytest.approx(4 / 5)
     assert learned_agreement(None, np.array([0, 1])) == 0.0
     assert learned_agreement(np.full((2, len(COLOURS)), np.nan), np.array([0, 1])) == 0.0
+    # Counted on each square colour apart, names that follow the square colour agree with any groups.
+    by_square = np.full((4, len(COLOURS)), 0.01)
+    by_square[[0, 1], COLOURS.index("red")] = by_square[[2, 3], COLOURS.index("white")] = 0.9
+    on_dark = np.array([True, True, False, False])
+    assert learned_agreement(by_square, np.array([0, 1, 0, 1])) == pytest.approx(0.5)
+    assert learned_agreement(by_square, np.array([0, 1, 0, 1]), on_dark) == pytest.approx(1.0)
 
 
 def test_groups_sorted_by_square_colour_are_told_from_players_pieces():

@@ -184,6 +184,13 @@ CLOTH_MEASURABLE = 0.3
 # once in 300 games, and kept only as above.
 SORTED_MIN_PIECES = 6
 SORTED_SHARE = 0.1
+# Glassy coloured pieces on strongly coloured dark squares (a white-and-red print) take on the
+# squares' colour unevenly, one filter darkening to near black, another turning orange, so evening
+# the square colours out by one shift leaves them sorted (a studio render: 14 yellow and 15 green
+# pieces grouped as the 14 on red squares and the 15 on white). Then the pieces on each square
+# colour are grouped apart and paired by how each light-square group's filter would tint a dark
+# square (``paired_across_square_colours``, TINT_SHARES of the way from opaque to clear glass).
+TINT_SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
 GROUPING_CHROMA_MAX = 60.0
@@ -234,6 +241,7 @@ class WhiteBalance:
     gains: np.ndarray
     light_l: float
     dark_l: float
+    dark_tint: np.ndarray = field(default_factory=lambda: np.ones(3))  # dark squares' BGR over the light ones'
 
     @property
     def contrast(self) -> float:
@@ -255,7 +263,9 @@ def white_balance(light_lab: np.ndarray, dark_lab: np.ndarray) -> WhiteBalance:
     bgr = np.maximum(bgr, 1e-3)
     gains = bgr.mean() / bgr
     gains = np.clip(gains, 0.5, 2.0)
-    return WhiteBalance(gains=gains, light_l=float(light_lab[0]), dark_l=float(dark_lab[0]))
+    dark = cv2.cvtColor(np.asarray(dark_lab, np.float32).reshape(1, 1, 3), cv2.COLOR_Lab2BGR).reshape(3).astype(np.float64)
+    return WhiteBalance(gains=gains, light_l=float(light_lab[0]), dark_l=float(dark_lab[0]),
+                        dark_tint=np.maximum(dark, 1e-3) / bgr)
 
 
 def describe(lab_balanced: np.ndarray, wb: WhiteBalance) -> np.ndarray:
@@ -503,12 +513,13 @@ def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np
 
 
 def balanced_groups(features: np.ndarray, labels: np.ndarray, k: int, capacity: int,
-                    rounds: int = 10) -> tuple[np.ndarray, np.ndarray]:
+                    rounds: int = 10, on_dark: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Refine a clustering so that no group holds more than ``capacity`` pyramids.
 
     Players take turns, so their piece counts are (nearly) equal: two similar colours
     cannot merge into one group of twice the size. Alternates an optimal assignment of
-    pieces to capacity-limited groups with recomputing the group centres.
+    pieces to capacity-limited groups with recomputing the group centres (with ``on_dark``,
+    each group's centre on each square colour apart, :func:`parity_distances`).
     """
     n = len(features)
 
@@ -518,8 +529,11 @@ def balanced_groups(features: np.ndarray, labels: np.ndarray, k: int, capacity: 
     if k < 2 or capacity * k < n:
         return labels, _group_means(features, labels, k, overall)
     for _ in range(rounds):
-        centres = _group_means(features, labels, k, lambda g: features[np.random.default_rng(g).integers(n)])
-        d2 = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        if on_dark is None:
+            centres = _group_means(features, labels, k, lambda g: features[np.random.default_rng(g).integers(n)])
+            d2 = ((features[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        else:
+            d2 = parity_distances(features, labels, k, on_dark)
         slots = np.repeat(np.arange(k), capacity)
         new = slots[linear_sum_assignment(d2[:, slots])[1]]
         if np.array_equal(new, labels):
@@ -864,9 +878,26 @@ def _sizable_groups(labels: np.ndarray, k: int) -> list[int]:
     return [g for g in range(k) if np.sum(labels == g) >= SORTED_MIN_PIECES]
 
 
-def learned_agreement(name_probs: np.ndarray | None, labels: np.ndarray) -> float:
+def _regrouping_kept(new_labels: np.ndarray, labels: np.ndarray, k: int, on_dark: np.ndarray,
+                     name_probs: np.ndarray | None, per_square_colour: bool = False) -> bool:
+    """Whether groups found again for groups sorted by square colour replace them: as many
+    sizable groups, not so sorted, and the learned model's likeliest colours agreeing with them
+    at least as well (:func:`learned_agreement`); with ``per_square_colour``, agreeing better
+    on each square colour apart (there, names that follow the square colours agree with any
+    groups alike)."""
+    if len(_sizable_groups(new_labels, k)) != len(_sizable_groups(labels, k)) \
+            or sorted_by_square_colour(new_labels, k, on_dark):
+        return False
+    if per_square_colour:
+        return learned_agreement(name_probs, new_labels, on_dark) > learned_agreement(name_probs, labels, on_dark)
+    return learned_agreement(name_probs, new_labels) >= learned_agreement(name_probs, labels)
+
+
+def learned_agreement(name_probs: np.ndarray | None, labels: np.ndarray, on_dark: np.ndarray | None = None) -> float:
     """The share of the pieces with learned odds (``name_probs``, rows over COLOURS; NaN rows:
-    none) whose likeliest colour is the one most of their group's pieces have; 0 without any."""
+    none) whose likeliest colour is the one most of their group's pieces have (with ``on_dark``,
+    most of their group's pieces on the same square colour: the model may see one filter as
+    another colour over the dark squares); 0 without any."""
     if name_probs is None:
         return 0.0
     probs = np.asarray(name_probs, np.float64)
@@ -875,6 +906,8 @@ def learned_agreement(name_probs: np.ndarray | None, labels: np.ndarray) -> floa
         return 0.0
     likeliest = probs[known].argmax(axis=1)
     grouped = np.asarray(labels)[known]
+    if on_dark is not None:
+        grouped = 2 * grouped + np.asarray(on_dark, bool)[known]
     agree = sum(int(np.bincount(likeliest[grouped == g]).max()) for g in np.unique(grouped))
     return agree / int(known.sum())
 
@@ -892,6 +925,60 @@ def parities_evened(features: np.ndarray, on_dark: np.ndarray) -> np.ndarray:
     return out
 
 
+def tinted_looks(look_bgr: np.ndarray, wb: WhiteBalance, shares=TINT_SHARES) -> np.ndarray:
+    """Grouping features (``hue_features``) of a piece whose look on a light square is
+    ``look_bgr`` (balanced, 0-1), as it would look on a dark one through each of ``shares`` of
+    a filter: the look times the dark squares' colour over the light ones' to that power (0: an
+    opaque piece, 1: clear glass letting the square show through)."""
+    looks = np.array([np.asarray(look_bgr, np.float64) * wb.dark_tint ** t for t in shares], np.float32)
+    lab = cv2.cvtColor(np.clip(looks, 0, 1).reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    return hue_features(describe(lab, wb))
+
+
+def paired_across_square_colours(samples_lab: np.ndarray, wb: WhiteBalance, on_dark: np.ndarray,
+                                 k: int, per_player: int | None = None) -> np.ndarray | None:
+    """Group labels from the pieces on each square colour grouped apart, ``k`` groups each (as
+    many pieces in one as a player may have on the whole board), and each light-square group
+    joined to the dark-square group its look would take through a filter over the dark squares
+    (:func:`tinted_looks`; the pairing of least summed feature distance), the joined groups
+    then held to as many pieces as a player may have (:func:`balanced_groups` on each square
+    colour apart). None where a square colour has fewer than ``k`` pieces."""
+    on_dark = np.asarray(on_dark, bool)
+    if min(on_dark.sum(), (~on_dark).sum()) < k:
+        return None
+    balanced = wb.apply_lab(samples_lab)
+    feats = hue_features(describe(balanced, wb))
+    light, dark = np.flatnonzero(~on_dark), np.flatnonzero(on_dark)
+    light_labels, _ = choose_groups(feats[light], k, per_player=per_player, pieces=len(feats))
+    dark_labels, dark_centres = choose_groups(feats[dark], k, per_player=per_player, pieces=len(feats))
+    bgr = cv2.cvtColor(balanced.astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
+    cost = np.zeros((k, k))
+    for g in range(k):
+        looks = tinted_looks(bgr[light[light_labels == g]].mean(axis=0), wb)
+        cost[g] = np.sqrt(((looks[:, None, :] - dark_centres[None, :, :]) ** 2).sum(axis=2)).min(axis=0)
+    rows, cols = linear_sum_assignment(cost)
+    light_group_of = dict(zip(cols, rows))
+    labels = np.zeros(len(on_dark), int)
+    labels[light] = light_labels
+    labels[dark] = [light_group_of[g] for g in dark_labels]
+    return balanced_groups(feats, labels, k, _capacity(len(feats), k, per_player), on_dark=on_dark)[0]
+
+
+def parity_distances(features: np.ndarray, labels: np.ndarray, k: int, on_dark: np.ndarray) -> np.ndarray:
+    """(N, k) squared feature distance of each piece to each group's pieces on its own square
+    colour (their mean; all the group's pieces where none stand on it, all the pieces' where
+    the group has none): the memberships of groups that look unlike themselves across the
+    square colours."""
+    on_dark = np.asarray(on_dark, bool)
+    d2 = np.zeros((len(features), k))
+    for side in (on_dark, ~on_dark):
+        for g in range(k):
+            candidates = ((labels == g) & side, labels == g, np.ones(len(features), bool))
+            members = next(m for m in candidates if m.any())
+            d2[side, g] = ((features[side] - features[members].mean(axis=0)) ** 2).sum(axis=1)
+    return d2
+
+
 def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None = None,
                   per_player: int | None = None, choices=(2, 3, 4),
                   on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None,
@@ -900,7 +987,9 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     Groups that stand almost all on one square colour (:func:`sorted_by_square_colour`) are
-    grouped again with what the square colour adds taken off (:func:`parities_evened`).
+    grouped again with what the square colour adds taken off (:func:`parities_evened`), or,
+    where that is not kept, grouped on each square colour apart and paired across it
+    (:func:`paired_across_square_colours`, named from their pieces on the light squares).
     ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
     take on the square's lightness, opaque ones keep their own). ``over_cloth``: per sample,
     the lightness of all the piece's own pixels and of the bare cloth behind them (NaN:
@@ -922,16 +1011,19 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     raw, feats = grouping_features(samples_lab, wb, on_dark)
     labels, centres = choose_groups(feats, players, per_player=per_player, choices=choices)
     k = len(centres)
+    paired = False
     if sorted_by_square_colour(labels, k, on_dark):
         evened = parities_evened(feats, on_dark)
         evened_labels, evened_centres = choose_groups(evened, k, per_player=per_player, choices=choices)
-        if (len(_sizable_groups(evened_labels, k)) == len(_sizable_groups(labels, k))
-                and not sorted_by_square_colour(evened_labels, k, on_dark)
-                and learned_agreement(name_probs, evened_labels) >= learned_agreement(name_probs, labels)):
+        if _regrouping_kept(evened_labels, labels, k, on_dark, name_probs):
             feats, labels, centres = evened, evened_labels, evened_centres
+        elif trusted is None or np.all(trusted):
+            across = paired_across_square_colours(samples_lab, wb, on_dark, k, per_player)
+            if across is not None and _regrouping_kept(across, labels, k, on_dark, name_probs, per_square_colour=True):
+                labels, centres, paired = across, _group_means(feats, across, k, lambda g: feats.mean(axis=0)), True
     n = len(feats)
     count_known = players is not None or _stash_group_count(n, per_player, choices) is not None
-    own = _trusted_for_grouping(trusted, labels if count_known else None, len(centres))
+    own = None if paired else _trusted_for_grouping(trusted, labels if count_known else None, len(centres))
     if own is None:
         own = np.ones(n, bool)
     else:
@@ -942,8 +1034,15 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
         labels[own] = trusted_labels
     k = len(centres)
     on_dark_own = None if on_dark is None else np.asarray(on_dark, bool)[own]
-    extra = learned_name_costs(np.asarray(name_probs, np.float64)[own], labels[own], k) if name_probs is not None else None
-    naming = naming_centres(raw[own], labels[own], k, on_dark_own)
+    # Paired across the square colours, a group's looks on the dark squares are its filter over
+    # them, not its colour: its names come from its pieces on the light squares alone.
+    named = own & ~np.asarray(on_dark, bool) if paired else own
+    if name_probs is not None:
+        name_probs = np.array(name_probs, np.float64)
+        if paired:
+            name_probs[~named] = np.nan
+    extra = learned_name_costs(name_probs[named], labels[named], k) if name_probs is not None else None
+    naming = naming_centres(raw[named], labels[named], k, None if on_dark is None else np.asarray(on_dark, bool)[named])
     if over_cloth is None and on_dark is not None:
         over_cloth = over_cloth_from_samples(samples_lab, on_dark, wb)
     over_cloth_own = None if over_cloth is None else np.asarray(over_cloth, np.float64).reshape(-1, 2)[own]
@@ -955,18 +1054,17 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
                         dark_only_costs(labels[own], k, on_dark_own, wb, naming))
     # A hidden pyramid weighs what one piece of a group of average size weighs in its learned
     # costs (their mean over the group's pieces with learned odds).
-    with_odds = int(own.sum()) if name_probs is None else \
-        int(np.isfinite(np.asarray(name_probs, np.float64)[own]).all(axis=1).sum())
+    with_odds = int(own.sum()) if name_probs is None else int(np.isfinite(name_probs[own]).all(axis=1).sum())
     hidden_weight = LEARNED_NAME_WEIGHT * k / max(1, with_odds)
     names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues, hidden_probs=hidden_probs,
                                    hidden_weight=hidden_weight,
                                    over_cloth=lightness_over_cloth(over_cloth_own, labels[own], k, on_dark_own, wb))
-    d2 = ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    d2 = parity_distances(feats, labels, k, on_dark) if paired else ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels][own]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
     probs = group_membership(d2, spread)
     if name_probs is not None:
-        probs = weighed_by_learned_names(probs, np.asarray(name_probs, np.float64), names)
+        probs = weighed_by_learned_names(probs, name_probs, names)
     nearest = np.sqrt(d2.min(axis=1))
     # How well each sample fits any group at all: a park marker (a coin, a glass stone) that
     # was taken for a pyramid usually fits none.
