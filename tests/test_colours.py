@@ -204,6 +204,23 @@ def test_glassy_groups_sorted_by_square_colour_are_paired_across_it_by_their_fil
     assert [groups.names[groups.labels[0]], groups.names[groups.labels[-1]]] == ["green", "yellow"]
 
 
+def test_once_paired_a_dark_square_pieces_learned_odds_do_not_weigh_its_membership():
+    samples = np.array(GLASSY_GREEN_ON_LIGHT + GLASSY_GREEN_ON_DARK + GLASSY_YELLOW_ON_LIGHT + GLASSY_YELLOW_ON_DARK,
+                       np.float64)
+    on_dark = np.array([False] * 10 + [True] * 5 + [False] * 5 + [True] * 9)
+    wb = white_balance(np.array([83.9, 3.6, 20.8]), np.array([43.1, 41.5, 30.6]))
+    name_probs = np.full((len(samples), len(COLOURS)), 0.3 / (len(COLOURS) - 1))
+    name_probs[np.arange(len(samples)), [COLOURS.index(name) for name in GLASSY_LEARNED]] = 0.7
+    paired = group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=name_probs)
+    # The green pieces on the red squares still likeliest black, but nearly as likely yellow.
+    leaning = name_probs.copy()
+    leaning[10:15] = 0.3 / (len(COLOURS) - 2)
+    leaning[10:15, COLOURS.index("black")], leaning[10:15, COLOURS.index("yellow")] = 0.36, 0.34
+    again = group_colours(samples, wb, players=2, on_dark=on_dark, name_probs=leaning)
+    assert (again.labels == paired.labels).all() and again.names == paired.names
+    assert np.allclose(again.probs, paired.probs)
+
+
 def test_pairing_across_the_square_colours_never_gives_a_player_more_pieces_than_the_stash():
     from scorer.vision.colours import paired_across_square_colours
 
@@ -246,11 +263,17 @@ def test_learned_agreement_is_the_share_of_pieces_whose_likeliest_colour_is_thei
     assert learned_agreement(None, np.array([0, 1])) == 0.0
     assert learned_agreement(np.full((2, len(COLOURS)), np.nan), np.array([0, 1])) == 0.0
     # Counted on each square colour apart, names that follow the square colour agree with any groups.
-    by_square = np.full((4, len(COLOURS)), 0.01)
-    by_square[[0, 1], COLOURS.index("red")] = by_square[[2, 3], COLOURS.index("white")] = 0.9
-    on_dark = np.array([True, True, False, False])
-    assert learned_agreement(by_square, np.array([0, 1, 0, 1])) == pytest.approx(0.5)
-    assert learned_agreement(by_square, np.array([0, 1, 0, 1]), on_dark) == pytest.approx(1.0)
+    names = ["red"] * 4 + ["white"] * 4
+    by_square = np.full((8, len(COLOURS)), 0.01)
+    by_square[np.arange(8), [COLOURS.index(name) for name in names]] = 0.9
+    on_dark = np.array([True] * 4 + [False] * 4)
+    by_player = np.array([0, 0, 1, 1] * 2)
+    assert learned_agreement(by_square, by_player) == pytest.approx(0.5)
+    assert learned_agreement(by_square, by_player, on_dark) == pytest.approx(1.0)
+    # ... and names that differ within a square colour count there.
+    by_square[[1, 5], COLOURS.index("blue")] = 0.95
+    assert learned_agreement(by_square, by_player, on_dark) == pytest.approx(6 / 8)
+    assert learned_agreement(by_square, np.array([0, 1, 0, 0, 0, 1, 0, 0]), on_dark) == pytest.approx(1.0)
 
 
 def test_groups_sorted_by_square_colour_are_told_from_players_pieces():

@@ -191,6 +191,11 @@ SORTED_SHARE = 0.1
 # colour are grouped apart and paired by how each light-square group's filter would tint a dark
 # square (``paired_across_square_colours``, TINT_SHARES of the way from opaque to clear glass).
 TINT_SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)
+# The learned names, counted on each square colour apart, check how each square colour's pieces
+# were grouped, not which groups were paired across it: that rests on the tint alone, so the
+# pairing is taken only where its summed distance is at most PAIRING_MARGIN of the next best
+# pairing's (0.27-0.74 on the six games it read better or the same, 0.93 on one it read worse).
+PAIRING_MARGIN = 0.8
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
 GROUPING_CHROMA_MAX = 60.0
@@ -942,7 +947,8 @@ def paired_across_square_colours(samples_lab: np.ndarray, wb: WhiteBalance, on_d
     joined to the dark-square group its look would take through a filter over the dark squares
     (:func:`tinted_looks`; the pairing of least summed feature distance), the joined groups
     then held to as many pieces as a player may have (:func:`balanced_groups` on each square
-    colour apart). None where a square colour has fewer than ``k`` pieces."""
+    colour apart). None where a square colour has fewer than ``k`` pieces or a group none, or
+    where the next best pairing is nearly as near (PAIRING_MARGIN)."""
     on_dark = np.asarray(on_dark, bool)
     if min(on_dark.sum(), (~on_dark).sum()) < k:
         return None
@@ -956,8 +962,13 @@ def paired_across_square_colours(samples_lab: np.ndarray, wb: WhiteBalance, on_d
     for g in range(k):
         looks = tinted_looks(bgr[light[light_labels == g]].mean(axis=0), wb)
         cost[g] = np.sqrt(((looks[:, None, :] - dark_centres[None, :, :]) ** 2).sum(axis=2)).min(axis=0)
-    rows, cols = linear_sum_assignment(cost)
-    light_group_of = dict(zip(cols, rows))
+    if np.bincount(light_labels, minlength=k).min() == 0 or np.bincount(dark_labels, minlength=k).min() == 0:
+        return None
+    (best, dark_of), (runner_up, _) = sorted((float(cost[np.arange(k), list(perm)].sum()), perm)
+                                             for perm in itertools.permutations(range(k)))[:2]
+    if best > PAIRING_MARGIN * runner_up:
+        return None
+    light_group_of = {h: g for g, h in enumerate(dark_of)}
     labels = np.zeros(len(on_dark), int)
     labels[light] = light_labels
     labels[dark] = [light_group_of[g] for g in dark_labels]
@@ -988,8 +999,9 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
 
     Groups that stand almost all on one square colour (:func:`sorted_by_square_colour`) are
     grouped again with what the square colour adds taken off (:func:`parities_evened`), or,
-    where that is not kept, grouped on each square colour apart and paired across it
-    (:func:`paired_across_square_colours`, named from their pieces on the light squares).
+    where that is not kept and no piece is washed out (``trusted``), grouped on each square
+    colour apart and paired across it (:func:`paired_across_square_colours`; their naming
+    centres and learned name odds then from their pieces on the light squares).
     ``on_dark``: per sample, whether the piece stands on a dark square (translucent pieces
     take on the square's lightness, opaque ones keep their own). ``over_cloth``: per sample,
     the lightness of all the piece's own pixels and of the bare cloth behind them (NaN:
@@ -1023,7 +1035,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
                 labels, centres, paired = across, _group_means(feats, across, k, lambda g: feats.mean(axis=0)), True
     n = len(feats)
     count_known = players is not None or _stash_group_count(n, per_player, choices) is not None
-    own = None if paired else _trusted_for_grouping(trusted, labels if count_known else None, len(centres))
+    own = _trusted_for_grouping(trusted, labels if count_known else None, len(centres))
     if own is None:
         own = np.ones(n, bool)
     else:
@@ -1035,8 +1047,10 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     k = len(centres)
     on_dark_own = None if on_dark is None else np.asarray(on_dark, bool)[own]
     # Paired across the square colours, a group's looks on the dark squares are its filter over
-    # them, not its colour: its names come from its pieces on the light squares alone.
+    # them, not its colour: its naming centre and learned name odds come from its pieces on the
+    # light squares alone (the see-through cues still compare both square colours).
     named = own & ~np.asarray(on_dark, bool) if paired else own
+    named |= own & ~np.isin(labels, labels[named])  # a group with no piece on the light squares: all of it
     if name_probs is not None:
         name_probs = np.array(name_probs, np.float64)
         if paired:
