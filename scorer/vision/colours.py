@@ -194,7 +194,8 @@ TINT_SHARES = (0.0, 0.25, 0.5, 0.75, 1.0)
 # The learned names, counted on each square colour apart, check how each square colour's pieces
 # were grouped, not which groups were paired across it: that rests on the tint alone, so the
 # pairing is taken only where its summed distance is at most PAIRING_MARGIN of the next best
-# pairing's (0.27-0.74 on the six games it read better or the same, 0.93 on one it read worse).
+# pairing's (0.27-0.74 on the five games looked at that it read better or the same, 0.93 on one
+# it read worse).
 PAIRING_MARGIN = 0.8
 # Grouping sees chroma c as GROUPING_CHROMA_MAX * c / (c + GROUPING_CHROMA_KNEE): a strong
 # colour's hue counts, its exact chroma (thickness, the square under it) hardly.
@@ -957,13 +958,13 @@ def paired_across_square_colours(samples_lab: np.ndarray, wb: WhiteBalance, on_d
     light, dark = np.flatnonzero(~on_dark), np.flatnonzero(on_dark)
     light_labels, _ = choose_groups(feats[light], k, per_player=per_player, pieces=len(feats))
     dark_labels, dark_centres = choose_groups(feats[dark], k, per_player=per_player, pieces=len(feats))
+    if np.bincount(light_labels, minlength=k).min() == 0 or np.bincount(dark_labels, minlength=k).min() == 0:
+        return None
     bgr = cv2.cvtColor(balanced.astype(np.float32).reshape(-1, 1, 3), cv2.COLOR_Lab2BGR).reshape(-1, 3)
     cost = np.zeros((k, k))
     for g in range(k):
         looks = tinted_looks(bgr[light[light_labels == g]].mean(axis=0), wb)
         cost[g] = np.sqrt(((looks[:, None, :] - dark_centres[None, :, :]) ** 2).sum(axis=2)).min(axis=0)
-    if np.bincount(light_labels, minlength=k).min() == 0 or np.bincount(dark_labels, minlength=k).min() == 0:
-        return None
     (best, dark_of), (runner_up, _) = sorted((float(cost[np.arange(k), list(perm)].sum()), perm)
                                              for perm in itertools.permutations(range(k)))[:2]
     if best > PAIRING_MARGIN * runner_up:
