@@ -412,6 +412,12 @@ def setups_for_size(rows: int, cols: int, threehouse: bool | None = None) -> lis
             and (threehouse is None or (s.trios == THREEHOUSE_TRIOS) == bool(threehouse))]
 
 
+# Park markers the colours may outvote: a clear show of more players' colours than the setup
+# the parks fit has players is taken over this many markers read as something else (odd
+# tokens taken for pyramids), so a 6x6's 6 parks and three colours read as three-player
+# ThreeHouse (9 parks), warned. One player's pieces seen as two colours is rarer than three
+# markers missed (docs/photo-reader.md, "The stash").
+COLOURS_OVER_PARKS = 3
 SETUP_PARKS_MARGIN = 5  # mid-game, parks this much nearer one setup's count than the other's pick it
 
 
@@ -443,11 +449,14 @@ class StashGuess:
     """Standard or ThreeHouse stashes, inferred from the play area's size and its parks."""
 
     threehouse: bool
-    close: bool  # a setup of the other stash fits the parks nearly as well
+    close: bool  # a setup of the other stash fits the parks nearly as well, or the colours outvoted them
     parks_seen: int
     size: int
-    contenders: tuple[int, ...] = ()  # on a close call, the player counts of the setups in it
-    colours_seen: int | None = None  # the number of colours that settled a close call
+    # the player counts the colours may settle: on a close call, the setups' in it; else the
+    # parks' setup's and those of the other stash with more players, COLOURS_OVER_PARKS or
+    # fewer parks off the count
+    contenders: tuple[int, ...] = ()
+    colours_seen: int | None = None  # the number of colours that settled the call
 
     def doubt(self) -> str | None:
         """A one-line warning when the other stash fits nearly as well, else None."""
@@ -466,7 +475,10 @@ def infer_stash(size: int, parks_seen: int, players: int | None = None, colours_
     that many fits the size. Other sizes give standard. ``colours_seen`` (the players the
     pieces' colours clearly show) settles a close call between setups of different player
     counts (``StashGuess.contenders``), but not for fewer players than the setup the parks fit
-    best: the call stays marked close."""
+    best: the call stays marked close. More players than that setup has outvote the parks
+    even where the call is not close, for a setup of the other stash at most
+    COLOURS_OVER_PARKS parks off the count (a 6x6's 6 parks and 3 colours: three-player
+    ThreeHouse's 9), marked close."""
     fitting = setups_for_size(size, size)
     fitting = [s for s in fitting if s.players == players] or fitting
     if not fitting:
@@ -474,7 +486,16 @@ def infer_stash(size: int, parks_seen: int, players: int | None = None, colours_
     best = min(fitting, key=lambda s: s.parks_miss(parks_seen))
     rivals = [s for s in fitting if s.parks_miss(parks_seen) <= best.parks_miss(parks_seen) + 1]
     if not any(s.trios != best.trios for s in rivals):
-        return StashGuess(best.trios == THREEHOUSE_TRIOS, False, parks_seen, size)
+        # More players' colours than the parks' setup has, shown clearly, outvote a few
+        # markers taken for pieces (COLOURS_OVER_PARKS).
+        more = [s for s in fitting if s.trios != best.trios and s.players > best.players
+                and s.parks_miss(parks_seen) <= COLOURS_OVER_PARKS]
+        contenders = tuple(sorted({best.players} | {s.players for s in more})) if more else ()
+        by_colours = [s for s in more if s.players == colours_seen]
+        if not by_colours:
+            return StashGuess(best.trios == THREEHOUSE_TRIOS, False, parks_seen, size, contenders)
+        best = min(by_colours, key=lambda s: s.parks_miss(parks_seen))
+        return StashGuess(best.trios == THREEHOUSE_TRIOS, True, parks_seen, size, contenders, colours_seen)
     contenders = tuple(sorted({s.players for s in rivals}))
     # Fewer colours than the parks' setup has players are likelier two players' pieces seen as
     # one colour (blue and purple, cyan and clear) than the parks misread: they do not outvote it.

@@ -994,11 +994,12 @@ def _board_square(cell: CellReading, play: PlayArea) -> tuple[int, int]:
 def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int | None,
                     squares: SquaresResult, pyramids: list[tuple[int, int]]) -> tuple[bool, int | None]:
     """ThreeHouse or not, from the play area's size and the parks read in it (``infer_stash``),
-    a close call settled by the number of colours when they show it clearly
-    (``clear_group_count``), with a warning when the other stash fits the parks nearly as well;
+    a close call, or a call more players' colours could overturn, settled by the number of
+    colours when they show it clearly (``clear_group_count``), with a warning when the other
+    stash fits the parks nearly as well or the colours outvoted them;
     and the players: ``players``, or the number of colours that settled the call."""
     guess = infer_stash(size, parks_seen, players)
-    if guess.close and len(guess.contenders) > 1:
+    if len(guess.contenders) > 1:
         colours_seen = clear_group_count(squares, pyramids, guess.contenders)
         if colours_seen is not None:
             guess = infer_stash(size, parks_seen, players, colours_seen)

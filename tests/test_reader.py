@@ -581,6 +581,18 @@ def test_three_clear_colours_settle_a_close_stash_call():
     assert any(w.startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board") for w in reading.warnings)
 
 
+def test_three_clear_colours_outvote_six_parks():
+    # 6 parks fit a standard two-player game exactly; three plainly different colours say
+    # three players, so three of ThreeHouse's 9 markers were taken for pieces: read as
+    # ThreeHouse, warned, and the three players' pieces kept apart.
+    board = Board.from_text("# r3 b2 g1 . #\n. r1 b1 g3 . .\ng2 . b3 . r2 .\n. . . . . .\n. # . g1 b1 r1\n# r2 . # . #\n")
+    assert len(board.parks()) == 6
+    img, _, _ = draw_scene(board, elevation_deg=55, width=1600, height=1200, seed=0)
+    reading = read_image(img)
+    assert reading.threehouse and reading.stash_unsure and sorted(reading.colour_names) == ["blue", "green", "red"]
+    assert any(w.startswith("unsure of the stash: 6 parks and 3 colours on a 6x6 board") for w in reading.warnings)
+
+
 
 def test_the_colours_that_settle_the_stash_set_the_players_the_pieces_are_grouped_into(monkeypatch):
     # 3 parks: a standard game with 3 hidden, or four-player ThreeHouse with 3 extra; four

@@ -422,7 +422,7 @@ def test_stash_is_inferred_from_the_boards_size_and_parks():
     assert infer_stash(5, 0, players=3).threehouse  # no 3-player 5x5: the size alone decides
 
 
-def test_the_colours_seen_settle_a_close_stash_call_and_only_that():
+def test_the_colours_seen_settle_a_close_stash_call():
     # 7 parks: one off a standard game's 6, two off ThreeHouse's 9 (three players).
     assert infer_stash(6, 7).contenders == (2, 3) and not infer_stash(6, 7).threehouse
     settled = infer_stash(6, 7, colours_seen=3)
@@ -433,10 +433,31 @@ def test_the_colours_seen_settle_a_close_stash_call_and_only_that():
     assert infer_stash(6, 8, colours_seen=2).threehouse and infer_stash(6, 8, colours_seen=2).close
     assert not infer_stash(6, 7, colours_seen=2).threehouse  # 7 fit a standard game's 6 better
     assert infer_stash(6, 3).contenders == (2, 4) and infer_stash(6, 3, colours_seen=4).threehouse
-    # a count no contender has says nothing; nor do colours against a clear park count
+    # a count no contender has says nothing
     assert not infer_stash(6, 7, colours_seen=4).threehouse and "colours" not in infer_stash(6, 7, colours_seen=4).doubt()
-    assert not infer_stash(6, 6, colours_seen=3).threehouse and infer_stash(6, 6, colours_seen=3).doubt() is None
     assert infer_stash(6, 7, players=2, colours_seen=3).threehouse is False  # players given: not inferred
+
+
+def test_more_colours_than_the_parks_setup_has_players_outvote_a_few_markers_taken_for_pieces():
+    # 6 parks fit a standard two-player game exactly, and the call is not close, but three
+    # colours shown clearly say three players: ThreeHouse's 9 parks, three markers (odd tokens)
+    # read as pieces. Still warned, with the colours in the warning.
+    plain = infer_stash(6, 6)
+    assert not plain.threehouse and not plain.close and plain.contenders == (2, 3)
+    outvoted = infer_stash(6, 6, colours_seen=3)
+    assert outvoted.threehouse and outvoted.close and outvoted.colours_seen == 3
+    assert outvoted.doubt().startswith("unsure of the stash: 6 parks and 3 colours on a 6x6 board, read as ThreeHouse")
+    # Two colours agree with the parks; four players' ThreeHouse (no parks) is too far off 6.
+    assert not infer_stash(6, 6, colours_seen=2).threehouse and infer_stash(6, 6, colours_seen=2).doubt() is None
+    assert not infer_stash(6, 6, colours_seen=4).threehouse and infer_stash(6, 6, colours_seen=4).doubt() is None
+    # Parks further than COLOURS_OVER_PARKS off ThreeHouse's 9 are not outvoted (nothing to ask).
+    assert infer_stash(6, 5).contenders == () and not infer_stash(6, 5, colours_seen=3).threehouse
+    # Fewer colours than the parks' setup has players do not outvote it.
+    assert infer_stash(6, 9, colours_seen=2).threehouse and not infer_stash(6, 9, colours_seen=2).close
+    assert not infer_stash(6, 6, players=2, colours_seen=3).threehouse  # players given: not inferred
+    # A board's text keeps its stash from its parks: its colours settle close calls only.
+    board = Board.from_text("# r3 b2 g1 . #\n. r1 b1 g3 . .\ng2 . b3 . r2 .\n. . . . . .\n. # . g1 b1 r1\n# r2 . # . #\n")
+    assert len(board.parks()) == 6 and check_position(board, threehouse=None).trios == 5
 
 
 
