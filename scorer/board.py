@@ -459,7 +459,8 @@ class StashGuess:
     colours_seen: int | None = None  # the number of colours that settled the call
 
     def doubt(self) -> str | None:
-        """A one-line warning when the other stash fits nearly as well, else None."""
+        """A one-line warning when the other stash fits nearly as well or the colours
+        outvoted the parks (``close``), else None."""
         if not self.close:
             return None
         seen = f"{self.parks_seen} parks" + (f" and {self.colours_seen} colours" if self.colours_seen else "")

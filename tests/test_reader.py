@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from scorer import reader
-from scorer.board import Board, Square
+from scorer.board import PARK, Board, Square
 from scorer.cli import main
 from scorer.errors import UserError
 from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence, colour_group_readings, read_image, read_photo
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
-from scorer.vision.decode import decode
+from scorer.vision.decode import UNSURE, decode
 from scorer.vision.grid import NoBoardFound, clockwise_from_top_left
 from scorer.vision.grid_eval import evaluate_grid
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
@@ -581,16 +581,34 @@ def test_three_clear_colours_settle_a_close_stash_call():
     assert any(w.startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board") for w in reading.warnings)
 
 
+SIX_PARKS_THREE_COLOURS = "# r3 b2 g1 . #\n. r1 b1 g3 . .\ng2 . b3 . r2 .\n. . . . . .\n. # . g1 b1 r1\n# r2 . # . #\n"
+
+
 def test_three_clear_colours_outvote_six_parks():
     # 6 parks fit a standard two-player game exactly; three plainly different colours say
     # three players, so three of ThreeHouse's 9 markers were taken for pieces: read as
-    # ThreeHouse, warned, and the three players' pieces kept apart.
-    board = Board.from_text("# r3 b2 g1 . #\n. r1 b1 g3 . .\ng2 . b3 . r2 .\n. . . . . .\n. # . g1 b1 r1\n# r2 . # . #\n")
+    # ThreeHouse, warned, and the three players' pieces kept apart. (The drawing cannot show a
+    # marker that looks like a pyramid, so this board truly has 6: the setup's missing 3 are
+    # then taken from its pieces, and those squares say so and are flagged.)
+    board = Board.from_text(SIX_PARKS_THREE_COLOURS)
     assert len(board.parks()) == 6
     img, _, _ = draw_scene(board, elevation_deg=55, width=1600, height=1200, seed=0)
     reading = read_image(img)
     assert reading.threehouse and reading.stash_unsure and sorted(reading.colour_names) == ["blue", "green", "red"]
     assert any(w.startswith("unsure of the stash: 6 parks and 3 colours on a 6x6 board") for w in reading.warnings)
+    made_parks = [c for c in reading.cells if c.value == "#" and board[c.cell] != PARK]
+    assert made_parks and all(c.confidence < UNSURE and c.changed_by for c in made_parks)
+
+
+@pytest.mark.parametrize("colours_shown", [2, None])
+def test_six_parks_stay_standard_unless_three_colours_show_clearly(monkeypatch, colours_shown):
+    import scorer.reader as reader_module
+
+    monkeypatch.setattr(reader_module, "clear_group_count", lambda *args, **kwargs: colours_shown)
+    img, _, _ = draw_scene(Board.from_text(SIX_PARKS_THREE_COLOURS), elevation_deg=55, width=1600, height=1200, seed=0)
+    reading = read_image(img)
+    assert not reading.threehouse and not reading.stash_unsure
+    assert not any(w.startswith("unsure of the stash") for w in reading.warnings)
 
 
 

@@ -891,7 +891,7 @@
     }));
     if (state.reading.stashUnsure && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
-      checks.push({ kind: "stash", topic: "the stash", node: () => el("p", { class: "stash-check" }, `Read as a ${read} game, but the other stash fits the photo nearly as well. `,
+      checks.push({ kind: "stash", topic: "the stash", node: () => el("p", { class: "stash-check" }, `Read as a ${read} game, but the photo leaves the stash in doubt. `,
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)
           // the photo is not kept across a reload: the way back to it is the player's own
