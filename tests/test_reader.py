@@ -602,9 +602,7 @@ def test_three_clear_colours_outvote_six_parks():
 
 @pytest.mark.parametrize("colours_shown", [2, None])
 def test_six_parks_stay_standard_unless_three_colours_show_clearly(monkeypatch, colours_shown):
-    import scorer.reader as reader_module
-
-    monkeypatch.setattr(reader_module, "clear_group_count", lambda *args, **kwargs: colours_shown)
+    monkeypatch.setattr(reader, "clear_group_count", lambda *args, **kwargs: colours_shown)
     img, _, _ = draw_scene(Board.from_text(SIX_PARKS_THREE_COLOURS), elevation_deg=55, width=1600, height=1200, seed=0)
     reading = read_image(img)
     assert not reading.threehouse and not reading.stash_unsure
