@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,8 +23,9 @@ from scorer.board import (COLOUR_LETTERS, COLOURS, PARK, SET_THE_STASH, STANDARD
                           Square, content_from_symbol, infer_stash, setup_of_area, setups_for_size, stash_name)
 from scorer.errors import UserError
 from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
+from scorer.rules import parse_seats
 from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_group_count, colour_groups_for,
-                                   colourless_odds, has_colour, placed_names, unsampled_membership)
+                                   colourless_odds, has_colour, placed_names, unsampled_membership, within_names)
 from scorer.vision.decode import UNSURE, CellReading, decode, offer
 from scorer.vision.grid import (FINE_LONG_SIDE, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners,
                                 NoBoardFound, better_fit, board_sized, clockwise_from_top_left, find_grid,
@@ -231,6 +232,7 @@ WARNING_KINDS = {
                     "piece counts that cannot come from turns)"),
     "settled": "a square the stash counts, the placement rules or the turn order settled (one warning per square)",
     "colourless": "the photo has no colour",
+    "colours_told": "some pieces do not look like the players' colours told (another game's colours?)",
     "colour_check": "a colour group's name is unsure (one warning per such group, in colour_groups' order)",
     "outside": "squares outside the play area look occupied",
     "unsure_squares": "the squares whose confidence is under the unsure line",
@@ -286,9 +288,10 @@ class ColourGroupReading:
 
 
 def colour_group_readings(board: Board, names: list[str], name_odds: list[dict[str, float]],
-                          most: int = 3) -> list[ColourGroupReading]:
+                          most: int = 3, told: Sequence[str] | None = None) -> list[ColourGroupReading]:
     """Each named group that has pieces on the decoded ``board``, with up to ``most`` other
-    names it might have (odds of at least MIN_NAME_ODDS; white and clear always each other)."""
+    names it might have (odds of at least MIN_NAME_ODDS; white and clear always each other,
+    unless the players' colours ``told`` leave the other out)."""
     groups = []
     for k, name in enumerate(names):
         cells = tuple(sq.name for sq, piece in board.pieces() if piece.colour == name)
@@ -296,6 +299,8 @@ def colour_group_readings(board: Board, names: list[str], name_odds: list[dict[s
             continue
         odds = name_odds[k] if name_odds else {name: 1.0}
         partner = CONFUSED_NAMES.get(name)
+        if told is not None and partner not in told:
+            partner = None
         others = sorted(((c, p) for c, p in odds.items() if c != name and (p >= MIN_NAME_ODDS or c == partner)),
                         key=lambda cp: -cp[1])
         if partner and partner not in dict(others):
@@ -329,6 +334,7 @@ class Reading:
     photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk, or a small board's larger)
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
+    colours_told: list[str] | None = None  # the players' colours, when they said them (the pieces named among them)
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well (or the colours outvoted them, or its counts fight the look)
     quality: PhotoQuality | None = None  # blurred, shaken, blown out or too dark (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
@@ -368,6 +374,7 @@ class Reading:
             "play_area": area,
             "cells": [c.to_dict() for c in self.cells],
             "colour_groups": [g.to_dict() for g in self.colour_groups],
+            "colours_told": self.colours_told,
             "threehouse": self.threehouse,
             "stash_inferred": self.stash_inferred,
             "stash_unsure": self.stash_unsure,
@@ -455,11 +462,53 @@ def _found_finer(image: np.ndarray, finer: Callable[[int], np.ndarray]) -> GridF
     return fit.scaled(1.0 / ratio) if board_sized(fit) else None
 
 
+# With the players' colours told, a group the photo alone would name a colour not told at these
+# odds or more is in doubt: the colours told may be another game's (a photo of the next game with
+# the last one's colours still set) or the group's look misleads the naming.
+TOLD_DOUBTED = 0.9
+UNLIKE_TOLD = ("some pieces do not look like any of the colours told ({colours}): check those colours, "
+               "or the colours set for this game")
+
+
+def told_colours(colours: Sequence[str] | None, players: int | None = None) -> list[str] | None:
+    """The players' colours as told (names or letters, ``"red"`` or ``"r"``), checked: two to
+    four, each once, as many as ``players`` when that is given too; None when not told.
+    UserError (one line) otherwise."""
+    if colours is None:
+        return None
+    try:
+        told = parse_seats(colours)
+    except ValueError as err:
+        raise UserError(f"the players' colours: {err}") from None
+    if players is not None and players != len(told):
+        raise UserError(f"{players} players, but {len(told)} colours told: {', '.join(told)}")
+    return told
+
+
+def unlike_told(untold: dict[str, float], told: Sequence[str]) -> bool:
+    """Whether a group's name odds from the photo alone (``untold``) put TOLD_DOUBTED or more
+    on colours not ``told``."""
+    return sum(p for name, p in untold.items() if name not in told) >= TOLD_DOUBTED
+
+
+def doubted_by_the_photo(odds: dict[str, float], untold: dict[str, float], told: Sequence[str]) -> dict[str, float]:
+    """A group's name odds among the colours ``told`` (``odds``), weighed half and half with the
+    odds the photo alone gives (``untold``) where those are :func:`unlike_told`, so that the
+    group is flagged with the photo's name offered (its pieces keep the name told); else
+    ``odds``."""
+    if not unlike_told(untold, told):
+        return odds
+    return {name: 0.5 * odds.get(name, 0.0) + 0.5 * untold.get(name, 0.0) for name in {**odds, **untold}}
+
+
 def read_image(image: np.ndarray, *, players: int | None = None, threehouse: bool | None = None,
                area: PlayArea | dict | None = None, grid: GridFit | None = None,
-               file: str | None = None, finer: Callable[[int], np.ndarray] | None = None) -> Reading:
+               file: str | None = None, finer: Callable[[int], np.ndarray] | None = None,
+               colours: Sequence[str] | None = None) -> Reading:
     """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth);
     ``threehouse`` None infers the stash from the play area and its parks (``infer_stash``).
+    ``colours``: the players' colours (names or letters, :func:`told_colours`), when the players
+    say them: the pieces are named among them alone, and ``players`` is their number.
     ``finer``: the photo decoded again at a given long side (px), for a board whose squares are
     smaller than SQUARE_PX in ``image`` (:func:`finer_photo`, :func:`photo_decoder`); the board
     is then read from that larger image, ``reading.image``, whose px the reading's geometry is
@@ -469,6 +518,8 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     turned near 45 degrees that can be another edge than the whole checkerboard's, and then
     the board is read again with the grid turned to match."""
     start = time.perf_counter()
+    told = told_colours(colours, players)
+    players = len(told) if told else players
     found = grid is None
     # Two helper threads: the whole photo's quality is judged on one while the board is found,
     # and over the board while the board is read; the learned model's networks run on the
@@ -493,13 +544,13 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         image, grid = finer_photo(image, grid, finer)
         judged = helpers.submit(quality_on_board, whole.result(), image, grid)
         reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
-                                colourless=colourless, helpers=helpers)
+                                colourless=colourless, helpers=helpers, told=told)
         play = reading.play_area
         turns = grid.bottom_turns(play.col, play.row, play.cols, play.rows) if play is not None else 0
         if turns and reading.failed_stage is None:
             again = _read_on_grid(image, grid.turned(turns), players=players, threehouse=threehouse,
                                   area=play.turned(turns, grid.cols, grid.rows), file=file, colourless=colourless,
-                                  helpers=helpers)
+                                  helpers=helpers, told=told)
             if again.failed_stage is None:
                 if play.ambiguous:
                     again.play_area = replace(again.play_area, ambiguous=True)
@@ -693,11 +744,12 @@ def view_elevation(reading: Reading) -> float | None:
 
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,
-                  area: PlayArea | dict | None, file: str | None, colourless: bool, helpers: Executor) -> Reading:
+                  area: PlayArea | dict | None, file: str | None, colourless: bool, helpers: Executor,
+                  told: list[str] | None = None) -> Reading:
     """Every stage after the grid, in the grid's own orientation (``read_image`` times it);
     ``colourless``: the photo has no colour (``colours.has_colour``); ``helpers`` runs the
-    learned model's networks meanwhile."""
-    reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image)
+    learned model's networks meanwhile; ``told``: the players' colours, when they said them."""
+    reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image, colours_told=told)
     stage = "squares"
     try:
         factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
@@ -759,9 +811,16 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         # The setup says how many players; mid-game with few pieces, let the colours say.
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]
+        if told:  # no more groups than colours told
+            choices = [k for k in choices if k <= len(told)] or [len(told)]
         groups = colour_groups_for(squares, pyramids, players=n_groups, per_player=3 * trios if nearly_full else None,
-                                   choices=choices, washed_out=glared, hidden=hidden)
+                                   choices=choices, washed_out=glared, hidden=hidden, told=told)
         placed = placed_names(groups.names, groups.name_odds)  # each group's one name on the board
+        if told and groups.untold_odds:
+            if any(unlike_told(untold, told) for untold in groups.untold_odds):
+                reading.warn("colours_told", UNLIKE_TOLD.format(colours=", ".join(told)))
+            groups.name_odds = [doubted_by_the_photo(odds, untold, told)
+                                for odds, untold in zip(groups.name_odds, groups.untold_odds)]
         reading.colour_names = placed
         colour_probs = {sq: groups.probs[i] for i, sq in enumerate(pyramids)}
         colour_fit = {sq: float(groups.fit[i]) for i, sq in enumerate(pyramids)} if groups.fit is not None else {}
@@ -799,7 +858,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         for cell in decoded.cells:
             cell.confidence = calibrated_confidence(cell.confidence)
         _doubt_hidden_pyramids(decoded.cells, squares, play)
-        _doubt_unsampled_colours(decoded.cells, squares, play, hidden)
+        _doubt_unsampled_colours(decoded.cells, squares, play, hidden, told)
         seen_from_above = _doubt_pyramids_that_blend_in(decoded.cells, squares, play)
         if seen_from_above:
             reading.warn("photo", FROM_ABOVE.format(squares=", ".join(seen_from_above)))
@@ -818,8 +877,10 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             # Lightness alone cannot tell a player's colour: every group is flagged, and the
             # decoding keeps the lightness-only names so each group stays one colour.
             name_odds = [colourless_odds(odds) for odds in name_odds]
+            if told:
+                name_odds = [within_names(odds, told) for odds in name_odds]
             reading.warn("colourless", COLOURLESS)
-        reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds)
+        reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds, told=told)
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)
@@ -868,11 +929,12 @@ def _doubt_hidden_pyramids(cells: list[CellReading], squares: SquaresResult, pla
 
 
 def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, play: PlayArea,
-                             unsampled: list[tuple[int, int]]) -> None:
+                             unsampled: list[tuple[int, int]], told: list[str] | None = None) -> None:
     """Mark the pyramids on squares ``unsampled`` (read as pyramids with no colour sample of
     their own) whose colour the learned model gives less than UNSAMPLED_DISPUTED, make them no
     surer than UNSAMPLED_MAX_CONFIDENCE, and offer the model's likeliest colour at the same
-    size, its share the model's odds of that colour times what the confidence leaves."""
+    size (among the colours ``told``, when told), its share the model's odds of that colour
+    times what the confidence leaves."""
     unsampled = set(unsampled)
     for cell in cells:
         content = content_from_symbol(cell.value)
@@ -880,6 +942,9 @@ def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, p
         if not isinstance(content, Piece) or at not in unsampled or squares.readings[at].colour_names is None:
             continue
         learned = np.asarray(squares.readings[at].colour_names, np.float64)
+        if told:
+            learned = np.where(np.isin(COLOURS, told), learned, 0.0)
+            learned = learned / max(float(learned.sum()), 1e-9)
         if learned[COLOURS.index(content.colour)] >= UNSAMPLED_DISPUTED:
             continue
         cell.colour_disputed = True
@@ -1030,12 +1095,15 @@ def warm_up() -> None:
 
 
 def read_photo(source: str | Path | bytes, *, players: int | None = None, threehouse: bool | None = None,
-               area: PlayArea | dict | None = None, corners=None, rows: int = 8, cols: int = 8) -> Reading:
+               area: PlayArea | dict | None = None, corners=None, rows: int = 8, cols: int = 8,
+               colours: Sequence[str] | None = None) -> Reading:
     """Read a board from a photo (path or bytes): see :class:`Reading`. ``corners``: the
     checkerboard's four outer corners marked by hand (the photo's own px, EXIF-rotated, any
     order around the board; ``rows`` x ``cols`` squares, ``grid.grid_from_corners``) instead
-    of the board finder's, for a board it misses or gets wrong."""
+    of the board finder's, for a board it misses or gets wrong; ``colours``: the players'
+    colours, when they say them (:func:`read_image`)."""
     start = time.perf_counter()
+    told_colours(colours, players)  # a wrong option is said before the photo is decoded
     image, photo_scale = load_photo_scaled(source, long_side=READ_LONG_SIDE)
     file = str(source) if isinstance(source, (str, Path)) else None
     grid = None
@@ -1045,7 +1113,7 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
                                  f"not {cols}x{rows}")
         grid = grid_from_corners(image, np.asarray(corners, np.float64) / photo_scale, rows, cols)
     reading = read_image(image, players=players, threehouse=threehouse, area=area, grid=grid, file=file,
-                         finer=photo_decoder(source, photo_scale))
+                         finer=photo_decoder(source, photo_scale), colours=colours)
     if grid is not None:
         reading.grid_marked = True
         reading.warnings = [AMBIGUOUS_MARKED_AREA if text == AMBIGUOUS_AREA else text for text in reading.warnings]

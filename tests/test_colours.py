@@ -1155,3 +1155,37 @@ def test_a_player_whose_pieces_are_all_in_a_reflection_keeps_its_group():
     groups = group_colours(samples, wb, players=3, trusted=trusted)
     assert len(set(groups.labels[:6])) == 1 and len(set(groups.labels[6:12])) == 1
     assert len({groups.labels[0], groups.labels[6], groups.labels[12]}) == 3 and groups.labels[12] == groups.labels[13]
+
+
+# --- the players' colours told ---------------------------------------------------------------
+
+def test_colours_told_name_each_group_among_them_alone():
+    from scorer.vision.colours import within_names
+
+    # The grey group the photo alone calls white at the lone cap is certainly clear when the
+    # players say they are clear and red; the odds stay among the colours told.
+    centres = np.array([[0.0, 0.0, 0.6 * 95.0, 0.6 * 95.0], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
+    names, odds = naming_odds(centres)
+    assert names == ["white", "red"] and odds[0]["white"] < 0.95
+    names, odds = naming_odds(centres, told=["red", "clear"])
+    assert names == ["clear", "red"]
+    assert set(odds[0]) <= {"red", "clear"} and odds[0]["clear"] == pytest.approx(1.0)
+    assert all(sum(group.values()) == pytest.approx(1.0) for group in odds)
+    # Blue and purple told, both groups bluish: the close call stays close, between them.
+    names, odds = naming_odds(np.array([_centre(300, 50, 36), _centre(306, 50, 35)]), told=["purple", "blue"])
+    assert sorted(names) == ["blue", "purple"] and set(odds[0]) <= {"blue", "purple"} and 0.2 < odds[0]["blue"] < 0.8
+    # More groups than colours told: no naming among them.
+    assert naming_odds(centres, told=["red"]) == ([], [])
+    assert within_names({"white": 0.6, "clear": 0.4}, ["clear", "red"]) == {"clear": 1.0}
+    assert within_names({"white": 1.0}, ["clear", "red"]) == {"clear": 0.5, "red": 0.5}
+
+
+def test_colour_groups_for_keeps_the_odds_the_photo_alone_gives_when_colours_are_told():
+    pieces = {(c, r): (RED if c < 4 else YELLOW) for c in range(8) for r in range(3)}
+    groups = colour_groups_for(_squares(pieces), sorted(pieces), players=2, told=["red", "yellow"])
+    assert sorted(groups.names) == ["red", "yellow"] and groups.untold_odds is not None
+    assert [max(o, key=o.get) for o in groups.untold_odds] == groups.names
+    told_wrong = colour_groups_for(_squares(pieces), sorted(pieces), players=2, told=["blue", "green"])
+    assert sorted(told_wrong.names) == ["blue", "green"]  # named among the colours told, whatever they look
+    assert sorted(max(o, key=o.get) for o in told_wrong.untold_odds) == ["red", "yellow"]
+    assert colour_groups_for(_squares(pieces), sorted(pieces), players=2).untold_odds is None

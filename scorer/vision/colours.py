@@ -10,6 +10,7 @@ white) that fits it best, no two groups sharing a name.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -506,6 +507,8 @@ class ColourGroups:
     spread: float
     fit: np.ndarray | None = None  # (N,) 1 where a sample lies among the groups (or is washed out), towards 0 far out
     name_odds: list[dict[str, float]] = field(default_factory=list)  # per group: P(each name)
+    # with the players' colours told: per group, its name odds had they not been told
+    untold_odds: list[dict[str, float]] | None = None
 
 
 def _kmeans(features: np.ndarray, k: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, float]:
@@ -734,7 +737,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
                 cue_costs: list[dict[str, float]] | None = None,
                 hidden_probs: np.ndarray | None = None,
                 hidden_weight: float = 0.0,
-                over_cloth: np.ndarray | None = None) -> tuple[list[str], list[dict[str, float]]]:
+                over_cloth: np.ndarray | None = None,
+                told: Sequence[str] | None = None) -> tuple[list[str], list[dict[str, float]]]:
     """The cheapest joint naming of the groups, and for each group the probability of each
     name over all joint namings, each tried at every chroma gain of CHROMA_GAINS (costs as
     negative log-odds at ``temperature``), white and clear capped by :func:`temper_confused`
@@ -749,14 +753,17 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     pyramids that gave no colour sample, each weighing ``hidden_weight`` (:func:`hidden_name_costs`;
     none without it); ``over_cloth``: per group, its lightness over the cloth on each square
     colour (:func:`lightness_over_cloth`), weighed by :func:`over_cloth_order_cost` (the larger of
-    that and the lightness order's cost counts)."""
+    that and the lightness order's cost counts). ``told``: the players' colours, when the
+    players said them: each group is named one of them (no more groups than names told), the
+    odds shared among them alone."""
     temperature = NAMING_TEMPERATURE if temperature is None else temperature
     centres = np.asarray(centres, np.float64)
     k = len(centres)
     names = list(name_cost(centres[0])) if k else []
-    if k == 0 or k > len(names):
+    allowed = [i for i, name in enumerate(names) if told is None or name in told]
+    if k == 0 or k > len(allowed):
         return [], []
-    combos = np.array(list(itertools.permutations(range(len(names)), k)), int)  # (P, k) name indices
+    combos = np.array(list(itertools.permutations(allowed, k)), int)  # (P, k) name indices
     # The groups' lightness differences and the extra costs do not depend on the chroma gain.
     lit = [_lit_lightness(c) for c in centres]
     order = np.zeros(len(combos))
@@ -789,7 +796,18 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
         own_best = [names[n] for n in combos[int(np.argmin(own_totals))]]
         own_odds = [dict(zip(names, p)) for p in _marginal_odds(own_totals, combos, len(names), temperature)]
         odds = [temper_overruled(group, name, own, mine) for group, name, own, mine in zip(odds, best, own_best, own_odds)]
+    if told is not None:  # the caps and disputes above may have moved odds to names not told
+        odds = [within_names(group, told) for group in odds]
     return best, odds
+
+
+def within_names(odds: dict[str, float], told: Sequence[str]) -> dict[str, float]:
+    """``odds`` over the names ``told`` alone, summing to 1 (shared equally if none had any)."""
+    kept = {name: p for name, p in odds.items() if name in told}
+    total = sum(kept.values())
+    if total <= 0:
+        return {name: 1.0 / len(told) for name in told}
+    return {name: p / total for name, p in kept.items()}
 
 
 def _marginal_odds(totals: np.ndarray, combos: np.ndarray, n_names: int, temperature: float) -> list[list[float]]:
@@ -995,7 +1013,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
                   per_player: int | None = None, choices=(2, 3, 4),
                   on_dark: np.ndarray | None = None, name_probs: np.ndarray | None = None,
                   trusted: np.ndarray | None = None, over_cloth: np.ndarray | None = None,
-                  hidden_probs: np.ndarray | None = None, show_through: np.ndarray | None = None) -> ColourGroups:
+                  hidden_probs: np.ndarray | None = None, show_through: np.ndarray | None = None,
+                  told: Sequence[str] | None = None) -> ColourGroups:
     """Group pyramid colour samples (Lab, as photographed) into named player colours.
 
     Groups that stand almost all on one square colour (:func:`sorted_by_square_colour`) are
@@ -1017,7 +1036,8 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     pyramids with no colour sample, one more cue for the names (:func:`hidden_name_costs`).
     ``show_through``: per sample, how much of the board behind shows through the piece's own
     pixels and that measure's variance (``squares.piece_show_through``; NaN: unmeasured), for
-    :func:`group_show_through`."""
+    :func:`group_show_through`. ``told``: the players' colours, when they said them: the
+    groups are named among them alone (:func:`naming_odds`)."""
     samples_lab = np.asarray(samples_lab, np.float64).reshape(-1, 3)
     if len(samples_lab) == 0:
         return ColourGroups(np.zeros(0, int), np.zeros((0, 3)), [], np.zeros((0, 0)), 1.0)
@@ -1071,9 +1091,10 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     # costs (their mean over the group's pieces with learned odds).
     with_odds = int(own.sum()) if name_probs is None else int(np.isfinite(name_probs[own]).all(axis=1).sum())
     hidden_weight = LEARNED_NAME_WEIGHT * k / max(1, with_odds)
-    names, name_odds = naming_odds(naming, extra_costs=extra, cue_costs=cues, hidden_probs=hidden_probs,
-                                   hidden_weight=hidden_weight,
-                                   over_cloth=lightness_over_cloth(over_cloth_own, labels[own], k, on_dark_own, wb))
+    naming_cues = dict(extra_costs=extra, cue_costs=cues, hidden_probs=hidden_probs, hidden_weight=hidden_weight,
+                       over_cloth=lightness_over_cloth(over_cloth_own, labels[own], k, on_dark_own, wb))
+    names, name_odds = naming_odds(naming, told=told, **naming_cues)
+    untold_odds = None if told is None else naming_odds(naming, **naming_cues)[1]
     d2 = parity_distances(feats, labels, k, on_dark) if paired else ((feats[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
     within = d2[np.arange(len(feats)), labels][own]
     spread = float(np.sqrt(np.median(within))) + SPREAD_FLOOR
@@ -1086,7 +1107,7 @@ def group_colours(samples_lab: np.ndarray, wb: WhiteBalance, players: int | None
     fit = np.exp(-np.maximum(0.0, nearest - OUTLIER_SPREADS * spread) ** 2 / (2 * spread ** 2))
     fit[~own] = 1.0  # a washed-out colour fitting no group says nothing of what the piece is
     return ColourGroups(labels=labels, centres=centres, names=names, probs=probs, spread=spread, fit=fit,
-                        name_odds=name_odds)
+                        name_odds=name_odds, untold_odds=untold_odds)
 
 
 def _trusted_for_grouping(trusted: np.ndarray | None, labels: np.ndarray | None, k: int) -> np.ndarray | None:
@@ -1172,13 +1193,15 @@ def learned_odds(squares, keys: list[tuple[int, int]]) -> np.ndarray:
 
 def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int | None = None,
                       per_player: int | None = None, choices=(2, 3, 4),
-                      washed_out: np.ndarray | None = None, hidden: list[tuple[int, int]] = ()) -> ColourGroups:
+                      washed_out: np.ndarray | None = None, hidden: list[tuple[int, int]] = (),
+                      told: Sequence[str] | None = None) -> ColourGroups:
     """:func:`group_colours` for the pyramids on squares ``pyramids`` ((col, row) keys of a
     ``squares.SquaresResult`` whose readings carry a ``colour_lab``), white-balanced on the
     board's own squares and told which pyramids stand on dark squares; ``washed_out``: rows
     x cols, the squares a reflection washes out (``lighting.glared_squares``), whose pieces'
     colours are not trusted; ``hidden``: the squares of the pyramids with no colour sample,
-    whose learned name odds count towards the names."""
+    whose learned name odds count towards the names; ``told``: the players' colours, when
+    they said them."""
     samples, wb, on_dark, name_probs = _pyramid_samples(squares, pyramids)
     trusted = None if washed_out is None else np.array([not washed_out[r, c] for (c, r) in pyramids], bool)
     unmeasured = (np.nan, np.nan)
@@ -1187,7 +1210,7 @@ def colour_groups_for(squares, pyramids: list[tuple[int, int]], *, players: int 
                             np.float64).reshape(-1, 2)
     return group_colours(samples, wb, players=players, per_player=per_player, choices=choices, on_dark=on_dark,
                          name_probs=name_probs, trusted=trusted, over_cloth=over_cloth,
-                         hidden_probs=learned_odds(squares, list(hidden)), show_through=show_through)
+                         hidden_probs=learned_odds(squares, list(hidden)), show_through=show_through, told=told)
 
 
 def clear_group_count(squares, pyramids: list[tuple[int, int]], counts,
