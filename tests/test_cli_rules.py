@@ -163,6 +163,8 @@ def test_an_endless_file_is_refused_without_reading_it_all(capsys, command):
     (["score", "--players", "5", GAME_2P], "invalid choice: 5"),
     (["check", "--standard", "--threehouse", GAME_2P], "not allowed with"),
     (["check", "--seats", "red,zz", GAME_2P], "unknown colour"),
+    (["score", "--colours", "red", GAME_2P], "name 2, 3 or 4 players"),
+    (["read", "--colours", "white,w", "photo.jpg"], "white is named twice"),
     (["frobnicate"], "invalid choice"),
     (["read", "--bogus", "photo.jpg"], "subdivision read: error: unrecognized arguments: --bogus (see subdivision read --help)"),
     (["score", GAME_2P, "--json", "extra", "--x"], "unrecognized arguments: extra --x (see subdivision score --help)"),
@@ -206,8 +208,8 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
         def to_dict(self):
             return {"warnings": ["fake"], "warning_kinds": ["photo"]}
 
-    def read_photo(source, *, players=None, threehouse=False, area=None):
-        calls.append((type(source), players, threehouse))
+    def read_photo(source, *, players=None, threehouse=False, area=None, colours=None):
+        calls.append((type(source), players, threehouse) + ((colours,) if colours else ()))
         return FakeReading()
 
     monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=read_photo))
@@ -220,6 +222,13 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
     assert calls == [(bytes, 2, None)]  # the bytes already read (a pipe cannot be read twice); the stash inferred
     status, out, _ = run(["score", str(path)], capsys)  # the text says what the reader was unsure of too
     assert status == 0 and out.splitlines()[-1] == "  warning: fake"
+    # The players' colours guide the reading: --colours for the score, the order of play for the check.
+    calls.clear()
+    assert run(["score", "--colours", "r,blue", str(path)], capsys)[0] == 0
+    assert run(["check", "--seats", "blue,red", str(path)], capsys)[0] == 0
+    assert calls == [(bytes, None, None, ["red", "blue"]), (bytes, None, None, ["blue", "red"])]
+    status, out, err = run(["score", "--players", "3", "--colours", "r,b", str(path)], capsys)
+    assert status == 2 and out == "" and err == "subdivision: error: --players 3 but --colours names 2: red,blue\n"
 
 
 def test_a_photo_whose_board_could_not_be_decoded_is_one_line(capsys, tmp_path, monkeypatch):

@@ -414,7 +414,7 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
     wrong = [sq.name for sq in board.squares() if reading.board[sq] != board[sq]]
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
     d = reading.to_dict()
-    assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "threehouse",
+    assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "colours_told", "threehouse",
                       "stash_inferred", "stash_unsure", "sharpness", "blurred", "row_one_alternative", "warnings",
                       "warning_kinds", "seconds"}
     assert len(d["warning_kinds"]) == len(d["warnings"])
@@ -1741,3 +1741,68 @@ def test_an_inferred_stash_whose_counts_fight_the_look_is_doubted(size, settled,
     told = Reading(None, None, None, None, threehouse=threehouse_read, stash_inferred=False)
     _doubt_a_stash_the_counts_fight(told, cells, PlayArea(0, 0, size, size))
     assert not told.stash_unsure and not told.warnings  # a stash the player gave is not doubted
+
+
+# --- the players' colours told -------------------------------------------------------------
+
+WHITE_AND_RED = "# w3 r2 w1 . #\n. r1 w2 r3 . .\nw2 . r3 . r2 .\n. . w1 . . .\n. # . r1 w3 .\n# . . # . #\n"
+
+
+def test_the_players_colours_told_settle_white_against_clear():
+    # Opaque white and frosted clear look alike: read alone, the white player's name is a
+    # flagged guess; told the players' colours, the pieces are named among them, unflagged.
+    img, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
+    alone = read_image(img, threehouse=False)
+    assert any(group.unsure for group in alone.colour_groups)
+    assert alone.to_dict()["colours_told"] is None
+    for told, board in ((["white", "red"], WHITE_AND_RED), (["r", "clear"], WHITE_AND_RED.replace("w", "x"))):
+        reading = read_image(img, threehouse=False, colours=told)
+        assert reading.board.to_text() == board
+        assert not any(group.unsure for group in reading.colour_groups)
+        assert "colour_check" not in reading.warning_kinds and "colours_told" not in reading.warning_kinds
+        assert reading.to_dict()["colours_told"] == [{"r": "red", "w": "white"}.get(c, c) for c in told]
+
+
+def test_colours_told_that_the_pieces_do_not_look_like_are_flagged_with_the_photos_names_offered():
+    # Another game's colours left set: the pieces keep the names told, but every group is
+    # flagged, offered the name the photo alone gives, and the reading says why.
+    img, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
+    reading = read_image(img, threehouse=False, colours=["blue", "green"])
+    assert sorted(reading.colour_names) == ["blue", "green"] and "colours_told" in reading.warning_kinds
+    assert all(group.unsure for group in reading.colour_groups)
+    offered = {name for group in reading.colour_groups for name, _ in group.alternatives}
+    assert "red" in offered and offered & {"white", "clear"}
+    assert set(reading.uncertain) >= {c.cell for c in reading.cells if len(c.value) == 2}
+
+
+@pytest.mark.parametrize("colours, players, message", [
+    (["red"], None, "name 2, 3 or 4 players"),
+    (["red", "reddish"], None, "unknown colour 'reddish'"),
+    (["red", "r"], None, "red is named twice"),
+    (["red", "blue"], 3, "3 players, but 2 colours told: red, blue"),
+])
+def test_colours_told_wrongly_are_one_line_errors(colours, players, message):
+    with pytest.raises(UserError, match=message):
+        reader.told_colours(colours, players)
+    with pytest.raises(UserError, match=message):  # before the photo is even decoded
+        read_photo(b"not a photo", colours=colours, players=players)
+    assert reader.told_colours(None) is None and reader.told_colours(("W", "purple"), 2) == ["white", "purple"]
+
+
+def test_a_groups_odds_are_doubted_only_where_the_photo_alone_names_a_colour_not_told():
+    told = ["white", "purple"]
+    odds = {"white": 1.0}
+    assert reader.doubted_by_the_photo(odds, {"clear": 0.6, "white": 0.4}, told) is odds  # white or clear: told settles it
+    doubted = reader.doubted_by_the_photo(odds, {"red": 0.95, "orange": 0.05}, told)
+    assert doubted == pytest.approx({"white": 0.5, "red": 0.475, "orange": 0.025})
+
+
+def test_read_colours_option_names_the_pieces_among_them(tmp_path, capsys):
+    img, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
+    photo = tmp_path / "game.png"
+    cv2.imwrite(str(photo), img)
+    assert main(["read", "--json", "--standard", "--colours", "red,x", str(photo)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["colours_told"] == ["red", "clear"] and out["board"] == WHITE_AND_RED.replace("w", "x")
+    assert main(["read", "--players", "3", "--colours", "red,x", str(photo)]) == 2
+    assert capsys.readouterr().err == "subdivision: error: --players 3 but --colours names 2: red,clear\n"

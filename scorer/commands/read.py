@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from scorer.board import stash_name
-from scorer.commands import add_stash_options
+from scorer.commands import add_colours_option, add_stash_options, check_players_fit
 from scorer.errors import UserError, print_error
 from scorer.files import PHOTO_FORMATS, STDIN_NAME, json_name, read_stdin, stdin_given_once
 
@@ -29,6 +29,7 @@ def add_parser(subparsers) -> None:
                       "(several photos: OUT-1.png, ...)")
     read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
     add_stash_options(read)
+    add_colours_option(read)
     read.add_argument("--corners", metavar="X,Y,X,Y,X,Y,X,Y", type=corners_argument,
                       help="the checkerboard's four outer corners in the photo (px, any order around the "
                       "board), for a board the finder misses or gets wrong; one PHOTO only (write "
@@ -50,6 +51,8 @@ def add_parser(subparsers) -> None:
     ev.add_argument("--true-grid", action="store_true",
                     help="use the sidecar's grid instead of finding it (measures the later stages alone)")
     ev.add_argument("--hints", action="store_true", help="tell the reader the number of players (as --players)")
+    ev.add_argument("--colours-given", action="store_true",
+                    help="tell the reader the players' colours (the sidecars' colours, as --colours)")
     ev.add_argument("--infer-stash", action="store_true",
                     help="do not tell the reader whether the game is ThreeHouse (it infers the stash)")
     ev.add_argument("--limit", type=int, help="only the first N photos")
@@ -127,6 +130,7 @@ def run_read(args) -> int:
         raise UserError("--corners marks the board in one photo: give one PHOTO")
     if args.squares is not None and args.corners is None:
         raise UserError("--squares is the size of a board marked with --corners: give the corners too")
+    check_players_fit(args.players, args.colours, "--colours")
     stdin_given_once(args.photos, "photo")
     cols, rows = args.squares or (8, 8)
     n = len(args.photos)
@@ -139,7 +143,7 @@ def run_read(args) -> int:
         source = read_stdin(MAX_BYTES) if name == "-" else name
         try:
             reading = read_photo(source, players=args.players, threehouse=args.threehouse,
-                                 corners=args.corners, rows=rows, cols=cols)
+                                 corners=args.corners, rows=rows, cols=cols, colours=args.colours)
             reading.file = name
         except UserError as err:
             if name == "-":
@@ -210,7 +214,7 @@ def run_eval(args) -> int:
     results = []
     for photo in photos:
         result = evaluate_photo(photo, use_true_grid=args.true_grid, hints=args.hints,
-                                infer_stash=args.infer_stash)
+                                infer_stash=args.infer_stash, colours_given=args.colours_given)
         results.append(result)
         if args.verbose:
             error = result.grid["max_error"]
@@ -220,6 +224,7 @@ def run_eval(args) -> int:
                   + f", {result.seconds:.2f} s", file=sys.stderr)
     summary = summarise(results)
     title = (f"{directory}" + (" (true grid)" if args.true_grid else "") + (" (players given)" if args.hints else "")
+             + (" (colours given)" if args.colours_given else "")
              + (" (stash inferred)" if args.infer_stash else ""))
     if args.json:
         print(json.dumps(summary))

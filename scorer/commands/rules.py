@@ -13,11 +13,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scorer.board import Board, NotationError, content_from_symbol, stash_name
-from scorer.commands import add_stash_options
+from scorer.commands import add_colours_option, add_stash_options, check_players_fit, colour_list
 from scorer.errors import UserError, print_error
 from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name, stdin_given_once,
                           too_large)
-from scorer.rules import CheckReport, check_position, parse_seats as parse_seat_names
+from scorer.rules import CheckReport, check_position
 from scorer.scoring import ScoreReport, score_board
 
 MAX_TEXT_BYTES = 1_000_000
@@ -31,6 +31,7 @@ def add_parser(subparsers) -> None:
         description="Score boards (board text or photos): pips, groups, 3-pip deductions, parks, winners.",
     )
     _add_common(score, photos_only=True)
+    add_colours_option(score, "the score does not depend on them: they guide the reading of a photo")
     score.add_argument("--private-parks", action="store_true", help="the Private Parks variant: +3 per park held")
     score.add_argument(
         "--loose-parks",
@@ -48,20 +49,12 @@ def add_parser(subparsers) -> None:
     _add_common(check)
     check.add_argument(
         "--seats",
-        type=parse_seats,
+        type=colour_list,
         metavar="COLOURS",
         help="the order of play, first player first, as colour names or letters: red,blue or r,b "
-        "(sets the players and sharpens whose turn it is)",
+        "(sets the players and sharpens whose turn it is; a photo's pieces are named among them)",
     )
     check.set_defaults(func=run_check)
-
-
-def parse_seats(text: str) -> list[str]:
-    """``"red,b,green"`` -> ``["red", "blue", "green"]`` (``scorer.rules.parse_seats``)."""
-    try:
-        return parse_seat_names(text.split(","))
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def _add_common(parser, photos_only: bool = False) -> None:
@@ -178,9 +171,8 @@ def _read_photo(name: str, source: bytes, args) -> Loaded:
     except ImportError as err:
         raise UserError(f"{shown}: is a photo, but the photo reader is not available ({err})") from None
     try:
-        seats = getattr(args, "seats", None)
-        players = args.players or (len(seats) if seats else None)
-        reading = read_photo(source, players=players, threehouse=args.threehouse)
+        colours = getattr(args, "colours", None) or getattr(args, "seats", None)
+        reading = read_photo(source, players=args.players, threehouse=args.threehouse, colours=colours)
     except UserError as err:  # given bytes, the loader calls the file "photo": name it instead
         raise UserError(f"{shown}: {str(err).removeprefix('photo: ')}") from None
     except Exception as err:  # a reader fault still gets one line, not a traceback
@@ -234,6 +226,7 @@ def _json_line(name: str, loaded: Loaded, report: dict) -> str:
 def run_score(args) -> int:
     if args.loose_parks and not args.private_parks:
         raise UserError("--loose-parks only applies with --private-parks")
+    check_players_fit(args.players, args.colours, "--colours")
 
     def analyse(loaded: Loaded) -> ScoreReport:
         return score_board(loaded.board, private_parks=args.private_parks, loose_parks=args.loose_parks)
@@ -242,8 +235,7 @@ def run_score(args) -> int:
 
 
 def run_check(args) -> int:
-    if args.seats and args.players and args.players != len(args.seats):
-        raise UserError(f"--players {args.players} but --seats names {len(args.seats)}: {','.join(args.seats)}")
+    check_players_fit(args.players, args.seats, "--seats")
 
     def analyse(loaded: Loaded) -> CheckReport:
         from_photo = args.threehouse is None and loaded.reading  # a photo's stash as its reader inferred it

@@ -191,8 +191,9 @@ def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
 
 
 def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = False,
-                   infer_stash: bool = False) -> PhotoResult:
-    """Read one photo and compare it with its sidecar."""
+                   infer_stash: bool = False, colours_given: bool = False) -> PhotoResult:
+    """Read one photo and compare it with its sidecar (``colours_given``: the reader told the
+    players' colours, the sidecar's ``colours``, as a player would tell them)."""
     from scorer.reader import photo_decoder, read_image
 
     truth, t_grid, t_board = load_truth(photo)
@@ -204,6 +205,8 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     kwargs = {"threehouse": None if infer_stash else bool(truth.get("threehouse", False))}
     if hints:
         kwargs["players"] = truth.get("players")
+    if colours_given:
+        kwargs["colours"] = truth["colours"]
     try:
         image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
         reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None, file=str(photo),
