@@ -2344,3 +2344,29 @@ def test_a_reading_saved_by_the_page_before_notes_is_kept(page):
     page.click("#apply-text")
     expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "b3")
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
+
+
+def test_the_players_colours_ticked_go_with_each_photo_and_are_kept(page):
+    sent = []
+    board = "r3 . .\n. b2 .\n. . r1\n"
+
+    def fulfil(route):
+        sent.append(route.request.post_data_buffer)
+        route.fulfill(status=200, json={"board": board, "uncertain": [],
+                                        "reading": {"board": board, "cells": [], "warnings": []},
+                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", fulfil)
+    photo = {"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}
+    page.check('#opt-colours input[value="white"]')  # one colour alone says nothing of the game: not sent
+    page.set_input_files("#file-input", files=[photo])
+    expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", "r3")
+    assert b'name="colours"' not in sent[0]
+    page.check('#opt-colours input[value="purple"]')
+    page.reload()  # kept with the other options
+    assert page.is_checked('#opt-colours input[value="white"]') and page.is_checked('#opt-colours input[value="purple"]')
+    page.route("**/api/read", fulfil)
+    page.set_input_files("#file-input", files=[{**photo, "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#results")).to_be_visible()
+    page.wait_for_function("() => !document.querySelector('#progress') || document.querySelector('#progress').hidden")
+    assert len(sent) == 2 and b'name="colours"\r\n\r\npurple,white\r\n' in sent[1]

@@ -315,9 +315,9 @@ def stand_in_reader(monkeypatch):
     calls = []
     module = types.ModuleType("scorer.reader")
 
-    def read_photo(source, *, players=None, threehouse=False, area=None, corners=None, rows=8, cols=8):
+    def read_photo(source, *, players=None, threehouse=False, area=None, corners=None, rows=8, cols=8, colours=None):
         calls.append({"source": source, "players": players, "threehouse": threehouse, "corners": corners,
-                      "squares": (cols, rows)})
+                      "squares": (cols, rows), "colours": colours})
         if source.startswith(b"NOBOARD"):
             raise NoBoardFound("photo: no board found")
         reading = StandInReading(None if source.startswith(b"GRIDONLY") else MIDGAME)
@@ -346,7 +346,7 @@ def test_read_returns_reading_board_and_a_small_overlay(client, stand_in_reader)
     assert body["uncertain"] == ["A1"]
     reading = stand_in_reader[0].pop("reading")
     assert stand_in_reader == [{"source": png_bytes(), "players": 3, "threehouse": True, "corners": None,
-                                "squares": (8, 8)}]
+                                "squares": (8, 8), "colours": None}]
     assert reading.marked_unsure is False  # the page marks the unsure squares, and unmarks them once checked
     assert body["overlay"].startswith("data:image/jpeg;base64,")
     jpeg = base64.b64decode(body["overlay"].split(",", 1)[1])
@@ -402,6 +402,20 @@ def test_read_passes_corners_marked_by_hand_to_the_reader(client, stand_in_reade
     assert upload(client, png_bytes(), corners=json.dumps(marks), squares="6x6").status_code == 200
     assert upload(client, png_bytes(), corners="", squares="").status_code == 200  # the finder's grid
     assert [(c["corners"], c["squares"]) for c in stand_in_reader] == [(marks, (6, 6)), (None, (8, 8))]
+
+
+def test_read_passes_the_players_colours_to_the_reader(client, stand_in_reader):
+    assert upload(client, png_bytes(), colours="white, p").status_code == 200
+    assert upload(client, png_bytes(), players="3", colours="red,blue,y").status_code == 200
+    assert upload(client, png_bytes(), colours="").status_code == 200  # none told
+    assert [c["colours"] for c in stand_in_reader] == [["white", "purple"], ["red", "blue", "yellow"], None]
+    assert "'colours': unknown colour 'pink'" in assert_json_error(upload(client, png_bytes(), colours="red,pink"), 400)
+    assert "'colours': name 2, 3 or 4 players" in assert_json_error(upload(client, png_bytes(), colours="red"), 400)
+    assert "option 'players' is 2 but 'colours' names 3" in assert_json_error(
+        upload(client, png_bytes(), players="2", colours="r,b,g"), 400)
+    colours = (io.BytesIO(b"red,blue"), "colours.txt")
+    assert "'colours' was sent as a file" in assert_json_error(upload(client, png_bytes(), colours=colours), 400)
+    assert len(stand_in_reader) == 3
 
 
 def test_read_bad_options_are_400(client, stand_in_reader):

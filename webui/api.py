@@ -2,7 +2,8 @@
 
 - ``POST /api/read``: a photo (multipart field ``photo``) and options in; the reading out.
   ``corners`` (JSON, four [x, y] in photo px) and ``squares`` ("8x8") read the board marked
-  by hand instead of the one the board finder finds.
+  by hand instead of the one the board finder finds; ``colours`` ("white,purple") names the
+  pieces among the players' colours.
 - ``POST /api/preview``: a photo in; the photo as the reader sees it (for marking corners).
 - ``POST /api/score``: ``{"board": notation, "private_parks": bool, "loose_parks": bool}`` in;
   the itemized score out.
@@ -33,7 +34,7 @@ MAX_BOARD_TEXT = 10_000
 OVERLAY_MAX_SIDE = 1600
 OVERLAY_MARGIN = 0.12  # of the checkerboard's size, kept around it when the overlay is cropped
 PREVIEW_MAX_SIDE = 1280  # px of the photo shown for marking corners
-READ_OPTIONS = {"players", "threehouse", "corners", "squares"}  # /api/read's form fields besides the photo
+READ_OPTIONS = {"players", "threehouse", "corners", "squares", "colours"}  # /api/read's form fields besides the photo
 MAX_CORNERS_TEXT = 400  # characters of the corners option: four [x, y] need far fewer
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"", "0", "false", "no", "off"}
@@ -88,13 +89,30 @@ def seats_option(options: Mapping[str, Any], players: int | None) -> list[str] |
         return None
     if not isinstance(value, list):
         raise ApiError(400, f"option 'seats' must be a list of colour names, not {value!r}")
+    return _players_colours(value, "seats", players)
+
+
+def colours_option(options: Mapping[str, Any], players: int | None) -> list[str] | None:
+    """``colours``: the players' colours, a form field of 2 to 4 colour names or letters
+    separated by commas (``"white,purple"``), for the photo reader to name the pieces among
+    them; missing or empty for None. With ``players`` given, it must name that many."""
+    value = options.get("colours")
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, f"option 'colours' must be colour names separated by commas, not {value!r}")
+    return _players_colours(value.split(","), "colours", players)
+
+
+def _players_colours(names: list, option: str, players: int | None) -> list[str]:
+    """``names`` as colour names (``scorer.rules.parse_seats``), as many as ``players`` when given."""
     try:
-        seats = rules.parse_seats(value)
+        colours = rules.parse_seats(names)
     except ValueError as err:
-        raise ApiError(400, f"option 'seats': {err}") from None
-    if players is not None and players != len(seats):
-        raise ApiError(400, f"option 'players' is {players} but 'seats' names {len(seats)}: {', '.join(seats)}")
-    return seats
+        raise ApiError(400, f"option {option!r}: {err}") from None
+    if players is not None and players != len(colours):
+        raise ApiError(400, f"option 'players' is {players} but {option!r} names {len(colours)}: {', '.join(colours)}")
+    return colours
 
 
 def corners_option(options: Mapping[str, Any]) -> list[list[float]] | None:
@@ -215,9 +233,11 @@ def read():
     threehouse = stash_option(request.form)
     corners = corners_option(request.form)
     cols, rows = squares_option(request.form, marked=corners is not None)
+    colours = colours_option(request.form, players)
     read_photo = photo_reader()
     try:
-        reading = read_photo(data, players=players, threehouse=threehouse, corners=corners, rows=rows, cols=cols)
+        reading = read_photo(data, players=players, threehouse=threehouse, corners=corners, rows=rows, cols=cols,
+                             colours=colours)
     except UserError as err:
         raise ApiError(photo_error_status(err), str(err)) from None
 

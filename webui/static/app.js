@@ -182,6 +182,7 @@
     return {
       players: $("#opt-players").value,
       stash: ($('#options input[name="stash"]:checked') || { value: "auto" }).value, // auto, standard, threehouse
+      colours: [...document.querySelectorAll('#opt-colours input:checked')].map((i) => i.value), // the players' colours ticked
       private_parks: $("#opt-private-parks").checked,
       loose_parks: $("#opt-private-parks").checked && $("#opt-loose-parks").checked,
     };
@@ -194,7 +195,14 @@
     setStash(threehouseOption(opts)); // options saved before "auto" existed have no stash: auto
     $("#opt-private-parks").checked = !!opts.private_parks;
     $("#opt-loose-parks").checked = !!opts.loose_parks;
+    const ticked = new Set(Array.isArray(opts.colours) ? opts.colours : []);
+    for (const box of document.querySelectorAll("#opt-colours input")) box.checked = ticked.has(box.value);
     syncLooseParks();
+  }
+
+  // The players' colours to read a photo with: two to four ticked, else none (read without them).
+  function coloursToSend(o) {
+    return o.colours && o.colours.length >= 2 && o.colours.length <= 4 ? o.colours : null;
   }
 
   // true, false or "auto" (the server infers it from the board's size and parks)
@@ -459,7 +467,8 @@
       save();
     }
     const o = options();
-    const key = JSON.stringify([o.players, threehouseOption(o), marked]);
+    const colours = coloursToSend(o);
+    const key = JSON.stringify([o.players, threehouseOption(o), colours, marked]);
     if (state.upload && file === state.lastPhoto && key === state.uploadKey) return; // a double tap: already on its way
     const shown = state.reading && state.reading.file instanceof Blob ? [state.reading.file, state.lastMarked] : [null, null];
     if (file !== state.lastPhoto) { closeMarking(); state.lastMarked = null; }
@@ -472,6 +481,7 @@
     form.append("photo", file, file.name || "photo.jpg");
     form.append("players", o.players);
     form.append("threehouse", String(threehouseOption(o))); // "auto": the reader infers it
+    if (colours) form.append("colours", colours.join(","));
     if (marked) {
       form.append("corners", JSON.stringify(marked.corners));
       form.append("squares", marked.squares);
