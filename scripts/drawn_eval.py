@@ -1,7 +1,7 @@
 """Read flat-shaded drawings of random legal games: a second generator, unlike the studio's.
 
     .venv/bin/python scripts/drawn_eval.py --seeds 0 100 [--see-through] [--early] [--squares wood|blue|green|grey-print]
-        [--elevation 30 35] [--far] [--photo dark|warm|...] [--verbose]
+        [--elevation 30 35] [--far] [--photo dark|warm|...] [--colours-given] [--verbose]
 
 Each seed plays a random legal game (2-4 players of random colours, to the end or a random
 number of moves) and draws it with ``tests/synthetic_scene.py`` (flat-shaded pyramids of the
@@ -9,7 +9,8 @@ real proportions, coin parks, a plain two-tone checkerboard) from a camera 35-85
 (``--elevation``: another range, the same games and turns) at any turn of the board.
 ``--see-through`` draws the eight translucent colours as coloured filters over what is
 behind them (clear as a nearly colourless one), as real Looney Pyramids look; by default
-every piece is drawn opaque. The reader is told nothing but that the stash is standard.
+every piece is drawn opaque. The reader is told nothing but that the stash is standard
+(``--colours-given``: and the players' colours).
 ``--early`` draws games 1-6 moves in instead (standard or ThreeHouse, the play area anywhere
 on the checkerboard it fits, the reader told which stash): a photo taken mid-game to check a
 placement, where the few pieces must say the play area and the square size. ``--squares``
@@ -86,7 +87,7 @@ def tokens(board: Board) -> np.ndarray:
 
 def read_drawing(seed: int, see_through: bool = False, early: bool = False, squares: str | None = None,
                  elevation: tuple[float, float] = ELEVATION, far: bool = False,
-                 photo: str | None = None, piece_scale: float = 1.0) -> DrawnResult:
+                 photo: str | None = None, piece_scale: float = 1.0, colours_given: bool = False) -> DrawnResult:
     """Draw seed's random game and read it back (``see_through``: translucent pieces drawn as
     filters over what is behind them; ``early``: 1-6 moves into a standard or ThreeHouse
     game, its play area anywhere it fits, the reader told which stash; ``squares``: a name in
@@ -96,7 +97,8 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
     photo, read as ``read_photo`` reads one, shrunk to READ_LONG_SIDE and decoded larger again
     for the board's small squares; ``photo``: a name in PHOTO_VARIANTS, the photometric variant
     the drawing is passed through before it is read; ``piece_scale``: the pyramids' size
-    against the squares, 1 on the bandanna's, ``synthetic_scene.draw_scene``'s)."""
+    against the squares, 1 on the bandanna's, ``synthetic_scene.draw_scene``'s); ``colours_given``:
+    the reader told the players' colours, as a player would tell them."""
     rng = random.Random(seed + EARLY_SEEDS if early else seed)
     players = rng.choice([2, 3, 4])
     threehouse = early and rng.random() < 0.3
@@ -124,7 +126,7 @@ def read_drawing(seed: int, see_through: bool = False, early: bool = False, squa
     truth = tokens(board)
     wrong = truth.size
     try:
-        reading = read_image(image, threehouse=threehouse, finer=finer)
+        reading = read_image(image, threehouse=threehouse, finer=finer, colours=colours if colours_given else None)
     except UserError:  # the message a user would see instead of a board
         reading = None
     unflagged, area_warned = wrong, False
@@ -175,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--piece-scale", type=float, default=1.0, metavar="S",
                         help="the pyramids' size against the squares (default 1, the bandanna's 44.5 mm squares; "
                              "1.27 on 35 mm squares, 0.78 on 57 mm)")
+    parser.add_argument("--colours-given", action="store_true",
+                        help="tell the reader the players' colours (as subdivision read --colours)")
     parser.add_argument("--verbose", "-v", action="store_true", help="one line per drawing")
     args = parser.parse_args(argv)
     if not 0.3 <= args.piece_scale <= 3:
@@ -187,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for seed in range(*args.seeds):
         result = read_drawing(seed, args.see_through, args.early, args.squares, (low, high), args.far, args.photo,
-                              args.piece_scale)
+                              args.piece_scale, args.colours_given)
         results.append(result)
         if args.verbose:
             print(f"seed {seed}: {len(result.colours)} players ({', '.join(result.colours)}), wrong {result.wrong}"
