@@ -878,6 +878,21 @@ def answer_read(page, body: dict) -> None:
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
 
 
+def answer_reads_with(page, board: str) -> list[bytes]:
+    """Answer every photo the page sends with a plain reading of ``board``; returns the list
+    the requests' bodies are added to."""
+    sent = []
+
+    def fulfil(route):
+        sent.append(route.request.post_data_buffer)
+        route.fulfill(status=200, json={"board": board, "uncertain": [],
+                                        "reading": {"board": board, "cells": [], "warnings": []},
+                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", fulfil)
+    return sent
+
+
 def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
     """Answer the read with ``board`` and one unsure square (``cell``, its JSON), and open its picker."""
     answer_read(page, {
@@ -1410,16 +1425,7 @@ def test_options_a_new_board_set_go_back_to_auto_for_the_next_photo(page):
     page.select_option("#new-size", label="7×7 · 3 players")
     page.click("#new-board")
     assert page.input_value("#opt-players") == "3"
-    sent = []
-    board = "r3 . .\n. b2 .\n. . r1\n"
-
-    def fulfil(route):
-        sent.append(route.request.post_data_buffer)
-        route.fulfill(status=200, json={"board": board, "uncertain": [],
-                                        "reading": {"board": board, "cells": [], "warnings": []},
-                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
-
-    page.route("**/api/read", fulfil)
+    sent = answer_reads_with(page, "r3 . .\n. b2 .\n. . r1\n")
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
     expect(page.locator('#diagram .sq[data-cell="A1"]')).to_have_attribute("data-value", ".")
     assert page.input_value("#opt-players") == "auto" and page.is_checked("#opt-stash-auto")
@@ -2347,16 +2353,7 @@ def test_a_reading_saved_by_the_page_before_notes_is_kept(page):
 
 
 def test_the_players_colours_ticked_go_with_each_photo_and_are_kept(page):
-    sent = []
-    board = "r3 . .\n. b2 .\n. . r1\n"
-
-    def fulfil(route):
-        sent.append(route.request.post_data_buffer)
-        route.fulfill(status=200, json={"board": board, "uncertain": [],
-                                        "reading": {"board": board, "cells": [], "warnings": []},
-                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
-
-    page.route("**/api/read", fulfil)
+    sent = answer_reads_with(page, "r3 . .\n. b2 .\n. . r1\n")
     photo = {"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}
     page.check('#opt-colours input[value="white"]')  # one colour alone says nothing of the game: not sent
     page.set_input_files("#file-input", files=[photo])
@@ -2365,7 +2362,6 @@ def test_the_players_colours_ticked_go_with_each_photo_and_are_kept(page):
     page.check('#opt-colours input[value="purple"]')
     page.reload()  # kept with the other options
     assert page.is_checked('#opt-colours input[value="white"]') and page.is_checked('#opt-colours input[value="purple"]')
-    page.route("**/api/read", fulfil)
     page.set_input_files("#file-input", files=[{**photo, "buffer": b"\xff\xd8\xff\x00"}])
     expect(page.locator("#results")).to_be_visible()
     page.wait_for_function("() => !document.querySelector('#progress') || document.querySelector('#progress').hidden")
