@@ -20,10 +20,11 @@ import cv2
 import numpy as np
 
 from scorer.board import (COLOUR_LETTERS, COLOURS, PARK, SET_THE_STASH, STANDARD_TRIOS, THREEHOUSE_TRIOS, Board, Piece,
-                          Square, content_from_symbol, infer_stash, setup_of_area, setups_for_size, stash_name)
+                          Square, content_from_symbol, infer_stash, setup_for, setup_of_area, setups_for_size,
+                          stash_name)
 from scorer.errors import UserError
-from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.rules import parse_seats
+from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_group_count, colour_groups_for,
                                    colourless_odds, has_colour, placed_names, unsampled_membership, within_names)
 from scorer.vision.decode import UNSURE, CellReading, decode, offer
@@ -232,7 +233,8 @@ WARNING_KINDS = {
                     "piece counts that cannot come from turns)"),
     "settled": "a square the stash counts, the placement rules or the turn order settled (one warning per square)",
     "colourless": "the photo has no colour",
-    "colours_told": "some pieces do not look like the players' colours told (another game's colours?)",
+    "colours_told": ("some pieces do not look like the players' colours told, or the board is set up for another "
+                     "number of players (another game's colours?)"),
     "colour_check": "a colour group's name is unsure (one warning per such group, in colour_groups' order)",
     "outside": "squares outside the play area look occupied",
     "unsure_squares": "the squares whose confidence is under the unsure line",
@@ -468,14 +470,18 @@ def _found_finer(image: np.ndarray, finer: Callable[[int], np.ndarray]) -> GridF
 TOLD_DOUBTED = 0.9
 UNLIKE_TOLD = ("some pieces do not look like any of the colours told ({colours}): check those colours, "
                "or the colours set for this game")
+TOLD_COUNT = ("{told} colours told ({colours}), but the board is set up for {players} players: check the "
+              "colours set for this game")
 
 
 def told_colours(colours: Sequence[str] | None, players: int | None = None) -> list[str] | None:
-    """The players' colours as told (names or letters, ``"red"`` or ``"r"``), checked: two to
-    four, each once, as many as ``players`` when that is given too; None when not told.
-    UserError (one line) otherwise."""
+    """The players' colours as told (a sequence of names or letters, ``"red"`` or ``"r"``),
+    checked: two to four, each once, as many as ``players`` when that is given too; None when
+    not told. UserError (one line) otherwise."""
     if colours is None:
         return None
+    if isinstance(colours, str):  # one string would be taken letter by letter
+        raise UserError(f"the players' colours: give them as a list of names, not the string {colours!r}")
     try:
         told = parse_seats(colours)
     except ValueError as err:
@@ -483,6 +489,19 @@ def told_colours(colours: Sequence[str] | None, players: int | None = None) -> l
     if players is not None and players != len(told):
         raise UserError(f"{players} players, but {len(told)} colours told: {', '.join(told)}")
     return told
+
+
+def _groups_for_colours_told(reading: Reading, told: list[str], setup, pyramids: int,
+                             choices: list[int]) -> tuple[int | None, list[int]]:
+    """How many colour groups to make with the players' colours ``told``: as many as told (once
+    there are two pieces a player), but no more than the board's ``setup`` has players, and
+    the group counts ``choices`` allows no more than that; a setup for another number of
+    players than colours told is warned of (another game's colours left set?)."""
+    most = len(told)
+    if setup is not None and setup.players != len(told):
+        reading.warn("colours_told", TOLD_COUNT.format(told=len(told), colours=", ".join(told), players=setup.players))
+        most = min(most, setup.players)
+    return (most if pyramids >= 2 * most else None), ([k for k in choices if k <= most] or [most])
 
 
 def unlike_told(untold: dict[str, float], told: Sequence[str]) -> bool:
@@ -508,7 +527,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     """Read a board from a loaded BGR photo. ``grid`` skips the grid finder (e.g. ground truth);
     ``threehouse`` None infers the stash from the play area and its parks (``infer_stash``).
     ``colours``: the players' colours (names or letters, :func:`told_colours`), when the players
-    say them: the pieces are named among them alone, and ``players`` is their number.
+    say them: the pieces are named among them alone, in as many groups as colours told where
+    the board's setup does not say fewer players (the play area and the stash are still the
+    board's, or ``players``').
     ``finer``: the photo decoded again at a given long side (px), for a board whose squares are
     smaller than SQUARE_PX in ``image`` (:func:`finer_photo`, :func:`photo_decoder`); the board
     is then read from that larger image, ``reading.image``, whose px the reading's geometry is
@@ -519,7 +540,6 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
     the board is read again with the grid turned to match."""
     start = time.perf_counter()
     told = told_colours(colours, players)
-    players = len(told) if told else players
     found = grid is None
     # Two helper threads: the whole photo's quality is judged on one while the board is found,
     # and over the board while the board is read; the learned model's networks run on the
@@ -808,17 +828,19 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         fitting = setups_for_size(play.rows, play.cols, bool(threehouse))
         setup = setup_of_area(play.rows, play.cols, bool(threehouse), players, n_parks,
                               len(inside) - n_parks if nearly_full else None)
+        if setup is None and told and len(told) in {s.players for s in fitting}:
+            setup = setup_for(len(told), bool(threehouse))  # the board leaves it open: the colours told say
         # The setup says how many players; mid-game with few pieces, let the colours say.
         n_groups = setup.players if setup and len(pyramids) >= 2 * setup.players else None
         choices = sorted({s.players for s in fitting}) or [2, 3, 4]
-        if told:  # no more groups than colours told
-            choices = [k for k in choices if k <= len(told)] or [len(told)]
+        if told:
+            n_groups, choices = _groups_for_colours_told(reading, told, setup, len(pyramids), choices)
         groups = colour_groups_for(squares, pyramids, players=n_groups, per_player=3 * trios if nearly_full else None,
                                    choices=choices, washed_out=glared, hidden=hidden, told=told)
         placed = placed_names(groups.names, groups.name_odds)  # each group's one name on the board
-        if told and groups.untold_odds:
-            if any(unlike_told(untold, told) for untold in groups.untold_odds):
-                reading.warn("colours_told", UNLIKE_TOLD.format(colours=", ".join(told)))
+        doubted = []  # the names of the groups the photo alone names otherwise than told
+        if told and groups.untold_odds and not colourless:  # (without colour the photo names nothing)
+            doubted = [name for name, untold in zip(placed, groups.untold_odds) if unlike_told(untold, told)]
             groups.name_odds = [doubted_by_the_photo(odds, untold, told)
                                 for odds, untold in zip(groups.name_odds, groups.untold_odds)]
         reading.colour_names = placed
@@ -881,6 +903,8 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                 name_odds = [within_names(odds, told) for odds in name_odds]
             reading.warn("colourless", COLOURLESS)
         reading.colour_groups = colour_group_readings(decoded.board, placed, name_odds, told=told)
+        if any(group.colour in doubted for group in reading.colour_groups):
+            reading.warn("colours_told", UNLIKE_TOLD.format(colours=", ".join(told)))
         for group in reading.colour_groups:
             if group.unsure:
                 others = " or ".join(c for c, _ in group.alternatives)
@@ -944,7 +968,9 @@ def _doubt_unsampled_colours(cells: list[CellReading], squares: SquaresResult, p
         learned = np.asarray(squares.readings[at].colour_names, np.float64)
         if told:
             learned = np.where(np.isin(COLOURS, told), learned, 0.0)
-            learned = learned / max(float(learned.sum()), 1e-9)
+            if learned.sum() <= 0:  # the model gives the colours told no odds at all: no word on them
+                continue
+            learned = learned / learned.sum()
         if learned[COLOURS.index(content.colour)] >= UNSAMPLED_DISPUTED:
             continue
         cell.colour_disputed = True

@@ -1150,6 +1150,22 @@ def test_a_pyramid_with_no_colour_sample_placed_against_the_models_word_is_flagg
     cells = [CellReading("C3", "p3", 0.97, [])]
     _doubt_unsampled_colours(cells, squares, play, [(3, 3)])
     assert cells[0].confidence == 0.97 and cells[0].alternatives == [] and not cells[0].colour_disputed
+    # Told the players' colours, the model's odds count among them alone: told purple and red,
+    # its 0.03 for purple against red's 0.01 is no dispute; told purple and orange when it gives
+    # orange, and clear nothing, orange is what it offers; told colours it gives nothing, no word.
+    squares.readings[(3, 3)].colour_names = odds
+    cells = [CellReading("C3", "p3", 0.97, [])]
+    _doubt_unsampled_colours(cells, squares, play, [(3, 3)], told=["purple", "red"])
+    assert cells[0].confidence == 0.97 and not cells[0].colour_disputed
+    leaning = np.zeros(len(COLOURS))
+    leaning[COLOURS.index("clear")], leaning[COLOURS.index("orange")] = 0.9, 0.1
+    squares.readings[(3, 3)].colour_names = leaning
+    cells = [CellReading("C3", "p3", 0.97, [])]
+    _doubt_unsampled_colours(cells, squares, play, [(3, 3)], told=["purple", "orange"])
+    assert cells[0].colour_disputed and [v for v, _ in cells[0].alternatives] == ["o3"]
+    cells = [CellReading("C3", "p3", 0.97, [])]
+    _doubt_unsampled_colours(cells, squares, play, [(3, 3)], told=["purple", "red"])
+    assert cells[0].confidence == 0.97 and cells[0].alternatives == [] and not cells[0].colour_disputed
 
 
 @pytest.mark.parametrize("elevation, doubted", [(30, True), (35, True), (45, False), (60, False)])
@@ -1769,13 +1785,38 @@ def test_colours_told_that_the_pieces_do_not_look_like_are_flagged_with_the_phot
     img, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
     reading = read_image(img, threehouse=False, colours=["blue", "green"])
     assert sorted(reading.colour_names) == ["blue", "green"] and "colours_told" in reading.warning_kinds
+    assert {piece.colour for _, piece in reading.board.pieces()} == {"blue", "green"}
     assert all(group.unsure for group in reading.colour_groups)
     offered = {name for group in reading.colour_groups for name, _ in group.alternatives}
     assert "red" in offered and offered & {"white", "clear"}
     assert set(reading.uncertain) >= {c.cell for c in reading.cells if len(c.value) == 2}
 
 
+def test_more_colours_told_than_the_board_has_players_are_warned_not_obeyed():
+    # Three colours left set from the last game, a two-player 6x6 photographed: the board
+    # keeps its own setup (no piece taken for a park), two groups named among the three told.
+    img, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
+    for stash in (None, False):
+        reading = read_image(img, threehouse=stash, colours=["red", "white", "blue"])
+        assert reading.board.to_text() == WHITE_AND_RED and not reading.threehouse
+        assert any(w.startswith("3 colours told (red, white, blue), but the board is set up for 2 players")
+                   for w in reading.warnings)
+
+
+def test_a_black_and_white_photo_told_the_colours_leaves_the_names_among_them_open():
+    # Without colour the photo names nothing: no doubt of the colours told, and each group's
+    # name left open among them alone.
+    img, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
+    grey = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    reading = read_image(grey, threehouse=False, colours=["red", "white"])
+    assert "colourless" in reading.warning_kinds and "colours_told" not in reading.warning_kinds
+    assert {piece.colour for _, piece in reading.board.pieces()} <= {"red", "white"}
+    assert all(group.unsure and {name for name, _ in group.alternatives} <= {"red", "white"}
+               for group in reading.colour_groups)
+
+
 @pytest.mark.parametrize("colours, players, message", [
+    ("wp", None, "not the string 'wp'"),
     (["red"], None, "name 2, 3 or 4 players"),
     (["red", "reddish"], None, "unknown colour 'reddish'"),
     (["red", "r"], None, "red is named twice"),

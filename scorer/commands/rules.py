@@ -6,7 +6,6 @@ first bytes and read with ``scorer.reader.read_photo``), or ``-`` for standard i
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from dataclasses import dataclass, replace
