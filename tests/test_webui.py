@@ -413,6 +413,8 @@ def test_read_passes_the_players_colours_to_the_reader(client, stand_in_reader):
     assert "'colours': name 2, 3 or 4 players" in assert_json_error(upload(client, png_bytes(), colours="red"), 400)
     assert "option 'players' is 2 but 'colours' names 3" in assert_json_error(
         upload(client, png_bytes(), players="2", colours="r,b,g"), 400)
+    too_long = assert_json_error(upload(client, png_bytes(), colours="red," * 1000), 400)
+    assert "2 to 4 colour names or letters separated by commas" in too_long and len(too_long) < 200
     colours = (io.BytesIO(b"red,blue"), "colours.txt")
     assert "'colours' was sent as a file" in assert_json_error(upload(client, png_bytes(), colours=colours), 400)
     assert len(stand_in_reader) == 3

@@ -36,6 +36,7 @@ OVERLAY_MARGIN = 0.12  # of the checkerboard's size, kept around it when the ove
 PREVIEW_MAX_SIDE = 1280  # px of the photo shown for marking corners
 READ_OPTIONS = {"players", "threehouse", "corners", "squares", "colours"}  # /api/read's form fields besides the photo
 MAX_CORNERS_TEXT = 400  # characters of the corners option: four [x, y] need far fewer
+MAX_COLOURS_TEXT = 100  # characters of the colours option: four names need far fewer
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"", "0", "false", "no", "off"}
 
@@ -99,8 +100,8 @@ def colours_option(options: Mapping[str, Any], players: int | None) -> list[str]
     value = options.get("colours")
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    if not isinstance(value, str):
-        raise ApiError(400, f"option 'colours' must be colour names separated by commas, not {value!r}")
+    if not isinstance(value, str) or len(value) > MAX_COLOURS_TEXT:
+        raise ApiError(400, "option 'colours' must be 2 to 4 colour names or letters separated by commas")
     return _players_colours(value.split(","), "colours", players)
 
 
