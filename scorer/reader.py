@@ -336,8 +336,8 @@ class Reading:
     photo_scale: float = 1.0  # photo px per reading px (the photo may be read shrunk, or a small board's larger)
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
-    colours_told: list[str] | None = None  # the players' colours, when they said them (the pieces named among them)
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well (or the colours outvoted them, or its counts fight the look)
+    colours_told: list[str] | None = None  # the players' colours, when they said them (the pieces named among them)
     quality: PhotoQuality | None = None  # blurred, shaken, blown out or too dark (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
     grid_unsure: bool = False  # the board finder was unsure of the board's outline (GRID_UNSURE), or found it not square

@@ -1,5 +1,10 @@
 """One module per ``subdivision`` command; see ``scorer.cli``."""
 
+import argparse
+
+from scorer.errors import UserError
+from scorer.rules import parse_seats
+
 
 def add_stash_options(parser, note: str | None = None) -> None:
     """``--threehouse`` / ``--standard``: the stash size; with neither it is inferred from the
@@ -16,10 +21,6 @@ def add_stash_options(parser, note: str | None = None) -> None:
 def colour_list(text: str) -> list[str]:
     """``"red,b,green"`` -> ``["red", "blue", "green"]``: 2 to 4 colour names or letters, each
     once (``scorer.rules.parse_seats``), for ``--seats`` and ``--colours``."""
-    import argparse
-
-    from scorer.rules import parse_seats
-
     try:
         return parse_seats(text.split(","))
     except ValueError as err:
@@ -30,12 +31,10 @@ def add_colours_option(parser, note: str | None = None) -> None:
     """``--colours``: the players' colours, for the photo reader to name the pieces among them."""
     parser.add_argument("--colours", type=colour_list, metavar="COLOURS",
                         help="the players' colours, as names or letters: white,purple or w,p (a photo's pieces "
-                        "are then named among them; sets the players)" + (f"; {note}" if note else ""))
+                        "are then named among them)" + (f"; {note}" if note else ""))
 
 
 def check_players_fit(players: int | None, colours: list[str] | None, option: str) -> None:
     """UserError when ``--players`` and the colours named by ``option`` disagree on how many play."""
-    from scorer.errors import UserError
-
     if colours and players and players != len(colours):
         raise UserError(f"--players {players} but {option} names {len(colours)}: {','.join(colours)}")
