@@ -182,7 +182,7 @@
     return {
       players: $("#opt-players").value,
       stash: ($('#options input[name="stash"]:checked') || { value: "auto" }).value, // auto, standard, threehouse
-      colours: [...document.querySelectorAll('#opt-colours input:checked')].map((i) => i.value), // the players' colours ticked
+      colours: $$('#opt-colours input:checked').map((i) => i.value), // the players' colours ticked
       private_parks: $("#opt-private-parks").checked,
       loose_parks: $("#opt-private-parks").checked && $("#opt-loose-parks").checked,
     };
@@ -196,7 +196,7 @@
     $("#opt-private-parks").checked = !!opts.private_parks;
     $("#opt-loose-parks").checked = !!opts.loose_parks;
     const ticked = new Set(Array.isArray(opts.colours) ? opts.colours : []);
-    for (const box of document.querySelectorAll("#opt-colours input")) box.checked = ticked.has(box.value);
+    for (const box of $$("#opt-colours input")) box.checked = ticked.has(box.value);
     syncLooseParks();
   }
 
