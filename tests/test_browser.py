@@ -2352,6 +2352,38 @@ def test_a_reading_saved_by_the_page_before_notes_is_kept(page):
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
 
 
+def test_colours_ticked_that_the_photo_doubts_are_one_tap_to_untick_and_read_again(page):
+    board = "w3 . .\n. b2 .\n. . w1\n"
+    sent = []
+    doubt = "some pieces do not look like any of the colours told (red, blue): check those colours, or the colours set for this game"
+
+    def answer(route):
+        sent.append(route.request.post_data_buffer)
+        told = b'name="colours"' in route.request.post_data_buffer
+        route.fulfill(status=200, json={
+            "board": board if not told else board.replace("w", "r"), "uncertain": [],
+            "reading": {"board": board, "cells": [], "colour_groups": [],
+                        "warnings": [doubt] if told else [], "warning_kinds": ["colours_told"] if told else []},
+            "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+        })
+
+    page.route("**/api/read", answer)
+    page.check('#opt-colours input[value="red"]')
+    page.check('#opt-colours input[value="blue"]')  # the last game's
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator("#message")).to_contain_text("Check the colours ticked under Game (one tap below)")
+    check = page.locator("#reader-checks .colours-told-check")
+    expect(check).to_contain_text("Some pieces do not look like any of the colours told (red, blue)")
+    expect(page.locator("#reading-warnings")).not_to_contain_text("do not look like")  # said once, in the check
+    check.get_by_role("button", name="Untick them and read again").click()
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", "w3")
+    assert len(sent) == 2 and b'name="colours"\r\n\r\nred,blue\r\n' in sent[0] and b'name="colours"' not in sent[1]
+    assert not page.is_checked('#opt-colours input[value="red"]') and not page.is_checked('#opt-colours input[value="blue"]')
+    page.reload()  # unticked for good
+    assert not page.is_checked('#opt-colours input[value="blue"]')
+
+
 def test_the_players_colours_ticked_go_with_each_photo_and_are_kept(page):
     sent = answer_reads_with(page, "r3 . .\n. b2 .\n. . r1\n")
     photo = {"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}

@@ -599,7 +599,7 @@
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     // Once no colour, grid or play area is in question (their answers may change or clear the
     // squares), the squares found right on the photo are one tap together.
-    const settledFirst = pending.some((c) => ["colour_check", "grid", "play_area", "another_board"].includes(c.kind));
+    const settledFirst = pending.some((c) => ["colour_check", "colours_told", "grid", "play_area", "another_board"].includes(c.kind));
     const allRight = settledFirst ? undefined : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info", allRight);
     else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
@@ -863,8 +863,9 @@
   // The reader's close calls, each with a one-tap fix, shown under the top message: a colour
   // group it was unsure of (clear or white, blue or purple), while that colour is still on the
   // board, renamed whole; a stash inferred from parks that fit the other one nearly as well,
-  // while the Stash option is on auto, read again as the other; a grid the finder was unsure
-  // of, its corners marked by hand.
+  // while the Stash option is on auto, read again as the other; colours ticked under Game that
+  // the photo does not bear out, unticked and the photo read again; a grid the finder was
+  // unsure of, its corners marked by hand.
   function renderReaderChecks() {
     const box = $("#reader-checks");
     const checks = readerChecks().map((c) => c.node());
@@ -907,6 +908,14 @@
           // the photo is not kept across a reload: the way back to it is the player's own
           : `If it is ${other}, set the stash under Game and send the photo again (it is not kept after a reload).`) });
     }
+    // Colours ticked under Game that the photo does not bear out (most likely the last game's,
+    // left ticked): the reader's own words, and one tap to untick them and read the photo again.
+    const toldDoubts = state.reading.notes.filter((w, i) => (state.reading.noteKinds || [])[i] === "colours_told");
+    if (toldDoubts.length && state.lastPhoto) {
+      checks.push({ kind: "colours_told", topic: "the colours ticked under Game", node: () => el("p", { class: "colours-told-check" },
+        toldDoubts.map((w) => `${w[0].toUpperCase()}${w.slice(1)}. `).join(""),
+        el("button", { type: "button", class: "button", onclick: readAgainWithoutColours }, "Untick them and read again")) });
+    }
     // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
     const runnerUp = rowOneTurns(), turned = turnsFromRead();
     if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp)) {
@@ -948,6 +957,13 @@
     if (!confirmDroppingCorrections()) return;
     setStash(threehouse);
     state.stashFromCheck = true;
+    save();
+    readAgain();
+  }
+
+  function readAgainWithoutColours() {
+    if (!confirmDroppingCorrections()) return;
+    for (const box of $$("#opt-colours input")) box.checked = false;
     save();
     readAgain();
   }
