@@ -1779,6 +1779,18 @@ def test_the_players_colours_told_settle_white_against_clear():
         assert reading.to_dict()["colours_told"] == [{"r": "red", "w": "white"}.get(c, c) for c in told]
 
 
+def test_the_colours_told_still_name_the_pieces_when_the_board_is_read_again_turned():
+    # A grid given with another edge at row 0 (corners marked from another side of the table):
+    # the board is read again turned to match, and that reading too names among the colours told.
+    img, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
+    grid = reader.find_board_grid(img)
+    assert grid.bottom_turns() == 0
+    reading = read_image(img, grid=grid.turned(1), threehouse=False, colours=["r", "clear"])
+    assert reading.board.to_text() == WHITE_AND_RED.replace("w", "x")
+    assert not any(group.unsure for group in reading.colour_groups)
+    assert reading.colours_told == ["red", "clear"]
+
+
 def test_colours_told_that_the_pieces_do_not_look_like_are_flagged_with_the_photos_names_offered():
     # Another game's colours left set: the pieces keep the names told, but every group is
     # flagged, offered the name the photo alone gives, and the reading says why.
