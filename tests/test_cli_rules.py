@@ -410,6 +410,28 @@ def test_real_process_exit_codes_and_no_traceback(tmp_path):
     assert result.returncode == 0 and "winner: red" in result.stdout
 
 
+def test_a_file_name_the_outputs_encoding_cannot_write_is_escaped_not_a_traceback(tmp_path):
+    # Windows with the output redirected writes cp1252, which has no CJK: the report still prints.
+    board = tmp_path / "\u677f.txt"
+    board.write_text(Path(GAME_2P).read_text())
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    result = subprocess.run([sys.executable, "-m", "scorer", "score", str(board)], capture_output=True, cwd=ROOT, env=env)
+    assert result.returncode == 0 and result.stderr == b""
+    assert b"\\u677f.txt" in result.stdout and b"winner: red" in result.stdout
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_board_text_saved_as_utf16_with_its_byte_order_mark_is_read(capsys, tmp_path, encoding):
+    path = tmp_path / "notepad.txt"
+    text = Path(GAME_2P).read_text()
+    path.write_bytes(("\ufeff" if encoding.endswith("be") else "").encode(encoding) + text.encode(encoding))
+    status, out, err = run(["score", str(path)], capsys)
+    assert status == 0 and err == "" and "winner: red" in out
+    path.write_bytes(b"\xff\xfe\x00\xd8")  # a byte-order mark, then half a surrogate pair
+    status, out, err = run(["score", str(path)], capsys)
+    assert status == 2 and out == "" and "neither board text (not UTF-8 or UTF-16)" in err
+
+
 def test_empty_and_opening_boards(capsys, tmp_path):
     empty = tmp_path / "empty.txt"
     empty.write_text("# . . . . #\n. . . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n")

@@ -6,6 +6,7 @@ first bytes and read with ``scorer.reader.read_photo``), or ``-`` for standard i
 
 from __future__ import annotations
 
+import codecs
 import json
 import sys
 from dataclasses import dataclass, replace
@@ -149,12 +150,14 @@ def _board_from_bytes(name: str, data: bytes) -> Board:
     """The board a file's bytes write as text; a one-line UserError saying why they do not."""
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(too_large(name, MAX_TEXT_BYTES, len(data), "for board text"))
-    if b"\x00" in data:
+    utf16 = data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)  # Windows' "Unicode" text (Notepad, PowerShell)
+    if b"\x00" in data and not utf16:
         raise UserError(f"{name}: neither board text nor a photo ({PHOTO_FORMATS})")
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-16" if utf16 else "utf-8-sig")
     except UnicodeDecodeError:
-        raise UserError(f"{name}: neither board text (not UTF-8) nor a photo ({PHOTO_FORMATS})") from None
+        raise UserError(f"{name}: neither board text (not UTF-8{' or UTF-16' if utf16 else ''}) nor a photo "
+                        f"({PHOTO_FORMATS})") from None
     if text.lstrip().startswith("<"):  # no board row starts so: an SVG, HTML or XML file
         raise UserError(f"{name}: markup (SVG, HTML or XML?), neither board text nor a photo ({PHOTO_FORMATS})")
     try:
