@@ -436,6 +436,17 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
     return violations
 
 
+def _over_threehouse_stash(board: Board) -> tuple[str, int, int] | None:
+    """The first (colour, pips, count) of which the board holds more than a ThreeHouse stash
+    has; None when every count fits one."""
+    for colour in board.colours():
+        counts = placed_counts(board, colour)
+        for pips in PIPS:
+            if counts[pips] > THREEHOUSE_TRIOS:
+                return colour, pips, counts[pips]
+    return None
+
+
 def _unrooted_cluster(board: Board, start: Square) -> list[Square]:
     """The 1-pips linked to ``start`` through other-colour Near steps (all unplaceable)."""
     seen = {start}
@@ -645,8 +656,15 @@ def check_position(
             # not every player has placed a piece).
             guess = infer_stash(size, len(board.parks()), given, colours_seen=colours)
         threehouse = guess.threehouse
-        doubt = guess.doubt()
-        notes += [doubt] if doubt else []
+        over = _over_threehouse_stash(board) if threehouse and setups_for_size(board.rows, board.cols, False) else None
+        if over is not None:  # the pieces themselves rule ThreeHouse out, whatever the parks say
+            threehouse = False
+            notes.append(f"{over[0]} has {over[2]} {over[1]}-pips on the board, more than a ThreeHouse stash holds "
+                         f"({THREEHOUSE_TRIOS}): checked as a standard game, though its {len(board.parks())} parks "
+                         "fit ThreeHouse better")
+        else:
+            doubt = guess.doubt()
+            notes += [doubt] if doubt else []
     trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
     violations = placement_violations(board, trios)
     if seats is not None:

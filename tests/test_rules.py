@@ -489,6 +489,18 @@ def test_check_position_infers_the_stash_when_not_given():
     eight["A2"], eight["C2"] = Piece("red", 1), Piece("blue", 1)
     early = check_position(eight, threehouse=None)  # two colours two moves in: a third player may be next
     assert early.trios == 3 and any(n.startswith("unsure of the stash: 8 parks on a 6x6") for n in early.notes)
+    # four of one colour and size: no ThreeHouse stash holds them, whatever the parks say
+    for name in ("B1", "C1", "D1", "E1"):
+        eight[name] = Piece("red", 2)
+    counted = check_position(eight, threehouse=None)
+    assert counted.trios == 5 and not any(v.rule == "too_many_pieces" for v in counted.violations)
+    assert any(n.startswith("red has 4 2-pips on the board, more than a ThreeHouse stash holds (3): checked as a "
+                            "standard game") for n in counted.notes)
+    assert not any(n.startswith("unsure of the stash") for n in counted.notes)
+    crowded = Board(5, 5)  # a 5x5 is only ThreeHouse: there the count is a violation
+    for name in ("A1", "B1", "C1", "D1"):
+        crowded[name] = Piece("red", 2)
+    assert any(v.rule == "too_many_pieces" for v in check_position(crowded, threehouse=None).violations)
     # the seats narrow it like a player count: three players on a 6x6 with 7 parks play ThreeHouse
     assert check_position(seven, threehouse=None, seats=["red", "blue", "green"]).trios == 3
     # given, it is not inferred: a 5x5 checked as standard stays standard
