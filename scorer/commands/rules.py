@@ -273,10 +273,9 @@ def format_score(name: str, report: ScoreReport) -> str:
         for group in s.groups:
             lines.append(f"       group {group.points}: {' '.join(sq.name for sq in group.cells)}")
         for d in s.deductions:
-            if d.one_pips:
-                ones = " ".join(sq.name for sq in d.one_pips)
-                lines.append(f"       3-pip {d.cell.name} {d.points}: {len(d.one_pips)} 1-pip{'s' * (len(d.one_pips) != 1)} "
-                             f"Near it ({ones})")
+            ones = " ".join(sq.name for sq in d.one_pips)
+            near = f"{len(d.one_pips)} 1-pip{'s' * (len(d.one_pips) != 1)} Near it ({ones})" if ones else "no 1-pip Near it"
+            lines.append(f"       3-pip {d.cell.name} {d.points}: {near}")
         for park in s.parks:
             lines.append(f"       park {park.park.name} +{park.points}: {' '.join(sq.name for sq in park.cells)}")
     if report.private_parks:
