@@ -26,7 +26,8 @@ def add_parser(subparsers) -> None:
     read.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     read.add_argument("--overlay", metavar="OUT.png", type=overlay_argument,
                       help="write the photo with the reading drawn on it, as PNG or, named .jpg, JPEG "
-                      "(several photos: OUT-1.png, ...)")
+                      "(several photos: OUT-1.png, ...), shrunk to 1600 px on its long side at most (--corners "
+                      "and the JSON's corners are in the photo's own pixels)")
     read.add_argument("--players", type=int, choices=(2, 3, 4), help="number of players (default: from the board)")
     add_stash_options(read)
     add_colours_option(read)
