@@ -374,6 +374,19 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page):
+    # red has placed one more piece than green and blue: red opened the game, green moves next
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. r1 . . . . .\n# . . . . . #\n")
+    chooser = page.locator("#seats .seats-chooser")
+    expect(chooser).to_contain_text("Who plays first?")
+    expect(chooser.locator(".seat").first).to_have_attribute("data-colour", "red")
+    chooser.locator(".seat").first.click()
+    chooser.locator('.seat[data-colour="green"]').click()  # green or blue second: the counts allow either
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    expect(page.locator("#legality")).not_to_contain_text("cannot come from play in turn order")
+
+
 def test_a_board_of_another_size_is_another_game_its_order_asked_for_again(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     chooser = page.locator("#seats .seats-chooser")

@@ -1509,9 +1509,13 @@
         el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "set it again")));
       return;
     }
-    // The players the counts allow first, as "To move" lists them; then the rest on the board;
-    // then, for a player with no piece yet, every other colour.
-    const ranked = candidates.filter((c) => onBoard.includes(c)).concat(onBoard.filter((c) => !candidates.includes(c)));
+    // In turn order the players who have played this round hold one piece more than the rest, so
+    // the seats from the first run from the most pieces to the fewest: the players on the board
+    // by their piece count (those the counts allow to move, as "To move" lists them, last among
+    // equals); then, for a player with no piece yet, every other colour.
+    const held = (c) => (state.cells || []).reduce((n, row) => n + row.filter((t) => t.length === 2 && t[0] === LETTER_OF[c]).length, 0);
+    const ranked = onBoard.map((c, i) => [c, held(c), candidates.includes(c), i])
+      .sort((a, b) => b[1] - a[1] || a[2] - b[2] || a[3] - b[3]).map(([c]) => c);
     const offered = onBoard.length >= needed ? ranked : ranked.concat(COLOURS.map((c) => c.name).filter((c) => !onBoard.includes(c)));
     const tap = (c) => {
       const next = state.seats.concat([c]);
