@@ -315,6 +315,11 @@ def test_violations_are_listed_and_marked(page):
     marked = page.locator("#diagram .sq:has(.mark.violation)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert {"A3", "B3"} <= set(marked)
     shot(page, "violations", full_page=False)
+    expect(page.locator("#violations > p")).to_contain_text("marked in red on the board")
+    # piece counts no turn order gives: a problem of no square, so nothing said to be marked
+    enter_board(page, "# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # r2 .\n. b2 . . r2 .\n# . . . . #\n")
+    expect(page.locator("#violations")).to_contain_text("cannot come from play in turn order")
+    expect(page.locator("#violations > p")).to_have_text("1 problem:")
 
 
 def test_new_empty_board_then_place_pieces(page):

@@ -1450,7 +1450,7 @@
       return;
     }
     box.replaceChildren(
-      el("p", { text: `${list.length} problem${list.length === 1 ? "" : "s"}, marked in red on the board:` }),
+      el("p", { text: `${list.length} problem${list.length === 1 ? "" : "s"}${violationCells().size ? ", marked in red on the board" : ""}:` }),
       el("ul", { class: "violations" }, list.map((v) => {
         const cells = [v.cell, ...(v.cells || [])].filter(Boolean);
         return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule), cells);
