@@ -2378,9 +2378,11 @@ def test_colours_ticked_that_the_photo_doubts_are_one_tap_to_untick_and_read_aga
     def answer(route):
         sent.append(route.request.post_data_buffer)
         told = b'name="colours"' in route.request.post_data_buffer
+        groups = [{"colour": "red", "cells": ["A3", "C1"], "confidence": 0.55, "unsure": True,
+                   "alternatives": [{"colour": "white", "confidence": 0.45}]}] if told else []
         route.fulfill(status=200, json={
             "board": board if not told else board.replace("w", "r"), "uncertain": [],
-            "reading": {"board": board, "cells": [], "colour_groups": [],
+            "reading": {"board": board, "cells": [], "colour_groups": groups,
                         "warnings": [doubt] if told else [], "warning_kinds": ["colours_told"] if told else []},
             "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
         })
@@ -2389,8 +2391,12 @@ def test_colours_ticked_that_the_photo_doubts_are_one_tap_to_untick_and_read_aga
     page.check('#opt-colours input[value="red"]')
     page.check('#opt-colours input[value="blue"]')  # the last game's
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
-    expect(page.locator("#message")).to_contain_text("Check the colours ticked under Game (one tap below)")
+    # first of the checks: the red group's doubt comes of a reading with the colours ticked
+    expect(page.locator("#message")).to_contain_text(
+        "Check the colours ticked under Game and the colour of the red pieces (one tap below). "
+        "Check the colours ticked first")
     check = page.locator("#reader-checks .colours-told-check")
+    expect(page.locator("#reader-checks > :first-child")).to_have_class("colours-told-check")
     expect(check).to_contain_text("Some pieces do not look like any of the colours told (red, blue)")
     expect(page.locator("#reading-warnings")).not_to_contain_text("do not look like")  # said once, in the check
     check.get_by_role("button", name="Untick them and read again").click()

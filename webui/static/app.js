@@ -591,10 +591,15 @@
     const pending = readerChecks();
     const topics = pending.map((c) => c.topic).filter(Boolean);
     const colours = topics.filter((t) => t.colour).map((t) => t.colour);
-    const checks = (colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
-      .concat(topics.filter((t) => typeof t === "string"));
+    const toldFirst = pending.length > 1 && pending[0].kind === "colours_told";
+    const checks = (toldFirst ? [pending[0].topic] : [])
+      .concat(colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
+      .concat(topics.filter((t) => typeof t === "string" && !(toldFirst && t === pending[0].topic)));
     // A colour's answer clears the marks its doubt alone put on squares: before tapping them.
-    const colourFirst = colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
+    // Colours ticked that the photo doubts come before all: the reading made with them may be
+    // another game's colours, and read again without them the other questions may change.
+    const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
+      : colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (one tap below).${colourFirst}` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     // Once no colour, grid or play area is in question (their answers may change or clear the
@@ -911,8 +916,8 @@
     // Colours ticked under Game that the photo does not bear out (most likely the last game's,
     // left ticked): the reader's own words, and one tap to untick them and read the photo again.
     const toldDoubts = state.reading.notes.filter((w, i) => (state.reading.noteKinds || [])[i] === "colours_told");
-    if (toldDoubts.length && state.lastPhoto) {
-      checks.push({ kind: "colours_told", topic: "the colours ticked under Game", node: () => el("p", { class: "colours-told-check" },
+    if (toldDoubts.length && state.lastPhoto) { // first: the other checks come of a reading with those colours
+      checks.unshift({ kind: "colours_told", topic: "the colours ticked under Game", node: () => el("p", { class: "colours-told-check" },
         toldDoubts.map((w) => `${w[0].toUpperCase()}${w.slice(1)}. `).join(""),
         el("button", { type: "button", class: "button", onclick: readAgainWithoutColours }, "Untick them and read again")) });
     }
