@@ -686,7 +686,7 @@ def test_the_stash_check_stays_after_a_reload_and_says_how_to_read_the_photo_aga
     check = page.locator("#reader-checks .stash-check")
     expect(check).to_contain_text("If it is ThreeHouse, set the stash under Game and send the photo again (it is not kept after a reload).")
     expect(check.get_by_role("button")).to_have_count(0)
-    expect(page.locator("#message")).to_contain_text("Check the stash")
+    expect(page.locator("#message")).to_contain_text("Check the stash (below).")  # no tap promised
 
 
 def test_a_photo_that_cannot_be_read_after_a_reload_leaves_marking_without_an_error(page):

@@ -600,7 +600,8 @@
     // another game's colours, and read again without them the other questions may change.
     const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
       : colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
-    const checkNote = checks.length ? ` Check ${listed(checks, "and")} (one tap below).${colourFirst}` : "";
+    const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
+    const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
     const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
     // Once no colour, grid or play area is in question (their answers may change or clear the
     // squares), the squares found right on the photo are one tap together.
@@ -887,7 +888,8 @@
 
   // The close calls open now, each {kind, topic, node}: the reader's warning kind it answers,
   // the topic as the top message names it (a colour group's as {colour}; none for a row 1
-  // already turned), and a function making the check to show.
+  // already turned), a function making the check to show, and oneTap false where its fix is
+  // not one tap (the photo gone after a reload).
   function readerChecks() {
     if (!state.reading) return [];
     const onBoard = onBoardColours();
@@ -907,7 +909,8 @@
     }));
     if (state.reading.stashUnsure && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
-      checks.push({ kind: "stash", topic: "the stash", node: () => el("p", { class: "stash-check" }, `Read as a ${read} game, but the photo leaves the stash in doubt. `,
+      // (one tap only while the photo is at hand: after a reload it is not kept)
+      checks.push({ kind: "stash", topic: "the stash", oneTap: !!state.lastPhoto, node: () => el("p", { class: "stash-check" }, `Read as a ${read} game, but the photo leaves the stash in doubt. `,
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)
           // the photo is not kept across a reload: the way back to it is the player's own
