@@ -2408,6 +2408,20 @@ def test_colours_ticked_that_the_photo_doubts_are_one_tap_to_untick_and_read_aga
     assert not page.is_checked('#opt-colours input[value="blue"]')
 
 
+def test_players_and_colours_ticked_that_disagree_are_said_before_sending_and_one_tap_to_mend(page):
+    sent = answer_reads_with(page, "r3 . .\n. b2 .\n. . r1\n")
+    page.select_option("#opt-players", "3")  # left from the last game
+    page.check('#opt-colours input[value="red"]')
+    page.check('#opt-colours input[value="blue"]')
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator("#message")).to_contain_text("Players is set to 3 under Game, but 2 colours are ticked there (red and blue).")
+    assert sent == []  # nothing sent that the server would refuse
+    page.locator("#message").get_by_role("button", name="Read with Players on auto").click()
+    expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", "r3")
+    assert len(sent) == 1 and b'name="players"\r\n\r\nauto\r\n' in sent[0] and b'name="colours"\r\n\r\nred,blue\r\n' in sent[0]
+    assert page.input_value("#opt-players") == "auto"
+
+
 def test_the_players_colours_ticked_go_with_each_photo_and_are_kept(page):
     sent = answer_reads_with(page, "r3 . .\n. b2 .\n. . r1\n")
     photo = {"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}

@@ -468,6 +468,15 @@
     }
     const o = options();
     const colours = coloursToSend(o);
+    if (colours && o.players !== "auto" && Number(o.players) !== colours.length) { // one of them left from another game
+      showMessage(`Players is set to ${o.players} under Game, but ${colours.length} colours are ticked there (${listed(colours, "and")}).`,
+        undefined, { label: "Read with Players on auto", onclick: () => {
+          $("#opt-players").value = "auto";
+          save();
+          uploadPhoto(file, marked);
+        } });
+      return;
+    }
     const key = JSON.stringify([o.players, threehouseOption(o), colours, marked]);
     if (state.upload && file === state.lastPhoto && key === state.uploadKey) return; // a double tap: already on its way
     const shown = state.reading && state.reading.file instanceof Blob ? [state.reading.file, state.lastMarked] : [null, null];
