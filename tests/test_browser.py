@@ -1391,6 +1391,25 @@ def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(pa
     expect(page.locator("#photo-pane")).to_be_hidden()
 
 
+def test_another_board_typed_asks_before_it_drops_the_corrections_to_a_photos_reading(page):
+    board = "# r3 .\n. b2 .\n. . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    pick(page, "C1", "red 1-pip")
+    asked, accept = [], [False]
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept() if accept[0] else dialog.dismiss()))
+    page.fill("#board-text", "g3 . .\n. . .\n. . y2\n")  # another board, not the read one corrected
+    page.click("#apply-text")
+    assert asked and asked[0].startswith("Scoring another board replaces the board, and your 1 correction with it.")
+    expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "r1")  # kept
+    expect(page.locator("#photo-pane")).to_be_visible()
+    accept[0] = True
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "y2")
+    expect(page.locator("#photo-pane")).to_be_hidden()
+
+
 def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_are(browser, base_url):
     """On a phone the message sits a screen above the board: an error about the scoring in the
     background is not scrolled to, the board stays where it was."""

@@ -1884,6 +1884,8 @@
         });
         return;
       }
+      // Another board: the photo's reading goes, and the player's corrections to it with it.
+      if (state.reading && !confirmDroppingCorrections("Scoring another board", "Score it?")) return;
       const putBack = takeAsAnotherBoard(typed);
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
