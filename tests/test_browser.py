@@ -1226,6 +1226,25 @@ def test_checks_answered_while_the_server_fails_leave_its_message_and_try_again(
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # B3: the checks answered are kept
 
 
+def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {
+        "board": board, "uncertain": ["A3"],
+        "reading": {"board": board, "warnings": [], "warning_kinds": [],
+                    "cells": [{"cell": "A3", "value": "w3", "confidence": 0.6,
+                               "alternatives": [{"value": "x3", "confidence": 0.3}, {"value": "w2", "confidence": 0.1}]}],
+                    "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.6,
+                                       "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}]},
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    page.locator('#diagram .sq[data-cell="A3"]').click()
+    # the colour answered: read as a clear 3-pip, its next best the size alone, no white row offered
+    expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as clear 3-pip \(60% sure\); next best: clear 2-pip 10%\."))
+    expect(page.locator('#picker .picker-colour[data-colour="white"]')).to_have_class(re.compile(r"\bhidden-colour\b"))
+    expect(page.locator('#picker .choice[data-value="x2"]')).to_have_class(re.compile(r"\bsuggested\b"))
+
+
 def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {
@@ -2258,8 +2277,11 @@ def test_a_read_board_corrected_as_text_keeps_its_reading(page):
     expect(page.locator('#photo-marks .ps.corrected[data-cell="B2"]')).to_have_count(1)
     expect(page.locator("#reader-checks .colour-check")).to_have_count(1)
     page.fill("#board-text", MIDGAME)  # another size: another board, not the photo's
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))  # B2's correction goes with it
     page.click("#apply-text")
     expect(page.locator("#photo-pane")).to_be_hidden()
+    assert asked and "your 1 correction" in asked[0]
 
 
 def test_the_stash_a_check_set_goes_back_to_auto_for_the_next_photo(page):

@@ -1057,10 +1057,33 @@
   // as a rename now does (again, for a reading saved since: the same marks, already gone).
   function settleRenamedGroups() {
     const renamed = renamedGroups();
-    for (const g of renamed) {
-      const [a, b] = [readLetterOf(g), LETTER_OF[g.colour]];
-      dropSettledMarks(g, swappedAmong(g, renamed) ? { [a]: b, [b]: a } : { [a]: b, [b]: b });
+    for (const g of renamed) dropSettledMarks(g, letterRenames(g, renamed));
+  }
+
+  // How colour group ``g``, one of ``renamed``, renames the reader's letters (as
+  // dropSettledMarks takes them): its read letter becomes its name's, and so does the name's own
+  // (the other colour it was weighed against is answered), unless two groups swapped names.
+  function letterRenames(g, renamed) {
+    const [a, b] = [readLetterOf(g), LETTER_OF[g.colour]];
+    return swappedAmong(g, renamed) ? { [a]: b, [b]: a } : { [a]: b, [b]: b };
+  }
+
+  // A square's reading (its value and alternatives) in the colour names the player has given
+  // the groups since: alternatives that come to the same value merged, and none that is the value.
+  function readingNamedNow(info) {
+    const renamed = renamedGroups();
+    const letters = Object.assign({}, ...renamed.map((g) => letterRenames(g, renamed)));
+    const named = (v) => (typeof v === "string" && v.length === 2 && letters[v[0]] ? letters[v[0]] + v[1] : v);
+    const value = named(info.value);
+    const alternatives = [];
+    for (const a of alternativesOf(info)) {
+      const v = named(a.value);
+      if (v === value) continue;
+      const same = alternatives.find((b) => b.value === v);
+      if (!same) alternatives.push({ ...a, value: v });
+      else if (typeof a.confidence === "number") same.confidence = (same.confidence || 0) + a.confidence;
     }
+    return { value, alternatives };
   }
 
   // Drop the dashed mark of each square of colour group ``group`` that is sure enough once its
@@ -1669,7 +1692,8 @@
     const info = state.reading && state.reading.byCell[name];
     const suggestions = new Set();
     if (info) {
-      const alts = alternativesOf(info);
+      const now = readingNamedNow(info);
+      const alts = now.alternatives;
       alts.forEach((a) => suggestions.add(a.value));
       // rounded down: a square under the unsure line (95%) never shows as 95% sure
       const conf = typeof info.confidence === "number" ? ` (${Math.floor(info.confidence * 100)}% sure)` : "";
@@ -1686,7 +1710,7 @@
       const washed = info.washed_out === true ? " A reflection of a light washes this square out in the photo." : "";
       // A hand or an arm over the board hides the square altogether.
       const covered = info.covered === true ? " Something lies over this square in the photo (a hand or an arm?)." : "";
-      $("#picker-reading").textContent = `Read as ${describe(info.value)}${conf}${altText}.${settled}${hidden}${blends}${disputed}${washed}${covered}`;
+      $("#picker-reading").textContent = `Read as ${describe(now.value)}${conf}${altText}.${settled}${hidden}${blends}${disputed}${washed}${covered}`;
     } else {
       $("#picker-reading").textContent = "";
     }
