@@ -903,8 +903,10 @@ def answer_reads_with(page, board: str) -> list[bytes]:
 
     def fulfil(route):
         sent.append(route.request.post_data_buffer)
+        told = re.search(rb'name="colours"\r\n\r\n([^\r]*)\r\n', route.request.post_data_buffer)  # as the reader echoes them
         route.fulfill(status=200, json={"board": board, "uncertain": [],
-                                        "reading": {"board": board, "cells": [], "warnings": []},
+                                        "reading": {"board": board, "cells": [], "warnings": [],
+                                                    "colours_told": told[1].decode().split(",") if told else None},
                                         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
 
     page.route("**/api/read", fulfil)
@@ -2467,13 +2469,18 @@ def test_the_players_colours_ticked_go_with_each_photo_and_are_kept(page):
     sent = answer_reads_with(page, "r3 . .\n. b2 .\n. . r1\n")
     photo = {"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}
     page.check('#opt-colours input[value="white"]')  # one colour alone says nothing of the game: not sent
+    expect(page.locator("#colours-used")).to_have_text("1 ticked: photos are read without colours until two to four are.")
     page.set_input_files("#file-input", files=[photo])
     expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", "r3")
     assert b'name="colours"' not in sent[0]
     page.check('#opt-colours input[value="purple"]')
+    expect(page.locator("#colours-used")).to_have_text("The photo shown was read with other colours: read it again to use these.")
+    page.locator("#opt-colours").scroll_into_view_if_needed()
+    shot(page, "colours-used", full_page=False)
     page.reload()  # kept with the other options
     assert page.is_checked('#opt-colours input[value="white"]') and page.is_checked('#opt-colours input[value="purple"]')
     page.set_input_files("#file-input", files=[{**photo, "buffer": b"\xff\xd8\xff\x00"}])
     expect(page.locator("#results")).to_be_visible()
     page.wait_for_function("() => !document.querySelector('#progress') || document.querySelector('#progress').hidden")
     assert len(sent) == 2 and b'name="colours"\r\n\r\npurple,white\r\n' in sent[1]
+    expect(page.locator("#colours-used")).to_have_text("")  # read with them

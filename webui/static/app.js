@@ -236,6 +236,20 @@
 
   function syncLooseParks() {
     $("#opt-loose-parks").disabled = !$("#opt-private-parks").checked;
+    syncColoursUsed();
+  }
+
+  // Beside the Colours option: ticks that are not used (one, or more than four), and ticks
+  // that differ from those the photo shown was read with (they count from the next read).
+  function syncColoursUsed() {
+    const ticked = options().colours, sent = coloursToSend({ colours: ticked });
+    const readWith = state.reading && state.lastPhoto ? state.reading.coloursTold || null : undefined;
+    let note = "";
+    if (ticked.length && !sent) note = `${ticked.length} ticked: photos are read without colours until two to four are.`;
+    else if (readWith !== undefined && JSON.stringify([...(sent || [])].sort()) !== JSON.stringify([...(readWith || [])].sort())) {
+      note = "The photo shown was read with other colours: read it again to use these.";
+    }
+    $("#colours-used").textContent = note;
   }
 
   function save() {
@@ -560,7 +574,7 @@
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       anotherBoard: !!(reading.grid && reading.grid.another_board),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
-      rowOneTurns: reading.row_one_alternative,
+      rowOneTurns: reading.row_one_alternative, coloursTold: Array.isArray(reading.colours_told) ? reading.colours_told : null,
       grid: reading.grid || null, file: state.lastPhoto };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
@@ -837,6 +851,7 @@
     if (!shown) state.photo = null;
     $("#photo-pane").hidden = !shown;
     $("#results").classList.toggle("has-photo", shown);
+    syncColoursUsed(); // a photo's reading shown or gone: the colours it was read with with it
   }
 
   // The reader's warnings shown as notes ({notes, noteKinds}: their texts and their kinds, as
