@@ -1388,7 +1388,9 @@ def test_reading_again_asks_before_it_drops_corrections(page):
     assert len(sent) == 2
 
 
-def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(page):
+def read_with_one_correction_answering_dialogs(page) -> tuple[list, list]:
+    """Read a small board from a photo and correct C1 to a red 1-pip; each dialog after is
+    recorded in the first list returned and dismissed until the second list's flag is set true."""
     board = "# r3 .\n. b2 .\n. . #\n"
     answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
@@ -1396,6 +1398,11 @@ def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(pa
     pick(page, "C1", "red 1-pip")
     asked, accept = [], [False]
     page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept() if accept[0] else dialog.dismiss()))
+    return asked, accept
+
+
+def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(page):
+    asked, accept = read_with_one_correction_answering_dialogs(page)
     page.select_option("#new-size", "custom")
     page.fill("#new-rows", "13")
     page.click("#new-board")  # no such board: nothing to ask
@@ -1413,13 +1420,7 @@ def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(pa
 
 
 def test_another_board_typed_asks_before_it_drops_the_corrections_to_a_photos_reading(page):
-    board = "# r3 .\n. b2 .\n. . #\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
-    expect(page.locator("#photo-pane")).to_be_visible()
-    pick(page, "C1", "red 1-pip")
-    asked, accept = [], [False]
-    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept() if accept[0] else dialog.dismiss()))
+    asked, accept = read_with_one_correction_answering_dialogs(page)
     page.fill("#board-text", "g3 . .\n. . .\n. . y2\n")  # another board, not the read one corrected
     page.click("#apply-text")
     assert asked and asked[0].startswith("Scoring another board replaces the board, and your 1 correction with it.")
