@@ -1237,7 +1237,9 @@ def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
                                "alternatives": [{"value": "x3", "confidence": 0.3}, {"value": "w2", "confidence": 0.1}]}],
                     "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.6,
                                        "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}]},
-        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+        "overlay": tiny_jpeg(), "overlay_size": [30, 30],
+        "squares": {f"{'ABC'[c]}{r + 1}": [[10 * c, 30 - 10 * r], [10 * c + 10, 30 - 10 * r], [10 * c + 10, 20 - 10 * r],
+                                            [10 * c, 20 - 10 * r]] for c in range(3) for r in range(3)},
     })
     page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
     page.locator('#diagram .sq[data-cell="A3"]').click()
@@ -1245,6 +1247,10 @@ def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
     expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as clear 3-pip \(60% sure\); next best: clear 2-pip 10%\."))
     expect(page.locator('#picker .picker-colour[data-colour="white"]')).to_have_class(re.compile(r"\bhidden-colour\b"))
     expect(page.locator('#picker .choice[data-value="x2"]')).to_have_class(re.compile(r"\bsuggested\b"))
+    page.keyboard.press("Escape")
+    # and on the photo, whose drawing names what was read, each of the group's squares is named anew
+    labels = page.locator("#photo-marks .ps-label").evaluate_all("els => els.map(e => e.textContent).sort()")
+    assert labels == ["x1", "x2", "x3"]
 
 
 def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(page):

@@ -1316,7 +1316,10 @@
       nodes.push(poly);
       const cx = quad.reduce((s, p) => s + p[0], 0) / 4, cy = quad.reduce((s, p) => s + p[1], 0) / 4;
       const side = Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]);
-      if (corrected) {
+      // A square corrected, or of a colour group renamed since, shows its value now over the
+      // reader's drawing (which names what was read).
+      const read = readTokenAt(name);
+      if (corrected || (read !== undefined && token !== read)) {
         const label = svg("text", { class: "ps-label", x: cx, y: cy, "font-size": side * 0.4 });
         label.textContent = token;
         nodes.push(label);
