@@ -762,6 +762,14 @@ def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
 
 
 
+def test_a_chess_game_read_unsure_of_nearly_every_square_says_it_may_be_no_subdivision_game():
+    chess = read_photo(REAL / "chess_img_27.jpg")
+    assert chess.warning_kinds[0] == "unsure_board" and "chess pieces are not read" in chess.warnings[0]
+    assert len(chess.uncertain) >= reader.NEARLY_ALL_UNSURE * 64
+    game, _, _ = draw_scene(Board.from_text(WHITE_AND_RED), elevation_deg=55, width=1600, height=1200, seed=0)
+    assert "unsure_board" not in read_image(game, threehouse=False).warning_kinds
+
+
 def test_a_photo_of_more_than_one_board_says_which_was_read(tmp_path, capsys):
     # A club's photo with another board further off: the one in the middle of the photo is
     # read, and the reading says another was seen, which marking its corners reads instead.
