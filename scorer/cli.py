@@ -69,8 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stdout is None and args.command not in QUIET_COMMANDS:  # started with its standard output closed
         print_error("cannot write the output: standard output is closed")
         return 2
-    if hasattr(sys.stdout, "reconfigure"):  # a name the output's encoding cannot write is escaped, not fatal
-        sys.stdout.reconfigure(errors="backslashreplace")
+    if getattr(sys.stdout, "errors", None) == "strict":  # a name the output's encoding cannot write is escaped,
+        sys.stdout.reconfigure(errors="backslashreplace")  # not fatal (a surrogateescape locale keeps its bytes)
     try:
         return int(args.func(args) or 0)
     except (UserError, NotationError) as err:

@@ -656,12 +656,14 @@ def check_position(
             # not every player has placed a piece).
             guess = infer_stash(size, len(board.parks()), given, colours_seen=colours)
         threehouse = guess.threehouse
-        over = _over_threehouse_stash(board) if threehouse and setups_for_size(board.rows, board.cols, False) else None
-        if over is not None:  # the pieces themselves rule ThreeHouse out, whatever the parks say
+        # The pieces themselves rule ThreeHouse out, whatever the parks say, where a standard
+        # setup fits the board (and the players given): else the count is a violation.
+        standard = [s for s in setups_for_size(board.rows, board.cols, False) if given is None or s.players == given]
+        over = _over_threehouse_stash(board) if threehouse and standard else None
+        if over is not None:
             threehouse = False
             notes.append(f"{over[0]} has {over[2]} {over[1]}-pips on the board, more than a ThreeHouse stash holds "
-                         f"({THREEHOUSE_TRIOS}): checked as a standard game, though its {len(board.parks())} parks "
-                         "fit ThreeHouse better")
+                         f"({THREEHOUSE_TRIOS}): checked as a standard game, not ThreeHouse")
         else:
             doubt = guess.doubt()
             notes += [doubt] if doubt else []

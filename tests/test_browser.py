@@ -689,6 +689,18 @@ def test_the_stash_check_stays_after_a_reload_and_says_how_to_read_the_photo_aga
     expect(page.locator("#message")).to_contain_text("Check the stash (below).")  # no tap promised
 
 
+def test_the_play_area_check_after_a_reload_promises_no_tap(page):
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. . . . b3 .\n# . . . . #\n"
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "colour_groups": [], "warnings": [],
+                                   "play_area": {"row": 1, "col": 1, "rows": 6, "cols": 6, "ambiguous": True}},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#message")).to_contain_text("Check which squares are in play (one tap below).")
+    page.reload()  # the photo is not kept: no button to mark its corners
+    expect(page.locator("#reader-checks .area-check").get_by_role("button")).to_have_count(0)
+    expect(page.locator("#message")).to_contain_text("Check which squares are in play (below).")
+
+
 def test_a_photo_that_cannot_be_read_after_a_reload_leaves_marking_without_an_error(page):
     answer_read_stash_unsure(page)
     expect(page.locator("#reader-checks .stash-check")).to_be_visible()
@@ -1236,7 +1248,9 @@ def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
                     "cells": [{"cell": "A3", "value": "w3", "confidence": 0.6,
                                "alternatives": [{"value": "x3", "confidence": 0.3}, {"value": "w2", "confidence": 0.1}]}],
                     "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.6,
-                                       "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}]},
+                                       "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True},
+                                      {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [],
+                                       "unsure": False}]},
         "overlay": tiny_jpeg(), "overlay_size": [30, 30],
         "squares": {f"{'ABC'[c]}{r + 1}": [[10 * c, 30 - 10 * r], [10 * c + 10, 30 - 10 * r], [10 * c + 10, 20 - 10 * r],
                                             [10 * c, 20 - 10 * r]] for c in range(3) for r in range(3)},
@@ -1251,6 +1265,10 @@ def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
     # and on the photo, whose drawing names what was read, each of the group's squares is named anew
     labels = page.locator("#photo-marks .ps-label").evaluate_all("els => els.map(e => e.textContent).sort()")
     assert labels == ["x1", "x2", "x3"]
+    # the blue player then renamed white on its card: A3 is still of the group answered clear
+    page.select_option('#players .player[data-colour="blue"] select.name', "white")
+    page.locator('#diagram .sq[data-cell="A3"]').click()
+    expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as clear 3-pip \(60% sure\); next best: clear 2-pip 10%\."))
 
 
 def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(page):

@@ -419,6 +419,12 @@ def test_a_file_name_the_outputs_encoding_cannot_write_is_escaped_not_a_tracebac
     result = subprocess.run([sys.executable, "-m", "scorer", "score", str(board)], capture_output=True, cwd=ROOT, env=env)
     assert result.returncode == 0 and result.stderr == b""
     assert b"\\u677f.txt" in result.stdout and b"winner: red" in result.stdout
+    # where the output already keeps undecodable name bytes (a surrogateescape locale), they stay bytes
+    raw = tmp_path / os.fsdecode(b"board \xff.txt")
+    raw.write_text(Path(GAME_2P).read_text())
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:surrogateescape"}
+    result = subprocess.run([sys.executable, "-m", "scorer", "score", str(raw)], capture_output=True, cwd=ROOT, env=env)
+    assert result.returncode == 0 and b"board \xff.txt" in result.stdout
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
@@ -431,6 +437,9 @@ def test_board_text_saved_as_utf16_with_its_byte_order_mark_is_read(capsys, tmp_
     path.write_bytes(b"\xff\xfe\x00\xd8")  # a byte-order mark, then half a surrogate pair
     status, out, err = run(["score", str(path)], capsys)
     assert status == 2 and out == "" and "neither board text (not UTF-8 or UTF-16)" in err
+    path.write_bytes(text.encode("utf-32"))  # UTF-32's mark begins as UTF-16's: not taken for it
+    status, out, err = run(["score", str(path)], capsys)
+    assert status == 2 and out == "" and err.endswith("notepad.txt: neither board text nor a photo (JPEG, PNG, WebP, HEIC, TIFF or BMP)\n")
 
 
 def test_empty_and_opening_boards(capsys, tmp_path):

@@ -497,6 +497,8 @@ def test_check_position_infers_the_stash_when_not_given():
     assert any(n.startswith("red has 4 2-pips on the board, more than a ThreeHouse stash holds (3): checked as a "
                             "standard game") for n in counted.notes)
     assert not any(n.startswith("unsure of the stash") for n in counted.notes)
+    three = check_position(eight, threehouse=None, players=3)  # three players on a 6x6 play ThreeHouse only
+    assert three.trios == 3 and any(v.rule == "too_many_pieces" for v in three.violations)
     crowded = Board(5, 5)  # a 5x5 is only ThreeHouse: there the count is a violation
     for name in ("A1", "B1", "C1", "D1"):
         crowded[name] = Piece("red", 2)

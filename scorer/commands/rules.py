@@ -150,7 +150,8 @@ def _board_from_bytes(name: str, data: bytes) -> Board:
     """The board a file's bytes write as text; a one-line UserError saying why they do not."""
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(too_large(name, MAX_TEXT_BYTES, len(data), "for board text"))
-    utf16 = data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)  # Windows' "Unicode" text (Notepad, PowerShell)
+    # Windows' "Unicode" text (Notepad, PowerShell): UTF-16 after its byte-order mark (not UTF-32's)
+    utf16 = data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) and data[:4] != codecs.BOM_UTF32_LE
     if b"\x00" in data and not utf16:
         raise UserError(f"{name}: neither board text nor a photo ({PHOTO_FORMATS})")
     try:

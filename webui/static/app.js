@@ -614,7 +614,7 @@
     const pending = readerChecks();
     const topics = pending.map((c) => c.topic).filter(Boolean);
     const colours = topics.filter((t) => t.colour).map((t) => t.colour);
-    const toldFirst = pending.length > 1 && pending[0].kind === "colours_told";
+    const toldFirst = pending[0] && pending[0].kind === "colours_told" && (n > 0 || pending.slice(1).some((c) => c.topic));
     const checks = (toldFirst ? [pending[0].topic] : [])
       .concat(colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
       .concat(topics.filter((t) => typeof t === "string" && !(toldFirst && t === pending[0].topic)));
@@ -968,7 +968,7 @@
         el("button", { type: "button", class: "button", onclick: () => markShownPhoto(false, true) }, "Mark another board's corners")) });
     }
     if (state.reading.areaUnsure) {
-      checks.push({ kind: "play_area", topic: "which squares are in play", node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
+      checks.push({ kind: "play_area", topic: "which squares are in play", oneTap: !!state.lastPhoto, node: () => el("p", { class: "area-check" }, "Which squares are in play was a guess: too few pieces and parks to tell. "
         + "Setting the players (under Game) and reading the photo again settles most boards. ",
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => markShownPhoto(true) }, "Mark the play area's corners") : "") });
     }
@@ -1083,11 +1083,12 @@
     return swappedAmong(g, renamed) ? { [a]: b, [b]: a } : { [a]: b, [b]: b };
   }
 
-  // A square's reading (its value and alternatives) in the colour names the player has given
-  // the groups since: alternatives that come to the same value merged, and none that is the value.
-  function readingNamedNow(info) {
-    const renamed = renamedGroups();
-    const letters = Object.assign({}, ...renamed.map((g) => letterRenames(g, renamed)));
+  // Square ``name``'s reading (``info``: its value and alternatives) in the colour name the
+  // player has given its group since: alternatives that come to the same value merged, and
+  // none that is the value.
+  function readingNamedNow(name, info) {
+    const renamed = renamedGroups(), group = groupOfCell(name);
+    const letters = group && renamed.includes(group) ? letterRenames(group, renamed) : {};
     const named = (v) => (typeof v === "string" && v.length === 2 && letters[v[0]] ? letters[v[0]] + v[1] : v);
     const value = named(info.value);
     const alternatives = [];
@@ -1710,7 +1711,7 @@
     const info = state.reading && state.reading.byCell[name];
     const suggestions = new Set();
     if (info) {
-      const now = readingNamedNow(info);
+      const now = readingNamedNow(name, info);
       const alts = now.alternatives;
       alts.forEach((a) => suggestions.add(a.value));
       // rounded down: a square under the unsure line (95%) never shows as 95% sure
