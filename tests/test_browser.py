@@ -2465,6 +2465,8 @@ def test_colours_ticked_that_the_photo_doubts_are_one_tap_to_untick_and_read_aga
         "Check the colours ticked first")
     check = page.locator("#reader-checks .colours-told-check")
     expect(page.locator("#reader-checks > :first-child")).to_have_class("colours-told-check")
+    page.wait_for_timeout(800)  # the smooth scroll to the message
+    shot(page, "colours-told-check", full_page=False)
     expect(check).to_contain_text("Some pieces do not look like any of the colours told (red, blue)")
     expect(page.locator("#reading-warnings")).not_to_contain_text("do not look like")  # said once, in the check
     check.get_by_role("button", name="Untick them and read again").click()
