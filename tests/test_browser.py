@@ -1061,6 +1061,24 @@ def test_a_blurred_photo_asks_for_another_at_the_top(page):
     expect(page.locator("#reading-warnings li")).to_have_text(["a note"])  # said once, at the top
 
 
+def test_a_board_read_unsure_of_nearly_every_square_says_so_at_the_top_without_all_right(page):
+    board = "k3 w2 k1\nw1 k2 w3\nk2 w1 k3\n"  # chess pieces, say, read as pyramids
+    cells = [f"{c}{r}" for c in "ABC" for r in (1, 2, 3)]
+    doubt = ("the reader is unsure of nearly every square (9 of 9): check that this is a Subdivision game (Looney "
+             "pyramids; chess pieces are not read), or take the photo again in even light, the whole board in view")
+    answer_read(page, {
+        "board": board, "uncertain": cells,
+        "reading": {"board": board, "cells": [], "colour_groups": [],
+                    "warnings": [doubt, "a note"], "warning_kinds": ["unsure_board", "outside"]},
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    expect(page.locator("#message")).to_contain_text("The reader is unsure of nearly every square (9 of 9): check that")
+    expect(page.locator("#message")).to_contain_text("9 squares are uncertain")
+    expect(page.locator("#message").get_by_role("button")).to_have_count(0)  # no "All 9 are right"
+    expect(page.locator("#reading-warnings li").first).to_have_text("a note")
+    expect(page.locator("#reading-warnings")).not_to_contain_text("nearly every square")  # said once, at the top
+
+
 def answer_read_white_maybe_clear(page, colour_disputed: bool = False) -> str:
     """Read a photo of a 3x3 board whose white group may be clear; return the board
     (``colour_disputed``: A3's own colour went unseen and looks like another)."""
@@ -1445,6 +1463,10 @@ def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(pa
 
 def test_another_board_typed_asks_before_it_drops_the_corrections_to_a_photos_reading(page):
     asked, accept = read_with_one_correction_answering_dialogs(page)
+    page.fill("#board-text", "g3 . .\n. . .\n. . q2\n")  # not a board: nothing asked, the reason said
+    page.click("#apply-text")
+    expect(page.locator("#text-status")).to_contain_text("unknown token 'q2'")
+    assert not asked
     page.fill("#board-text", "g3 . .\n. . .\n. . y2\n")  # another board, not the read one corrected
     page.click("#apply-text")
     assert asked and asked[0].startswith("Scoring another board replaces the board, and your 1 correction with it.")

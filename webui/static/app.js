@@ -572,6 +572,7 @@
     state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
+      unsureBoard: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "unsure_board") || null,
       anotherBoard: !!(reading.grid && reading.grid.another_board),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
       rowOneTurns: reading.row_one_alternative, coloursTold: Array.isArray(reading.colours_told) ? reading.colours_told : null,
@@ -625,11 +626,14 @@
       : colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
     const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
-    const retake = state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "";
+    const retake = (state.reading.unsureBoard ? `${state.reading.unsureBoard[0].toUpperCase()}${state.reading.unsureBoard.slice(1)}. ` : "")
+      + (state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "");
     // Once no colour, grid or play area is in question (their answers may change or clear the
     // squares), the squares found right on the photo are one tap together.
     const settledFirst = pending.some((c) => ["colour_check", "colours_told", "grid", "play_area", "another_board"].includes(c.kind));
-    const allRight = settledFirst ? undefined : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
+    // (not where nearly every square is unsure: perhaps no Subdivision game at all)
+    const allRight = settledFirst || state.reading.unsureBoard ? undefined
+      : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info", allRight);
     else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
     return Boolean(n || checkNote || retake);
@@ -858,12 +862,13 @@
   // the reader's warning_kinds), less those the page keeps up to date itself: its list of
   // unsure squares and of squares the game's counts or rules settled (``liveNotes``), its
   // colour checks, ambiguous play area and guessed row 1, each a check with its fix
-  // (``renderReaderChecks``), the blur its top message names, and the counts over a stash or
-  // the setup's parks, which the Legality card and the check's notes give for the board shown.
+  // (``renderReaderChecks``), the blur and a board nearly all unsure that its top message
+  // names, and the counts over a stash or the setup's parks, which the Legality card and the
+  // check's notes give for the board shown.
   function readerNotes(reading) {
     const kinds = reading.warning_kinds || [];
     const kept = (reading.warnings || []).map((w, i) => [String(w), kinds[i] || null])
-      .filter(([, kind]) => !["unsure_squares", "colour_check", "play_area", "row_one", "blurred", "settled", "constraints"].includes(kind));
+      .filter(([, kind]) => !["unsure_squares", "unsure_board", "colour_check", "play_area", "row_one", "blurred", "settled", "constraints"].includes(kind));
     return { notes: kept.map(([w]) => w), noteKinds: kept.map(([, kind]) => kind) };
   }
 
@@ -1927,8 +1932,11 @@
         });
         return;
       }
-      // Another board: the photo's reading goes, and the player's corrections to it with it.
-      if (state.reading && !confirmDroppingCorrections("Scoring another board", "Score it?")) return;
+      // Another board: the photo's reading goes, and the player's corrections to it with it (not
+      // asked of a text that will not parse, which changes nothing).
+      const wellFormed = typed.every((line) => line.length === typed[0].length
+        && line.every((t) => t === "." || t === "#" || (t.length === 2 && NAME_OF[t[0]] && "123".includes(t[1]))));
+      if (state.reading && wellFormed && !confirmDroppingCorrections("Scoring another board", "Score it?")) return;
       const putBack = takeAsAnotherBoard(typed);
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
