@@ -423,28 +423,24 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
                 "3-pip anchors: whichever of them was placed first had no support",
                 tuple(c.name for c in cluster),
             ))
-    for colour in board.colours():
-        counts = placed_counts(board, colour)
-        for pips in PIPS:
-            if counts[pips] > trios:
-                cells = tuple(sq.name for sq, p in board.pieces() if p == Piece(colour, pips))
-                violations.append(Violation(
-                    None, RULE_TOO_MANY_PIECES,
-                    f"{colour} has {counts[pips]} {pips}-pips on the board; a stash holds {trios}",
-                    cells,
-                ))
+    for colour, pips, count in counts_over_stash(board, trios):
+        cells = tuple(sq.name for sq, p in board.pieces() if p == Piece(colour, pips))
+        violations.append(Violation(
+            None, RULE_TOO_MANY_PIECES,
+            f"{colour} has {count} {pips}-pips on the board; a stash holds {trios}",
+            cells,
+        ))
     return violations
 
 
-def _over_threehouse_stash(board: Board) -> tuple[str, int, int] | None:
-    """The first (colour, pips, count) of which the board holds more than a ThreeHouse stash
-    has; None when every count fits one."""
+def counts_over_stash(board: Board, trios: int) -> list[tuple[str, int, int]]:
+    """Each (colour, pips, count) of which the board holds more than a stash of ``trios``
+    trios has."""
+    over = []
     for colour in board.colours():
         counts = placed_counts(board, colour)
-        for pips in PIPS:
-            if counts[pips] > THREEHOUSE_TRIOS:
-                return colour, pips, counts[pips]
-    return None
+        over += [(colour, pips, counts[pips]) for pips in PIPS if counts[pips] > trios]
+    return over
 
 
 def _unrooted_cluster(board: Board, start: Square) -> list[Square]:
@@ -659,10 +655,11 @@ def check_position(
         # The pieces themselves rule ThreeHouse out, whatever the parks say, where a standard
         # setup fits the board (and the players given): else the count is a violation.
         standard = [s for s in setups_for_size(board.rows, board.cols, False) if given is None or s.players == given]
-        over = _over_threehouse_stash(board) if threehouse and standard else None
-        if over is not None:
+        over = counts_over_stash(board, THREEHOUSE_TRIOS) if threehouse and standard else []
+        if over:
             threehouse = False
-            notes.append(f"{over[0]} has {over[2]} {over[1]}-pips on the board, more than a ThreeHouse stash holds "
+            colour, pips, count = over[0]
+            notes.append(f"{colour} has {count} {pips}-pips on the board, more than a ThreeHouse stash holds "
                          f"({THREEHOUSE_TRIOS}): checked as a standard game, not ThreeHouse")
         else:
             doubt = guess.doubt()

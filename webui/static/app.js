@@ -197,7 +197,7 @@
     $("#opt-loose-parks").checked = !!opts.loose_parks;
     const ticked = new Set(Array.isArray(opts.colours) ? opts.colours : []);
     for (const box of $$("#opt-colours input")) box.checked = ticked.has(box.value);
-    syncLooseParks();
+    syncOptionsShown();
   }
 
   // The players' colours to read a photo with: two to four ticked, else none (read without them).
@@ -234,7 +234,9 @@
     $("#opt-standard").checked = threehouse === false;
   }
 
-  function syncLooseParks() {
+  // What the Game options show that follows from the others: the loose reading only with
+  // Private Parks, and the note beside the Colours ticks.
+  function syncOptionsShown() {
     $("#opt-loose-parks").disabled = !$("#opt-private-parks").checked;
     syncColoursUsed();
   }
@@ -626,7 +628,7 @@
       : colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
     const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
-    const retake = (state.reading.unsureBoard ? `${state.reading.unsureBoard[0].toUpperCase()}${state.reading.unsureBoard.slice(1)}. ` : "")
+    const retake = (state.reading.unsureBoard ? `${cap(state.reading.unsureBoard)}. ` : "")
       + (state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "");
     // Once no colour, grid or play area is in question (their answers may change or clear the
     // squares), the squares found right on the photo are one tap together.
@@ -950,7 +952,7 @@
     const toldDoubts = state.reading.notes.filter((w, i) => (state.reading.noteKinds || [])[i] === "colours_told");
     if (toldDoubts.length && state.lastPhoto) { // first: the other checks come of a reading with those colours
       checks.unshift({ kind: "colours_told", topic: "the colours ticked under Game", node: () => el("p", { class: "colours-told-check" },
-        toldDoubts.map((w) => `${w[0].toUpperCase()}${w.slice(1)}. `).join(""),
+        toldDoubts.map((w) => `${cap(w)}. `).join(""),
         el("button", { type: "button", class: "button", onclick: readAgainWithoutColours }, "Untick them and read again")) });
     }
     // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
@@ -1905,7 +1907,7 @@
     $("#options").addEventListener("change", (e) => {
       if (e.target.matches('#opt-players, input[name="stash"]')) state.optionsFromBoard = false; // the player's own choice now
       if (e.target.matches('input[name="stash"]')) state.stashFromCheck = false;
-      syncLooseParks();
+      syncOptionsShown();
       save();
       rescore();
     });
@@ -2003,7 +2005,7 @@
     }
   }, true);
 
-  syncLooseParks();
+  syncOptionsShown();
   wire();
   restore();
 })();
