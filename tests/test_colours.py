@@ -597,6 +597,35 @@ def test_a_name_the_learned_model_all_but_rules_out_is_never_sure():
     assert temper_disputed({"black": 0.99, "white": 0.01}, "black", {}) == {"black": 0.99, "white": 0.01}
 
 
+
+def _dark_grey_group_beside_red(model_says: dict[str, float]):
+    """naming_odds for a dark grey group of 6 pieces (20% of the light squares' lightness)
+    whose pieces the learned model gives ``model_says`` (name: odds, the rest shared), and a
+    plainly red group it has no word on."""
+    from scorer.vision.colours import learned_name_costs
+
+    centres = np.array([[0.0, 0.0, 0.6 * 20.0, 0.6 * 20.0], [45.0, 30.0, 0.6 * 42.0, 0.6 * 42.0]])
+    says = np.full((6, len(COLOURS)), (1.0 - sum(model_says.values())) / (len(COLOURS) - len(model_says)))
+    for name, p in model_says.items():
+        says[:, COLOURS.index(name)] = p
+    return naming_odds(centres, extra_costs=learned_name_costs(says, np.zeros(6, int), 1) + [{}])
+
+
+def test_black_is_never_sure_where_the_learned_model_leaves_clear_open():
+    from scorer.vision.colours import CONFUSED_MAX_ODDS, temper_black_doubted
+
+    # The model leaning black but giving clear 15%: black, flagged, clear offered.
+    names, odds = _dark_grey_group_beside_red({"black": 0.8, "clear": 0.15})
+    assert names == ["black", "red"]
+    assert odds[0]["black"] == pytest.approx(CONFUSED_MAX_ODDS) and odds[0]["clear"] > 0.19
+    assert sum(odds[0].values()) == pytest.approx(1.0)
+    # The model ruling clear out (2%), or no word from it: black as sure as the rest makes it.
+    names, odds = _dark_grey_group_beside_red({"black": 0.97, "clear": 0.02})
+    assert names == ["black", "red"] and odds[0]["black"] > 0.95
+    assert temper_black_doubted({"black": 0.99, "clear": 0.01}, "black", {}) == {"black": 0.99, "clear": 0.01}
+    # Another name is not touched, whatever the model's odds of clear.
+    assert temper_black_doubted({"white": 0.99, "clear": 0.01}, "white", {"clear": 0.5}) == {"white": 0.99, "clear": 0.01}
+
 def _blue_group_the_model_calls(name):
     """naming_odds for a plainly blue group of 8 pieces that the learned model calls ``name``,
     beside a plainly red one it has no word on."""

@@ -74,6 +74,14 @@ LONE_CONFUSED_MAX_ODDS = 0.6
 # 12 degrees (`hue_minus_12`) flagged more (15 right squares, a group the model doubts) and
 # dev with an arm over the board (one wrong square); no name changed, only odds.
 LEARNED_DISPUTE_COST = 3.0
+# Black and clear look alike too, where a clear piece shows the dark square under it or the
+# light is dim: a group named black gets at most CONFUSED_MAX_ODDS, the rest going to clear,
+# unless the learned model all but rules clear out for its pieces (their mean log-odds of it
+# under -2.5: about 8%). Over 290 renders outside the studio's sample set (2026-12-06), the
+# three clear groups named black (at 0.83 to 0.985) had the model's log-odds of clear at -1.1
+# to -1.7; of the 107 black ones, the nearest was at -2.7. Drawings darkened (`drawn_eval.py
+# --photo dark`) named opaque grey clear groups black at 0.995 with it at -1.9 to -3.0.
+BLACK_CLEAR_DOUBT_COST = 2.5
 # The photo's own colours naming a group at these odds or more, and the learned model
 # overruling them, the name is capped at CONFUSED_MAX_ODDS (temper_overruled). On dev's
 # photos turned 12 degrees of hue each way (the studio's palette against another's; plastic
@@ -792,7 +800,8 @@ def naming_odds(centres: np.ndarray, temperature: float | None = None,
     cap = LONE_CONFUSED_MAX_ODDS if lone else CONFUSED_MAX_ODDS
     odds = [temper_confused(dict(zip(names, p)), cap) for p in _marginal_odds(totals, combos, len(names), temperature)]
     if extra_costs:
-        odds = [temper_disputed(group, name, extra) for group, name, extra in zip(odds, best, extra_costs)]
+        odds = [temper_black_doubted(temper_disputed(group, name, extra), name, extra)
+                for group, name, extra in zip(odds, best, extra_costs)]
         own_best = [names[n] for n in combos[int(np.argmin(own_totals))]]
         own_odds = [dict(zip(names, p)) for p in _marginal_odds(own_totals, combos, len(names), temperature)]
         odds = [temper_overruled(group, name, own, mine) for group, name, own, mine in zip(odds, best, own_best, own_odds)]
@@ -836,6 +845,16 @@ def temper_disputed(odds: dict[str, float], name: str, learned_costs: dict[str, 
     if learned_costs.get(name, 0.0) <= LEARNED_DISPUTE_COST or not others:
         return odds
     return _capped(odds, name, min(others, key=others.get))
+
+
+def temper_black_doubted(odds: dict[str, float], name: str, learned_costs: dict[str, float]) -> dict[str, float]:
+    """A group's name odds with black capped at CONFUSED_MAX_ODDS, the excess moved to clear,
+    when it is named black and the learned model's cost of clear for it (``learned_costs``,
+    :func:`learned_name_costs`) is under BLACK_CLEAR_DOUBT_COST."""
+    clear_cost = learned_costs.get("clear")
+    if name != "black" or clear_cost is None or clear_cost >= BLACK_CLEAR_DOUBT_COST:
+        return odds
+    return _capped(odds, "black", "clear")
 
 
 def temper_confused(odds: dict[str, float], cap: float = CONFUSED_MAX_ODDS) -> dict[str, float]:
