@@ -329,6 +329,7 @@ class CheckReport:
     seats: list[str] | None = None  # the order of play, when given
     stash_inferred: bool = False  # standard or ThreeHouse was inferred from the board, not given
     usual_parks: list[Square] | None = None  # before the first move, short of parks: ``default_parks``
+    unseen_legal_moves: dict[int, list[Square]] | None = None  # a player with no piece yet: ``unseen_player_moves``
 
     @property
     def ok(self) -> bool:
@@ -360,6 +361,8 @@ class CheckReport:
             "notes": self.notes,
             "seats": self.seats,
             "usual_parks": None if self.usual_parks is None else [sq.name for sq in self.usual_parks],
+            "unseen_legal_moves": None if self.unseen_legal_moves is None else {
+                str(p): [sq.name for sq in sqs] for p, sqs in self.unseen_legal_moves.items()},
         }
 
 
@@ -759,4 +762,13 @@ def check_position(
         notes=notes,
         seats=seats,
         stash_inferred=stash_inferred,
+        unseen_legal_moves=unseen_player_moves(board, colours, trios) if unseen else None,
     )
+
+
+def unseen_player_moves(board: Board, colours: Sequence[str], trios: int) -> dict[int, list[Square]]:
+    """Legal squares per size for a player with no piece on the board yet (a full stash of
+    ``trios``). Their colour is unknown, but every piece on the board is of another colour
+    (``colours``), so any colour not among them gives the same squares."""
+    stranger = next(c for c in COLOURS if c not in colours)
+    return all_legal_moves(board, stranger, full_stash(trios))

@@ -525,6 +525,29 @@ def test_check_names_the_player_with_no_piece_yet_as_to_move_when_the_counts_tel
     assert "  to move: a player with no piece yet\n" in out and "cannot tell" not in out
 
 
+def test_check_lists_the_stash_and_squares_of_players_with_no_piece_yet(capsys, tmp_path):
+    from scorer.board import Board
+    from scorer.rules import legal_moves
+
+    text = ". r2 . . . .\n. . b2 . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n"
+    path = tmp_path / "three.txt"
+    path.write_text(text)
+    board = Board.from_text(text)
+    newcomer = [sq.name for sq in legal_moves(board, "green", 2, {1: 3, 2: 3, 3: 3})]
+    status, out, _ = run(["check", "--players", "3", str(path)], capsys)
+    lines = out.splitlines()
+    at = lines.index("  a player with no piece yet holds 1-pip 3, 2-pip 3, 3-pip 3")
+    assert status == 0 and lines[at + 2] == "    2-pip may go: " + " ".join(newcomer)
+    _, out, _ = run(["check", "--players", "3", "--json", str(path)], capsys)
+    assert json.loads(out)["unseen_legal_moves"]["2"] == newcomer
+    _, out, _ = run(["check", "--players", "4", str(path)], capsys)
+    assert "  each of 2 players with no piece yet holds 1-pip 3, 2-pip 3, 3-pip 3\n" in out
+    # Every player on the board, or named by the order of play: none.
+    _, out, _ = run(["check", "--players", "2", "--json", str(path)], capsys)
+    assert json.loads(out)["unseen_legal_moves"] is None
+    _, out, _ = run(["check", "--seats", "r,b,g", str(path)], capsys)
+    assert "with no piece yet holds" not in out and "  green holds 1-pip 3, 2-pip 3, 3-pip 3\n" in out
+
 def test_version_is_the_installed_packages(capsys):
     from importlib.metadata import version
 

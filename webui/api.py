@@ -24,7 +24,7 @@ from typing import Any, Mapping
 from flask import Blueprint, current_app, jsonify, request
 
 from scorer import rules, scoring
-from scorer.board import COLOURS, Board, NotationError, Square
+from scorer.board import Board, NotationError, Square
 from scorer.errors import UserError
 from webui.errors import ApiError
 
@@ -207,20 +207,7 @@ def check():
                                       seats=seats_option(body, players))
     except (UserError, ValueError) as err:
         raise ApiError(422, str(err)) from None
-    result = {**board_fields(board), **report.to_dict()}
-    result["unseen_legal_moves"] = unseen_player_moves(board, report) if report.unseen_players else None
-    return jsonify(result)
-
-
-def unseen_player_moves(board: Board, report) -> dict[str, list[str]]:
-    """Legal squares per size for a player with no piece on the board yet (a full stash).
-
-    Their colour is unknown, but every piece on the board is of another colour, so any colour
-    not on the board gives the same squares.
-    """
-    stranger = next(c for c in COLOURS if c not in report.colours)
-    moves = rules.all_legal_moves(board, stranger, rules.full_stash(report.trios))
-    return {str(pips): [sq.name for sq in squares] for pips, squares in moves.items()}
+    return jsonify({**board_fields(board), **report.to_dict()})
 
 
 @bp.post("/read")

@@ -17,7 +17,7 @@ from scorer.commands import add_colours_option, add_stash_options, check_players
 from scorer.errors import UserError, print_error
 from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name, stdin_given_once,
                           too_large)
-from scorer.rules import CheckReport, check_position
+from scorer.rules import CheckReport, check_position, full_stash
 from scorer.scoring import ScoreReport, score_board
 
 MAX_TEXT_BYTES = 1_000_000
@@ -312,10 +312,14 @@ def format_check(name: str, report: CheckReport) -> str:
                      else f"  to move: {' or '.join(options) or 'unknown'} (the counts cannot tell)")
     if report.must_pass and not report.game_over:
         lines.append(f"  must pass: {', '.join(report.must_pass)}")
-    for colour, stash in report.stash.items():
+    held_by = [(colour, stash, report.legal_moves[colour]) for colour, stash in report.stash.items()]
+    if report.unseen_legal_moves is not None:
+        unseen = "a player" if report.unseen_players == 1 else f"each of {report.unseen_players} players"
+        held_by.append((f"{unseen} with no piece yet", full_stash(report.trios), report.unseen_legal_moves))
+    for player, stash, moves in held_by:
         held = ", ".join(f"{_size_name(p)} {k}" for p, k in stash.items())
-        lines.append(f"  {colour} holds {held}")
-        for pips, squares in report.legal_moves[colour].items():
+        lines.append(f"  {player} holds {held}")
+        for pips, squares in moves.items():
             if stash[pips]:
                 where = " ".join(sq.name for sq in squares) or "nowhere"
                 lines.append(f"    {_size_name(pips)} may go: {where}")
