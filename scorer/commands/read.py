@@ -188,6 +188,16 @@ def _print_reading(name: str, reading) -> None:
         print(f"  warning: {warning}{hint}")
 
 
+def _holds_photos(folder: Path) -> bool:
+    """Whether ``folder`` is a folder holding photos with sidecars (False where it cannot be read)."""
+    from scorer.vision.evaluate import photos_in
+
+    try:
+        return folder.is_dir() and bool(photos_in(folder))
+    except OSError:
+        return False
+
+
 def run_eval(args) -> int:
     from scorer.vision.evaluate import evaluate_photo, format_summary, load_truth, photos_in, summarise
 
@@ -202,11 +212,14 @@ def run_eval(args) -> int:
         raise UserError(f"{directory}: not a folder")
     if args.limit is not None and args.limit < 1:  # photos[:-1] would quietly drop the last one
         raise UserError(f"--limit must be at least 1, not {args.limit}")
-    photos = photos_in(directory)
+    try:
+        photos = photos_in(directory)
+    except OSError as err:  # a folder that may not be listed
+        raise UserError(f"{directory}: cannot be read ({err.strerror or err})") from None
     if args.limit:
         photos = photos[: args.limit]
     if not photos:
-        splits = sorted(d.name for d in directory.iterdir() if d.is_dir() and photos_in(d))
+        splits = sorted(d.name for d in directory.iterdir() if _holds_photos(d))
         hint = (f"; give --split with one of its folders that have them: {', '.join(splits)}"
                 if splits and not args.split else "")
         raise UserError(f"{directory}: no photos with .json sidecars{hint}")

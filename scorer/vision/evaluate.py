@@ -22,7 +22,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from scorer.board import COLOURS, PARK, Board, Piece, Square, recoloured_content
+from scorer.board import COLOURS, MAX_SIZE, MIN_SIZE, PARK, Board, Piece, Square, recoloured_content
 from scorer.errors import UserError
 from scorer.scoring import score_board
 from scorer.vision.grid import GridFit
@@ -182,10 +182,17 @@ def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
         if (board.cols, board.rows) != (area["cols"], area["rows"]):
             raise ValueError(f"its board is {board.cols}x{board.rows} squares, its play area {area['cols']}x{area['rows']}")
         checker = truth["checkerboard"]
+        for key in ("rows", "cols"):
+            if not MIN_SIZE <= int(checker[key]) <= MAX_SIZE:
+                raise ValueError(f"its checkerboard has {checker[key]} {key}, not {MIN_SIZE}..{MAX_SIZE}")
+        colours = truth.get("colours", [])
+        if not isinstance(colours, list) or not all(isinstance(c, str) and c in COLOURS for c in colours):
+            raise ValueError(f"its colours are not colour names: {str(colours)[:60]}")
         if not (0 <= area["col"] <= int(checker["cols"]) - area["cols"] and 0 <= area["row"] <= int(checker["rows"]) - area["rows"]):
             raise ValueError("its play area runs off its checkerboard")
         return truth, truth_grid_of(truth), board
-    except (ValueError, KeyError, TypeError, IndexError) as err:  # JSON, UTF-8, notation and schema alike
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError, RecursionError, OSError) as err:
+        # JSON, UTF-8, notation and schema alike; a folder or an unreadable file by the name
         detail = " ".join(str(err).split())[:120] or type(err).__name__
         raise UserError(f"{sidecar}: not a studio sidecar ({type(err).__name__}: {detail})") from None
 
