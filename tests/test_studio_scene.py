@@ -221,6 +221,12 @@ def test_cli_rejects_bad_options(capsys, tmp_path):
         assert main(["studio", "--seed", "1", "--out", str(tmp_path), "--hue-spread", spread]) == 2
         err = capsys.readouterr().err.strip()
         assert err.startswith("subdivision: error: --hue-spread must be between 0 and 180") and "\n" not in err
+    for options, message in ((["--seed", "-1", "--out", str(tmp_path)], "--seed must be 0 or more, not -1"),
+                             (["--seed", "1", "--out", " "], "--out must name a folder"),
+                             (["--seed", "1", "--out", str(tmp_path), "--prefix", "nodir/"], "--prefix 'nodir/': a file")):
+        assert main(["studio", *options]) == 2  # refused before anything is rendered
+        err = capsys.readouterr().err.strip()
+        assert err.startswith(f"subdivision: error: {message}") and "\n" not in err
     (tmp_path / "a_file").write_text("")
     assert main(["studio", "--seed", "1", "--out", str(tmp_path / "a_file")]) == 2
     err = capsys.readouterr().err.strip()

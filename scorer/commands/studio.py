@@ -81,6 +81,12 @@ def _options(args) -> dict:
         raise UserError(f"--hue-spread must be between 0 and 180 degrees, not {args.hue_spread}")
     if args.count < 1 or args.spp < 1:
         raise UserError("--count and --spp must be at least 1")
+    if args.seed < 0:  # numpy's generators take none below 0: refused before rendering, not after
+        raise UserError(f"--seed must be 0 or more, not {args.seed}")
+    if not args.out.strip():
+        raise UserError("--out must name a folder (give . for this one)")
+    if any(sep in args.prefix for sep in ("/", "\\", "\0")) or args.prefix in (".", ".."):
+        raise UserError(f"--prefix {args.prefix!r}: a file name's start, without a folder in it (give the folder as --out)")
     return {"players": args.players, "threehouse": args.threehouse, "stage": args.stage,
             "board_kind": args.board_kind, "token_kind": args.token_kind, "light": args.light,
             "table": args.table, "clutter": clutter, "megapixels": args.megapixels, "tilt": args.tilt,
