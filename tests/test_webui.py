@@ -442,6 +442,21 @@ def test_an_option_sent_as_a_file_is_400_not_ignored(client, stand_in_reader):
     assert stand_in_reader == []
 
 
+def test_a_field_no_route_takes_or_one_sent_twice_is_400_not_dropped(client, stand_in_reader):
+    # A misspelt option would be dropped without a word: privateParks scored without the parks.
+    error = assert_json_error(client.post("/api/score", json={"board": MIDGAME, "privateParks": True}), 400)
+    assert error == "unknown field 'privateParks': this request takes board, loose_parks, private_parks"
+    assert "unknown field 'seat'" in assert_json_error(client.post("/api/check", json={"board": MIDGAME, "seat": ["r", "b"]}), 400)
+    assert client.post("/api/check", json={"board": MIDGAME, "players": 2, "threehouse": "auto", "seats": ["r", "b"]}).status_code == 200
+    assert "unknown field 'colors'" in assert_json_error(upload(client, png_bytes(), colors="w,p"), 400)
+    twice = client.post("/api/read", data={"photo": (io.BytesIO(png_bytes()), "photo.jpg"), "players": ["2", "3"]},
+                        content_type="multipart/form-data")
+    assert assert_json_error(twice, 400) == "the field 'players' was sent 2 times: send it once"
+    extra = client.post("/api/preview", data={"photo": (io.BytesIO(png_bytes()), "photo.jpg"), "players": "2"},
+                        content_type="multipart/form-data")
+    assert "unknown field 'players': this request takes photo" in assert_json_error(extra, 400)
+    assert stand_in_reader == []
+
 def test_a_board_too_large_is_413_without_blaming_a_photo(client):
     response = client.post("/api/score", data=b'{"board": "' + b"." * 26_000_000 + b'"}', content_type="application/json")
     message = assert_json_error(response, 413)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import math
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -161,6 +161,23 @@ def json_body() -> dict[str, Any]:
     return body
 
 
+SCORE_FIELDS = {"board", "private_parks", "loose_parks"}
+CHECK_FIELDS = {"board", "players", "threehouse", "seats"}
+
+
+def known_fields(sent: Iterable[str], known: set[str], *, repeats: Mapping[str, int] | None = None) -> None:
+    """A 400 naming a field the route does not take (a misspelt option would otherwise be
+    dropped without a word, ``privateParks`` scoring without the parks), or one sent more than
+    once (``repeats``: how many times each came, for form fields)."""
+    unknown = sorted(set(sent) - known)
+    if unknown:
+        takes = ", ".join(sorted(known)) or "no other field"
+        raise ApiError(400, f"unknown field {unknown[0][:40]!r}: this request takes {takes}")
+    repeated = sorted(name for name, times in (repeats or {}).items() if times > 1)
+    if repeated:
+        raise ApiError(400, f"the field {repeated[0]!r} was sent {repeats[repeated[0]]} times: send it once")
+
+
 JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: "a list", dict: "an object"}  # by exact type
 
 
@@ -189,6 +206,7 @@ def board_fields(board: Board) -> dict[str, Any]:
 def score():
     """The itemized score of a board."""
     body = json_body()
+    known_fields(body, SCORE_FIELDS)
     board = board_from(body)
     private_parks = flag(body, "private_parks")
     loose_parks = flag(body, "loose_parks")
@@ -200,6 +218,7 @@ def score():
 def check():
     """Violations, whose turn, stashes and legal moves of a board."""
     body = json_body()
+    known_fields(body, CHECK_FIELDS)
     board = board_from(body)
     try:
         players = players_option(body)
@@ -217,6 +236,8 @@ def read():
     misplaced = sorted(READ_OPTIONS & set(request.files))
     if misplaced:
         raise ApiError(400, f"option {misplaced[0]!r} was sent as a file; send it as a plain form field")
+    known_fields(list(request.form) + list(request.files), READ_OPTIONS | {"photo"},
+                 repeats={name: len(request.form.getlist(name)) for name in request.form})
     players = players_option(request.form)
     threehouse = stash_option(request.form)
     corners = corners_option(request.form)
@@ -247,6 +268,7 @@ def preview():
     """The photo as the reader sees it (EXIF-rotated, at most PREVIEW_MAX_SIDE px, JPEG data
     URL) and its scale (photo px per preview px), for marking the board's corners by hand."""
     data = photo_upload()
+    known_fields(list(request.form) + list(request.files), {"photo"})
     photo_reader()  # the same 503 as /api/read where the reader is missing
     from scorer.vision.load import load_photo_scaled
 
