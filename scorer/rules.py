@@ -762,7 +762,7 @@ def check_position(
         notes=notes,
         seats=seats,
         stash_inferred=stash_inferred,
-        unseen_legal_moves=unseen_player_moves(board, colours, trios) if unseen else None,
+        unseen_legal_moves=unseen_player_moves(board, colours, trios) if unseen and len(colours) < len(COLOURS) else None,
     )
 
 

@@ -45,16 +45,16 @@ def _real_sidecar_with(change) -> bytes:
     return json.dumps(truth).encode()
 
 
-@pytest.mark.parametrize("sidecar", [
-    _real_sidecar_with(lambda t: t["play_area"].update(rows=float("inf"))),  # Infinity, as Python writes it
-    _real_sidecar_with(lambda t: t["checkerboard"].update(rows=10 ** 9)),  # no array that size
-    _real_sidecar_with(lambda t: t["checkerboard"]["corners"][0].__setitem__(0, 10 ** 400)),
-    _real_sidecar_with(lambda t: t.update(colours=["zzz", 5])),
+@pytest.mark.parametrize("sidecar", [  # a change to the real sidecar, or the bytes to write
+    lambda t: t["play_area"].update(rows=float("inf")),  # Infinity, as Python writes it
+    lambda t: t["checkerboard"].update(rows=10 ** 9),  # no array that size
+    lambda t: t["checkerboard"]["corners"][0].__setitem__(0, 10 ** 400),
+    lambda t: t.update(colours=["zzz", 5]),
     b"[" * 100_000 + b"]" * 100_000,
 ])
 def test_a_sidecar_out_of_any_range_is_a_one_line_error_naming_it(capsys, tmp_path, sidecar):
     shutil.copy(PHOTO, tmp_path / "a.jpg")
-    (tmp_path / "a.json").write_bytes(sidecar)
+    (tmp_path / "a.json").write_bytes(sidecar if isinstance(sidecar, bytes) else _real_sidecar_with(sidecar))
     assert main(["eval", str(tmp_path), "--colours-given"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"subdivision: error: {tmp_path / 'a.json'}: not a studio sidecar") and err.count("\n") == 1
@@ -80,6 +80,7 @@ def test_a_sidecar_that_is_a_folder_or_a_folder_not_to_be_listed_is_one_line(cap
     monkeypatch.setattr(evaluate, "photos_in", lambda folder: [] if folder == tmp_path else not_allowed(folder))
     assert main(["eval", str(tmp_path)]) == 2  # a sub-folder not to be listed is left out of the hint
     assert capsys.readouterr().err == f"subdivision: error: {tmp_path}: no photos with .json sidecars\n"
+
 
 def test_a_photo_that_cannot_be_loaded_counts_as_failed_and_the_others_still_go(capsys, tmp_path):
     sidecar = PHOTO.with_suffix(".json")

@@ -548,6 +548,7 @@ def test_check_lists_the_stash_and_squares_of_players_with_no_piece_yet(capsys, 
     _, out, _ = run(["check", "--seats", "r,b,g", str(path)], capsys)
     assert "with no piece yet holds" not in out and "  green holds 1-pip 3, 2-pip 3, 3-pip 3\n" in out
 
+
 def test_version_is_the_installed_packages(capsys):
     from importlib.metadata import version
 

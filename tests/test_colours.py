@@ -597,7 +597,6 @@ def test_a_name_the_learned_model_all_but_rules_out_is_never_sure():
     assert temper_disputed({"black": 0.99, "white": 0.01}, "black", {}) == {"black": 0.99, "white": 0.01}
 
 
-
 def _dark_grey_group_beside_red(model_says: dict[str, float]):
     """naming_odds for a dark grey group of 6 pieces (20% of the light squares' lightness)
     whose pieces the learned model gives ``model_says`` (name: odds, the rest shared), and a
@@ -625,6 +624,7 @@ def test_black_is_never_sure_where_the_learned_model_leaves_clear_open():
     assert temper_black_doubted({"black": 0.99, "clear": 0.01}, "black", {}) == {"black": 0.99, "clear": 0.01}
     # Another name is not touched, whatever the model's odds of clear.
     assert temper_black_doubted({"white": 0.99, "clear": 0.01}, "white", {"clear": 0.5}) == {"white": 0.99, "clear": 0.01}
+
 
 def _blue_group_the_model_calls(name):
     """naming_odds for a plainly blue group of 8 pieces that the learned model calls ``name``,

@@ -654,3 +654,9 @@ def test_piece_counts_that_fit_only_the_colours_on_the_board_say_so_in_words():
     assert check_position(one).notes == ["the board size suggests 3 players, but the piece counts fit only the 1 colour on the board"]
     one["D4"] = Piece("blue", 1)
     assert check_position(one).notes[-1].endswith("fit only the 2 colours on the board")
+
+
+def test_check_position_with_more_players_than_colours_exist_still_reports():
+    rows = [f"{letter}1" + " ." * 9 for letter in "ryogcbpxkw"]  # every colour once, down column A
+    report = check_position(Board.from_text("\n".join(rows)), players=11)
+    assert report.unseen_players == 1 and report.unseen_legal_moves is None  # no colour left to stand for theirs

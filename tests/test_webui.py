@@ -455,7 +455,16 @@ def test_a_field_no_route_takes_or_one_sent_twice_is_400_not_dropped(client, sta
     extra = client.post("/api/preview", data={"photo": (io.BytesIO(png_bytes()), "photo.jpg"), "players": "2"},
                         content_type="multipart/form-data")
     assert "unknown field 'players': this request takes photo" in assert_json_error(extra, 400)
+    query = client.post("/api/read?players=3", data={"photo": (io.BytesIO(png_bytes()), "photo.jpg")},
+                        content_type="multipart/form-data")
+    assert "'players' was sent in the address's query string" in assert_json_error(query, 400)
+    assert "'foo' was sent in the address's query string" in assert_json_error(
+        client.post("/api/score?foo=1", json={"board": MIDGAME}), 400)
+    text_too = client.post("/api/read", data={"photo": [(io.BytesIO(png_bytes()), "photo.jpg"), "also text"]},
+                           content_type="multipart/form-data")
+    assert assert_json_error(text_too, 400) == "the field 'photo' was sent 2 times: send it once"
     assert stand_in_reader == []
+
 
 def test_a_board_too_large_is_413_without_blaming_a_photo(client):
     response = client.post("/api/score", data=b'{"board": "' + b"." * 26_000_000 + b'"}', content_type="application/json")

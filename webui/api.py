@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import math
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from flask import Blueprint, current_app, jsonify, request
 
@@ -165,17 +165,22 @@ SCORE_FIELDS = {"board", "private_parks", "loose_parks"}
 CHECK_FIELDS = {"board", "players", "threehouse", "seats"}
 
 
-def known_fields(sent: Iterable[str], known: set[str], *, repeats: Mapping[str, int] | None = None) -> None:
-    """A 400 naming a field the route does not take (a misspelt option would otherwise be
-    dropped without a word, ``privateParks`` scoring without the parks), or one sent more than
-    once (``repeats``: how many times each came, for form fields)."""
+def known_fields(known: set[str], body: Mapping[str, Any] | None = None) -> None:
+    """A 400 naming a field the request does not take (a misspelt option would otherwise be
+    dropped without a word, ``privateParks`` scoring without the parks), in the JSON ``body``,
+    the form or its files, any in the query string, or a form field or file sent more than once."""
+    if request.args:
+        raise ApiError(400, f"the field {next(iter(request.args))[:40]!r} was sent in the address's query string: "
+                            "send it in the request's body")
+    sent = [*(body or {}), *request.form, *request.files]
     unknown = sorted(set(sent) - known)
     if unknown:
-        takes = ", ".join(sorted(known)) or "no other field"
+        takes = ", ".join(sorted(known))
         raise ApiError(400, f"unknown field {unknown[0][:40]!r}: this request takes {takes}")
-    repeated = sorted(name for name, times in (repeats or {}).items() if times > 1)
+    times = {name: len(request.form.getlist(name)) + len(request.files.getlist(name)) for name in known}
+    repeated = sorted(name for name, n in times.items() if n > 1)
     if repeated:
-        raise ApiError(400, f"the field {repeated[0]!r} was sent {repeats[repeated[0]]} times: send it once")
+        raise ApiError(400, f"the field {repeated[0]!r} was sent {times[repeated[0]]} times: send it once")
 
 
 JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: "a list", dict: "an object"}  # by exact type
@@ -206,7 +211,7 @@ def board_fields(board: Board) -> dict[str, Any]:
 def score():
     """The itemized score of a board."""
     body = json_body()
-    known_fields(body, SCORE_FIELDS)
+    known_fields(SCORE_FIELDS, body)
     board = board_from(body)
     private_parks = flag(body, "private_parks")
     loose_parks = flag(body, "loose_parks")
@@ -218,7 +223,7 @@ def score():
 def check():
     """Violations, whose turn, stashes and legal moves of a board."""
     body = json_body()
-    known_fields(body, CHECK_FIELDS)
+    known_fields(CHECK_FIELDS, body)
     board = board_from(body)
     try:
         players = players_option(body)
@@ -236,8 +241,7 @@ def read():
     misplaced = sorted(READ_OPTIONS & set(request.files))
     if misplaced:
         raise ApiError(400, f"option {misplaced[0]!r} was sent as a file; send it as a plain form field")
-    known_fields(list(request.form) + list(request.files), READ_OPTIONS | {"photo"},
-                 repeats={name: len(request.form.getlist(name)) for name in request.form})
+    known_fields(READ_OPTIONS | {"photo"})
     players = players_option(request.form)
     threehouse = stash_option(request.form)
     corners = corners_option(request.form)
@@ -268,7 +272,7 @@ def preview():
     """The photo as the reader sees it (EXIF-rotated, at most PREVIEW_MAX_SIDE px, JPEG data
     URL) and its scale (photo px per preview px), for marking the board's corners by hand."""
     data = photo_upload()
-    known_fields(list(request.form) + list(request.files), {"photo"})
+    known_fields({"photo"})
     photo_reader()  # the same 503 as /api/read where the reader is missing
     from scorer.vision.load import load_photo_scaled
 

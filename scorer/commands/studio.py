@@ -5,6 +5,7 @@ Needs the renderer: ``pip install -e '.[studio]'`` (and Debian's ``libllvm19``).
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -85,7 +86,7 @@ def _options(args) -> dict:
         raise UserError(f"--seed must be 0 or more, not {args.seed}")
     if not args.out.strip():
         raise UserError("--out must name a folder (give . for this one)")
-    if any(sep in args.prefix for sep in ("/", "\\", "\0")) or args.prefix in (".", ".."):
+    if any(sep and sep in args.prefix for sep in (os.sep, os.altsep, "\0")):
         raise UserError(f"--prefix {args.prefix!r}: a file name's start, without a folder in it (give the folder as --out)")
     return {"players": args.players, "threehouse": args.threehouse, "stage": args.stage,
             "board_kind": args.board_kind, "token_kind": args.token_kind, "light": args.light,

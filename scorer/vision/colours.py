@@ -76,10 +76,10 @@ LONE_CONFUSED_MAX_ODDS = 0.6
 LEARNED_DISPUTE_COST = 3.0
 # Black and clear look alike too, where a clear piece shows the dark square under it or the
 # light is dim: a group named black gets at most CONFUSED_MAX_ODDS, the rest going to clear,
-# unless the learned model all but rules clear out for its pieces (their mean log-odds of it
-# under -2: about 14%). Over dev and 266 renders outside the studio's sample set (2026-12-06),
-# the three clear groups named black (at 0.83 to 0.985) had the model's log-odds of clear at
-# -1.1 to -1.7; of the 107 black ones, the nearest was at -2.7, but a dim render of a wooden
+# unless the learned model all but rules clear out for its pieces (the mean over them of the
+# log of its odds of clear under -2: about 14%). Over dev and 266 renders outside the studio's
+# sample set (2026-12-06), the three clear groups named black (at 0.83 to 0.985) had that mean
+# at -1.1 to -1.7; of the 107 black ones, the nearest was at -2.7, but a dim render of a wooden
 # board (tests/test_colours.py, studio_211201) has a black group at -2.14. Drawings darkened
 # (`drawn_eval.py --photo dark`) named opaque grey clear groups black at 0.995 with it at -1.9
 # to -3.0: a line at -2.5 had flagged more of them (9 wrong squares left unflagged, not 14).
