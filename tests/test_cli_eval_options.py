@@ -65,7 +65,17 @@ def test_a_sidecar_that_is_a_folder_or_a_folder_not_to_be_listed_is_one_line(cap
     (tmp_path / "a.json").mkdir()
     assert main(["eval", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith(f"subdivision: error: {tmp_path / 'a.json'}: not a studio sidecar")
+    import os
+
     import scorer.vision.evaluate as evaluate
+
+    if hasattr(os, "mkfifo"):  # a pipe by the sidecar's name: refused, not waited on for a writer
+        (tmp_path / "a.json").rmdir()
+        os.mkfifo(tmp_path / "a.json")
+        assert main(["eval", str(tmp_path)]) == 2
+        assert capsys.readouterr().err.endswith("not a studio sidecar (ValueError: it is not a regular file)\n")
+        (tmp_path / "a.json").unlink()
+        (tmp_path / "a.json").mkdir()
 
     def not_allowed(folder):
         raise PermissionError(13, "Permission denied", str(folder))
@@ -81,6 +91,15 @@ def test_a_sidecar_that_is_a_folder_or_a_folder_not_to_be_listed_is_one_line(cap
     assert main(["eval", str(tmp_path)]) == 2  # a sub-folder not to be listed is left out of the hint
     assert capsys.readouterr().err == f"subdivision: error: {tmp_path}: no photos with .json sidecars\n"
 
+
+def test_a_sidecar_over_its_limit_is_not_read_whole(capsys, tmp_path, monkeypatch):
+    import scorer.vision.evaluate as evaluate
+
+    shutil.copy(PHOTO, tmp_path / "a.jpg")
+    shutil.copy(PHOTO.with_suffix(".json"), tmp_path / "a.json")
+    monkeypatch.setattr(evaluate, "MAX_SIDECAR_BYTES", 100)
+    assert main(["eval", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.endswith("not a studio sidecar (ValueError: it is over 100 bytes)\n")
 
 def test_a_photo_that_cannot_be_loaded_counts_as_failed_and_the_others_still_go(capsys, tmp_path):
     sidecar = PHOTO.with_suffix(".json")

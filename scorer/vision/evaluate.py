@@ -26,7 +26,7 @@ from scorer.board import COLOURS, MAX_SIZE, MIN_SIZE, PARK, Board, Piece, Square
 from scorer.errors import UserError
 from scorer.scoring import score_board
 from scorer.vision.grid import GridFit
-from scorer.files import PHOTO_SUFFIXES
+from scorer.files import PHOTO_SUFFIXES, read_at_most
 from scorer.vision.grid_eval import CORRECT_MAX_ERROR, evaluate_grid
 from scorer.vision.lattice import project
 from scorer.vision.decode import UNSURE
@@ -169,12 +169,20 @@ def photos_in(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES and sidecar_for(p))
 
 
+MAX_SIDECAR_BYTES = 10_000_000  # a studio sidecar is about 10 kB
+
+
 def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
     """The photo's studio sidecar, its checkerboard's grid and its board; a one-line
     UserError naming the sidecar when it is not one."""
     sidecar = sidecar_for(photo)
     try:
-        truth = json.loads(sidecar.read_text(encoding="utf-8"))
+        if not sidecar.is_file():  # a folder, or a pipe that would wait for a writer
+            raise ValueError("it is not a regular file")
+        data = read_at_most(sidecar, MAX_SIDECAR_BYTES)
+        if len(data) > MAX_SIDECAR_BYTES:
+            raise ValueError(f"it is over {MAX_SIDECAR_BYTES:,} bytes")
+        truth = json.loads(data.decode("utf-8"))
         area = truth["play_area"]
         for key in ("row", "col", "rows", "cols"):
             area[key] = int(area[key])
