@@ -874,10 +874,13 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
             for pips in (1, 2, 3):
                 for k, placed_name in enumerate(placed):
                     # Placed under the group's one name; shown with every other its naming might have
-                    # had, so that no piece comes out surer than its group's name.
+                    # had, so that no piece comes out surer than its group's name. Without colour in
+                    # the photo every group is asked about (below) and its names are guesses: its
+                    # pieces keep the confidence of their size and place alone.
                     p_piece = sizes[k][pips - 1] * cp[k]
                     placing[f"{COLOUR_LETTERS[placed_name]}{pips}"] = p_piece
-                    for colour, odds in (groups.name_odds[k].items() if groups.name_odds else [(placed_name, 1.0)]):
+                    named = groups.name_odds[k].items() if groups.name_odds and not colourless else [(placed_name, 1.0)]
+                    for colour, odds in named:
                         value = f"{COLOUR_LETTERS[colour]}{pips}"
                         odds_shown[value] = odds_shown.get(value, 0.0) + p_piece * odds
             table[name], shown[name] = placing, odds_shown
