@@ -246,6 +246,18 @@ def test_cli_without_the_renderer_says_how_to_install_it(capsys, tmp_path, monke
     assert not list(tmp_path.iterdir())
 
 
+def test_cli_a_photo_that_cannot_be_written_is_one_line(capsys, tmp_path, monkeypatch):
+    from scorer.studio import photo, render
+
+    def refused(seed, out, name, **_):
+        raise PermissionError(13, "Permission denied", f"{out}/{name}.jpg")
+
+    monkeypatch.setattr(render, "mitsuba", lambda: None)  # no rendering: the write fails first
+    monkeypatch.setattr(photo, "write_photo", refused)
+    assert main(["studio", "--seed", "7", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (f"subdivision: error: {tmp_path}/studio_000007.jpg: cannot write the photo "
+                                       "(Permission denied)\n")
+
 def test_cli_without_blender_says_how_to_install_it(capsys, tmp_path, monkeypatch):
     import sys
 

@@ -114,6 +114,9 @@ def run(args) -> int:
         if args.skip_existing and (Path(args.out) / f"{args.prefix}{seed:06d}.json").exists():
             continue
         started = time.perf_counter()
-        path = write_photo(seed, args.out, name=f"{args.prefix}{seed:06d}", renderer=args.renderer, **options)
+        try:
+            path = write_photo(seed, args.out, name=f"{args.prefix}{seed:06d}", renderer=args.renderer, **options)
+        except OSError as err:  # the folder gone or made read-only mid-run, ...: one line, the photos before kept
+            raise UserError(f"{err.filename or args.out}: cannot write the photo ({err.strerror or err})") from None
         print(f"{path}  ({time.perf_counter() - started:.1f} s)", file=sys.stdout, flush=True)
     return 0
