@@ -762,13 +762,14 @@ def check_position(
         notes=notes,
         seats=seats,
         stash_inferred=stash_inferred,
-        unseen_legal_moves=unseen_player_moves(board, colours, trios) if unseen and len(colours) < len(COLOURS) else None,
+        unseen_legal_moves=unseen_player_moves(board, colours, trios) if unseen else None,
     )
 
 
-def unseen_player_moves(board: Board, colours: Sequence[str], trios: int) -> dict[int, list[Square]]:
+def unseen_player_moves(board: Board, colours: Sequence[str], trios: int) -> dict[int, list[Square]] | None:
     """Legal squares per size for a player with no piece on the board yet (a full stash of
     ``trios``). Their colour is unknown, but every piece on the board is of another colour
-    (``colours``), so any colour not among them gives the same squares."""
-    stranger = next(c for c in COLOURS if c not in colours)
-    return all_legal_moves(board, stranger, full_stash(trios))
+    (``colours``), so any colour not among them gives the same squares; None where every
+    colour is among them."""
+    stranger = next((c for c in COLOURS if c not in colours), None)
+    return None if stranger is None else all_legal_moves(board, stranger, full_stash(trios))
