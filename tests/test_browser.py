@@ -304,6 +304,61 @@ def test_private_parks_and_deductions_light_up_their_squares(page):
     assert sorted(lit) == ["B5", "C4", "C5"]
 
 
+def test_a_lit_line_of_the_breakdown_goes_dark_when_the_board_changes(page):
+    enter_board(page, MIDGAME)
+    line = page.locator('#players .player[data-colour="blue"] tr.sub.deduction')
+    line.click()
+    expect(page.locator("#diagram .sq.hl")).to_have_count(3)
+    pick(page, "F1", "red 1-pip")  # the lines are drawn anew: the one lit before may name other squares
+    expect(page.locator("#text-status")).to_have_text("")  # scored again
+    expect(page.locator('#diagram .sq[data-cell="F1"]')).to_have_attribute("data-value", "r1")
+    page.mouse.move(0, 0)  # no pointer resting on a line the new breakdown put under it
+    expect(page.locator("#diagram .sq.hl")).to_have_count(0)
+    expect(page.locator("#players .hoverable.active")).to_have_count(0)
+    line.click()  # one tap lights it again, not a tap to let go of a line no longer shown as lit
+    expect(page.locator("#diagram .sq.hl")).to_have_count(3)
+
+
+def test_a_corrected_square_that_breaks_a_rule_shows_both_frames(page):
+    board = "r3 . .\n. . .\n. . b2\n"
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    pick(page, "B3", "red 3-pip")  # beside the other red 3-pip: breaks a rule
+    square = page.locator('#diagram .sq[data-cell="B3"]')
+    expect(square).to_have_attribute("aria-label", re.compile("corrected, breaks a rule"))
+    corrected, violation = square.locator(".mark.corrected"), square.locator(".mark.violation")
+    expect(corrected).to_have_count(1)
+    expect(violation).to_have_count(1)
+    # the purple frame inside the red one's stroke, not under it
+    inner = float(corrected.get_attribute("x")) - float(corrected.evaluate("e => getComputedStyle(e).strokeWidth").rstrip("px")) / 2
+    outer = float(violation.get_attribute("x")) + float(violation.evaluate("e => getComputedStyle(e).strokeWidth").rstrip("px")) / 2
+    assert inner > outer
+
+
+def test_the_summary_leads_to_the_moves_mid_game_only(page):
+    enter_board(page, MIDGAME)
+    if page.size_name == "desktop":  # no summary: the moves card stands beside the board
+        expect(page.locator("#summary")).to_be_hidden()
+        return
+    moves = page.locator("#summary-moves")
+    expect(moves).to_be_visible()
+    moves.click()
+    page.wait_for_timeout(800)  # the smooth scroll
+    expect(page.locator("#midgame-title")).to_be_in_viewport()
+    enter_board(page, "r3 r2 b1\nb2 r1 b3\nr2 b1 r3\n")  # no piece can go anywhere: the game is over
+    expect(page.locator("#to-move")).to_contain_text("Game over")
+    expect(moves).to_be_hidden()
+
+
+def test_the_game_options_are_a_fingers_reach_tall(page):
+    labels = page.locator("#options label")
+    heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
+    assert len(heights) >= 15, heights
+    assert all(height >= 40 for _, height in heights), [h for h in heights if h[1] < 40]
+
+
 def test_violations_are_listed_and_marked(page):
     enter_board(page, "r3 r3 .\n. . .\n. . b2\n")
     expect(page.locator("#violations li").first).to_be_visible()
@@ -689,6 +744,21 @@ def test_the_stash_check_stays_after_a_reload_and_says_how_to_read_the_photo_aga
     expect(page.locator("#message")).to_contain_text("Check the stash (below).")  # no tap promised
 
 
+def test_a_reading_back_after_a_reload_says_its_photo_is_not_kept(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": ["B2"],
+                       "reading": {"board": board, "warnings": [], "colour_groups": [],
+                                   "cells": [{"cell": "B2", "value": "b2", "confidence": 0.6,
+                                              "alternatives": [{"value": "b3", "confidence": 0.4}]}]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    expect(page.locator("#message")).not_to_contain_text("not kept")  # the photo is on screen
+    page.reload()
+    expect(page.locator("#photo-pane")).to_be_hidden()
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # its mark is kept
+    expect(page.locator("#message")).to_contain_text("The photo itself is not kept when the page reloads")
+
+
 def test_the_play_area_check_after_a_reload_promises_no_tap(page):
     board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. . . . b3 .\n# . . . . #\n"
     answer_read(page, {"board": board, "uncertain": [],
@@ -751,11 +821,14 @@ def test_a_file_that_is_not_a_photo_gets_a_friendly_message(page):
     page.set_input_files("#file-input", files=[{"name": "notes.txt", "mimeType": "text/plain", "buffer": b"not a photo"}])
     message = page.locator("#message")
     expect(message).to_be_visible()
-    text = message.inner_text()
+    text = message.evaluate("e => e.firstChild.textContent")  # its words, before any button
     assert ("not an image" in text) or ("photo reading not available" in text), text
     if "not an image" in text:  # the server's "photo: not an image (...)" as a sentence
         assert text.startswith("The photo: not an image (") and text.endswith(")."), text
-    assert "Traceback" not in text
+        with page.expect_file_chooser() as chooser:  # and another photo one tap away
+            message.get_by_role("button", name="Choose another photo").click()
+        assert not chooser.value.is_multiple()
+    assert "Traceback" not in message.inner_text()
     assert page.input_value("#opt-players") == "2"
     expect(total_of(page, "red")).to_have_text("4")
     expect(page.locator("#progress")).to_be_hidden()
@@ -1629,7 +1702,7 @@ def test_a_colour_check_answered_by_a_swap_answers_both_groups(page):
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
     expect(page.locator("#reader-checks .colour-check")).to_have_count(2)
     swap = page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="They are white")
-    expect(swap).to_have_text("They are white (the white ones clear)")  # says the two groups swap
+    expect(swap).to_have_text("They are white: swap with the white ones")  # says the two groups swap
     swap.click()
     swapped = Board.from_text(board.replace("x", "X").replace("w", "x").replace("X", "w"))
     assert Board.from_text(page.input_value("#board-text")) == swapped

@@ -307,7 +307,7 @@
   function restoreBoard(text) {
     const photo = state.lastPhoto;
     return analyse(text, { quiet: true, restoring: true }).then((ok) => {
-      if (ok && state.reading && state.lastPhoto === photo) showReadingMessage();
+      if (ok && state.reading && state.lastPhoto === photo) showReadingMessage({ restored: true });
     });
   }
 
@@ -469,8 +469,10 @@
     if (!file) return;
     clearMessage();
     state.onMarkingCancelled = null;
+    // A file the reader refuses: the way on, another, one tap away.
+    const another = { label: "Choose another photo", onclick: () => $("#file-input").click() };
     if (file.size > MAX_PHOTO_BYTES) {
-      showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`);
+      showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`, undefined, another);
       return;
     }
     if (state.optionsFromBoard && file !== state.lastPhoto) { // a new photo is read with them on auto
@@ -545,9 +547,10 @@
           // Marks on a photo with no reading of its own: the marking stays on that photo.
           state.onMarkingCancelled = () => { keepShown(); clearMessage(); };
         } else keepShown();
-        if (data && data.error) showMessage(serverSays(data.error));
+        const refused = !marked && [400, 413].includes(xhr.status) ? another : undefined; // the file itself refused
+        if (data && data.error) showMessage(serverSays(data.error), undefined, refused);
         else if (xhr.status === 200) showMessage(NOT_THE_SCORERS_ANSWER);
-        else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.");
+        else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.", undefined, another);
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
@@ -612,7 +615,8 @@
 
   // The top message after a reading: how many uncertain squares are left to check (not
   // corrected since), and which one-tap checks wait below. False when there is nothing to say.
-  function showReadingMessage() {
+  // ``restored``: the reading came back with the board after a reload, without its photo.
+  function showReadingMessage({ restored = false } = {}) {
     const n = uncheckedUnsure().length;
     const pending = readerChecks();
     const topics = pending.map((c) => c.topic).filter(Boolean);
@@ -636,9 +640,10 @@
     // (not where nearly every square is unsure: perhaps no Subdivision game at all)
     const allRight = settledFirst || state.reading.unsureBoard ? undefined
       : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
-    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}`, "info", allRight);
-    else if (retake || checkNote) showMessage((retake + checkNote.trim()).trim(), "info");
-    return Boolean(n || checkNote || retake);
+    const photoGone = restored ? " The photo itself is not kept when the page reloads: choose it again to see it beside the board." : "";
+    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}${photoGone}`, "info", allRight);
+    else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info");
+    return Boolean(n || checkNote || retake || photoGone);
   }
 
   // --- corners marked by hand ---------------------------------------------------------------
@@ -936,7 +941,7 @@
           onclick: () => renameGroup(g, a.colour),
         }, swatch(a.colour), `They are ${a.colour}`
           // another unsure group of that name takes this one's: the button says the two swap
-          + (groups.some((o) => o !== g && o.colour === a.colour) ? ` (the ${a.colour} ones ${g.colour})` : "")))),
+          + (groups.some((o) => o !== g && o.colour === a.colour) ? `: swap with the ${a.colour} ones` : "")))),
     }));
     if (state.reading.stashUnsure && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
@@ -1181,9 +1186,7 @@
     const quarters = ((turns % 4) + 4) % 4;
     for (let k = 0; k < quarters; k++) turnQuarter();
     if (state.reading) state.reading.turnedFromRead = (turnsFromRead() + quarters) % 4;
-    if (state.pinned) state.pinned.classList.remove("active");
-    state.pinned = null;
-    state.highlight = new Set();
+    letGoOfLines();
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     if (state.score) renderAll(); // the reader's notes with it
@@ -1268,7 +1271,9 @@
         drawContent(g, token);
         if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
         if (unsure.has(name) && !corrected) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
-        if (corrected) g.append(svg("rect", { class: "mark corrected", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
+        // inside the rule's red frame where the square has both, so that both show
+        const inset = corrected && violations.has(name) ? 9 : 3;
+        if (corrected) g.append(svg("rect", { class: "mark corrected", x: inset, y: inset, width: S - 2 * inset, height: S - 2 * inset, rx: 4 }));
         if (violations.has(name)) {
           g.append(svg("rect", { class: "mark violation", x: 2.5, y: 2.5, width: S - 5, height: S - 5, rx: 3 }));
           const t = svg("text", { class: "badge bad", x: S - 12, y: 16 }); t.textContent = "!"; g.append(t);
@@ -1391,6 +1396,14 @@
     for (const p of $$("#photo-marks .ps")) p.classList.toggle("hl", state.highlight.has(p.dataset.cell));
   }
 
+  // The breakdown's lit line, if any, let go: its squares go dark (the lines are drawn anew
+  // after every change, and a line lit before may no longer name the same squares).
+  function letGoOfLines() {
+    if (state.pinned) state.pinned.classList.remove("active");
+    state.pinned = null;
+    setHighlight([]);
+  }
+
   // Items in the breakdown light up their squares on hover; a tap pins them.
   function hoverable(node, cells) {
     node.classList.add("hoverable");
@@ -1412,6 +1425,7 @@
 
   // --- score breakdown --------------------------------------------------------------------
   function renderScore() {
+    letGoOfLines();
     const score = state.score;
     const players = score.players || {};
     const ranking = score.ranking && score.ranking.length
@@ -1428,6 +1442,7 @@
     const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
     $("#summary-text").textContent = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
     $("#summary").hidden = !ranking.length;
+    $("#summary-moves").hidden = over; // mid-game, the moves card is screens below on a phone
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
     const parks = score.private_parks ? score.park_results || [] : [];
     $("#park-results").replaceChildren(...(parks.length ? [
@@ -1894,6 +1909,7 @@
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
     $("#summary-more").addEventListener("click", () => $("#score").scrollIntoView({ behavior: "smooth", block: "start" }));
+    $("#summary-moves").addEventListener("click", () => $("#midgame").scrollIntoView({ behavior: "smooth", block: "start" }));
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => markShownPhoto());
     $("#mark-photo").addEventListener("click", markAt);
