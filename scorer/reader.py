@@ -1037,6 +1037,19 @@ def sizes_seen_black(sizes: np.ndarray, squares: SquaresResult, col: int, row: i
     return seen
 
 
+def sizes_it_may_be(piece: Piece, doubt: float, from_above: bool) -> dict[str, float]:
+    """The other sizes a pyramid that melts into its square may be, with the odds ``doubt`` its
+    reading lost shared among them: seen from above on a black square it looks a size smaller
+    than it is, so the next size up takes them all (for a 3-pip, with none larger, the next size
+    down); one melting into a square of its own colour shows too little outline to size either
+    way, so its neighbouring sizes share them."""
+    if from_above:
+        sizes = [piece.pips + 1 if piece.pips < 3 else 2]
+    else:
+        sizes = [pips for pips in (piece.pips - 1, piece.pips + 1) if 1 <= pips <= 3]
+    return {Piece(piece.colour, pips).symbol: doubt / len(sizes) for pips in sizes}
+
+
 def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> list[str]:
     """Mark the pyramids that melt into the square under them, and make them no surer than
     BLENDS_IN_MAX_CONFIDENCE: black ones, and see-through ones read smaller than 3 pips, on
@@ -1044,7 +1057,8 @@ def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResu
     ``squares.apex_within_base``), and any whose colour lies within ``squares.blend_threshold``
     of their square's (``squares.blends_into_square``). Returns the names of the cells read
     under 3 pips that were doubted for being seen from above (FROM_ABOVE: they may be a size
-    larger)."""
+    larger). The odds taken off each such reading go to the sizes it may be instead, among its
+    alternatives (:func:`sizes_it_may_be`), so that the likely fix is one tap."""
     from_above_names = []
     for cell in cells:
         content = content_from_symbol(cell.value)
@@ -1055,7 +1069,10 @@ def _doubt_pyramids_that_blend_in(cells: list[CellReading], squares: SquaresResu
             and melts_in_from_above(squares, col, row, content.pips)
         if from_above or blends_into_square(squares, col, row):
             cell.blends_in = True
-            cell.confidence = min(cell.confidence, BLENDS_IN_MAX_CONFIDENCE)
+            doubt = cell.confidence - BLENDS_IN_MAX_CONFIDENCE
+            if doubt > 0:
+                cell.confidence = BLENDS_IN_MAX_CONFIDENCE
+                offer(cell, sizes_it_may_be(content, doubt, from_above))
         if from_above and content.pips < 3:
             from_above_names.append(cell.cell)
     return from_above_names

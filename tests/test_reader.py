@@ -1259,6 +1259,9 @@ def test_a_see_through_piece_on_a_black_square_seen_from_above_may_be_larger_tha
         assert cell.confidence == (BLENDS_IN_MAX_CONFIDENCE if cell.blends_in else 0.99)
         # the reading names the cells that may be a size larger (reader.FROM_ABOVE)
         assert warned == (["D4"] if cell.blends_in and value[1] != "3" else [])
+        if cell.blends_in:  # the odds taken off go to the size it may be: its fix one tap away
+            other = value[0] + ("2" if value[1] == "3" else str(int(value[1]) + 1))
+            assert cell.alternatives == [(other, pytest.approx(0.99 - BLENDS_IN_MAX_CONFIDENCE))]
         return cell.blends_in
 
     above = _camera(85, 0)
@@ -1328,6 +1331,11 @@ def test_a_pyramid_the_colour_of_its_square_is_flagged_from_any_height():
     cells = cell()
     _doubt_pyramids_that_blend_in(cells, squares, play)
     assert cells[0].blends_in and cells[0].confidence == BLENDS_IN_MAX_CONFIDENCE
+    assert cells[0].alternatives == [("c2", pytest.approx(0.99 - BLENDS_IN_MAX_CONFIDENCE))]  # its outline faint
+    middle = [CellReading("E3", "c2", 0.9, [("#", 0.05)])]
+    _doubt_pyramids_that_blend_in(middle, squares, play)  # either size beside it, the doubt shared
+    doubt = 0.9 - BLENDS_IN_MAX_CONFIDENCE
+    assert middle[0].alternatives == [("c1", pytest.approx(doubt / 2)), ("c3", pytest.approx(doubt / 2)), ("#", 0.05)]
     squares.appearance = _plain_appearance(85.0, 40.0, dark_parity=0)  # (5, 2) light: Lab (85, 0, 0)
     cells = cell()
     _doubt_pyramids_that_blend_in(cells, squares, play)
