@@ -707,7 +707,8 @@ def check_position(
 
     unseen = max(0, n_players - len(colours))
     analysis = analyse(unseen)
-    if not analysis.feasible and unseen and source != "given" and analyse(0).feasible:
+    # (never down to one player: a board showing one colour still has another player)
+    if not analysis.feasible and unseen and source != "given" and len(colours) >= MIN_PLAYERS and analyse(0).feasible:
         notes.append(
             f"the {'setup table' if source == 'colours on board' else source} "
             f"{'suggest' if ' and ' in source else 'suggests'} {n_players} players, but the piece counts fit only the "
