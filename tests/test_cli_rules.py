@@ -599,3 +599,23 @@ def test_a_photo_name_that_is_not_utf8_is_valid_json_in_the_readings_line(capsys
     status, out, _ = run(["read", "--json", os.fsdecode(path)], capsys)
     assert status == 0
     assert "\\udc" not in out and json.loads(out)["file"] == f"{tmp_path}/photo \ufffd.jpg"
+
+
+def test_score_names_a_winner_only_once_the_game_is_over_on_a_legal_board(capsys, tmp_path):
+    status, out, _ = run(["score", GAME_2P], capsys)
+    assert status == 0 and out.rstrip().endswith("winner: red (24)")  # a finished game
+    mid = tmp_path / "mid.txt"
+    mid.write_text("# r3 r2 . . #\n. r1 b1 . . .\n. . b3 . . .\n. . . . . .\n. . . . . .\n# . . . . #\n")
+    status, out, _ = run(["score", str(mid)], capsys)
+    assert status == 0 and out.rstrip().endswith("leading: red (4); the game is not over (a player may still place a piece)")
+    illegal = tmp_path / "illegal.txt"  # full, but two red 3-pips Near each other
+    illegal.write_text("r3 r3 b1\nb2 r1 b3\nr2 b1 r1\n")
+    status, out, _ = run(["score", str(illegal)], capsys)
+    assert status == 0 and "  winner:" not in out
+    assert out.rstrip().endswith("leading: red (6); the board breaks 2 rules, so nobody has won (check lists them)")
+    tied = tmp_path / "tied.txt"
+    tied.write_text("r3 . .\n. . .\n. . b3\n")
+    status, out, _ = run(["score", str(tied)], capsys)
+    assert out.rstrip().endswith("tied: red, blue (2 each); the game is not over (a player may still place a piece)")
+    status, out, _ = run(["score", "--json", str(mid)], capsys)
+    assert json.loads(out)["winners"] == ["red"]  # the JSON as before: the top scores

@@ -226,35 +226,55 @@ def _json_line(name: str, loaded: Loaded, report: dict) -> str:
     return json.dumps(out)
 
 
+@dataclass(frozen=True)
+class ScoredPosition:
+    """A board's score and its position (whether the game is over, what rules it breaks),
+    which says whether the top score wins or only leads. Its JSON is the score's."""
+
+    score: ScoreReport
+    position: CheckReport
+
+    def to_dict(self) -> dict:
+        return self.score.to_dict()
+
+
 def run_score(args) -> int:
     if args.loose_parks and not args.private_parks:
         raise UserError("--loose-parks only applies with --private-parks")
     check_players_fit(args.players, args.colours, "--colours")
 
-    def analyse(loaded: Loaded) -> ScoreReport:
-        return score_board(loaded.board, private_parks=args.private_parks, loose_parks=args.loose_parks)
+    def analyse(loaded: Loaded) -> ScoredPosition:
+        score = score_board(loaded.board, private_parks=args.private_parks, loose_parks=args.loose_parks)
+        return ScoredPosition(score, _position(loaded, args))
 
-    return _each_file(args, analyse, format_score, lambda report: 0)
+    def format_text(name: str, scored: ScoredPosition) -> str:
+        return format_score(name, scored.score, scored.position)
+
+    return _each_file(args, analyse, format_text, lambda report: 0)
 
 
 def run_check(args) -> int:
     check_players_fit(args.players, args.seats, "--seats")
+    return _each_file(args, lambda loaded: _position(loaded, args, args.seats), format_check,
+                      lambda report: 1 if report.violations else 0)
 
-    def analyse(loaded: Loaded) -> CheckReport:
-        from_photo = args.threehouse is None and loaded.reading  # a photo's stash as its reader inferred it
-        threehouse = loaded.reading.get("threehouse") if from_photo else args.threehouse
-        report = check_position(loaded.board, players=args.players, threehouse=threehouse, seats=args.seats)
-        return replace(report, stash_inferred=bool(loaded.reading.get("stash_inferred"))) if from_photo else report
 
-    return _each_file(args, analyse, format_check, lambda report: 1 if report.violations else 0)
+def _position(loaded: Loaded, args, seats=None) -> CheckReport:
+    """``check_position`` of a loaded board with the command's player count and stash (a
+    photo's stash as its reader inferred it, unless one was given)."""
+    from_photo = args.threehouse is None and loaded.reading
+    threehouse = loaded.reading.get("threehouse") if from_photo else args.threehouse
+    report = check_position(loaded.board, players=args.players, threehouse=threehouse, seats=seats)
+    return replace(report, stash_inferred=bool(loaded.reading.get("stash_inferred"))) if from_photo else report
 
 
 def _size_name(pips: int | str) -> str:
     return f"{pips}-pip"
 
 
-def format_score(name: str, report: ScoreReport) -> str:
-    """The readable breakdown: one block per player, then the winners."""
+def format_score(name: str, report: ScoreReport, position: CheckReport | None = None) -> str:
+    """The readable breakdown: one block per player, then the winners; with the board's
+    ``position``, the leaders instead where the game is not over or the board breaks a rule."""
     lines = [name]
     if not report.players:
         lines.append("  no pyramids on the board")
@@ -285,10 +305,17 @@ def format_score(name: str, report: ScoreReport) -> str:
                 lines.append(f"  park {park.park.name}: nobody ({park.reason})")
     winners = report.winners
     top = report.players[winners[0]].total
-    if len(winners) == 1:
-        lines.append(f"  winner: {winners[0]} ({top})")
+    broken = len(position.violations) if position else 0
+    if broken:
+        why = f"; the board breaks {'a rule' if broken == 1 else f'{broken} rules'}, so nobody has won (check lists {'it' if broken == 1 else 'them'})"
+    elif position and not position.game_over:
+        why = "; the game is not over (a player may still place a piece)"
     else:
-        lines.append(f"  tie: {', '.join(winners)} ({top} each)")
+        why = ""
+    if len(winners) == 1:
+        lines.append(f"  {'leading' if why else 'winner'}: {winners[0]} ({top}){why}")
+    else:
+        lines.append(f"  {'tied' if why else 'tie'}: {', '.join(winners)} ({top} each){why}")
     return "\n".join(lines)
 
 
