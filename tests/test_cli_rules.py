@@ -576,10 +576,10 @@ def test_read_text_says_how_to_mark_the_corners_of_an_unsure_outline(capsys, tmp
     path = tmp_path / "photo.jpg"
     path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
     status, out, _ = run(["read", str(path)], capsys)
-    warnings = [line for line in out.splitlines() if line.startswith("  warning:")]
+    warnings = [line for line in out.splitlines() if line.startswith("; warning:")]
     assert status == 0 and len(warnings) == 2
     assert ("--corners X,Y,X,Y,X,Y,X,Y" in warnings[0]) != marked
-    assert warnings[1] == "  warning: 1 park marker read"
+    assert warnings[1] == "; warning: 1 park marker read"
 
 
 @pytest.mark.parametrize("command", ["score", "check"])

@@ -1481,8 +1481,25 @@ def test_read_prints_sizes_as_squares_takes_them_and_the_play_areas_place_from_1
         "grid": {"rows": 5, "cols": 6}, "play_area": {"row": 0, "col": 1, "rows": 5, "cols": 5},
         "threehouse": True, "stash_inferred": True, "seconds": 0.5, "board": None, "warnings": [], "warning_kinds": []})
     _print_reading("a.jpg", reading)
-    assert capsys.readouterr().out == ("a.jpg: 6x5 checkerboard, play area 5x5 (its A1 on the checkerboard's column 2, "
+    assert capsys.readouterr().out == ("; a.jpg: 6x5 checkerboard, play area 5x5 (its A1 on the checkerboard's column 2, "
                                        "row 1 from the bottom left), ThreeHouse stash (inferred) (0.50 s)\n")
+
+
+def test_reads_text_saved_is_board_text_its_notes_comments(capsys):
+    import types
+
+    from scorer.commands.read import _print_reading
+
+    board = "# r3 .\nx2 . b1\nb3 . #\n"
+    reading = types.SimpleNamespace(to_dict=lambda: {
+        "grid": {"rows": 8, "cols": 8, "marked": False}, "play_area": {"row": 0, "col": 0, "rows": 3, "cols": 3},
+        "threehouse": False, "stash_inferred": True, "seconds": 0.5, "board": board,
+        "warnings": ["unsure of the board's outline", "check a colour: the 1 clear piece may be white"],
+        "warning_kinds": ["grid", "colour_check"]})
+    _print_reading("a.jpg", reading)
+    out = capsys.readouterr().out
+    assert out.count("; warning:") == 2 and "--corners" in out  # the notes are there, as comments
+    assert Board.from_text(out) == Board.from_text(board)
 
 
 def test_an_ambiguous_play_area_on_a_marked_board_is_not_told_to_mark_the_board_again(monkeypatch):

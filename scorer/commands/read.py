@@ -175,7 +175,8 @@ def _print_reading(name: str, reading) -> None:
     d = reading.to_dict()
     area = d["play_area"]
     # sizes as --squares gives them, columns x rows; where the play area lies, counted from 1
-    print(f"{name}: {d['grid']['cols']}x{d['grid']['rows']} checkerboard, play area "
+    # everything but the board is a comment (;), so that the output, saved, is board text
+    print(f"; {name}: {d['grid']['cols']}x{d['grid']['rows']} checkerboard, play area "
           + (f"{area['cols']}x{area['rows']} (its A1 on the checkerboard's column {area['col'] + 1}, "
              f"row {area['row'] + 1} from the bottom left)" if area else "unknown")
           + ("" if d["threehouse"] is None else
@@ -185,7 +186,7 @@ def _print_reading(name: str, reading) -> None:
         print(d["board"], end="")
     for warning, kind in zip(d["warnings"], d["warning_kinds"], strict=True):
         hint = f", {MARK_CORNERS_HINT}" if kind == "grid" and not d["grid"].get("marked") else ""
-        print(f"  warning: {warning}{hint}")
+        print(f"; warning: {warning}{hint}")
 
 
 def _holds_photos(folder: Path) -> bool:
