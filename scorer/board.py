@@ -306,6 +306,17 @@ class Board:
             lines.append(" ".join(tokens))
         return "\n".join(lines) + "\n"
 
+    def labelled(self) -> str:
+        """The board laid out as :meth:`to_text` lays it out, each row's number on its left and
+        the columns' letters below, for a person to find a square by its name (not notation)."""
+        width = len(str(self.rows))
+        lines = []
+        for row in reversed(range(self.rows)):
+            tokens = (content_symbol(self._cells.get(Square(col, row))).ljust(2) for col in range(self.cols))
+            lines.append(f"{row + 1:>{width}} " + " ".join(tokens).rstrip())
+        lines.append(" " * width + " " + " ".join(FILES[col].ljust(2) for col in range(self.cols)).rstrip())
+        return "\n".join(lines) + "\n"
+
     @classmethod
     def from_text(cls, text: str) -> "Board":
         """Parse board notation; raises NotationError with a one-line message naming where."""

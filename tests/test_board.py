@@ -122,3 +122,11 @@ def test_setup_table():
             assert s.size**2 - s.parks == players * s.pieces_per_player
     with pytest.raises(ValueError):
         setup_for(5)
+
+
+def test_the_labelled_board_names_rows_and_columns_beside_the_notation():
+    board = Board.from_text("# r3 .\nx2 . b1\nb3 . #\n")
+    assert board.labelled() == "3 #  r3 .\n2 x2 .  b1\n1 b3 .  #\n  A  B  C\n"
+    tall = Board(10, 3)
+    tall[Square.parse("A10")] = Piece("red", 1)
+    assert tall.labelled().splitlines()[0] == "10 r1 .  ." and tall.labelled().splitlines()[-1] == "   A  B  C"

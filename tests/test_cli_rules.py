@@ -223,6 +223,10 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
     assert calls == [(bytes, 2, None)]  # the bytes already read (a pipe cannot be read twice); the stash inferred
     status, out, _ = run(["score", str(path)], capsys)  # the text says what the reader was unsure of too
     assert status == 0 and out.splitlines()[-1] == "  warning: fake"
+    # and shows the board it read, row numbers and column letters to find the squares it names
+    lines = out.splitlines()
+    shown = lines.index("  the board read from the photo:")
+    assert "\n".join(lines[shown + 1:-1]) == "\n".join(f"    {line}" for line in FakeReading.board.labelled().splitlines())
     # The players' colours guide the reading: --colours for the score, the order of play for the check.
     calls.clear()
     assert run(["score", "--colours", "r,blue", str(path)], capsys)[0] == 0

@@ -212,9 +212,13 @@ def _each_file(args, analyse, format_text, status_of) -> int:
 
 
 def _with_reading_warnings(text: str, loaded: Loaded) -> str:
-    """A photo's report with what its reader was unsure of, as ``read`` prints it."""
-    warnings = (loaded.reading or {}).get("warnings", []) if loaded.from_photo else []
-    return "\n".join([text, *(f"  warning: {w}" for w in warnings)])
+    """A photo's report with the board read from it and what its reader was unsure of (the
+    squares the warnings name are on that board)."""
+    if not loaded.from_photo:
+        return text
+    board = [f"    {line}" for line in loaded.board.labelled().splitlines()]
+    warnings = (loaded.reading or {}).get("warnings", [])
+    return "\n".join([text, "  the board read from the photo:", *board, *(f"  warning: {w}" for w in warnings)])
 
 
 def _json_line(name: str, loaded: Loaded, report: dict) -> str:
