@@ -782,6 +782,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
     ``colourless``: the photo has no colour (``colours.has_colour``); ``helpers`` runs the
     learned model's networks meanwhile; ``told``: the players' colours, when they said them."""
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image, colours_told=told)
+    players_given = players
     stage = "squares"
     try:
         factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
@@ -929,8 +930,10 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
                    if not play.contains(c, r) and sq.label != "empty"]
         if outside:
             many = len(outside) > 1
+            # a play area the player count given framed too small for the game
+            given = f", and the number of players given ({players_given})" if players_given and area is None else ""
             reading.warn("outside", f"{len(outside)} square{'s' if many else ''} outside the play area "
-                                    f"look{'' if many else 's'} occupied: check the play area framed on the photo")
+                                    f"look{'' if many else 's'} occupied: check the play area framed on the photo{given}")
         unsure = reading.uncertain
         squares_in_play = decoded.board.rows * decoded.board.cols
         if len(unsure) >= NEARLY_ALL_UNSURE * squares_in_play:

@@ -1892,3 +1892,11 @@ def test_read_colours_option_names_the_pieces_among_them(tmp_path, capsys):
     assert out["colours_told"] == ["red", "clear"] and out["board"] == WHITE_AND_RED.replace("w", "x")
     assert main(["read", "--players", "3", "--colours", "red,x", str(photo)]) == 2
     assert capsys.readouterr().err == "subdivision: error: --players 3 but --colours names 2: red,clear\n"
+
+
+def test_pieces_outside_a_play_area_framed_for_the_players_given_name_that_count():
+    photo = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001003.jpg"  # 3 players, 7x7
+    told = read_photo(photo, players=2)  # framed 6x6: a player's pieces left outside
+    outside = [w for w, kind in zip(told.warnings, told.warning_kinds) if kind == "outside"]
+    assert len(outside) == 1 and outside[0].endswith("check the play area framed on the photo, and the number of players given (2)")
+    assert "outside" not in read_photo(photo).warning_kinds
