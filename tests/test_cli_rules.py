@@ -623,3 +623,35 @@ def test_score_names_a_winner_only_once_the_game_is_over_on_a_legal_board(capsys
     assert out.rstrip().endswith("tied: red, blue (2 each); the game is not over (a player may still place a piece)")
     status, out, _ = run(["score", "--json", str(mid)], capsys)
     assert json.loads(out)["winners"] == ["red"]  # the JSON as before: the top scores
+
+
+def test_a_photos_doubts_name_the_option_that_answers_them(capsys, tmp_path, monkeypatch):
+    import types
+
+    from scorer.board import Board
+
+    board = Board.from_text(Path(GAME_2P).read_text())
+    warnings = {"warnings": ["check a colour: the 15 red pieces may be orange", "the stash is in doubt", "a note"],
+                "warning_kinds": ["colour_check", "stash", "photo"]}
+
+    class FakeReading:
+        def __init__(self):
+            self.board = board
+
+        def to_dict(self):
+            return {"grid": {"rows": 6, "cols": 6, "marked": False}, "play_area": None, "threehouse": False,
+                    "stash_inferred": True, "seconds": 0.1, "board": board.to_text(), **warnings}
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(b"\xff\xd8\xff\xe0" + b"\x00" * 100)
+    for command, prefix, colours in (("read", "; warning: ", "--colours"), ("score", "  warning: ", "--colours"),
+                                     ("check", "  warning: ", "--seats")):
+        status, out, _ = run([command, str(path)], capsys)
+        said = [line.removeprefix(prefix) for line in out.splitlines() if line.startswith(prefix)]
+        assert said[0].startswith("check a colour: the 15 red pieces may be orange; tell the players' colours")
+        assert said[0].endswith(f": {colours} NAME,NAME,...")
+        assert said[1] == "the stash is in doubt; the stash is set with --threehouse or --standard"
+        assert said[2] == "a note"  # nothing on the command line answers it
+    status, out, _ = run(["score", "--json", str(path)], capsys)
+    assert json.loads(out)["reading_warnings"] == warnings["warnings"]  # the JSON keeps the reader's words

@@ -38,3 +38,15 @@ def check_players_fit(players: int | None, colours: list[str] | None, option: st
     """UserError when ``--players`` and the colours named by ``option`` disagree on how many play."""
     if colours and players and players != len(colours):
         raise UserError(f"--players {players} but {option} names {len(colours)}: {','.join(colours)}")
+
+
+# What answers a reading's doubt on the command line, by its warning's kind
+# (``scorer.reader.WARNING_KINDS``); the web page answers them with buttons.
+STASH_OPTIONS_HINT = "the stash is set with --threehouse or --standard"
+COLOURS_HINT = "tell the players' colours and the pieces are named among them: --colours NAME,NAME,..."
+
+
+def with_hints(warnings: list[str], kinds: list[str], hints: dict[str, str]) -> list[str]:
+    """A reading's warnings, each of a kind in ``hints`` ending with that hint (the option that
+    answers it)."""
+    return [f"{warning}; {hints[kind]}" if kind in hints else warning for warning, kind in zip(warnings, kinds)]

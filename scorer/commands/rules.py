@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scorer.board import Board, NotationError, content_from_symbol, stash_name
-from scorer.commands import add_colours_option, add_stash_options, check_players_fit, colour_list
+from scorer.commands import (COLOURS_HINT, STASH_OPTIONS_HINT, add_colours_option, add_stash_options, check_players_fit,
+                             colour_list, with_hints)
 from scorer.errors import UserError, print_error
 from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name, stdin_given_once,
                           too_large)
@@ -189,8 +190,9 @@ def _read_photo(name: str, source: bytes, args) -> Loaded:
 
 # --- output --------------------------------------------------------------------------------
 
-def _each_file(args, analyse, format_text, status_of) -> int:
-    """For each FILE: load it, ``analyse(loaded)``, print the report (JSON line or text).
+def _each_file(args, analyse, format_text, status_of, hints: dict[str, str]) -> int:
+    """For each FILE: load it, ``analyse(loaded)``, print the report (JSON line or text; a
+    photo's warnings of a kind in ``hints`` end with the option that answers them).
 
     Returns the worst status: ``status_of(report)`` per file, 2 for a file that cannot be
     read (reported on stderr in one line, and the other files still go through).
@@ -205,19 +207,21 @@ def _each_file(args, analyse, format_text, status_of) -> int:
             status = 2
             continue
         report = analyse(loaded)
-        print(_json_line(name, loaded, report.to_dict()) if args.json else _with_reading_warnings(format_text(name, report), loaded))
+        print(_json_line(name, loaded, report.to_dict()) if args.json
+              else _with_reading_warnings(format_text(name, report), loaded, hints))
         sys.stdout.flush()
         status = max(status, status_of(report))
     return status
 
 
-def _with_reading_warnings(text: str, loaded: Loaded) -> str:
+def _with_reading_warnings(text: str, loaded: Loaded, hints: dict[str, str]) -> str:
     """A photo's report with the board read from it and what its reader was unsure of (the
     squares the warnings name are on that board)."""
     if not loaded.from_photo:
         return text
     board = [f"    {line}" for line in loaded.board.labelled().splitlines()]
-    warnings = (loaded.reading or {}).get("warnings", [])
+    reading = loaded.reading or {}
+    warnings = with_hints(reading.get("warnings", []), reading.get("warning_kinds", []), hints)
     return "\n".join([text, "  the board read from the photo:", *board, *(f"  warning: {w}" for w in warnings)])
 
 
@@ -254,13 +258,17 @@ def run_score(args) -> int:
     def format_text(name: str, scored: ScoredPosition) -> str:
         return format_score(name, scored.score, scored.position)
 
-    return _each_file(args, analyse, format_text, lambda report: 0)
+    return _each_file(args, analyse, format_text, lambda report: 0,
+                      {"colour_check": COLOURS_HINT, "stash": STASH_OPTIONS_HINT})
 
 
 def run_check(args) -> int:
     check_players_fit(args.players, args.seats, "--seats")
     return _each_file(args, lambda loaded: _position(loaded, args, args.seats), format_check,
-                      lambda report: 1 if report.violations else 0)
+                      lambda report: 1 if report.violations else 0,
+                      {"colour_check": "tell the players' colours, in their order of play, and the pieces are named among "
+                                       "them: --seats NAME,NAME,...",
+                       "stash": STASH_OPTIONS_HINT})
 
 
 def _position(loaded: Loaded, args, seats=None) -> CheckReport:
