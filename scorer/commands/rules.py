@@ -308,6 +308,8 @@ def format_score(name: str, report: ScoreReport, position: CheckReport | None = 
         for d in s.deductions:
             ones = " ".join(sq.name for sq in d.one_pips)
             near = f"{len(d.one_pips)} 1-pip{'s' * (len(d.one_pips) != 1)} Near it ({ones})" if ones else "no 1-pip Near it"
+            if len(d.one_pips) == 1:
+                near += ", the first free"
             lines.append(f"       3-pip {d.cell.name} {d.points}: {near}")
         for park in s.parks:
             lines.append(f"       park {park.park.name} +{park.points}: {' '.join(sq.name for sq in park.cells)}")
