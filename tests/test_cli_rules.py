@@ -655,3 +655,10 @@ def test_a_photos_doubts_name_the_option_that_answers_them(capsys, tmp_path, mon
         assert said[2] == "a note"  # nothing on the command line answers it
     status, out, _ = run(["score", "--json", str(path)], capsys)
     assert json.loads(out)["reading_warnings"] == warnings["warnings"]  # the JSON keeps the reader's words
+
+
+def test_check_given_colours_points_to_its_order_of_play(capsys):
+    status, out, err = run(["check", "--colours", "r,b", GAME_2P], capsys)
+    assert status == 2 and out == ""
+    assert err == ("subdivision: error: check takes the players' colours in their order of play, first player first: "
+                   "--seats red,blue (if that is the order)\n")

@@ -6,6 +6,7 @@ first bytes and read with ``scorer.reader.read_photo``), or ``-`` for standard i
 
 from __future__ import annotations
 
+import argparse
 import codecs
 import json
 import sys
@@ -28,7 +29,7 @@ MAX_INPUT_BYTES = 60_000_000
 def add_parser(subparsers) -> None:
     score = subparsers.add_parser(
         "score",
-        help="score finished boards, itemized",
+        help="score boards, itemized (the winner once the game is over)",
         description="Score boards (board text or photos): pips, groups, 3-pip deductions, parks, winners.",
     )
     _add_common(score, photos_only=True)
@@ -55,6 +56,8 @@ def add_parser(subparsers) -> None:
         help="the order of play, first player first, as colour names or letters: red,blue or r,b "
         "(sets the players and sharpens whose turn it is; a photo's pieces are named among them)",
     )
+    # score's and read's name for the colours: check takes them as the order of play, said so
+    check.add_argument("--colours", dest="colours_not_seats", type=colour_list, help=argparse.SUPPRESS)
     check.set_defaults(func=run_check)
 
 
@@ -263,6 +266,9 @@ def run_score(args) -> int:
 
 
 def run_check(args) -> int:
+    if args.colours_not_seats:
+        raise UserError("check takes the players' colours in their order of play, first player first: "
+                        f"--seats {','.join(args.colours_not_seats)} (if that is the order)")
     check_players_fit(args.players, args.seats, "--seats")
     return _each_file(args, lambda loaded: _position(loaded, args, args.seats), format_check,
                       lambda report: 1 if report.violations else 0,
