@@ -635,6 +635,8 @@ def test_a_photos_doubts_name_the_option_that_answers_them(capsys, tmp_path, mon
                 "warning_kinds": ["colour_check", "stash", "photo"]}
 
     class FakeReading:
+        uncertain = ["A1", "C2"]
+
         def __init__(self):
             self.board = board
 
@@ -655,6 +657,7 @@ def test_a_photos_doubts_name_the_option_that_answers_them(capsys, tmp_path, mon
         assert said[2] == "a note"  # nothing on the command line answers it
     status, out, _ = run(["score", "--json", str(path)], capsys)
     assert json.loads(out)["reading_warnings"] == warnings["warnings"]  # the JSON keeps the reader's words
+    assert json.loads(out)["reading_uncertain"] == ["A1", "C2"]  # and lists the squares to check
 
 
 def test_check_given_colours_points_to_its_order_of_play(capsys):

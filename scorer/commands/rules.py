@@ -188,7 +188,7 @@ def _read_photo(name: str, source: bytes, args) -> Loaded:
     if reading.board is None:  # the grid was found but a later stage failed: its warning says which
         failed = [w for w, kind in zip(reading.warnings, reading.warning_kinds) if kind == "failed"]
         raise UserError(f"{shown}: {failed[0] if failed else 'no board could be read from the photo'}")
-    return Loaded(reading.board, from_photo=True, reading=reading.to_dict())
+    return Loaded(reading.board, from_photo=True, reading={**reading.to_dict(), "uncertain": list(getattr(reading, "uncertain", []))})
 
 
 # --- output --------------------------------------------------------------------------------
@@ -234,6 +234,7 @@ def _json_line(name: str, loaded: Loaded, report: dict) -> str:
         out["from_photo"] = True
         out["reading_warnings"] = (loaded.reading or {}).get("warnings", [])
         out["reading_warning_kinds"] = (loaded.reading or {}).get("warning_kinds", [])
+        out["reading_uncertain"] = (loaded.reading or {}).get("uncertain", [])  # the squares to check
     return json.dumps(out)
 
 
