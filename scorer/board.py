@@ -307,8 +307,9 @@ class Board:
         return "\n".join(lines) + "\n"
 
     def labelled(self) -> str:
-        """The board laid out as :meth:`to_text` lays it out, each row's number on its left and
-        the columns' letters below, for a person to find a square by its name (not notation)."""
+        """The board's rows as :meth:`to_text` orders them, top row first, each token padded to
+        line up in columns, each row's number on its left and the columns' letters below: for a
+        person to find a square by its name (not notation)."""
         width = len(str(self.rows))
         lines = []
         for row in reversed(range(self.rows)):

@@ -576,13 +576,13 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         image, grid = finer_photo(image, grid, finer)
         judged = helpers.submit(quality_on_board, whole.result(), image, grid)
         reading = _read_on_grid(image, grid, players=players, threehouse=threehouse, area=area, file=file,
-                                colourless=colourless, helpers=helpers, told=told)
+                                colourless=colourless, helpers=helpers, told=told, area_given=area is not None)
         play = reading.play_area
         turns = grid.bottom_turns(play.col, play.row, play.cols, play.rows) if play is not None else 0
         if turns and reading.failed_stage is None:
             again = _read_on_grid(image, grid.turned(turns), players=players, threehouse=threehouse,
                                   area=play.turned(turns, grid.cols, grid.rows), file=file, colourless=colourless,
-                                  helpers=helpers, told=told)
+                                  helpers=helpers, told=told, area_given=area is not None)
             if again.failed_stage is None:
                 if play.ambiguous:
                     again.play_area = replace(again.play_area, ambiguous=True)
@@ -777,10 +777,12 @@ def view_elevation(reading: Reading) -> float | None:
 
 def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, threehouse: bool | None,
                   area: PlayArea | dict | None, file: str | None, colourless: bool, helpers: Executor,
-                  told: list[str] | None = None) -> Reading:
+                  told: list[str] | None = None, area_given: bool = False) -> Reading:
     """Every stage after the grid, in the grid's own orientation (``read_image`` times it);
     ``colourless``: the photo has no colour (``colours.has_colour``); ``helpers`` runs the
-    learned model's networks meanwhile; ``told``: the players' colours, when they said them."""
+    learned model's networks meanwhile; ``told``: the players' colours, when they said them;
+    ``area_given``: the play area was the caller's, not found (``area`` is also the one found
+    when the board is read again turned)."""
     reading = Reading(file=file, grid=grid, play_area=None, board=None, image=image, colours_told=told)
     players_given = players
     stage = "squares"
@@ -931,7 +933,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         if outside:
             many = len(outside) > 1
             # a play area the player count given framed too small for the game
-            given = f", and the number of players given ({players_given})" if players_given and area is None else ""
+            given = f", and the number of players given ({players_given})" if players_given and not area_given else ""
             reading.warn("outside", f"{len(outside)} square{'s' if many else ''} outside the play area "
                                     f"look{'' if many else 's'} occupied: check the play area framed on the photo{given}")
         unsure = reading.uncertain
@@ -1043,11 +1045,11 @@ def sizes_seen_black(sizes: np.ndarray, squares: SquaresResult, col: int, row: i
 def sizes_it_may_be(piece: Piece, doubt: float, from_above: bool) -> dict[str, float]:
     """The other sizes a pyramid that melts into its square may be, with the odds ``doubt`` its
     reading lost shared among them: seen from above on a black square it looks a size smaller
-    than it is, so the next size up takes them all (for a 3-pip, with none larger, the next size
-    down); one melting into a square of its own colour shows too little outline to size either
-    way, so its neighbouring sizes share them."""
+    than it is, never larger, so the next size up takes them all (a 3-pip, with none larger, is
+    offered none); one melting into a square of its own colour shows too little outline to size
+    either way, so its neighbouring sizes share them."""
     if from_above:
-        sizes = [piece.pips + 1 if piece.pips < 3 else 2]
+        sizes = [piece.pips + 1] if piece.pips < 3 else []
     else:
         sizes = [pips for pips in (piece.pips - 1, piece.pips + 1) if 1 <= pips <= 3]
     return {Piece(piece.colour, pips).symbol: doubt / len(sizes) for pips in sizes}

@@ -712,7 +712,7 @@ def check_position(
         notes.append(
             f"the {'setup table' if source == 'colours on board' else source} "
             f"{'suggest' if ' and ' in source else 'suggests'} {n_players} players, but the piece counts fit only the "
-            f"{len(colours)} colour{'s' * (len(colours) != 1)} on the board"
+            f"{len(colours)} colours on the board"
         )
         n_players, source, unseen, analysis = len(colours), "colours on board", 0, analyse(0)
     if not analysis.feasible:

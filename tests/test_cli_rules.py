@@ -205,6 +205,7 @@ def test_photo_goes_to_the_reader(capsys, tmp_path, monkeypatch):
 
     class FakeReading:
         board = __import__("scorer.board", fromlist=["Board"]).Board.from_text(Path(GAME_2P).read_text())
+        uncertain = []
 
         def to_dict(self):
             return {"warnings": ["fake"], "warning_kinds": ["photo"]}
@@ -329,6 +330,7 @@ def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, m
 
     class FakeReading:
         board = Board.from_text("r1 . .\n. . .\n. . b1\n")
+        uncertain = []
 
         def to_dict(self):
             return {"warnings": [], "threehouse": True, "stash_inferred": True}
@@ -513,10 +515,11 @@ def test_a_gif_is_named_as_an_image_format_not_taken_for_board_text(capsys, tmp_
     assert capsys.readouterr().err == f"subdivision: error: {gif}: unsupported image format GIF\n"
 
 
-def test_score_says_the_players_and_stash_only_guide_the_reading_of_a_photo(capsys):
+def test_score_says_the_players_and_stash_guide_the_reading_and_the_games_end_not_the_points(capsys):
     with pytest.raises(SystemExit):
         main(["score", "--help"])
-    assert " ".join(capsys.readouterr().out.split()).count("the score does not depend on it: it guides the reading of a photo") == 2
+    said = "the points do not depend on it: it guides the reading of a photo, and says whether the game is over"
+    assert " ".join(capsys.readouterr().out.split()).count(said) == 2
     with pytest.raises(SystemExit):
         main(["check", "--help"])
     assert "guides the reading" not in capsys.readouterr().out

@@ -44,9 +44,14 @@ def check_players_fit(players: int | None, colours: list[str] | None, option: st
 # (``scorer.reader.WARNING_KINDS``); the web page answers them with buttons.
 STASH_OPTIONS_HINT = "the stash is set with --threehouse or --standard"
 COLOURS_HINT = "tell the players' colours and the pieces are named among them: --colours NAME,NAME,..."
+SEATS_HINT = "tell the players' colours, in their order of play, and the pieces are named among them: --seats NAME,NAME,..."
+
+
+READING_HINTS = {"colour_check": COLOURS_HINT, "stash": STASH_OPTIONS_HINT}  # read's and score's
 
 
 def with_hints(warnings: list[str], kinds: list[str], hints: dict[str, str]) -> list[str]:
     """A reading's warnings, each of a kind in ``hints`` ending with that hint (the option that
-    answers it)."""
+    answers it); warnings without a kind are left as they are."""
+    kinds = list(kinds)[:len(warnings)] + [""] * (len(warnings) - len(kinds))
     return [f"{warning}; {hints[kind]}" if kind in hints else warning for warning, kind in zip(warnings, kinds)]

@@ -10,8 +10,7 @@ import sys
 from pathlib import Path
 
 from scorer.board import stash_name
-from scorer.commands import (COLOURS_HINT, STASH_OPTIONS_HINT, add_colours_option, add_stash_options, check_players_fit,
-                             with_hints)
+from scorer.commands import READING_HINTS, add_colours_option, add_stash_options, check_players_fit, with_hints
 from scorer.errors import UserError, print_error
 from scorer.files import PHOTO_FORMATS, STDIN_NAME, json_name, read_stdin, stdin_given_once
 
@@ -185,8 +184,7 @@ def _print_reading(name: str, reading) -> None:
           + f" ({d['seconds']:.2f} s)")
     if d["board"]:
         print(d["board"], end="")
-    hints = {"colour_check": COLOURS_HINT, "stash": STASH_OPTIONS_HINT}
-    for warning, kind in zip(with_hints(d["warnings"], d["warning_kinds"], hints), d["warning_kinds"], strict=True):
+    for warning, kind in zip(with_hints(d["warnings"], d["warning_kinds"], READING_HINTS), d["warning_kinds"], strict=True):
         hint = f", {MARK_CORNERS_HINT}" if kind == "grid" and not d["grid"].get("marked") else ""
         print(f"; warning: {warning}{hint}")
 

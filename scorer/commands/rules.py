@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scorer.board import Board, NotationError, content_from_symbol, stash_name
-from scorer.commands import (COLOURS_HINT, STASH_OPTIONS_HINT, add_colours_option, add_stash_options, check_players_fit,
-                             colour_list, with_hints)
+from scorer.commands import (READING_HINTS, SEATS_HINT, STASH_OPTIONS_HINT, add_colours_option, add_stash_options,
+                             check_players_fit, colour_list, with_hints)
 from scorer.errors import UserError, print_error
 from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name, stdin_given_once,
                           too_large)
@@ -62,11 +62,13 @@ def add_parser(subparsers) -> None:
 
 
 def _add_common(parser, photos_only: bool = False) -> None:
-    """FILE..., --json, --players and the stash options; ``photos_only``: the command's result
-    does not depend on the players or stash (the score), which then only guide the reader."""
+    """FILE..., --json, --players and the stash options; ``photos_only``: the command's points
+    do not depend on the players or stash (the score), which then guide the reader and say
+    whether the game is over."""
     parser.add_argument("files", nargs="+", metavar="FILE", help="board text or photo; - reads standard input")
     parser.add_argument("--json", action="store_true", help="one JSON object per file per line")
-    note = "the score does not depend on it: it guides the reading of a photo" if photos_only else None
+    note = ("the points do not depend on it: it guides the reading of a photo, and says whether the game is over"
+            if photos_only else None)
     parser.add_argument("--players", type=int, choices=(2, 3, 4),
                         help="number of players (default: from the board)" + (f"; {note}" if note else ""))
     add_stash_options(parser, note)
@@ -188,7 +190,7 @@ def _read_photo(name: str, source: bytes, args) -> Loaded:
     if reading.board is None:  # the grid was found but a later stage failed: its warning says which
         failed = [w for w, kind in zip(reading.warnings, reading.warning_kinds) if kind == "failed"]
         raise UserError(f"{shown}: {failed[0] if failed else 'no board could be read from the photo'}")
-    return Loaded(reading.board, from_photo=True, reading={**reading.to_dict(), "uncertain": list(getattr(reading, "uncertain", []))})
+    return Loaded(reading.board, from_photo=True, reading={**reading.to_dict(), "uncertain": list(reading.uncertain)})
 
 
 # --- output --------------------------------------------------------------------------------
@@ -262,8 +264,7 @@ def run_score(args) -> int:
     def format_text(name: str, scored: ScoredPosition) -> str:
         return format_score(name, scored.score, scored.position)
 
-    return _each_file(args, analyse, format_text, lambda report: 0,
-                      {"colour_check": COLOURS_HINT, "stash": STASH_OPTIONS_HINT})
+    return _each_file(args, analyse, format_text, lambda report: 0, READING_HINTS)
 
 
 def run_check(args) -> int:
@@ -273,9 +274,7 @@ def run_check(args) -> int:
     check_players_fit(args.players, args.seats, "--seats")
     return _each_file(args, lambda loaded: _position(loaded, args, args.seats), format_check,
                       lambda report: 1 if report.violations else 0,
-                      {"colour_check": "tell the players' colours, in their order of play, and the pieces are named among "
-                                       "them: --seats NAME,NAME,...",
-                       "stash": STASH_OPTIONS_HINT})
+                      {"colour_check": SEATS_HINT, "stash": STASH_OPTIONS_HINT})
 
 
 def _position(loaded: Loaded, args, seats=None) -> CheckReport:
@@ -328,7 +327,8 @@ def format_score(name: str, report: ScoreReport, position: CheckReport | None = 
     top = report.players[winners[0]].total
     broken = len(position.violations) if position else 0
     if broken:
-        why = f"; the board breaks {'a rule' if broken == 1 else f'{broken} rules'}, so nobody has won (check lists {'it' if broken == 1 else 'them'})"
+        rules, them = ("a rule", "it") if broken == 1 else (f"{broken} rules", "them")
+        why = f"; the board breaks {rules}, so nobody has won (check lists {them})"
     elif position and not position.game_over:
         why = "; the game is not over (a player may still place a piece)"
     else:

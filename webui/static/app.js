@@ -640,7 +640,8 @@
     // (not where nearly every square is unsure: perhaps no Subdivision game at all)
     const allRight = settledFirst || state.reading.unsureBoard ? undefined
       : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
-    const photoGone = restored ? " The photo itself is not kept when the page reloads: choose it again to see it beside the board." : "";
+    // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
+    const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}${photoGone}`, "info", allRight);
     else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info");
     return Boolean(n || checkNote || retake || photoGone);
@@ -1442,7 +1443,8 @@
     const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
     $("#summary-text").textContent = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
     $("#summary").hidden = !ranking.length;
-    $("#summary-moves").hidden = over; // mid-game, the moves card is screens below on a phone
+    // mid-game, the moves card is screens below on a phone
+    $("#summary-moves").hidden = !state.check || state.check.game_over;
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
     const parks = score.private_parks ? score.park_results || [] : [];
     $("#park-results").replaceChildren(...(parks.length ? [
