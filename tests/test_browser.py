@@ -319,6 +319,28 @@ def test_a_lit_line_of_the_breakdown_goes_dark_when_the_board_changes(page):
     expect(page.locator("#diagram .sq.hl")).to_have_count(3)
 
 
+def test_a_lit_line_whose_squares_are_out_of_sight_offers_the_way_to_them(page):
+    enter_board(page, MIDGAME)
+    line = page.locator('#players .player[data-colour="blue"] tr.sub.deduction')
+    to_board = page.locator("#lit-on-board")
+    line.scroll_into_view_if_needed()
+    line.click()
+    expect(page.locator("#diagram .sq.hl")).to_have_count(3)
+    if page.size_name == "desktop":  # the board beside the breakdown, in sight
+        expect(to_board).to_be_hidden()
+        return
+    expect(to_board).to_be_visible()  # a phone: the board screens above
+    to_board.click()
+    page.wait_for_timeout(800)  # the smooth scroll
+    expect(page.locator("#diagram")).to_be_in_viewport()
+    expect(page.locator("#diagram .sq.hl")).to_have_count(3)  # still lit
+    expect(to_board).to_be_hidden()
+    line.scroll_into_view_if_needed()
+    line.click()  # let go: nothing lit, nothing to go to
+    expect(page.locator("#diagram .sq.hl")).to_have_count(0)
+    expect(to_board).to_be_hidden()
+
+
 def test_a_corrected_square_that_breaks_a_rule_shows_both_frames(page):
     board = "r3 . .\n. . .\n. . b2\n"
     answer_read(page, {"board": board, "uncertain": [],

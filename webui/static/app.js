@@ -1403,6 +1403,13 @@
     if (state.pinned) state.pinned.classList.remove("active");
     state.pinned = null;
     setHighlight([]);
+    $("#lit-on-board").hidden = true;
+  }
+
+  // Whether none of the board's squares is on the screen (a phone, scrolled down to the breakdown).
+  function boardOutOfView() {
+    const { top, bottom } = $("#diagram").getBoundingClientRect();
+    return bottom < 0 || top > window.innerHeight;
   }
 
   // Items in the breakdown light up their squares on hover; a tap pins them.
@@ -1420,6 +1427,7 @@
       state.pinned = again ? null : node;
       node.classList.toggle("active", !again);
       setHighlight(again ? [] : cells);
+      $("#lit-on-board").hidden = again || !boardOutOfView(); // the lit squares are out of sight
     });
     return node;
   }
@@ -1912,6 +1920,13 @@
     $("#turn-board").addEventListener("click", () => turnBoard(1));
     $("#summary-more").addEventListener("click", () => $("#score").scrollIntoView({ behavior: "smooth", block: "start" }));
     $("#summary-moves").addEventListener("click", () => $("#midgame").scrollIntoView({ behavior: "smooth", block: "start" }));
+    $("#lit-on-board").addEventListener("click", () => {
+      $("#lit-on-board").hidden = true;
+      $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
+    });
+    // scrolled up to the board by hand: no need of the way there
+    window.addEventListener("scroll", () => { if (!$("#lit-on-board").hidden && !boardOutOfView()) $("#lit-on-board").hidden = true; },
+      { passive: true });
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => markShownPhoto());
     $("#mark-photo").addEventListener("click", markAt);
