@@ -326,17 +326,26 @@ def test_a_lit_line_whose_squares_are_out_of_sight_offers_the_way_to_them(page):
     line.scroll_into_view_if_needed()
     line.click()
     expect(page.locator("#diagram .sq.hl")).to_have_count(3)
-    if page.size_name == "desktop":  # the board beside the breakdown, in sight
+    if page.size_name == "desktop":  # the lit squares in sight above the breakdown
         expect(to_board).to_be_hidden()
         return
     expect(to_board).to_be_visible()  # a phone: the board screens above
+    assert to_board.bounding_box()["height"] < 60  # on one line
     to_board.click()
     page.wait_for_timeout(800)  # the smooth scroll
     expect(page.locator("#diagram")).to_be_in_viewport()
     expect(page.locator("#diagram .sq.hl")).to_have_count(3)  # still lit
     expect(to_board).to_be_hidden()
+    assert page.evaluate("document.activeElement.matches('#diagram .sq.hl')")  # the keyboard there too
     line.scroll_into_view_if_needed()
     line.click()  # let go: nothing lit, nothing to go to
+    expect(page.locator("#diagram .sq.hl")).to_have_count(0)
+    expect(to_board).to_be_hidden()
+    line.click()
+    expect(to_board).to_be_visible()
+    page.select_option('#players .player[data-colour="red"] select.name', "green")  # scored again: let go
+    expect(total_of(page, "green")).to_have_text("4")
+    page.mouse.move(0, 0)  # no pointer resting on a line the new breakdown put under it
     expect(page.locator("#diagram .sq.hl")).to_have_count(0)
     expect(to_board).to_be_hidden()
 

@@ -1406,10 +1406,14 @@
     $("#lit-on-board").hidden = true;
   }
 
-  // Whether none of the board's squares is on the screen (a phone, scrolled down to the breakdown).
-  function boardOutOfView() {
-    const { top, bottom } = $("#diagram").getBoundingClientRect();
-    return bottom < 0 || top > window.innerHeight;
+  // Whether there are lit squares on the board and none of them is on the screen (a phone,
+  // scrolled down to the breakdown).
+  function litOutOfSight() {
+    const lit = $$("#diagram .sq.hl");
+    return lit.length > 0 && lit.every((sq) => {
+      const { top, bottom } = sq.getBoundingClientRect();
+      return bottom < 0 || top > window.innerHeight;
+    });
   }
 
   // Items in the breakdown light up their squares on hover; a tap pins them.
@@ -1427,7 +1431,7 @@
       state.pinned = again ? null : node;
       node.classList.toggle("active", !again);
       setHighlight(again ? [] : cells);
-      $("#lit-on-board").hidden = again || !boardOutOfView(); // the lit squares are out of sight
+      $("#lit-on-board").hidden = again || !litOutOfSight();
     });
     return node;
   }
@@ -1923,9 +1927,11 @@
     $("#lit-on-board").addEventListener("click", () => {
       $("#lit-on-board").hidden = true;
       $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
+      const lit = $("#diagram .sq.hl"); // the keyboard goes with the eye, not back to the page's top
+      if (lit) lit.focus({ preventScroll: true });
     });
-    // scrolled up to the board by hand: no need of the way there
-    window.addEventListener("scroll", () => { if (!$("#lit-on-board").hidden && !boardOutOfView()) $("#lit-on-board").hidden = true; },
+    // scrolled up to the lit squares by hand: no need of the way there
+    window.addEventListener("scroll", () => { if (!$("#lit-on-board").hidden && !litOutOfSight()) $("#lit-on-board").hidden = true; },
       { passive: true });
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => markShownPhoto());
