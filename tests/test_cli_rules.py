@@ -668,3 +668,17 @@ def test_check_given_colours_points_to_its_order_of_play(capsys):
     assert status == 2 and out == ""
     assert err == ("subdivision: error: check takes the players' colours in their order of play, first player first: "
                    "--seats red,blue (if that is the order)\n")
+
+
+@pytest.mark.parametrize("command", ["score", "check"])
+def test_a_photo_with_no_board_found_says_how_to_mark_it_and_go_on(capsys, tmp_path, monkeypatch, command):
+    from PIL import Image
+
+    monkeypatch.chdir(tmp_path)
+    photo = "my board.jpg"
+    Image.new("RGB", (640, 480), (128, 128, 128)).save(photo)
+    status, out, err = run([command, photo], capsys)
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "no checkerboard found" in err
+    assert err.rstrip().endswith(f"; or mark its four outer corners: subdivision read '{photo}' --corners "
+                                 f"X,Y,X,Y,X,Y,X,Y | subdivision {command} -")

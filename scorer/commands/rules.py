@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import codecs
 import json
+import shlex
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -183,7 +184,13 @@ def _read_photo(name: str, source: bytes, args) -> Loaded:
         colours = getattr(args, "colours", None) or getattr(args, "seats", None)
         reading = read_photo(source, players=args.players, threehouse=args.threehouse, colours=colours)
     except UserError as err:  # given bytes, the loader calls the file "photo": name it instead
-        raise UserError(f"{shown}: {str(err).removeprefix('photo: ')}") from None
+        from scorer.vision.grid import NoBoardFound
+
+        # where the finder missed the board, the way on: read it marked by hand, then this on its text
+        photo = "PHOTO" if name == "-" else shlex.quote(shown)
+        marked = (f"; or mark its four outer corners: subdivision read {photo} --corners X,Y,X,Y,X,Y,X,Y "
+                  f"| subdivision {args.command} -" if isinstance(err, NoBoardFound) else "")
+        raise UserError(f"{shown}: {str(err).removeprefix('photo: ')}{marked}") from None
     except Exception as err:  # a reader fault still gets one line, not a traceback
         raise UserError(f"{shown}: the photo reader failed: {type(err).__name__}: {err}") from None
     reading.file = name
