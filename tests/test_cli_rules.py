@@ -619,7 +619,10 @@ def test_score_names_a_winner_only_once_the_game_is_over_on_a_legal_board(capsys
     illegal.write_text("r3 r3 b1\nb2 r1 b3\nr2 b1 r1\n")
     status, out, _ = run(["score", str(illegal)], capsys)
     assert status == 0 and "  winner:" not in out
-    assert out.rstrip().endswith("leading: red (6); the board breaks 2 rules, so nobody has won (check lists them)")
+    assert out.rstrip().endswith("leading: red (6); the board breaks the rules at A3, B3, so nobody has won (check says how)")
+    illegal.write_text("# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # r2 .\n. b2 . . r2 .\n# . . . . #\n")
+    status, out, _ = run(["score", str(illegal)], capsys)  # piece counts no turn order gives: no square to name
+    assert out.rstrip().endswith("leading: red (4); the board breaks the rules, so nobody has won (check says how)")
     tied = tmp_path / "tied.txt"
     tied.write_text("r3 . .\n. . .\n. . b3\n")
     status, out, _ = run(["score", str(tied)], capsys)

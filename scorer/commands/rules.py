@@ -332,10 +332,11 @@ def format_score(name: str, report: ScoreReport, position: CheckReport | None = 
                 lines.append(f"  park {park.park.name}: nobody ({park.reason})")
     winners = report.winners
     top = report.players[winners[0]].total
-    broken = len(position.violations) if position else 0
-    if broken:
-        rules, them = ("a rule", "it") if broken == 1 else (f"{broken} rules", "them")
-        why = f"; the board breaks {rules}, so nobody has won (check lists {them})"
+    broken = position.violations if position else []
+    if broken:  # a pair of squares breaking a rule together is two violations, one per square
+        cells = list(dict.fromkeys(v.cell for v in broken if v.cell))
+        where = f" at {', '.join(cells)}" if cells else ""
+        why = f"; the board breaks the rules{where}, so nobody has won (check says how)"
     elif position and not position.game_over:
         why = "; the game is not over (a player may still place a piece)"
     else:
