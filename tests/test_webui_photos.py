@@ -214,3 +214,20 @@ def test_photos_read_at_once_on_several_threads_get_their_own_readings(scene_jpe
     with ThreadPoolExecutor(4) as pool:
         at_once = list(pool.map(read, photos * 2))
     assert at_once == alone * 2
+
+
+def test_an_error_about_the_photo_itself_names_its_field_others_do_not(client, scene_jpeg):
+    def field_of(response, status):
+        error_of(response, status)
+        return response.get_json().get("field")
+
+    assert field_of(upload(client, b"%PDF-1.4 this is not a photo\n" * 20, "board.pdf"), 400) == "photo"
+    assert field_of(upload(client, scene_jpeg[: len(scene_jpeg) // 2]), 400) == "photo"  # cut short
+    assert field_of(upload(client, b""), 400) == "photo"
+    assert field_of(upload(client, b"\xff" * 26_000_000), 413) == "photo"  # past the request's limit
+    # a readable photo with no board, or an option the page sent wrong, is no fault of the file
+    rng = np.random.default_rng(0)
+    ok, blank = cv2.imencode(".jpg", cv2.GaussianBlur(rng.integers(0, 255, (480, 640, 3), dtype=np.uint8), (31, 31), 0))
+    assert field_of(upload(client, blank.tobytes()), 422) is None
+    assert field_of(upload(client, scene_jpeg, players="9"), 400) is None
+    assert field_of(upload(client, scene_jpeg, corners="[[0, 0], [1, 0], [1, 1]]"), 400) is None

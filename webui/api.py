@@ -252,7 +252,7 @@ def read():
         reading = read_photo(data, players=players, threehouse=threehouse, corners=corners, rows=rows, cols=cols,
                              colours=colours)
     except UserError as err:
-        raise ApiError(photo_error_status(err), str(err)) from None
+        raise photo_error(err) from None
 
     from scorer.vision.decode import UNSURE  # importable once the reader is
 
@@ -279,7 +279,7 @@ def preview():
     try:
         image, scale = load_photo_scaled(data, long_side=PREVIEW_MAX_SIDE)
     except UserError as err:
-        raise ApiError(photo_error_status(err), str(err)) from None
+        raise photo_error(err) from None
     url = jpeg_data_url(image)
     if url is None:
         raise ApiError(422, "the photo could not be shown")
@@ -309,7 +309,7 @@ def photo_upload() -> bytes:
         raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
     data = upload.read()
     if not data:
-        raise ApiError(400, "the photo is empty (0 bytes)")
+        raise ApiError(400, "the photo is empty (0 bytes)", field="photo")
     check_photo_size(data)
     return data
 
@@ -351,12 +351,13 @@ def check_photo_size(data: bytes) -> None:
     """413 for a photo over the byte or pixel limit (the pixel count read from its header)."""
     max_bytes = current_app.config["MAX_PHOTO_BYTES"]
     if len(data) > max_bytes:
-        raise ApiError(413, f"the photo is {len(data) / 1e6:.1f} MB; photos up to {max_bytes / 1e6:.0f} MB are accepted")
+        raise ApiError(413, f"the photo is {len(data) / 1e6:.1f} MB; photos up to {max_bytes / 1e6:.0f} MB are accepted",
+                       field="photo")
     pixels = header_pixels(data)
     max_pixels = current_app.config["MAX_PHOTO_PIXELS"]
     if pixels is not None and pixels > max_pixels:
         size = "far too many pixels" if pixels == BOMB_PIXELS else f"{pixels / 1e6:.0f} megapixels"
-        raise ApiError(413, f"the photo has {size}; up to {max_pixels / 1e6:.0f} megapixels are accepted")
+        raise ApiError(413, f"the photo has {size}; up to {max_pixels / 1e6:.0f} megapixels are accepted", field="photo")
 
 
 def header_pixels(data: bytes) -> int | None:
@@ -380,15 +381,19 @@ def header_pixels(data: bytes) -> int | None:
     return width * height
 
 
-def photo_error_status(err: UserError) -> int:
-    """400 for a file that is not a readable photo, 413 for one too large (limits the header
-    check above did not see), 422 otherwise (a readable photo in which no board was found)."""
+def photo_error(err: UserError) -> ApiError:
+    """The reader's error as the API's: 400 for a file that is not a readable photo, 413 for one
+    too large (limits the header check above did not see), both with ``field`` "photo" (the
+    file itself refused); 400 for corners that cannot be a board; 422 otherwise (a readable
+    photo in which no board was found)."""
     from scorer.vision.grid import InvalidCorners
     from scorer.vision.load import PhotoError, PhotoTooLarge
 
     if isinstance(err, PhotoTooLarge):
-        return 413
-    return 400 if isinstance(err, (PhotoError, InvalidCorners)) else 422
+        return ApiError(413, str(err), field="photo")
+    if isinstance(err, PhotoError):
+        return ApiError(400, str(err), field="photo")
+    return ApiError(400 if isinstance(err, InvalidCorners) else 422, str(err))
 
 
 def overlay_image(reading) -> tuple[dict[str, Any], tuple[float, float, float]]:

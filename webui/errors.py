@@ -21,23 +21,26 @@ MESSAGES = {
 
 
 class ApiError(Exception):
-    """A user-caused error with an HTTP status and a one-line message."""
+    """A user-caused error with an HTTP status and a one-line message; ``field``: the request's
+    field at fault, where it is one the user chose (``photo``: the file itself was refused)."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.field = field
 
 
 def wants_json() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
-def error_response(status: int, message: str):
-    """A JSON ``{"error": ..., "status": ...}`` under /api, a small HTML page elsewhere."""
+def error_response(status: int, message: str, field: str | None = None):
+    """A JSON ``{"error": ..., "status": ...}`` (and ``"field"`` when given) under /api, a small
+    HTML page elsewhere."""
     message = one_line(message)
     if wants_json():
-        response = jsonify(error=message, status=status)
+        response = jsonify(error=message, status=status, **({"field": field} if field else {}))
     else:
         response = render_template("error.html", status=status, message=message)
     return response, status
@@ -46,7 +49,7 @@ def error_response(status: int, message: str):
 def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def handle_api_error(err: ApiError):
-        return error_response(err.status, err.message)
+        return error_response(err.status, err.message, err.field)
 
     @app.errorhandler(HTTPException)
     def handle_http_error(err: HTTPException):
@@ -59,6 +62,8 @@ def register_error_handlers(app: Flask) -> None:
                        "are too many fields; the photo itself goes in the 'photo' file field")
         elif status == 413 and length is not None and limit and length > limit and request.mimetype != "multipart/form-data":
             message = f"the request is too large (at most {limit // 1_000_000} MB)"  # no photo in it: a board or options
+        elif status == 413:  # an upload past the limit: the photo in it
+            return error_response(status, message, "photo")
         return error_response(status, message)
 
     @app.errorhandler(Exception)

@@ -547,7 +547,7 @@
           // Marks on a photo with no reading of its own: the marking stays on that photo.
           state.onMarkingCancelled = () => { keepShown(); clearMessage(); };
         } else keepShown();
-        const refused = !marked && [400, 413].includes(xhr.status) ? another : undefined; // the file itself refused
+        const refused = data && data.field === "photo" ? another : undefined; // the file itself refused
         if (data && data.error) showMessage(serverSays(data.error), undefined, refused);
         else if (xhr.status === 200) showMessage(NOT_THE_SCORERS_ANSWER);
         else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.", undefined, another);
