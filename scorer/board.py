@@ -311,10 +311,8 @@ class Board:
         line up in columns, each row's number on its left and the columns' letters below: for a
         person to find a square by its name (not notation)."""
         width = len(str(self.rows))
-        lines = []
-        for row in reversed(range(self.rows)):
-            tokens = (content_symbol(self._cells.get(Square(col, row))).ljust(2) for col in range(self.cols))
-            lines.append(f"{row + 1:>{width}} " + " ".join(tokens).rstrip())
+        lines = [f"{number:>{width}} " + " ".join(token.ljust(2) for token in line.split()).rstrip()
+                 for number, line in zip(range(self.rows, 0, -1), self.to_text().splitlines())]
         lines.append(" " * width + " " + " ".join(FILES[col].ljust(2) for col in range(self.cols)).rstrip())
         return "\n".join(lines) + "\n"
 
