@@ -153,6 +153,28 @@ def test_colour_mixups_are_counted_by_kind_commonest_first():
     assert "colours mixed up      clear as white 3, blue as purple 1 (" in format_summary(summary, "t")
 
 
+def test_square_accuracy_counts_the_play_area_apart_and_each_class_by_its_truth():
+    from scorer.vision.evaluate import PhotoResult, SquareOutcome, summarise
+
+    def square(truth, read, in_play=True):
+        return SquareOutcome(truth, in_play, truth == read, None, read, 0.9)
+
+    squares = ([square("empty", "empty")] * 3 + [square("empty", "park")] + [square("park", "park")] * 2
+               + [square("2", "3")] + [square("3", "3")] * 3
+               + [square("empty", "1", in_play=False), square("empty", "empty", in_play=False)])
+    grid = {"found": True, "correct": True, "max_error": 0.0}
+    summary = summarise([PhotoResult("a.jpg", 0.1, grid, squares=squares),
+                         PhotoResult("b.jpg", 0.1, {"found": False, "correct": False, "max_error": None})])
+    assert summary["square_accuracy_play_area"] == 8 / 10
+    assert summary["square_accuracy_all"] == 9 / 12
+    assert summary["squares_in_play"] == 10
+    assert summary["grid_found"] == summary["grid_correct"] == 0.5
+    assert summary["by_class"]["empty"] == {"n": 4, "accuracy": 0.75, "class_accuracy": 0.75}
+    assert summary["by_class"]["2"] == {"n": 1, "accuracy": 0.0, "class_accuracy": 0.0}
+    assert summary["by_class"]["3"] == {"n": 3, "accuracy": 1.0, "class_accuracy": 1.0}
+    assert summary["by_class"]["1"] == {"n": 0, "accuracy": None, "class_accuracy": None}
+
+
 def test_pyramids_are_counted_right_by_their_true_colour_worst_first():
     from scorer.vision.evaluate import PhotoResult, SquareOutcome, format_summary, summarise
 
@@ -171,19 +193,26 @@ def test_pyramids_are_counted_right_by_their_true_colour_worst_first():
 
 
 def test_the_report_names_the_colours_a_reading_mixed_up(capsys, tmp_path):
-    """End to end on one of dev's photos: every pyramid read in another colour is one mix-up."""
-    shutil.copy(PHOTO, tmp_path / "a.jpg")
-    shutil.copy(PHOTO.with_suffix(".json"), tmp_path / "a.json")
-    assert main(["eval", str(tmp_path), "--json"]) == 0
+    """End to end on one of dev's photos: every pyramid read in another colour is one mix-up.
+    The photo reads exactly right; its sidecar, copied, calls the orange player red."""
     import json
 
+    from scorer.board import Board
+
+    truth = json.loads(PHOTO.with_suffix(".json").read_text())
+    truth["board"] = Board.from_text(truth["board"]).recoloured({"orange": "red"}).to_text()
+    truth["colours"] = ["red" if c == "orange" else c for c in truth["colours"]]
+    shutil.copy(PHOTO, tmp_path / "a.jpg")
+    (tmp_path / "a.json").write_text(json.dumps(truth))
+    assert main(["eval", str(tmp_path), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
+    assert summary["colour_mixups"] == {"red as orange": 15}
     pyramids = ("1", "2", "3")
     wrong_colour = round((1 - summary["colour_accuracy"]) * sum(summary["by_class"][c]["n"] for c in pyramids))
     missed = sum(n for c in pyramids for read, n in summary["confusion"][c].items() if read not in pyramids)
     assert sum(summary["colour_mixups"].values()) == wrong_colour - missed  # a pyramid missed has no colour to mix up
     assert all(" as " in kind and kind.split(" as ")[0] != kind.split(" as ")[1] for kind in summary["colour_mixups"])
-    played = json.loads(PHOTO.with_suffix(".json").read_text())["colours"]
+    played = truth["colours"]
     assert all(kind.split(" as ")[0] in played for kind in summary["colour_mixups"])  # the true colour comes first
     assert set(summary["pyramids_by_colour"]) <= set(played)
     assert sum(v["n"] for v in summary["pyramids_by_colour"].values()) == sum(summary["by_class"][c]["n"] for c in pyramids)

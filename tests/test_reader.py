@@ -933,7 +933,9 @@ def test_eval_command_scores_a_folder_with_sidecars(tmp_path, capsys):
     assert summary["grid_found"] == 1.0
     assert summary["corner_error_squares"]["max"] < 0.1
     assert summary["squares_in_play"] == 36
-    assert 0.0 <= summary["square_accuracy_play_area"] <= 1.0
+    assert summary["grid_correct"] == 1.0
+    # the drawn board reads with at most one square wrong (test_reader_reads_a_drawn_board_...)
+    assert summary["square_accuracy_play_area"] >= 35 / 36
     assert set(summary["by_class"]) == {"empty", "park", "1", "2", "3"}
     assert main(["eval", str(tmp_path / "missing")]) == 2
 
