@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from in_ci import in_ci
 from scorer.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -475,7 +476,7 @@ def test_check_with_seats(capsys, tmp_path):
 def test_a_full_disk_under_the_output_is_one_line_and_status_2(tmp_path):
     # stdout on a full disk (Linux's /dev/full: every write fails with ENOSPC)
     if not Path("/dev/full").exists():  # Linux has it, CI too
-        (pytest.fail if os.environ.get("CI") else pytest.skip)("this test needs /dev/full (Linux)")
+        (pytest.fail if in_ci() else pytest.skip)("this test needs /dev/full (Linux)")
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "scorer", "score", GAME_2P], stdout=full,
                               stderr=subprocess.PIPE, text=True, cwd=ROOT)

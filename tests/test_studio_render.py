@@ -9,12 +9,12 @@ renderer is a failure, not a skip.
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import numpy as np
 import pytest
+from in_ci import in_ci
 
-if os.environ.get("CI"):
+if in_ci():
     import mitsuba  # noqa: F401  (CI must have the renderer: fail loudly here)
 else:
     pytest.importorskip("mitsuba")

@@ -1,0 +1,17 @@
+"""In CI a skipped test fails the run: every test there must run (an expected failure,
+xfail, still counts as run)."""
+
+from in_ci import in_ci
+
+_skipped: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _skipped.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if in_ci() and _skipped and exitstatus == 0:
+        print(f"\nIn CI no test may be skipped (skipped: {len(_skipped)}): " + ", ".join(_skipped[:10]))
+        session.exitstatus = 1
