@@ -257,4 +257,7 @@ def test_finished_two_player_games_score_at_most_29(seed):
     record = play_random_game(random.Random(seed), 2)
     for player in score_board(record.board).players.values():
         assert player.total <= 29
-        assert player.total >= 30 - 15 - 3 * 5 if player.pips == 30 else True
+        pieces = sum(n // size for size, n in player.pips_by_size.items())
+        assert sum(len(g.cells) for g in player.groups) == pieces  # the groups share out the pieces
+        assert len(player.deductions) == player.pips_by_size.get(3, 0) // 3  # one per 3-pip
+        assert player.total >= player.pips - len(player.groups) - 3 * len(player.deductions)
