@@ -18,6 +18,7 @@ from typing import Iterator, NamedTuple, Union
 MIN_SIZE = 3
 MAX_SIZE = 12
 COMMENT = re.compile(r"(?:^|(?<=\s));")  # a ';' at a line's start or after a space starts a comment
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a row (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85)
 FILES = "ABCDEFGHIJKL"
 
 COLOUR_NAMES = {
@@ -323,10 +324,16 @@ class Board:
             raise NotationError("board text must be a string")
         text = text.removeprefix("\ufeff")  # a byte-order mark some editors put first
         lines = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        blank_after_rows = None  # the first blank line after a row: a second board may follow it
+        for number, line in enumerate(LINE_BREAK.split(text), start=1):
             tokens = COMMENT.split(line, maxsplit=1)[0].split()
+            if tokens and blank_after_rows is not None:
+                raise NotationError(f"a blank line (line {blank_after_rows}) splits the rows: "
+                                    "give one board at a time, its rows together")
             if tokens:
                 lines.append((number, tokens))
+            elif lines and not line.strip() and blank_after_rows is None:
+                blank_after_rows = number
         if not lines:
             raise NotationError("the board text has no rows")
         n_rows = len(lines)

@@ -85,6 +85,8 @@ def test_near_and_neighbours():
         ("; only a comment\n", ["no rows"]),
         ("r3,.,.\n. . .\n. . .", ["top row (line 1) has 1", "separate the squares with spaces"]),
         ("r3 . .\n.b2.\n. . .", ["row 2", "has 1 square,", "separate the squares with spaces"]),
+        ("r3 . .\n. . .\n. . .\n\nb3 . .\n. . .\n. . .", ["blank line (line 4)", "one board at a time"]),
+        ("r3 . .\n  \n; a note\n. . .\n. . .", ["blank line (line 2)"]),
     ],
 )
 def test_bad_text_gets_one_line_naming_where(text, expected):
@@ -94,6 +96,16 @@ def test_bad_text_gets_one_line_naming_where(text, expected):
     assert "\n" not in message
     for part in expected:
         assert part in message
+
+
+def test_blank_lines_around_the_rows_and_comments_between_them_are_not_rows():
+    board = Board.from_text("\n\n; red to move\nr3 . .\n; the middle row\n. b2 .\n. . x1\n\n\n; read at 0.5 s\n")
+    assert board.to_text() == "r3 . .\n. b2 .\n. . x1\n"
+
+
+def test_only_line_breaks_end_a_row_not_other_control_characters():
+    # str.splitlines would also break at a vertical tab or form feed: here they separate squares
+    assert Board.from_text("r3\x0b.\x0c.\r\n. b2 .\r. . x1").to_text() == "r3 . .\n. b2 .\n. . x1\n"
 
 
 def test_a_semicolon_after_a_space_starts_a_comment():
