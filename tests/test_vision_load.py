@@ -192,11 +192,13 @@ def test_the_smallest_and_narrowest_photos_allowed_still_decode():
     assert load_photo(_encode(_test_image(1600, 100), "PNG")).shape == (100, 1600, 3)
 
 
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
 def _png_header_only(width: int, height: int) -> bytes:
     """A PNG whose header claims a huge size, with a tiny (invalid) body: a decompression bomb."""
-    def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
-
+    chunk = _png_chunk
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b"")
 
@@ -205,6 +207,17 @@ def test_decompression_bomb_is_refused_before_decoding():
     with pytest.raises(PhotoTooLarge, match="pixels"):
         load_photo(_png_header_only(30000, 30000))
 
+
+
+@pytest.mark.parametrize("kind, body", [(b"zTXt", b"note\0\0"), (b"iCCP", b"icc\0\0")])
+@pytest.mark.parametrize("where", ["before the pixels", "after them"])
+def test_metadata_that_unpacks_too_large_is_refused_as_too_large(kind, body, where):
+    png = _encode(_test_image(), "PNG")
+    bomb = _png_chunk(kind, body + zlib.compress(b"\0" * 20_000_000))  # 20 kB that unpack to 20 MB
+    png = png[:33] + bomb + png[33:] if where == "before the pixels" else png[:-12] + bomb + png[-12:]
+    with pytest.raises(PhotoTooLarge) as info:
+        load_photo(png)
+    assert "PngImagePlugin" not in str(info.value) and "\n" not in str(info.value)
 
 
 @pytest.mark.parametrize("width, height", [(10000, 9000), (9500, 9000), (30000, 30000)])

@@ -38,6 +38,8 @@ ACCEPTED_FORMATS = {"JPEG", "MPO", "PNG", "WEBP", "HEIF", "HEIC", "AVIF", "BMP",
 
 TRUNCATED = "the image file is cut short (truncated): send or copy the whole photo again"
 DAMAGED = "the file looks damaged or cut short; send or copy the whole photo again"  # a decoder that does not say which
+METADATA_BOMB = ("a block of the file's metadata (text or a colour profile) unpacks to far more than a photo "
+                 "carries; save the photo again, or send another")
 
 
 class PhotoError(UserError):
@@ -122,6 +124,8 @@ def load_photo_scaled(
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             if _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
+            if _is_metadata_bomb(err):
+                raise PhotoTooLarge(f"{name}: {METADATA_BOMB}") from None
             raise PhotoError(f"{name}: cannot read the image header: {DAMAGED} ({_short(err)})") from None
         icc_profile = image.info.get("icc_profile")
         if image.format not in ACCEPTED_FORMATS:
@@ -150,6 +154,8 @@ def load_photo_scaled(
         except Exception as err:  # noqa: BLE001 - any decoder failure is a bad file
             if isinstance(err, OSError) and _is_truncation(err):
                 raise PhotoError(f"{name}: {TRUNCATED}") from None
+            if _is_metadata_bomb(err):
+                raise PhotoTooLarge(f"{name}: {METADATA_BOMB}") from None
             raise PhotoError(f"{name}: cannot decode the image: {DAMAGED} ({_short(err)})") from None
     rgb = np.asarray(image, dtype=np.uint8)
     if long_side:
@@ -195,6 +201,11 @@ def in_srgb(image: Image.Image, icc_profile: bytes | None) -> Image.Image:
 
 def _is_truncation(err: Exception) -> bool:
     return "truncated" in str(err).lower()
+
+
+def _is_metadata_bomb(err: Exception) -> bool:
+    """PIL's refusal of a text or colour-profile block that unpacks past its limit (MAX_TEXT_CHUNK)."""
+    return isinstance(err, ValueError) and "decompressed data too large" in str(err).lower()
 
 
 def _short(err: Exception, limit: int = 100) -> str:
