@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -59,3 +60,16 @@ def read_at_most(path: str | Path, max_bytes: int) -> bytes:
     never the whole of /dev/zero or an endless pipe, whose size ``stat()`` gives as 0."""
     with open(path, "rb") as file:
         return file.read(max_bytes + 1)
+
+
+def write_or_remove(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path``; where the write fails part way (a full disk), a file this
+    write created is removed rather than left cut short. The OSError is raised again."""
+    existed = path.exists()
+    try:
+        path.write_bytes(data)
+    except OSError:
+        if not existed:
+            with contextlib.suppress(OSError):
+                path.unlink(missing_ok=True)
+        raise

@@ -880,19 +880,37 @@ def test_the_overlay_frames_unsure_squares_unless_asked_not_to():
     assert red.sum() > red[(bare[..., 2] > 200) & (bare[..., :2].max(axis=2) < 60)].sum()
 
 
+class _FakeReading:
+    board = None
+
+    def to_dict(self):
+        return {"file": self.file, "board": "r1\n"}
+
+    def overlay_png(self, suffix=".png"):
+        return b"\x89PNG"
+
+
+def test_an_overlay_cut_short_by_a_full_disk_is_not_left_behind(tmp_path, capsys, monkeypatch):
+    import errno
+    import types
+
+    def disk_full_after_two_bytes(self, data):
+        with open(self, "wb") as file:
+            file.write(data[:2])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: _FakeReading()))
+    monkeypatch.setattr(Path, "write_bytes", disk_full_after_two_bytes)
+    status = main(["read", str(tmp_path / "a.jpg"), "--json", "--overlay", str(tmp_path / "over.png")])
+    assert status == 2
+    assert "cannot write the overlay to" in capsys.readouterr().err
+    assert not (tmp_path / "over.png").exists()
+
+
 def test_an_overlay_that_cannot_be_written_loses_no_reading(tmp_path, capsys, monkeypatch):
     import types
 
-    class FakeReading:
-        board = None
-
-        def to_dict(self):
-            return {"file": self.file, "board": "r1\n"}
-
-        def overlay_png(self, suffix=".png"):
-            return b"\x89PNG"
-
-    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
+    monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: _FakeReading()))
     photos = [str(tmp_path / name) for name in ("a.jpg", "b.jpg")]
     status = main(["read", *photos, "--json", "--overlay", str(tmp_path / "missing" / "over.png")])
     out, err = capsys.readouterr()
