@@ -50,6 +50,9 @@ def _real_sidecar_with(change) -> bytes:
     lambda t: t["checkerboard"].update(rows=10 ** 9),  # no array that size
     lambda t: t["checkerboard"]["corners"][0].__setitem__(0, 10 ** 400),
     lambda t: t.update(colours=["zzz", 5]),
+    lambda t: t.update(players="x"),
+    lambda t: t.update(players=7),
+    lambda t: t.update(threehouse="maybe"),
     b"[" * 100_000 + b"]" * 100_000,
 ])
 def test_a_sidecar_out_of_any_range_is_a_one_line_error_naming_it(capsys, tmp_path, sidecar):

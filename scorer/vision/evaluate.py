@@ -196,6 +196,11 @@ def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
         colours = truth.get("colours", [])
         if not isinstance(colours, list) or not all(isinstance(c, str) and c in COLOURS for c in colours):
             raise ValueError(f"its colours are not colour names: {str(colours)[:60]}")
+        players, threehouse = truth.get("players"), truth.get("threehouse", False)
+        if players is not None and (type(players) is not int or not 2 <= players <= 4):
+            raise ValueError(f"its players are not 2, 3 or 4: {str(players)[:20]}")
+        if type(threehouse) is not bool:
+            raise ValueError(f"its threehouse is not true or false: {str(threehouse)[:20]}")
         if not (0 <= area["col"] <= int(checker["cols"]) - area["cols"] and 0 <= area["row"] <= int(checker["rows"]) - area["rows"]):
             raise ValueError("its play area runs off its checkerboard")
         return truth, truth_grid_of(truth), board
