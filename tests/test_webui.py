@@ -484,6 +484,11 @@ def test_a_form_field_too_long_is_413_saying_so_not_blaming_the_photo(client, st
     response = client.post("/api/read", data={"photo": (io.BytesIO(png_bytes()), "board.png"), "corners": "1" * 200_000},
                            content_type="multipart/form-data")
     assert "form field is too long" in assert_json_error(response, 413)
+    # a photo sent with no file name is a form field to the parser: the message says how to send it
+    body = (b'--x\r\nContent-Disposition: form-data; name="photo"\r\nContent-Type: image/png\r\n\r\n'
+            + png_bytes() + b"\0" * 200_000 + b"\r\n--x--\r\n")
+    response = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=x")
+    assert "'photo' as a file, with a file name" in assert_json_error(response, 413)
     assert stand_in_reader == []
 
 

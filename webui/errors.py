@@ -59,7 +59,7 @@ def register_error_handlers(app: Flask) -> None:
         if status == 413 and length is not None and limit is not None and length <= limit:
             # The whole request was within bounds: one form field was over MAX_FORM_MEMORY_SIZE.
             message = (f"a form field is too long (at most {app.config['MAX_FORM_MEMORY_SIZE'] // 1000} kB) or there "
-                       "are too many fields; the photo itself goes in the 'photo' file field")
+                       "are too many fields; the photo goes in the field 'photo' as a file, with a file name")
         elif status == 413 and length is not None and limit and length > limit and request.mimetype != "multipart/form-data":
             message = f"the request is too large (at most {limit // 1_000_000} MB)"  # no photo in it: a board or options
         elif status == 413:  # an upload past the limit: the photo in it
