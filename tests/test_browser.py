@@ -432,6 +432,41 @@ def test_new_empty_board_then_place_pieces(page):
     shot(page, "new-board")
 
 
+def focused(page) -> str:
+    """The element the keyboard is on: its id, else its tag and aria-label."""
+    return page.evaluate("""() => { const a = document.activeElement;
+        return a.id || `${a.tagName.toLowerCase()} ${a.getAttribute("aria-label") || a.getAttribute("data-colour") || ""}`; }""")
+
+
+def test_the_keyboard_stays_on_what_it_was_on_when_a_control_is_drawn_anew(page):
+    enter_board(page, MIDGAME)
+    # a player's colour changed from its menu: the menu is drawn anew with the card, and keeps the keyboard
+    menu = page.locator('#players .player[data-colour="red"] select.name')
+    menu.focus()
+    page.keyboard.press("ArrowDown")  # a closed menu takes the next colour at once
+    expect(page.locator('#players .player[data-colour="red"]')).to_have_count(0)
+    expect(page.locator("#score-status")).to_contain_text("Scored. ")
+    assert focused(page).startswith("select Colour of the ") and "red" not in focused(page)
+    # the order of play: each seat chosen redraws the chooser; the keyboard goes on to the next seat
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    first = page.locator('#seats .seat[data-colour="green"]')
+    first.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#seats")).to_contain_text("Order of play so far: Green")
+    assert focused(page).startswith("button ") and page.evaluate("document.activeElement.closest('#seats') !== null")
+    page.keyboard.press("Enter")  # the next seat: the last one is forced, and the board scored again
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 ")
+    assert page.evaluate("document.activeElement.closest('#seats') !== null")  # the "change" link
+
+
+def test_each_scoring_is_told_to_screen_readers_in_a_status_line(page):
+    expect(page.locator("#score-status")).to_have_attribute("role", "status")
+    enter_board(page, MIDGAME)
+    expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Red leads with 4 points\. Totals: "))
+    pick(page, "C6", "Empty")  # red's 2-pip taken off
+    expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Tied: Red and Blue with 2 points each\."))
+
+
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))

@@ -332,8 +332,10 @@
   function showMessage(text, kind, action, { reveal = true } = {}) {
     messagesShown += 1;
     const box = $("#message");
-    box.textContent = text;
-    if (action) box.append(" ", el("button", { type: "button", class: "button", onclick: action.onclick }, action.label));
+    keepFocusWithin(box, () => {
+      box.textContent = text;
+      if (action) box.append(" ", el("button", { type: "button", class: "button", onclick: action.onclick }, action.label));
+    });
     box.className = "message" + (kind ? " " + kind : "");
     box.hidden = false;
     // An error answers what was just tapped: on a phone the box may sit a screen below it.
@@ -346,7 +348,20 @@
     if (top < 0 || bottom > window.innerHeight) node.scrollIntoView({ behavior: "smooth", block });
   }
 
-  function clearMessage() { $("#message").hidden = true; }
+  function clearMessage() { keepFocusWithin($("#message"), () => { $("#message").hidden = true; }); }
+
+  // ``redraw`` run on ``box``; where the keyboard's focus was inside it and the redraw took it
+  // away (the button gone), it goes to the box's first control, else to the box itself, or,
+  // the box hidden, to the board: never lost to the page.
+  function keepFocusWithin(box, redraw) {
+    const had = box.contains(document.activeElement);
+    redraw();
+    if (!had || box.contains(document.activeElement)) return;
+    const control = box.hidden ? null : box.querySelector("button:not([disabled]), select, input, textarea, a[href]");
+    const target = control || (box.hidden ? $('#diagram .sq[tabindex="0"]') : box);
+    if (target === box) box.setAttribute("tabindex", "-1");
+    if (target) target.focus({ preventScroll: true });
+  }
 
   function progress(text, percent) {
     const wrap = $("#progress");
@@ -1277,10 +1292,10 @@
         if (corrected) g.append(svg("rect", { class: "mark corrected", x: inset, y: inset, width: S - 2 * inset, height: S - 2 * inset, rx: 4 }));
         if (violations.has(name)) {
           g.append(svg("rect", { class: "mark violation", x: 2.5, y: 2.5, width: S - 5, height: S - 5, rx: 3 }));
-          const t = svg("text", { class: "badge bad", x: S - 12, y: 16 }); t.textContent = "!"; g.append(t);
+          const t = svg("text", { class: "badge bad", x: S - 12, y: 16, "aria-hidden": "true" }); t.textContent = "!"; g.append(t);
         }
         if (unsure.has(name) && !corrected) {
-          const t = svg("text", { class: "badge unsure", x: 7, y: 17 }); t.textContent = "?"; g.append(t);
+          const t = svg("text", { class: "badge unsure", x: 7, y: 17, "aria-hidden": "true" }); t.textContent = "?"; g.append(t);
         }
         if (state.highlight.has(name)) g.classList.add("hl");
         root.append(g);
@@ -1369,7 +1384,7 @@
       g.append(svg("line", { class: "pyramid-glint", x1: cx - base * 0.12, y1: by - tall * 0.72, x2: cx - base * 0.3, y2: by - 3 }));
     }
     // the player's letter (as in the board text) beside the piece: not the colour alone (red and green, say)
-    const owner = svg("text", { class: "owner", x: 4, y: S / 2 + 4 });
+    const owner = svg("text", { class: "owner", x: 4, y: S / 2 + 4, "aria-hidden": "true" }); // the square's label names it
     owner.textContent = token[0];
     g.append(owner);
     const dot = LIGHT_COLOURS.has(colour) ? "#333" : "#fff";
@@ -1458,6 +1473,12 @@
     // mid-game, the moves card is screens below on a phone
     $("#summary-moves").hidden = !state.check || state.check.game_over;
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
+    if (state.colourMenuFocus) { // a keyboard changing a player's colour stays on that player's menu, drawn anew
+      const menu = $(`#players article[data-colour="${state.colourMenuFocus}"] select.name`);
+      state.colourMenuFocus = null;
+      if (menu) menu.focus();
+    }
+    $("#score-status").textContent = ranking.length ? `Scored. ${$("#summary-text").textContent}` : "Scored: no pyramids on the board yet.";
     const parks = score.private_parks ? score.park_results || [] : [];
     $("#park-results").replaceChildren(...(parks.length ? [
       el("h3", { text: "Private Parks" }),
@@ -1512,7 +1533,7 @@
     return el("select", {
       class: "name", "aria-label": `Colour of the ${colour} pieces`,
       title: "Change this player's colour (all their pieces); a colour another player has swaps with them",
-      onchange: (e) => recolour(colour, e.target.value),
+      onchange: (e) => { state.colourMenuFocus = e.target.value; recolour(colour, e.target.value); },
     }, COLOURS.map((c) => el("option", { value: c.name, selected: c.name === colour,
       text: c.name === colour || !used.has(c.name) ? c.name : `${c.name} (swap)` })));
   }
@@ -1584,7 +1605,9 @@
     return [...onBoard].every((c) => seats.includes(c)) ? seats : null;
   }
 
-  function renderSeats() {
+  function renderSeats() { keepFocusWithin($("#seats"), drawSeats); }
+
+  function drawSeats() {
     const box = $("#seats");
     const check = state.check || {};
     const given = check.seats || null;
@@ -1660,7 +1683,7 @@
       notes.push(el("li", {}, el("button", { type: "button", class: "button", id: "place-parks", onclick: () => placeParks(check.usual_parks) },
         `Place the usual parks (${listed(check.usual_parks, "and")})`), " or tap squares to place your own."));
     }
-    $("#check-notes").replaceChildren(...notes);
+    keepFocusWithin($("#check-notes"), () => $("#check-notes").replaceChildren(...notes));
 
     const stashName = nameOfStash(check.threehouse);
     $("#stash-used").textContent = $("#opt-stash-auto").checked ? `(${stashName} for this board)` : "";
@@ -2019,7 +2042,9 @@
     });
     $("#picker-more").addEventListener("click", () => {
       $("#picker-colours").classList.add("all");
-      $("#picker-more").hidden = true;
+      $("#picker-more").hidden = true; // the keyboard goes on to the first colour it brought
+      const shown = $("#picker-colours .picker-colour.hidden-colour .choice");
+      if (shown) shown.focus();
     });
 
     $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); save(); });
