@@ -2142,6 +2142,50 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
 
 
 
+def test_the_corners_can_be_marked_by_keyboard(page):
+    import json
+
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#mark-card")).to_be_visible()
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    page.locator("#mark-squares").focus()
+    page.keyboard.press("Tab")  # on to the photo
+    assert focused(page) == "mark-wrap"
+    expect(page.locator("#mark-status")).to_have_text("0 of 4 corners; Enter places corner 1 under the cross")
+    expect(page.locator("#mark-dots .mark-cursor")).to_have_count(1)
+
+    def press(key, times=1):
+        for _ in range(times):
+            page.keyboard.press(key)
+
+    # from the middle (160, 120), 3.2 px a step: the corners at (96, 56), (224, 56), (224, 184), (96, 184)
+    press("ArrowLeft", 20); press("ArrowUp", 20); press("Enter")
+    press("ArrowRight", 40); press("Enter")
+    press("ArrowDown", 40); press("Enter")
+    press("ArrowLeft", 40); press("Enter")
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners; N picks up a corner to move")
+    expect(page.locator("#mark-read")).to_be_enabled()
+    expect(page.locator("#mark-dots .mark-line")).to_have_count(14)
+    corners = marked_corners(page, (320, 240))
+    assert np.abs(corners - [[96, 56], [224, 56], [224, 184], [96, 184]]).max() < 0.01
+    # N picks up the first corner: the arrows move it (Shift: a fifth of a step), Enter leaves it
+    press("n")
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners; moving corner 1 (Enter leaves it there)")
+    press("Shift+ArrowRight", 5); press("Enter")
+    assert np.abs(marked_corners(page, (320, 240))[0] - [99.2, 56]).max() < 0.01
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners; N picks up a corner to move")
+    sent = []
+    page.route("**/api/read", lambda route: (sent.append(route.request.post_data_buffer), route.abort()))
+    page.locator("#mark-read").focus()
+    page.keyboard.press("Enter")
+    wait_for_count(page, sent, 1)
+    marked = json.loads(re.search(rb'name="corners"\r\n\r\n([^\r]*)\r\n', sent[0])[1])
+    assert np.abs(np.array(sorted(map(tuple, marked))) - sorted([(99.2, 56), (224, 56), (224, 184), (96, 184)])).max() < 0.01
+
+
 @pytest.mark.parametrize("button", ["#mark-open", "Mark its corners"])
 def test_the_reading_shown_marks_its_own_photo_after_a_photo_with_no_board(page, button):
     board = "x3 x2 .\n. b2 x1\n# . b1\n"

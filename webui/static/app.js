@@ -670,6 +670,10 @@
   const HANDLE_PX = [12, 22]; // a corner is picked up this far (CSS px) from its dot: while
                               // corners are still being tapped, and once all four are there
   const LOUPE_GAP = 28;       // CSS px between the finger and the loupe
+  // By keyboard (the photo focused): the arrow keys move a cross by this share of the photo's
+  // longer side (the first with Shift held), Enter places a corner under it, N picks up the
+  // next corner placed, to move with the arrows (Enter or Escape leaves it there).
+  const CURSOR_STEPS = [0.002, 0.01];
 
   // ``playArea``: start from the play area the reader guessed (to mark the squares in play),
   // not from the whole checkerboard; ``anotherBoard``: mark a board other than the one read,
@@ -684,6 +688,8 @@
     endDrag();
     state.marks = [];
     state.mark = null;
+    state.markCursor = null;
+    state.keyMark = null;
     renderMarking();
     $("#mark-photo").removeAttribute("src");
     $("#mark-card").hidden = false;
@@ -730,6 +736,8 @@
   function closeMarking() {
     $("#mark-card").hidden = true;
     state.marks = [];
+    state.markCursor = null;
+    state.keyMark = null;
     endDrag();
   }
 
@@ -767,7 +775,12 @@
 
   function renderMarking() {
     const n = state.marks.length;
-    $("#mark-status").textContent = state.mark ? `${n} of 4 corners` : "Loading the photo\u2026";
+    if (state.keyMark != null && state.keyMark >= n) state.keyMark = null; // undone
+    const byKeyboard = state.markCursor && $("#mark-wrap").matches(":focus-visible");
+    $("#mark-status").textContent = !state.mark ? "Loading the photo\u2026"
+      : `${n} of 4 corners` + (!byKeyboard ? ""
+        : state.keyMark != null ? `; moving corner ${state.keyMark + 1} (Enter leaves it there)`
+        : n < 4 ? `; Enter places corner ${n + 1} under the cross` : "; N picks up a corner to move");
     $("#mark-read").disabled = n !== 4;
     $("#mark-undo").disabled = n === 0;
     const dots = $("#mark-dots");
@@ -792,7 +805,35 @@
       shapes.push(svg("circle", { class: "mark-dot", cx: x, cy: y, r }));
       shapes.push(svg("circle", { class: "mark-handle", cx: x, cy: y, r: grab, "data-index": i }));
     });
+    if (byKeyboard) {
+      const [x, y] = state.markCursor;
+      shapes.push(svg("path", { class: "mark-cursor", d: `M${x - 3 * r} ${y}H${x + 3 * r}M${x} ${y - 3 * r}V${y + 3 * r}` }));
+    }
     dots.replaceChildren(...shapes);
+  }
+
+  function markKey(e) {
+    if (!state.mark || e.altKey || e.ctrlKey || e.metaKey) return;
+    const [w, h] = state.mark.size;
+    if (!state.markCursor) state.markCursor = [w / 2, h / 2];
+    const step = CURSOR_STEPS[e.shiftKey ? 0 : 1] * Math.max(w, h);
+    const arrow = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (arrow) {
+      const [x, y] = state.markCursor;
+      state.markCursor = [Math.min(Math.max(x + arrow[0] * step, 0), w), Math.min(Math.max(y + arrow[1] * step, 0), h)];
+      if (state.keyMark != null) state.marks[state.keyMark] = state.markCursor.slice();
+    } else if (e.key === "Enter" || e.key === " ") {
+      if (state.keyMark != null) state.keyMark = null;
+      else if (state.marks.length < 4) state.marks.push(state.markCursor.slice());
+    } else if (e.key.toLowerCase() === "n" && state.marks.length) {
+      state.keyMark = state.keyMark == null ? 0 : (state.keyMark + 1) % state.marks.length;
+      state.markCursor = state.marks[state.keyMark].slice();
+    } else if (e.key === "Escape" && state.keyMark != null) {
+      state.keyMark = null;
+    } else return;
+    e.preventDefault();
+    renderMarking();
+    drawLoupe(state.markCursor);
   }
 
   function previewPoint(e) {
@@ -1959,6 +2000,12 @@
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => markShownPhoto());
     $("#mark-photo").addEventListener("click", markAt);
+    $("#mark-wrap").addEventListener("keydown", markKey);
+    $("#mark-wrap").addEventListener("focus", () => {
+      if (state.mark && !state.markCursor) state.markCursor = state.mark.size.map((v) => v / 2);
+      renderMarking();
+    });
+    $("#mark-wrap").addEventListener("blur", () => { state.keyMark = null; $("#mark-loupe").hidden = true; renderMarking(); });
     $("#mark-dots").addEventListener("pointerdown", startDrag);
     $("#mark-wrap").addEventListener("pointermove", moveDrag);
     ["pointerup", "pointercancel"].forEach((t) => $("#mark-wrap").addEventListener(t, endDrag));
