@@ -306,12 +306,16 @@ def test_a_lit_line_of_the_breakdown_goes_dark_when_the_board_changes(page):
     line = page.locator('#players .player[data-colour="blue"] tr.sub.deduction')
     line.click()
     expect(page.locator("#diagram .sq.hl")).to_have_count(3)
+    expect(line).to_have_attribute("aria-current", "true")  # a screen reader hears the line lit, and each square
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("aria-label", re.compile(r"^C4: .*, lit$"))
     pick(page, "F1", "red 1-pip")  # the lines are drawn anew: the one lit before may name other squares
     expect(page.locator("#text-status")).to_have_text("")  # scored again
     expect(page.locator('#diagram .sq[data-cell="F1"]')).to_have_attribute("data-value", "r1")
     page.mouse.move(0, 0)  # no pointer resting on a line the new breakdown put under it
     expect(page.locator("#diagram .sq.hl")).to_have_count(0)
     expect(page.locator("#players .hoverable.active")).to_have_count(0)
+    expect(page.locator("#players [aria-current]")).to_have_count(0)
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).not_to_have_attribute("aria-label", re.compile(r", lit$"))
     line.click()  # one tap lights it again, not a tap to let go of a line no longer shown as lit
     expect(page.locator("#diagram .sq.hl")).to_have_count(3)
 

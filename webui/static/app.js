@@ -1449,14 +1449,18 @@
 
   function setHighlight(cells) {
     state.highlight = new Set(cells || []);
-    for (const g of $$("#diagram .sq")) g.classList.toggle("hl", state.highlight.has(g.dataset.cell));
+    for (const g of $$("#diagram .sq")) {
+      const lit = state.highlight.has(g.dataset.cell);
+      g.classList.toggle("hl", lit);
+      g.setAttribute("aria-label", g.getAttribute("aria-label").replace(/, lit$/, "") + (lit ? ", lit" : "")); // for screen readers
+    }
     for (const p of $$("#photo-marks .ps")) p.classList.toggle("hl", state.highlight.has(p.dataset.cell));
   }
 
   // The breakdown's lit line, if any, let go: its squares go dark (the lines are drawn anew
   // after every change, and a line lit before may no longer name the same squares).
   function letGoOfLines() {
-    if (state.pinned) state.pinned.classList.remove("active");
+    if (state.pinned) pinLine(state.pinned, false);
     state.pinned = null;
     setHighlight([]);
     $("#lit-on-board").hidden = true;
@@ -1473,6 +1477,13 @@
   }
 
   // Items in the breakdown light up their squares on hover; a tap pins them.
+  // A breakdown line shown lit (its squares lit on the board) or not; a screen reader hears it as current.
+  function pinLine(node, on) {
+    node.classList.toggle("active", on);
+    if (on) node.setAttribute("aria-current", "true");
+    else node.removeAttribute("aria-current");
+  }
+
   function hoverable(node, cells) {
     node.classList.add("hoverable");
     node.tabIndex = 0;
@@ -1483,9 +1494,9 @@
     });
     node.addEventListener("click", () => {
       const again = state.pinned === node;
-      if (state.pinned) state.pinned.classList.remove("active");
+      if (state.pinned) pinLine(state.pinned, false);
       state.pinned = again ? null : node;
-      node.classList.toggle("active", !again);
+      pinLine(node, !again);
       setHighlight(again ? [] : cells);
       $("#lit-on-board").hidden = again || !litOutOfSight();
     });
