@@ -463,6 +463,27 @@ def test_the_keyboard_stays_on_what_it_was_on_when_a_control_is_drawn_anew(page)
     assert page.evaluate("document.activeElement.closest('#seats') !== null")  # the "change" link
 
 
+def test_the_keyboard_goes_where_the_page_scrolls_to(page):
+    page.fill("#board-text", MIDGAME)
+    page.locator("#apply-text").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#results")).to_be_visible()
+    page.wait_for_function("document.activeElement.id !== 'apply-text'")
+    assert page.evaluate("document.activeElement.textContent") == "The board"
+    if page.size_name == "phone":  # the summary's links: the page and the keyboard go on to the breakdown, the moves
+        page.locator("#summary-more").focus()
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.textContent") == "Score"
+        page.locator("#summary-moves").focus()
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.closest('#midgame') !== null")
+    # a photo read: the keyboard goes from the file input to the message that says what to check
+    page.locator("#file-input").focus()
+    answer_read_white_maybe_clear(page)
+    expect(page.locator("#message")).to_be_visible()
+    page.wait_for_function("document.activeElement.id === 'message'")
+
+
 def test_each_scoring_is_told_to_screen_readers_in_a_status_line(page):
     expect(page.locator("#score-status")).to_have_attribute("role", "status")
     enter_board(page, MIDGAME)

@@ -348,6 +348,23 @@
     if (top < 0 || bottom > window.innerHeight) node.scrollIntoView({ behavior: "smooth", block });
   }
 
+  // ``node`` scrolled to the top of the screen and, where ``follow``, the keyboard's focus moved
+  // there too (onto its first heading shown, else itself): a keyboard lands where the eyes do.
+  function goTo(node, follow = true) {
+    node.scrollIntoView({ behavior: "smooth", block: "start" });
+    if (!follow) return;
+    const target = Array.from(node.querySelectorAll("h2, h3")).find((h) => h.offsetParent !== null) || node;
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }
+
+  // Whether the keyboard's focus is on nothing or on the control that sent a board or a photo
+  // off (it would stay behind, off the screen, once the page goes to the results).
+  function focusLeftBehind() {
+    const on = document.activeElement;
+    return !on || on === document.body || ["apply-text", "file-input", "camera-input"].includes(on.id);
+  }
+
   function clearMessage() { keepFocusWithin($("#message"), () => { $("#message").hidden = true; }); }
 
   // ``redraw`` run on ``box``; where the keyboard's focus was inside it and the redraw took it
@@ -432,7 +449,7 @@
       $("#results").classList.remove("stale");
       renderAll();
       save();
-      if (opts.scroll) $("#results").scrollIntoView({ behavior: "smooth", block: "start" });
+      if (opts.scroll) goTo($("#results"), focusLeftBehind());
       return true;
     } catch (err) {
       if (seq !== state.seq) return undefined; // a newer scoring has taken over
@@ -619,7 +636,7 @@
     analyse(data.board).then((ok) => {
       if (!ok) return;
       showReadingMessage();
-      ($("#message").hidden ? $("#results") : $("#message")).scrollIntoView({ behavior: "smooth", block: "start" });
+      goTo($("#message").hidden ? $("#results") : $("#message"), focusLeftBehind());
     });
   }
 
@@ -1798,7 +1815,7 @@
         ` for ${piece} (green dots): ${squares.join(" ")} `,
         // on a phone the board is screens above this card
         el("button", { type: "button", class: "button link", id: "moves-on-board",
-          onclick: () => $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" }) }, "see them on the board ↑"));
+          onclick: () => goTo($("#board-pane")) }, "see them on the board ↑"));
     }
   }
 
@@ -1997,8 +2014,8 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
-    $("#summary-more").addEventListener("click", () => $("#score").scrollIntoView({ behavior: "smooth", block: "start" }));
-    $("#summary-moves").addEventListener("click", () => $("#midgame").scrollIntoView({ behavior: "smooth", block: "start" }));
+    $("#summary-more").addEventListener("click", () => goTo($("#score")));
+    $("#summary-moves").addEventListener("click", () => goTo($("#midgame")));
     $("#lit-on-board").addEventListener("click", () => {
       $("#lit-on-board").hidden = true;
       $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
