@@ -1464,10 +1464,13 @@ def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(pa
     expect(page.locator("#message")).to_be_visible()
     # The reason is by the text box, where the player is looking, as well as in the message.
     expect(page.locator("#text-status")).to_have_text(re.compile(r"^The text above is not applied: square C1 \(line 3, column 3\): unknown token 'bx'"))
+    expect(page.locator("#board-text")).to_have_attribute("aria-invalid", "true")  # and a screen reader hears it
+    expect(page.locator("#board-text")).to_have_attribute("aria-describedby", "text-status")
     page.fill("#board-text", "   \n ")  # nothing to score: the reason above is gone with the text it was about
     page.click("#apply-text")
     expect(page.locator("#message")).to_contain_text("Type or paste a board first")
     expect(page.locator("#text-status")).to_have_text("")
+    expect(page.locator("#board-text")).not_to_have_attribute("aria-invalid", "true")
     page.fill("#board-text", board.replace("b1", "bx"))
     page.click("#apply-text")
     expect(page.locator("#text-status")).to_contain_text("unknown token 'bx'")

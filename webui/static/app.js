@@ -365,6 +365,14 @@
     return !on || on === document.body || ["apply-text", "file-input", "camera-input"].includes(on.id);
   }
 
+  // The note by the board text box; ``refused``: the text itself was refused, which the box says
+  // to a screen reader too (aria-invalid, and the note as its description).
+  function textStatus(text, refused = false) {
+    $("#text-status").textContent = text;
+    if (refused) $("#board-text").setAttribute("aria-invalid", "true");
+    else $("#board-text").removeAttribute("aria-invalid");
+  }
+
   function clearMessage() { keepFocusWithin($("#message"), () => { $("#message").hidden = true; }); }
 
   // ``redraw`` run on ``box``; where the keyboard's focus was inside it and the redraw took it
@@ -429,7 +437,7 @@
     const seq = ++state.seq;
     const shownBefore = messagesShown;
     const o = options();
-    $("#text-status").textContent = "Scoring\u2026";
+    textStatus("Scoring\u2026");
     try {
       const [score, check] = await Promise.all([
         postJSON("api/score", { board: text, private_parks: o.private_parks, loose_parks: o.loose_parks }),
@@ -444,7 +452,7 @@
         if (!opts.fromText) $("#board-text").value = score.board;
         state.textDirty = false;
       }
-      $("#text-status").textContent = state.textDirty ? "The text above has edits not applied yet." : "";
+      textStatus(state.textDirty ? "The text above has edits not applied yet." : "");
       if (!opts.quiet && messagesShown === shownBefore) clearMessage(); // not one shown since it was asked (a photo's error)
       $("#results").classList.remove("stale");
       renderAll();
@@ -455,8 +463,9 @@
       if (seq !== state.seq) return undefined; // a newer scoring has taken over
       // The reason by the text box itself when it was the text that failed; the message below says it too.
       const pagesOwn = err instanceof TypeError || err instanceof RangeError; // not the text's fault
-      $("#text-status").textContent = opts.fromText && !pagesOwn ? `The text above is not applied: ${err.message.replace(/^Board text: /, "")}`
-        : opts.fromText || state.textDirty ? "The text above is not applied: see the message below." : "";
+      const refused = opts.fromText && !pagesOwn;
+      textStatus(refused ? `The text above is not applied: ${err.message.replace(/^Board text: /, "")}`
+        : opts.fromText || state.textDirty ? "The text above is not applied: see the message below." : "", refused);
       if (pagesOwn) {  // the page's own fault, not the answer's
         console.error(err);
         showMessage("Something went wrong drawing the board; what you entered is kept. Reload the page to try again.");
@@ -1895,7 +1904,7 @@
       return;
     }
     state.cells[row][col] = value;
-    if (state.textDirty) $("#text-status").textContent = "The text above has edits not applied yet.";
+    if (state.textDirty) textStatus("The text above has edits not applied yet.");
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderDiagram();
@@ -2054,7 +2063,7 @@
     $("#apply-text").addEventListener("click", () => {
       const text = $("#board-text").value;
       if (!text.trim()) {
-        $("#text-status").textContent = ""; // an earlier text's reason no longer applies
+        textStatus(""); // an earlier text's reason no longer applies
         showMessage("Type or paste a board first, or make a new empty board.");
         return;
       }
