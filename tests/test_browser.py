@@ -488,6 +488,9 @@ def test_each_scoring_is_told_to_screen_readers_in_a_status_line(page):
     expect(page.locator("#score-status")).to_have_attribute("role", "status")
     enter_board(page, MIDGAME)
     expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Red leads with 4 points\. Totals: "))
+    # each card's place and total say what they are (words hidden from sight)
+    header = page.locator('#players .player[data-colour="red"] header').text_content()
+    assert re.search(r"placed#1, total4$", header), header
     pick(page, "C6", "Empty")  # red's 2-pip taken off
     expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Tied: Red and Blue with 2 points each\."))
 

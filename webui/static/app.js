@@ -1601,7 +1601,9 @@
     line("Total", String(p.total), "total-row", null);
     return el("article", { class: "player" + (winner ? " winner" : ""), "data-colour": rank.colour },
       el("header", {}, swatch(rank.colour), colourSelect(rank.colour),
+        rank.rank ? el("span", { class: "visually-hidden", text: "placed" }) : null, // "placed #1, total 4"
         rank.rank ? el("span", { class: "rank", text: `#${rank.rank}` }) : null,
+        el("span", { class: "visually-hidden", text: ", total" }),
         el("span", { class: "total", text: String(p.total) })),
       el("table", {}, el("tbody", {}, rows)));
   }
