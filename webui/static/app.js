@@ -1002,6 +1002,8 @@
       if (next) next.setAttribute("tabindex", "-1");
       const target = next || $('#diagram .sq[tabindex="0"]');
       if (target) target.focus({ preventScroll: true });
+      // by keyboard (not a tap, which the page must not scroll away from), brought into view
+      if (target && target.matches(":focus-visible")) target.scrollIntoView({ block: "nearest" });
     }
   }
 
