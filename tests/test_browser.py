@@ -1377,13 +1377,18 @@ def test_a_text_that_does_not_parse_lets_a_photo_being_read_land(page):
     expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", "x3")
 
 
-def test_a_board_typed_while_marks_are_read_closes_their_marking(page):
+def mark_a_photo_with_no_board(page) -> None:
+    """Send a photo the reader finds no board in: the marking opens on its 320 x 240 preview."""
     page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
     page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
         "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
     page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
     expect(page.locator("#mark-card")).to_be_visible()
     page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+
+
+def test_a_board_typed_while_marks_are_read_closes_their_marking(page):
+    mark_a_photo_with_no_board(page)
     held = []
     page.route("**/api/read", lambda route: held.append(route))
     tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
@@ -2182,12 +2187,7 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
 def test_the_corners_can_be_marked_by_keyboard(page):
     import json
 
-    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
-    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
-        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
-    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
-    expect(page.locator("#mark-card")).to_be_visible()
-    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    mark_a_photo_with_no_board(page)
     page.locator("#mark-squares").focus()
     page.keyboard.press("Tab")  # on to the photo
     assert focused(page) == "mark-wrap"
