@@ -308,6 +308,8 @@ def test_a_lit_line_of_the_breakdown_goes_dark_when_the_board_changes(page):
     expect(page.locator("#diagram .sq.hl")).to_have_count(3)
     expect(line).to_have_attribute("aria-current", "true")  # a screen reader hears the line lit, and each square
     expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("aria-label", re.compile(r"^C4: .*, lit$"))
+    page.click('#midgame .size[data-pips="2"]')  # the board drawn anew, the line still lit
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("aria-label", re.compile(r"^C4: .*, lit$"))
     pick(page, "F1", "red 1-pip")  # the lines are drawn anew: the one lit before may name other squares
     expect(page.locator("#text-status")).to_have_text("")  # scored again
     expect(page.locator('#diagram .sq[data-cell="F1"]')).to_have_attribute("data-value", "r1")
@@ -496,7 +498,7 @@ def test_each_scoring_is_told_to_screen_readers_in_a_status_line(page):
     expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Red leads with 4 points\. Totals: "))
     # each card's place and total say what they are (words hidden from sight)
     header = page.locator('#players .player[data-colour="red"] header').text_content()
-    assert re.search(r"placed#1, total4$", header), header
+    assert re.search(r"placed #1, total 4$", header), header
     pick(page, "C6", "Empty")  # red's 2-pip taken off
     expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Tied: Red and Blue with 2 points each\."))
 
@@ -579,9 +581,12 @@ def test_a_new_empty_board_the_server_could_not_score_is_the_one_tried_again(pag
     expect(page.locator("#message")).to_contain_text("The score shown is from before the last change")
     expect(page.locator("#diagram .sq[data-value]:not([data-value='.'])")).to_have_count(0)  # shown empty at once
     page.unroute("**/api/score")
-    page.locator("#message").get_by_role("button", name="Try again").click()
+    page.locator("#message").get_by_role("button", name="Try again").focus()
+    page.keyboard.press("Enter")  # by keyboard: the message goes, and the keyboard on to the board
     expect(page.locator("#outcome")).to_have_text("No pyramids on the board yet.")
     expect(page.locator("#diagram .sq")).to_have_count(36)
+    expect(page.locator("#message")).to_be_hidden()
+    page.wait_for_function("document.activeElement.closest('#diagram') !== null")
 
 
 def test_a_players_colour_menu_waits_for_the_board_to_be_scored(page):

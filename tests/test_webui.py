@@ -58,6 +58,17 @@ def assert_json_error(response, status):
 
 
 # --- the page and its static files ----------------------------------------------------------
+def test_every_id_on_the_page_is_its_own_and_every_reference_names_one(client):
+    import re
+    from collections import Counter
+
+    html = client.get("/").get_data(as_text=True)
+    ids = Counter(re.findall(r'\sid="([^"]+)"', html))
+    assert [i for i, n in ids.items() if n > 1] == []
+    named = re.findall(r'\s(?:aria-labelledby|aria-describedby|for)="([^"]+)"', html)
+    assert named and [i for i in named if i not in ids] == []
+
+
 def test_index_serves_the_page_with_camera_upload_and_options(client):
     response = client.get("/")
     assert response.status_code == 200

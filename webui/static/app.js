@@ -381,7 +381,7 @@
   function keepFocusWithin(box, redraw) {
     const had = box.contains(document.activeElement);
     redraw();
-    if (!had || box.contains(document.activeElement)) return;
+    if (!had || (!box.hidden && box.contains(document.activeElement))) return; // a hidden box lets go of it later
     const control = box.hidden ? null : box.querySelector("button:not([disabled]), select, input, textarea, a[href]");
     const target = control || (box.hidden ? $('#diagram .sq[tabindex="0"]') : box);
     if (target === box) box.setAttribute("tabindex", "-1");
@@ -461,6 +461,7 @@
       return true;
     } catch (err) {
       if (seq !== state.seq) return undefined; // a newer scoring has taken over
+      state.colourMenuFocus = null; // no menu drawn anew to go back to
       // The reason by the text box itself when it was the text that failed; the message below says it too.
       const pagesOwn = err instanceof TypeError || err instanceof RangeError; // not the text's fault
       const refused = opts.fromText && !pagesOwn;
@@ -1347,7 +1348,8 @@
         const corrected = isCorrected(name);
         // what the marks show, said too
         const marks = [unsure.has(name) && !corrected && "unsure", corrected && "corrected",
-          violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here"].filter(Boolean);
+          violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here",
+          state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
           class: "sq", "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
           "aria-label": [`${name}: ${describe(token)}`, ...marks].join(", "), transform: `translate(${x},${y})`,
@@ -1553,9 +1555,10 @@
     // mid-game, the moves card is screens below on a phone
     $("#summary-moves").hidden = !state.check || state.check.game_over;
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
-    if (state.colourMenuFocus) { // a keyboard changing a player's colour stays on that player's menu, drawn anew
-      const menu = $(`#players article[data-colour="${state.colourMenuFocus}"] select.name`);
-      state.colourMenuFocus = null;
+    const menuChanged = state.colourMenuFocus;
+    state.colourMenuFocus = null;
+    if (menuChanged && document.activeElement === document.body) { // the menu the keyboard changed a player's colour
+      const menu = $(`#players article[data-colour="${menuChanged}"] select.name`); // with, drawn anew (not if it moved on)
       if (menu) menu.focus();
     }
     $("#score-status").textContent = ranking.length ? `Scored. ${$("#summary-text").textContent}` : "Scored: no pyramids on the board yet.";
@@ -1603,9 +1606,9 @@
     line("Total", String(p.total), "total-row", null);
     return el("article", { class: "player" + (winner ? " winner" : ""), "data-colour": rank.colour },
       el("header", {}, swatch(rank.colour), colourSelect(rank.colour),
-        rank.rank ? el("span", { class: "visually-hidden", text: "placed" }) : null, // "placed #1, total 4"
+        rank.rank ? el("span", { class: "visually-hidden", text: "placed " }) : null, // "placed #1, total 4"
         rank.rank ? el("span", { class: "rank", text: `#${rank.rank}` }) : null,
-        el("span", { class: "visually-hidden", text: ", total" }),
+        el("span", { class: "visually-hidden", text: ", total " }),
         el("span", { class: "total", text: String(p.total) })),
       el("table", {}, el("tbody", {}, rows)));
   }
