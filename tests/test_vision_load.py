@@ -198,9 +198,9 @@ def _png_chunk(kind: bytes, body: bytes) -> bytes:
 
 def _png_header_only(width: int, height: int) -> bytes:
     """A PNG whose header claims a huge size, with a tiny (invalid) body: a decompression bomb."""
-    chunk = _png_chunk
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b"")
+    return (b"\x89PNG\r\n\x1a\n" + _png_chunk(b"IHDR", ihdr) + _png_chunk(b"IDAT", zlib.compress(b"\0" * 100))
+            + _png_chunk(b"IEND", b""))
 
 
 def test_decompression_bomb_is_refused_before_decoding():
@@ -218,6 +218,14 @@ def test_metadata_that_unpacks_too_large_is_refused_as_too_large(kind, body, whe
     with pytest.raises(PhotoTooLarge) as info:
         load_photo(png)
     assert "PngImagePlugin" not in str(info.value) and "\n" not in str(info.value)
+
+
+def test_text_blocks_each_small_but_together_too_large_are_refused_as_too_large():
+    png = _encode(_test_image(), "PNG")
+    block = _png_chunk(b"zTXt", b"note\0\0" + zlib.compress(b"\0" * 1_000_000))  # under PIL's limit for one block
+    with pytest.raises(PhotoTooLarge) as info:
+        load_photo(png[:33] + block * 70 + png[33:])  # 70 MB of text in all
+    assert "PngImagePlugin" not in str(info.value)
 
 
 @pytest.mark.parametrize("width, height", [(10000, 9000), (9500, 9000), (30000, 30000)])

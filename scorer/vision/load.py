@@ -204,8 +204,10 @@ def _is_truncation(err: Exception) -> bool:
 
 
 def _is_metadata_bomb(err: Exception) -> bool:
-    """PIL's refusal of a text or colour-profile block that unpacks past its limit (MAX_TEXT_CHUNK)."""
-    return isinstance(err, ValueError) and "decompressed data too large" in str(err).lower()
+    """PIL's refusal of a text or colour-profile block that unpacks past its limit
+    (MAX_TEXT_CHUNK), or of text blocks that together do (MAX_TEXT_MEMORY)."""
+    said = str(err).lower()
+    return isinstance(err, ValueError) and ("decompressed data too large" in said or "too much memory used in text chunks" in said)
 
 
 def _short(err: Exception, limit: int = 100) -> str:
