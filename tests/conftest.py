@@ -6,6 +6,11 @@ from in_ci import in_ci
 _skipped: list[str] = []
 
 
+def pytest_collectreport(report):
+    if report.skipped:  # a whole module skipped as it was collected (importorskip, allow_module_level)
+        _skipped.append(report.nodeid)
+
+
 def pytest_runtest_logreport(report):
     if report.skipped and not hasattr(report, "wasxfail"):
         _skipped.append(report.nodeid)
@@ -13,5 +18,10 @@ def pytest_runtest_logreport(report):
 
 def pytest_sessionfinish(session, exitstatus):
     if in_ci() and _skipped and exitstatus == 0:
-        print(f"\nIn CI no test may be skipped (skipped: {len(_skipped)}): " + ", ".join(_skipped[:10]))
         session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter):
+    if in_ci() and _skipped:
+        terminalreporter.write_line(f"In CI no test may be skipped (skipped: {len(_skipped)}): "
+                                    + ", ".join(_skipped[:10]), red=True)
