@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -62,14 +63,20 @@ def read_at_most(path: str | Path, max_bytes: int) -> bytes:
         return file.read(max_bytes + 1)
 
 
-def write_or_remove(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path``; where the write fails part way (a full disk), a file this
-    write created is removed rather than left cut short. The OSError is raised again."""
-    existed = path.exists()
+def write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` whole or not at all: a regular file, or a new one, is written
+    beside it under a temporary name and renamed over it, so a write that fails part way (a full
+    disk) leaves no file cut short and an old one as it was; anything else (a device) is written
+    straight. The OSError is raised again."""
+    target = Path(os.path.realpath(path))  # through a link, as a plain write goes
+    if target.exists() and not target.is_file():
+        target.write_bytes(data)
+        return
+    part = target.with_name(f".{target.name}.{os.getpid()}.part")
     try:
-        path.write_bytes(data)
+        part.write_bytes(data)
+        os.replace(part, target)
     except OSError:
-        if not existed:
-            with contextlib.suppress(OSError):
-                path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
         raise

@@ -890,7 +890,7 @@ class _FakeReading:
         return b"\x89PNG"
 
 
-def test_an_overlay_cut_short_by_a_full_disk_is_not_left_behind(tmp_path, capsys, monkeypatch):
+def test_an_overlay_cut_short_by_a_full_disk_is_not_left_behind_nor_an_old_one_cut(tmp_path, capsys, monkeypatch):
     import errno
     import types
 
@@ -904,7 +904,11 @@ def test_an_overlay_cut_short_by_a_full_disk_is_not_left_behind(tmp_path, capsys
     status = main(["read", str(tmp_path / "a.jpg"), "--json", "--overlay", str(tmp_path / "over.png")])
     assert status == 2
     assert "cannot write the overlay to" in capsys.readouterr().err
-    assert not (tmp_path / "over.png").exists()
+    assert list(tmp_path.iterdir()) == []  # no overlay cut short, nor the part written
+    with open(tmp_path / "old.png", "wb") as old:  # (Path.write_bytes fills the disk here)
+        old.write(b"an earlier overlay")
+    assert main(["read", str(tmp_path / "a.jpg"), "--json", "--overlay", str(tmp_path / "old.png")]) == 2
+    assert (tmp_path / "old.png").read_bytes() == b"an earlier overlay"  # left as it was
 
 
 def test_an_overlay_that_cannot_be_written_loses_no_reading(tmp_path, capsys, monkeypatch):

@@ -12,7 +12,7 @@ from pathlib import Path
 from scorer.board import stash_name
 from scorer.commands import READING_HINTS, add_colours_option, add_stash_options, check_players_fit, with_hints
 from scorer.errors import UserError, print_error
-from scorer.files import PHOTO_FORMATS, STDIN_NAME, json_name, read_stdin, stdin_given_once, write_or_remove
+from scorer.files import PHOTO_FORMATS, STDIN_NAME, json_name, read_stdin, stdin_given_once, write_whole
 
 
 def add_parser(subparsers) -> None:
@@ -164,7 +164,7 @@ def run_read(args) -> int:
         if overlays:  # after the reading is out: a folder that cannot be written loses nothing read
             out = overlays[index]
             try:
-                write_or_remove(out, reading.overlay_png(suffix=OVERLAY_SUFFIXES[out.suffix.lower()]))
+                write_whole(out, reading.overlay_png(suffix=OVERLAY_SUFFIXES[out.suffix.lower()]))
             except OSError as err:
                 print_error(f"{name}: cannot write the overlay to {out}: {err.strerror or err}")
                 status = 2
