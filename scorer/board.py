@@ -18,7 +18,9 @@ from typing import Iterator, NamedTuple, Union
 MIN_SIZE = 3
 MAX_SIZE = 12
 COMMENT = re.compile(r"(?:^|(?<=\s));")  # a ';' at a line's start or after a space starts a comment
-LINE_BREAK = re.compile(r"\r\n|\r|\n")  # only these end a row (str.splitlines also breaks at \v, \f, \x1c-\x1e, \x85)
+# What ends a row: the line breaks (CRLF written again as text on Windows, \r\r\n, too), not the
+# other characters str.splitlines also breaks at (\v, \f, \x1c-\x1e: squares' separators here).
+LINE_BREAK = re.compile("\r\r\n|\r\n|\r|\n|\u2028|\u2029|\x85")
 FILES = "ABCDEFGHIJKL"
 
 COLOUR_NAMES = {
@@ -324,16 +326,20 @@ class Board:
             raise NotationError("board text must be a string")
         text = text.removeprefix("\ufeff")  # a byte-order mark some editors put first
         lines = []
-        blank_after_rows = None  # the first blank line after a row: a second board may follow it
+        gaps = []  # per row after the first: the first blank line between it and the row above, or None
+        blank = None
         for number, line in enumerate(LINE_BREAK.split(text), start=1):
             tokens = COMMENT.split(line, maxsplit=1)[0].split()
-            if tokens and blank_after_rows is not None:
-                raise NotationError(f"a blank line (line {blank_after_rows}) splits the rows: "
-                                    "give one board at a time, its rows together")
             if tokens:
+                if lines:
+                    gaps.append(blank)
                 lines.append((number, tokens))
-            elif lines and not line.strip() and blank_after_rows is None:
-                blank_after_rows = number
+                blank = None
+            elif lines and not line.strip() and blank is None:
+                blank = number
+        if any(gaps) and not all(gaps):  # some rows apart, the rest together (all apart: double-spaced)
+            raise NotationError(f"a blank line (line {next(g for g in gaps if g)}) splits the rows: "
+                                "give one board at a time, its rows together")
         if not lines:
             raise NotationError("the board text has no rows")
         n_rows = len(lines)

@@ -106,6 +106,13 @@ def test_blank_lines_around_the_rows_and_comments_between_them_are_not_rows():
 def test_only_line_breaks_end_a_row_not_other_control_characters():
     # str.splitlines would also break at a vertical tab or form feed: here they separate squares
     assert Board.from_text("r3\x0b.\x0c.\r\n. b2 .\r. . x1").to_text() == "r3 . .\n. b2 .\n. . x1\n"
+    # CRLF written again as text on Windows, and Unicode's line and paragraph separators, end rows
+    for text in ("r3 . .\r\r\n. b2 .\r\r\n. . x1\r\r\n", "r3 . .\u2028. b2 .\u2029. . x1\x85"):
+        assert Board.from_text(text).to_text() == "r3 . .\n. b2 .\n. . x1\n"
+
+
+def test_a_double_spaced_board_is_one_board():
+    assert Board.from_text("r3 . .\n\n. b2 .\n \n. . x1\n\n").to_text() == "r3 . .\n. b2 .\n. . x1\n"
 
 
 def test_a_semicolon_after_a_space_starts_a_comment():
