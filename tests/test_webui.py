@@ -394,6 +394,12 @@ def test_read_without_a_photo_is_400(client, stand_in_reader):
             b"Content-Type: image/jpeg\r\n\r\n" + png_bytes() + b"\r\n--XyZ--\r\n")
     garbled = client.post("/api/read", data=body, content_type="multipart/form-data; boundary=XyZ")
     assert "could not be read as multipart form data" in assert_json_error(garbled, 400)
+    # a form with no part at all is well formed: no photo in it
+    for empty in (client.post("/api/read", data={}, content_type="multipart/form-data"),
+                  client.post("/api/read", data=b"--XyZ--\r\n", content_type="multipart/form-data; boundary=XyZ")):
+        assert assert_json_error(empty, 400).startswith("no photo")
+    cut = client.post("/api/read", data=b"--XyZ\r\nContent-Disp", content_type="multipart/form-data; boundary=XyZ")
+    assert "could not be read as multipart form data" in assert_json_error(cut, 400)
     # JSON or a bare image body: says what to send, not a guess at a broken upload
     sent_json = client.post("/api/read", json={"board": "r1 ."})
     assert "send the image as multipart/form-data, in the field 'photo' (got application/json)" in assert_json_error(sent_json, 400)

@@ -303,7 +303,9 @@ def photo_upload() -> bytes:
             raise ApiError(400, "the photo was sent as a text field: send the image as a file in the multipart field 'photo'")
         if request.content_length and request.mimetype not in ("multipart/form-data", "application/x-www-form-urlencoded"):
             raise ApiError(400, f"send the image as multipart/form-data, in the field 'photo' (got {request.mimetype or 'no content type'})")
-        if request.content_length and not request.files and not request.form:
+        boundary = request.mimetype_params.get("boundary", "")
+        empty_form = bool(boundary) and (request.content_length or 0) <= len(boundary) + 8  # "\r\n--B--\r\n": no part
+        if request.content_length and not request.files and not request.form and not empty_form:
             raise ApiError(400, "the upload could not be read as multipart form data (cut short, or a file name not "
                                 "in UTF-8?): send the image in the multipart field 'photo'")
         raise ApiError(400, "no photo: send the image in the multipart field 'photo'")
