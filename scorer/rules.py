@@ -404,7 +404,7 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
             names = ", ".join(o.name for o in twins)
             violations.append(Violation(
                 sq.name, RULE_THREE_NEAR_THREE,
-                f"the {piece.colour} 3-pip on {sq.name} is Near the {piece.colour} 3-pip on {names}",
+                f"the {piece.colour} 3-pip on {sq.name} is Near the {piece.colour} 3-pip{'s' * (len(twins) > 1)} on {names}",
                 (sq.name, *(o.name for o in twins)),
             ))
     placeable = placeable_one_pips(board)

@@ -170,6 +170,13 @@ b3 . . r2
     assert broken == {RULE_ONE_UNSUPPORTED: {"A4"}, RULE_THREE_NEAR_THREE: {"A1", "B2"}}
 
 
+def test_a_three_pip_near_two_others_names_them_in_the_plural():
+    messages = {v.cell: v.message for v in check_position(board("r3 r3 .\nr3 b1 .\nb3 . r1\n"), players=2).violations
+                if v.rule == RULE_THREE_NEAR_THREE}
+    assert messages["A2"] == "the red 3-pip on A2 is Near the red 3-pips on A3, B3"
+    assert messages["B3"] == "the red 3-pip on B3 is Near the red 3-pips on A2, A3"
+
+
 def test_too_many_pieces_of_one_size():
     b = board("""
 b2 b2 b2 . . .
