@@ -353,9 +353,14 @@
   function goTo(node, follow = true) {
     node.scrollIntoView({ behavior: "smooth", block: "start" });
     if (!follow) return;
-    const target = Array.from(node.querySelectorAll("h2, h3")).find((h) => h.offsetParent !== null) || node;
-    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
-    target.focus({ preventScroll: true });
+    focusOn(Array.from(node.querySelectorAll("h2, h3")).find((h) => h.offsetParent !== null) || node);
+  }
+
+  // The keyboard's focus put on ``node``, the page not scrolled; a node that takes no focus of
+  // its own (a heading, a box) is made to take it from script alone (tabindex -1).
+  function focusOn(node) {
+    if (!node.matches("a[href], button, input, select, textarea, [tabindex]")) node.setAttribute("tabindex", "-1");
+    node.focus({ preventScroll: true });
   }
 
   // Whether the keyboard's focus is on nothing or on the control that sent a board or a photo
@@ -384,8 +389,7 @@
     if (!had || (!box.hidden && box.contains(document.activeElement))) return; // a hidden box lets go of it later
     const control = box.hidden ? null : box.querySelector("button:not([disabled]), select, input, textarea, a[href]");
     const target = control || (box.hidden ? $('#diagram .sq[tabindex="0"]') : box);
-    if (target === box) box.setAttribute("tabindex", "-1");
-    if (target) target.focus({ preventScroll: true });
+    if (target) focusOn(target);
   }
 
   function progress(text, percent) {
@@ -999,10 +1003,8 @@
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
     if (answered) { // the focus goes on to the next check (its text, so a held key answers nothing), or to the board
-      const next = box.firstElementChild;
-      if (next) next.setAttribute("tabindex", "-1");
-      const target = next || $('#diagram .sq[tabindex="0"]');
-      if (target) target.focus({ preventScroll: true });
+      const target = box.firstElementChild || $('#diagram .sq[tabindex="0"]');
+      if (target) focusOn(target);
       // by keyboard (not a tap, which the page must not scroll away from), brought into view
       if (target && target.matches(":focus-visible")) target.scrollIntoView({ block: "nearest" });
     }
@@ -1550,7 +1552,8 @@
     else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
     const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
-    $("#summary-text").textContent = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
+    const summary = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
+    $("#summary-text").textContent = summary;
     $("#summary").hidden = !ranking.length;
     // mid-game, the moves card is screens below on a phone
     $("#summary-moves").hidden = !state.check || state.check.game_over;
@@ -1561,7 +1564,7 @@
       const menu = $(`#players article[data-colour="${menuChanged}"] select.name`); // with, drawn anew (not if it moved on)
       if (menu) menu.focus();
     }
-    $("#score-status").textContent = ranking.length ? `Scored. ${$("#summary-text").textContent}` : "Scored: no pyramids on the board yet.";
+    $("#score-status").textContent = summary ? `Scored. ${summary}` : "Scored: no pyramids on the board yet.";
     const parks = score.private_parks ? score.park_results || [] : [];
     $("#park-results").replaceChildren(...(parks.length ? [
       el("h3", { text: "Private Parks" }),
