@@ -355,9 +355,7 @@ def test_a_lit_line_whose_squares_are_out_of_sight_offers_the_way_to_them(page):
 
 def test_a_corrected_square_that_breaks_a_rule_shows_both_frames(page):
     board = "r3 . .\n. . .\n. . b2\n"
-    answer_read(page, {"board": board, "uncertain": [],
-                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator("#photo-pane")).to_be_visible()
     pick(page, "B3", "red 3-pip")  # beside the other red 3-pip: breaks a rule
     square = page.locator('#diagram .sq[data-cell="B3"]')
@@ -1079,6 +1077,13 @@ def tiny_jpeg(width: int = 16, height: int = 16) -> str:
 def answer_read(page, body: dict) -> None:
     page.route("**/api/read", lambda route: route.fulfill(status=200, json=body))
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+
+
+def answer_plain_read(page, board: str) -> None:
+    """Read a photo of ``board`` with nothing unsure, no warning and no colour group in doubt."""
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
 
 
 def answer_reads_with(page, board: str) -> list[bytes]:
@@ -2154,9 +2159,7 @@ def test_a_grid_read_wrong_is_read_again_from_its_corners_put_right(page):
 
 def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_shown(page):
     board = "x3 x2 .\n. b2 x1\n# . b1\n"
-    answer_read(page, {"board": board, "uncertain": [],
-                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator("#read-again")).to_be_visible()
     page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
     page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
