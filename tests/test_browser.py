@@ -162,6 +162,30 @@ def test_the_outcome_and_totals_are_said_above_the_photo_and_the_board(page):
     assert above  # both taken at once: the page may be scrolling
 
 
+CARDS_IN_READING_ORDER = """[...document.querySelectorAll('#results > *')]
+  .filter(e => e.getClientRects().length)
+  .map(e => ({id: e.id, top: Math.round(e.getBoundingClientRect().top), left: e.getBoundingClientRect().left}))
+  .sort((a, b) => a.top - b.top || a.left - b.left).map(e => e.id)"""
+
+
+def _cards_in_tab_order(page) -> list[str]:
+    return page.evaluate("[...document.querySelectorAll('#results > *')].filter(e => e.getClientRects().length)"
+                         ".map(e => e.id)")
+
+
+def test_the_results_are_tabbed_through_in_the_order_they_are_read(page):
+    enter_board(page, MIDGAME)  # no photo: on a wide screen the score and the rest stand beside the board
+    order = _cards_in_tab_order(page)
+    assert order == page.evaluate(CARDS_IN_READING_ORDER)
+    assert order[-4:] == ["board-pane", "score", "legality", "midgame"]
+    board = "# r3 .\n. b2 .\n. . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    assert _cards_in_tab_order(page) == page.evaluate(CARDS_IN_READING_ORDER) == [
+        "summary", "photo-pane", "board-pane", "score", "legality", "midgame"]
+
+
 def test_a_phone_says_the_outcome_and_totals_above_the_board(page):
     enter_board(page, MIDGAME)
     summary = page.locator("#summary")
