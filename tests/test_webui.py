@@ -218,8 +218,14 @@ def test_check_gives_moves_for_a_player_with_no_piece_yet(client):
     "kwargs, needle",
     [
         ({"data": "board=. . .", "content_type": "application/x-www-form-urlencoded"}, "JSON"),
-        ({"data": "{not json", "content_type": "application/json"}, "JSON"),
-        ({"json": ["# . ."]}, "JSON"),
+        ({"data": "{not json", "content_type": "application/json"},
+         "the body is not JSON (Expecting property name enclosed in double quotes at line 1, column 2)"),
+        ({"data": '{"board": "# . .", "players": 1' + "0" * 5000 + "}", "content_type": "application/json"},
+         "the JSON could not be read (a number in it has 5001 digits)"),
+        ({"data": b'{"board": "\xff"}', "content_type": "application/json"}, "the body is not text in UTF-8"),
+        ({"json": ["# . ."]}, "the JSON is a list, not an object"),
+        ({"json": "# . ."}, "the JSON is a string, not an object"),
+        ({"data": "null", "content_type": "application/json"}, "the JSON is null, not an object"),
         ({"json": {}}, "board"),
         ({"json": {"board": "   "}}, "board"),
         ({"json": {"board": 42}}, "must be the board's text notation (a string), not a number"),
@@ -513,7 +519,7 @@ def test_json_nested_past_the_parser_is_a_400_not_a_500(client):
     for route in ("/api/score", "/api/check"):
         response = client.post(route, data='{"board": ' + "[" * 5000 + "]" * 5000 + "}",
                                content_type="application/json")
-        assert "JSON object" in assert_json_error(response, 400)
+        assert "the JSON is nested too deeply" in assert_json_error(response, 400)
 
 
 def test_an_error_quoting_a_huge_option_is_cut_short(client):

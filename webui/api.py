@@ -150,14 +150,35 @@ def squares_option(options: Mapping[str, Any], marked: bool) -> tuple[int, int]:
         raise ApiError(400, f"option 'squares': {err}") from None
 
 
+JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: "a list", dict: "an object",
+              str: "a string", type(None): "null"}  # by exact type
+MAX_JSON_DIGITS = 100  # digits of a JSON number: every number the API takes needs far fewer
+
+
+def _json_integer(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
+        raise ValueError(f"a number in it has {len(digits.lstrip('-'))} digits")
+    return int(digits)
+
+
 def json_body() -> dict[str, Any]:
+    """The request's JSON object, or a 400 saying what is wrong with the body."""
+    example = 'send a JSON object such as {"board": "<board notation>"}'
+    if not request.is_json:
+        raise ApiError(400, example + " with Content-Type: application/json")
     try:
-        body = request.get_json(silent=True)
-    except RecursionError:  # nested deeper than the JSON parser goes; silent= catches only ValueError
-        body = None
+        body = json.loads(request.get_data(cache=True), parse_int=_json_integer)
+    except RecursionError:
+        raise ApiError(400, f"the JSON is nested too deeply: {example}") from None
+    except json.JSONDecodeError as err:
+        raise ApiError(400, f"the body is not JSON ({err.msg} at line {err.lineno}, column {err.colno}): "
+                            f"{example}") from None
+    except UnicodeDecodeError:
+        raise ApiError(400, f"the body is not text in UTF-8: {example}") from None
+    except ValueError as err:
+        raise ApiError(400, f"the JSON could not be read ({err}): {example}") from None
     if not isinstance(body, dict):
-        how = "" if request.is_json else " with Content-Type: application/json"
-        raise ApiError(400, 'send a JSON object such as {"board": "<board notation>"}' + how)
+        raise ApiError(400, f"the JSON is {JSON_KINDS[type(body)]}, not an object: {example}")
     return body
 
 
@@ -183,7 +204,6 @@ def known_fields(known: set[str], body: Mapping[str, Any] | None = None) -> None
         raise ApiError(400, f"the field {repeated[0]!r} was sent {times[repeated[0]]} times: send it once")
 
 
-JSON_KINDS = {bool: "true or false", int: "a number", float: "a number", list: "a list", dict: "an object"}  # by exact type
 
 
 def board_from(body: Mapping[str, Any]) -> Board:
