@@ -628,9 +628,12 @@ def test_a_new_board_short_of_parks_gets_the_usual_ones_in_one_tap(page):
     page.select_option("#new-size", label="6×6 · 2 players")
     page.click("#new-board")
     expect(page.locator("#check-notes")).to_contain_text("place them before the first move (this board has 0)")
-    page.click("#place-parks")
+    button = page.locator("#place-parks")  # beside the board, which the page scrolled to (on a phone, the mid-game
+    expect(button).to_have_text("place the usual parks (A1, A6, C3, D4, F1 and F6)")  # card is a screen below it)
+    expect(button).to_be_in_viewport()
+    button.click()
     expect(page.locator("#board-text")).to_have_value("# . . . . #\n. . . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n")
-    expect(page.locator("#place-parks")).to_have_count(0)  # the setup's parks are all there
+    expect(button).to_be_hidden()  # the setup's parks are all there
     expect(page.locator("#check-notes")).not_to_contain_text("parks")
 
 

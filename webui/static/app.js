@@ -1767,10 +1767,12 @@
     } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
-    if (check.usual_parks && check.usual_parks.length) { // a new game short of parks: one tap to lay them out
-      notes.push(el("li", {}, el("button", { type: "button", class: "button", id: "place-parks", onclick: () => placeParks(check.usual_parks) },
-        `Place the usual parks (${listed(check.usual_parks, "and")})`), " or tap squares to place your own."));
-    }
+    // A new game short of parks: one tap beside the board lays them out (or tap squares for your own).
+    const usual = check.usual_parks && check.usual_parks.length ? check.usual_parks : null;
+    keepFocusWithin($("#board-pane figcaption"), () => {
+      $("#place-parks").hidden = !usual;
+      $("#place-parks").textContent = usual ? `place the usual parks (${listed(usual, "and")})` : "";
+    });
     keepFocusWithin($("#check-notes"), () => $("#check-notes").replaceChildren(...notes));
 
     const stashName = nameOfStash(check.threehouse);
@@ -2033,6 +2035,7 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
+    $("#place-parks").addEventListener("click", () => { if (state.check && state.check.usual_parks) placeParks(state.check.usual_parks); });
     $("#summary-more").addEventListener("click", () => goTo($("#score")));
     $("#summary-moves").addEventListener("click", () => goTo($("#midgame")));
     $("#lit-on-board").addEventListener("click", () => {
