@@ -408,6 +408,30 @@ def test_the_summary_leads_to_the_moves_mid_game_only(page):
     expect(moves).to_be_hidden()
 
 
+def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_first(page):
+    # Read as it stands, the board breaks no rule; the 3-pip set on B3 by hand is Near the red
+    # 3-pip the reader was unsure of (A4, read so by the stash counts) and the one it was sure of (C2).
+    board = "r3 . . b2\n. . . .\n. . r3 .\nb2 . . b3\n"
+    cells = [{"cell": "A4", "value": "r3", "confidence": 0.6, "settled_by": "stash counts",
+              "alternatives": [{"value": "r2", "confidence": 0.4}]},
+             {"cell": "D4", "value": "b2", "confidence": 0.7, "alternatives": [{"value": "b3", "confidence": 0.3}]}]
+    answer_read(page, {"board": board, "uncertain": ["A4", "D4"],
+                       "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#violations .ok")).to_be_visible()
+    expect(page.locator("#outcome")).not_to_contain_text("breaks a rule")
+    pick(page, "B3", "red 3-pip")
+    problems = page.locator("#violations li")
+    expect(problems.filter(has_text="on B3 is Near")).to_contain_text(
+        "The reader was unsure of A4 (read so by the stash counts): check it first.")
+    expect(problems.filter(has_text="on C2 is Near")).not_to_contain_text("unsure")  # C2 and B3: both sure
+    expect(page.locator("#outcome")).to_contain_text("The board breaks a rule: see Legality.")
+    expect(page.locator("#summary")).to_contain_text("The board breaks a rule: see Legality.")
+    pick(page, "A4", "red 2-pip")  # checked: no longer the reader's doubt
+    expect(problems).to_have_count(2)
+    expect(page.locator("#violations")).not_to_contain_text("unsure")
+
+
 def test_the_game_options_are_a_fingers_reach_tall(page):
     labels = page.locator("#options label")
     heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
@@ -422,7 +446,7 @@ def test_violations_are_listed_and_marked(page):
     enter_board(page, "r3 r3 b1\nb2 r1 b3\nr2 b1 r1\n")
     expect(page.locator("#to-move")).to_contain_text("Game over")
     expect(page.locator("#midgame .moves-chooser")).to_be_hidden()  # no piece to place: no player or size to choose
-    expect(page.locator("#outcome")).to_have_text("Red leads with 6 points.")
+    expect(page.locator("#outcome")).to_have_text("Red leads with 6 points. The board breaks a rule: see Legality.")
     marked = page.locator("#diagram .sq:has(.mark.violation)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert {"A3", "B3"} <= set(marked)
     shot(page, "violations", full_page=False)

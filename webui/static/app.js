@@ -1545,12 +1545,16 @@
       : Object.keys(players).map((colour) => ({ colour, total: players[colour].total, rank: null }));
     const winners = score.winners || [];
     // Mid-game the leader has not won yet; nor on a board that breaks the rules.
-    const over = (!state.check || state.check.game_over) && !((state.check && state.check.violations) || []).length;
+    const broken = ((state.check && state.check.violations) || []).length > 0;
+    const over = (!state.check || state.check.game_over) && !broken;
     const outcome = $("#outcome");
     if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
     else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
+    if (ranking.length && broken) {
+      outcome.textContent += " The board breaks a rule: see Legality.";
+    }
     const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
     const summary = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
     $("#summary-text").textContent = summary;
@@ -1657,8 +1661,21 @@
       el("p", { text: `${list.length} problem${list.length === 1 ? "" : "s"}${violationCells().size ? ", marked in red on the board" : ""}:` }),
       el("ul", { class: "violations" }, list.map((v) => {
         const cells = [v.cell, ...(v.cells || [])].filter(Boolean);
-        return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule), cells);
+        return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule,
+          doubtedNote(cells)), cells);
       })));
+  }
+
+  // A rule broken on squares the reader was unsure of, not checked since, is likelier a misreading:
+  // which of ``cells`` to look at first (those read so only to fill the stash counts named so).
+  function doubtedNote(cells) {
+    const unsure = new Set(uncheckedUnsure());
+    const doubted = [...new Set(cells)].filter((cell) => unsure.has(cell)).map((cell) => {
+      const settled = state.reading.byCell[cell] && state.reading.byCell[cell].settled_by;
+      return settled ? `${cell} (read so by the ${settled})` : cell;
+    });
+    if (!doubted.length) return "";
+    return `. The reader was unsure of ${listed(doubted, "and")}: check ${doubted.length > 1 ? "them" : "it"} first.`;
   }
 
   // Parks on the empty squares of ``cells`` (names); the squares already holding something stay.
