@@ -1739,6 +1739,37 @@ def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_ar
         context.close()
 
 
+def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_of_the_screen(browser, base_url):
+    context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(base_url + "/")
+        board = "# r3 . . . #\n. b2 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n# . . . . #\n"
+        answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                           "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+        expect(page.locator("#summary")).to_contain_text("Red leads with 2 points.")
+        page.wait_for_timeout(800)  # the reading's own scroll done
+        page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
+        toast = page.locator("#score-toast")
+        pick(page, "D3", "Park")  # the same outcome (red 2 against blue 1): nothing said
+        expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "#")
+        page.wait_for_timeout(300)
+        expect(toast).to_be_hidden()
+        pick(page, "D2", "blue 3-pip")
+        expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")
+        expect(toast).to_be_in_viewport()
+        toast.click()  # takes the player up to the summary
+        expect(toast).to_be_hidden()
+        expect(page.locator("#summary")).to_be_in_viewport()
+        page.wait_for_timeout(800)  # the smooth scroll done
+        pick(page, "D2", "Empty")  # the outcome changes again, now in sight: no toast
+        expect(page.locator("#outcome")).to_have_text("Red leads with 2 points.")
+        page.wait_for_timeout(300)
+        expect(toast).to_be_hidden()
+    finally:
+        context.close()
+
+
 def test_an_upload_error_is_scrolled_into_view(page):
     page.evaluate("window.scrollTo(0, 0)")
     page.set_input_files("#file-input", files=[{"name": "notes.jpg", "mimeType": "image/jpeg", "buffer": b"not a photo at all"}])

@@ -46,6 +46,7 @@
     onMarkingCancelled: null,        // what cancelling the marking of a photo with no board found puts back
     marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
     drag: null,                      // {index, pointer} of the corner being dragged
+    toastTimer: null,                // hides the toast of a correction's new outcome
     seq: 0,
   };
 
@@ -499,9 +500,31 @@
   function rescore() {
     if (!state.cells) return;
     const shownBefore = messagesShown;
+    const outcomeBefore = $("#outcome").textContent;
     analyse(boardText(), { quiet: true }).then((ok) => {
       if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
+      if (ok && $("#outcome").textContent !== outcomeBefore) toastOutcome();
     });
+  }
+
+  const TOAST_MS = 6000;
+
+  // A correction that changed the outcome, said at the foot of the screen where neither the
+  // summary nor the score card's outcome is in sight (on a phone, the board or photo fills it).
+  function toastOutcome() {
+    const toast = $("#score-toast");
+    const summary = $("#summary-text").textContent || $("#outcome").textContent;
+    if (!summary || [$("#summary"), $("#outcome")].some(inSight)) return;
+    toast.textContent = `Now: ${summary}`;
+    toast.hidden = false;
+    clearTimeout(state.toastTimer);
+    state.toastTimer = setTimeout(() => { toast.hidden = true; }, TOAST_MS);
+  }
+
+  function inSight(node) {
+    if (!node.getClientRects().length) return false;
+    const { top, bottom } = node.getBoundingClientRect();
+    return bottom > 0 && top < window.innerHeight;
   }
 
   // The board text box shows the board, unless it holds text typed and not applied.
@@ -2052,6 +2075,10 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
+    $("#score-toast").addEventListener("click", () => {
+      $("#score-toast").hidden = true;
+      goTo($("#summary").hidden ? $("#score") : $("#summary"), false);
+    });
     $("#place-parks").addEventListener("click", () => { if (state.check && state.check.usual_parks) placeParks(state.check.usual_parks); });
     $("#summary-more").addEventListener("click", () => goTo($("#score")));
     $("#summary-moves").addEventListener("click", () => goTo($("#midgame")));
