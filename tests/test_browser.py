@@ -287,7 +287,7 @@ def test_a_tie_is_called_a_tie(page):
     expect(page.locator("#outcome")).to_have_text("Tie: Red and Blue with 1 point each.")
     expect(page.locator("#players .player.winner")).to_have_count(2)
     enter_board(page, "r2 . b2\n. . .\n. . .\n")  # the same totals mid-game
-    expect(page.locator("#outcome")).to_have_text("Tied: Red and Blue with 1 point each.")
+    expect(page.locator("#outcome")).to_have_text("Tied for the lead: Red and Blue with 1 point each.")
 
 
 def test_correct_a_square_and_the_totals_change(page):
@@ -546,7 +546,7 @@ def test_each_scoring_is_told_to_screen_readers_in_a_status_line(page):
     header = page.locator('#players .player[data-colour="red"] header').text_content()
     assert re.search(r"placed #1, total 4$", header), header
     pick(page, "C6", "Empty")  # red's 2-pip taken off
-    expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Tied: Red and Blue with 2 points each\."))
+    expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Tied for the lead: Red and Blue with 2 points each\."))
 
 
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
@@ -1238,7 +1238,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator('#diagram .sq[data-cell="C1"] .mark.corrected')).to_have_count(0)  # nothing was changed
     expect(page.locator("#reading-warnings li")).to_have_text([settled])
     expect(page.locator("#message")).to_have_text(  # the player is done: the score stands
-        "C1 is confirmed. Nothing the reader doubted is left to check: Tied: Red and Blue with 2 points each.")
+        "C1 is confirmed. Nothing the reader doubted is left to check: Tied for the lead: Red and Blue with 2 points each.")
     pick(page, "A1", "Park")  # a sure square picked as it is: the last confirmation is not left standing
     expect(page.locator("#message")).to_be_hidden()
     pick(page, "C1", "Park")  # corrected: what the reader settled there no longer stands
@@ -1306,6 +1306,12 @@ def test_a_board_read_unsure_of_nearly_every_square_says_so_at_the_top_without_a
     expect(page.locator("#message").get_by_role("button")).to_have_count(0)  # no "All 9 are right"
     expect(page.locator("#reading-warnings li").first).to_have_text("a note")
     expect(page.locator("#reading-warnings")).not_to_contain_text("nearly every square")  # said once, at the top
+    expect(page.locator("#outcome")).to_have_text(  # no score given as this game's on the reader's word alone
+        "If the reading is right (it is unsure of nearly every square): Black wins with 6 points.")
+    expect(page.locator("#summary")).to_contain_text("If the reading is right")
+    pick(page, "A3", "black 2-pip")  # corrected by the player: the score is theirs
+    expect(page.locator("#outcome")).to_contain_text("Black leads with 5 points.")
+    expect(page.locator("#outcome")).not_to_contain_text("If the reading is right")
 
 
 def answer_read_white_maybe_clear(page, colour_disputed: bool = False) -> str:
@@ -1342,7 +1348,7 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     board = answer_read_white_maybe_clear(page)
     expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
     expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about C2, A3 and B3"])  # in board order, row 1 first, as the reader lists them
-    expect(page.locator("#message")).to_contain_text("Answer the colour question first: it may clear many of these squares.")
+    expect(page.locator("#message")).to_contain_text("Answer the colour question first: it may settle many of these squares.")
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")

@@ -698,7 +698,7 @@
     // Colours ticked that the photo doubts come before all: the reading made with them may be
     // another game's colours, and read again without them the other questions may change.
     const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
-      : colours.length && n ? ` Answer the colour question first: it may clear many of these squares.` : "";
+      : colours.length && n ? ` Answer the colour question first: it may settle many of these squares.` : "";
     const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
     const retake = (state.reading.unsureBoard ? `${cap(state.reading.unsureBoard)}. ` : "")
@@ -1573,8 +1573,12 @@
     const outcome = $("#outcome");
     if (!ranking.length) outcome.textContent = "No pyramids on the board yet.";
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
-    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
+    else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied for the lead"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
+    // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all.
+    if (ranking.length && state.reading && state.reading.unsureBoard && uncheckedUnsure().length >= state.reading.unsure.length) {
+      outcome.textContent = `If the reading is right (it is unsure of nearly every square): ${outcome.textContent}`;
+    }
     if (ranking.length && broken) {
       outcome.textContent += " The board breaks a rule: see Legality.";
     }
