@@ -99,6 +99,19 @@ def page(request, browser, base_url):
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
+@pytest.fixture
+def touch_phone(browser, base_url):
+    """The scorer's page on a phone with a touch screen (390x844 at twice the pixels)."""
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(base_url + "/")
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
 def expect(locator):
     from playwright.sync_api import expect as playwright_expect
 
@@ -1721,59 +1734,49 @@ def test_another_board_typed_asks_before_it_drops_the_corrections_to_a_photos_re
     expect(page.locator("#photo-pane")).to_be_hidden()
 
 
-def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_are(browser, base_url):
+def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_are(touch_phone):
     """On a phone the message sits a screen above the board: an error about the scoring in the
     background is not scrolled to, the board stays where it was."""
-    context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, has_touch=True, is_mobile=True)
-    try:
-        page = context.new_page()
-        page.goto(base_url + "/")
-        board = "# r3 .\n. b2 .\n. . #\n"
-        answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                           "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
-        expect(page.locator("#photo-pane")).to_be_visible()
-        page.wait_for_timeout(800)  # the reading's own scroll done
-        page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
-        top = "document.querySelector('#board-pane').getBoundingClientRect().top"
-        at = page.evaluate(top)
-        page.route("**/api/score", lambda route: route.abort())
-        pick(page, "C1", "red 1-pip")
-        expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
-        page.wait_for_timeout(800)  # any smooth scroll done
-        assert abs(page.evaluate(top) - at) < 2  # the board stays where it was on the screen
-    finally:
-        context.close()
+    page = touch_phone
+    board = "# r3 .\n. b2 .\n. . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    page.wait_for_timeout(800)  # the reading's own scroll done
+    page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
+    top = "document.querySelector('#board-pane').getBoundingClientRect().top"
+    at = page.evaluate(top)
+    page.route("**/api/score", lambda route: route.abort())
+    pick(page, "C1", "red 1-pip")
+    expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
+    page.wait_for_timeout(800)  # any smooth scroll done
+    assert abs(page.evaluate(top) - at) < 2  # the board stays where it was on the screen
 
 
-def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_of_the_screen(browser, base_url):
-    context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, has_touch=True, is_mobile=True)
-    try:
-        page = context.new_page()
-        page.goto(base_url + "/")
-        board = "# r3 . . . #\n. b2 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n# . . . . #\n"
-        answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                           "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
-        expect(page.locator("#summary")).to_contain_text("Red leads with 2 points.")
-        page.wait_for_timeout(800)  # the reading's own scroll done
-        page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
-        toast = page.locator("#score-toast")
-        pick(page, "D3", "Park")  # the same outcome (red 2 against blue 1): nothing said
-        expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "#")
-        page.wait_for_timeout(300)
-        expect(toast).to_be_hidden()
-        pick(page, "D2", "blue 3-pip")
-        expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")
-        expect(toast).to_be_in_viewport()
-        toast.click()  # takes the player up to the summary
-        expect(toast).to_be_hidden()
-        expect(page.locator("#summary")).to_be_in_viewport()
-        page.wait_for_timeout(800)  # the smooth scroll done
-        pick(page, "D2", "Empty")  # the outcome changes again, now in sight: no toast
-        expect(page.locator("#outcome")).to_have_text("Red leads with 2 points.")
-        page.wait_for_timeout(300)
-        expect(toast).to_be_hidden()
-    finally:
-        context.close()
+def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_of_the_screen(touch_phone):
+    page = touch_phone
+    board = "# r3 . . . #\n. b2 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n# . . . . #\n"
+    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#summary")).to_contain_text("Red leads with 2 points.")
+    page.wait_for_timeout(800)  # the reading's own scroll done
+    page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
+    toast = page.locator("#score-toast")
+    pick(page, "D3", "Park")  # the same outcome (red 2 against blue 1): nothing said
+    expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "#")
+    page.wait_for_timeout(300)
+    expect(toast).to_be_hidden()
+    pick(page, "D2", "blue 3-pip")
+    expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")
+    expect(toast).to_be_in_viewport()
+    toast.click()  # takes the player up to the summary
+    expect(toast).to_be_hidden()
+    expect(page.locator("#summary")).to_be_in_viewport()
+    page.wait_for_timeout(800)  # the smooth scroll done
+    pick(page, "D2", "Empty")  # the outcome changes again, now in sight: no toast
+    expect(page.locator("#outcome")).to_have_text("Red leads with 2 points.")
+    page.wait_for_timeout(300)
+    expect(toast).to_be_hidden()
 
 
 def test_an_upload_error_is_scrolled_into_view(page):
@@ -2411,43 +2414,35 @@ def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     assert_fits_width(page)
 
 
-def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(browser, base_url, tmp_path):
+def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(touch_phone, tmp_path):
     """On a touch screen a corner is picked up and moved by a finger, and the page does not
     scroll under it."""
     require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
     path = no_board_photo(tmp_path, seed=1)
-    context = browser.new_context(viewport=SIZES["phone"], device_scale_factor=2, has_touch=True, is_mobile=True)
-    try:
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda err: errors.append(str(err)))
-        page.goto(base_url + "/")
-        page.set_input_files("#file-input", str(path))
-        expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=60_000)
-        page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
-        page.locator("#mark-photo").scroll_into_view_if_needed()
-        tapped = [[100, 80], [540, 90], [560, 420], [90, 400]]
-        for corner in tapped:
-            page.touchscreen.tap(*on_screen(page, corner, (640, 480)))
-        expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
-        scrolled = page.evaluate("window.scrollY")
-        assert scrolled > 100  # room to scroll up: the finger moves down, as a page would follow it
-        cdp = context.new_cdp_session(page)
-        path_px = [on_screen(page, (560 - 10 * k, 420 + 6 * k), (640, 480)) for k in range(7)]
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": path_px[0][0], "y": path_px[0][1]}]})
-        for x, y in path_px[1:]:
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
-        expect(page.locator("#mark-loupe")).to_be_visible()
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-        expect(page.locator("#mark-loupe")).to_be_hidden()
-        moved = marked_corners(page, (640, 480))
-        assert np.abs(moved[2] - (500, 456)).max() < 4, moved
-        assert np.abs(moved[[0, 1, 3]] - np.delete(tapped, 2, 0)).max() < 4
-        assert page.evaluate("window.scrollY") == scrolled
-        expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
-        assert not errors, f"JavaScript errors on the page: {errors}"
-    finally:
-        context.close()
+    page = touch_phone
+    page.set_input_files("#file-input", str(path))
+    expect(page.locator("#mark-status")).to_have_text("0 of 4 corners", timeout=60_000)
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    page.locator("#mark-photo").scroll_into_view_if_needed()
+    tapped = [[100, 80], [540, 90], [560, 420], [90, 400]]
+    for corner in tapped:
+        page.touchscreen.tap(*on_screen(page, corner, (640, 480)))
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 100  # room to scroll up: the finger moves down, as a page would follow it
+    cdp = page.context.new_cdp_session(page)
+    path_px = [on_screen(page, (560 - 10 * k, 420 + 6 * k), (640, 480)) for k in range(7)]
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": path_px[0][0], "y": path_px[0][1]}]})
+    for x, y in path_px[1:]:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    expect(page.locator("#mark-loupe")).to_be_visible()
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator("#mark-loupe")).to_be_hidden()
+    moved = marked_corners(page, (640, 480))
+    assert np.abs(moved[2] - (500, 456)).max() < 4, moved
+    assert np.abs(moved[[0, 1, 3]] - np.delete(tapped, 2, 0)).max() < 4
+    assert page.evaluate("window.scrollY") == scrolled
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
 
 
 def test_the_pickers_cancel_stays_on_a_short_phone_screen_with_every_colour_shown(browser, base_url):
