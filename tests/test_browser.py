@@ -295,6 +295,18 @@ def test_a_player_who_must_pass_is_told_so(page):
     expect(page.locator("#diagram .legal-dot")).to_have_count(1)
 
 
+def test_a_renamed_player_level_on_points_keeps_its_place(page):
+    enter_board(page, "x2 . .\n. . .\n. . k2\n")  # clear and black, 1 point each
+    cards = page.locator("#players .player")
+    expect(cards).to_have_count(2)
+    assert cards.evaluate_all("els => els.map(e => e.dataset.colour)") == ["clear", "black"]
+    page.select_option('#players .player[data-colour="clear"] select.name', "white")
+    expect(page.locator("#board-text")).to_have_value("w2 . .\n. . .\n. . k2\n")
+    expect(page.locator('#players .player[data-colour="white"]')).to_have_count(1)
+    assert cards.evaluate_all("els => els.map(e => e.dataset.colour)") == ["white", "black"]  # not moved past black
+    expect(page.locator("#outcome")).to_have_text("Tied for the lead: White and Black with 1 point each.")
+
+
 def test_a_tie_is_called_a_tie(page):
     enter_board(page, "r2 # b2\n# # #\n# # #\n")  # full: the game is over
     expect(page.locator("#outcome")).to_have_text("Tie: Red and Blue with 1 point each.")

@@ -47,6 +47,7 @@
     marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
     drag: null,                      // {index, pointer} of the corner being dragged
     toastTimer: null,                // hides the toast of a correction's new outcome
+    cardOrder: [],                   // the players' colours in the order their score cards were shown
     seq: 0,
   };
 
@@ -1278,6 +1279,7 @@
       g.colour = named;
     }
     state.seats = state.seats.map(swapName);
+    state.cardOrder = state.cardOrder.map(swapName);
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
     syncBoardText();
@@ -1563,10 +1565,15 @@
     letGoOfLines();
     const score = state.score;
     const players = score.players || {};
-    const ranking = score.ranking && score.ranking.length
+    const ranked = score.ranking && score.ranking.length
       ? score.ranking
       : Object.keys(players).map((colour) => ({ colour, total: players[colour].total, rank: null }));
-    const winners = score.winners || [];
+    // Players level on points keep the order their cards had (a renamed colour its own place),
+    // so that a card the player just changed does not jump past another.
+    const before = (c) => (state.cardOrder.includes(c) ? state.cardOrder.indexOf(c) : Infinity);
+    const ranking = ranked.slice().sort((x, y) => y.total - x.total || before(x.colour) - before(y.colour));
+    state.cardOrder = ranking.map((r) => r.colour);
+    const winners = ranking.map((r) => r.colour).filter((c) => (score.winners || []).includes(c));
     // Mid-game the leader has not won yet; nor on a board that breaks the rules.
     const broken = ((state.check && state.check.violations) || []).length > 0;
     const over = (!state.check || state.check.game_over) && !broken;
