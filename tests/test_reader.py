@@ -861,7 +861,7 @@ def test_the_overlay_is_a_png_or_a_jpeg_as_named_and_never_written_over_a_photo(
             main(["read", str(photo), "--overlay", folder])
         assert exit_info.value.code == 2 and "is a folder: give the file" in capsys.readouterr().err
     assert not (tmp_path.parent / (tmp_path.name + ".png")).exists()
-    for name in (".png", ".JPG"):  # a name that is only a suffix: not ".png.png" written
+    for name in (".png", ".JPG", ".gif"):  # a name that is only a suffix: not ".png.png" written
         with pytest.raises(SystemExit) as exit_info:
             main(["read", str(photo), "--overlay", str(tmp_path / name)])
         assert exit_info.value.code == 2 and f"give the overlay file a name before {name}" in capsys.readouterr().err

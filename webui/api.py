@@ -171,10 +171,10 @@ def json_body() -> dict[str, Any]:
     except RecursionError:
         raise ApiError(400, f"the JSON is nested too deeply: {example}") from None
     except json.JSONDecodeError as err:
-        raise ApiError(400, f"the body is not JSON ({err.msg} at line {err.lineno}, column {err.colno}): "
+        raise ApiError(400, f"the body is not JSON ({err.msg}: line {err.lineno}, column {err.colno}): "
                             f"{example}") from None
     except UnicodeDecodeError:
-        raise ApiError(400, f"the body is not text in UTF-8: {example}") from None
+        raise ApiError(400, f"the body is not text (send it in UTF-8): {example}") from None
     except ValueError as err:
         raise ApiError(400, f"the JSON could not be read ({err}): {example}") from None
     if not isinstance(body, dict):
@@ -202,8 +202,6 @@ def known_fields(known: set[str], body: Mapping[str, Any] | None = None) -> None
     repeated = sorted(name for name, n in times.items() if n > 1)
     if repeated:
         raise ApiError(400, f"the field {repeated[0]!r} was sent {times[repeated[0]]} times: send it once")
-
-
 
 
 def board_from(body: Mapping[str, Any]) -> Board:

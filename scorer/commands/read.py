@@ -90,9 +90,10 @@ def overlay_argument(text: str) -> str:
     if folder:
         raise argparse.ArgumentTypeError(f"{text} is a folder: give the file to write the overlay to, "
                                          f"e.g. --overlay {Path(text) / 'overlay.png'}")
-    if Path(text).name.lower() in OVERLAY_SUFFIXES:  # ".png" alone: a hidden file's name, with no suffix
-        raise argparse.ArgumentTypeError(f"give the overlay file a name before {Path(text).name}, "
-                                         f"e.g. --overlay {Path(text).with_name('overlay' + Path(text).name)}")
+    name = Path(text).name
+    if name.startswith(".") and "." not in name[1:]:  # ".png" alone: to Python a hidden file's name, with no suffix
+        example = Path(text).with_name("overlay" + (name if name.lower() in OVERLAY_SUFFIXES else ".png"))
+        raise argparse.ArgumentTypeError(f"give the overlay file a name before {name}, e.g. --overlay {example}")
     suffix = Path(text).suffix.lower()
     if suffix and suffix not in OVERLAY_SUFFIXES:
         raise argparse.ArgumentTypeError(f"the overlay is a PNG or a JPEG: name it .png or .jpg, not {suffix}")
