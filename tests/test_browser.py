@@ -452,8 +452,8 @@ def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_fi
     expect(problems.filter(has_text="on C2 is Near")).not_to_contain_text("unsure")  # C2 and B3: both sure
     expect(page.locator("#outcome")).to_contain_text("The board breaks a rule: see Legality.")
     expect(page.locator("#summary")).to_contain_text("The board breaks a rule: see Legality.")
-    pick(page, "A4", "red 2-pip")  # checked: no longer the reader's doubt
-    expect(problems).to_have_count(2)
+    pick(page, "A4", "red 3-pip")  # confirmed as read: no longer the reader's doubt, the rule still broken
+    expect(problems).to_have_count(3)
     expect(page.locator("#violations")).not_to_contain_text("unsure")
 
 
@@ -680,9 +680,11 @@ def test_a_new_board_short_of_parks_gets_the_usual_ones_in_one_tap(page):
     button = page.locator("#place-parks")  # beside the board, which the page scrolled to (on a phone, the mid-game
     expect(button).to_have_text("place the usual parks (A1, A6, C3, D4, F1 and F6)")  # card is a screen below it)
     expect(button).to_be_in_viewport()
-    button.click()
+    button.focus()
+    page.keyboard.press("Enter")
     expect(page.locator("#board-text")).to_have_value("# . . . . #\n. . . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n")
     expect(button).to_be_hidden()  # the setup's parks are all there
+    assert page.evaluate("document.activeElement.matches('#diagram .sq')")  # the keyboard on the board, not the turn button
     expect(page.locator("#check-notes")).not_to_contain_text("parks")
 
 
@@ -1334,8 +1336,13 @@ def test_a_board_read_unsure_of_nearly_every_square_says_so_at_the_top_without_a
     expect(page.locator("#outcome")).to_have_text(  # no score given as this game's on the reader's word alone
         "If the reading is right (it is unsure of nearly every square): Black wins with 6 points.")
     expect(page.locator("#summary")).to_contain_text("If the reading is right")
-    pick(page, "A3", "black 2-pip")  # corrected by the player: the score is theirs
-    expect(page.locator("#outcome")).to_contain_text("Black leads with 5 points.")
+    pick(page, "A3", "black 3-pip")  # confirmed as read by the player: the score is theirs
+    expect(page.locator("#outcome")).to_have_text("Black wins with 6 points.")
+    expect(page.locator("#message")).to_contain_text("8 squares are uncertain")
+    page.reload()  # (kept with the reading)
+    expect(page.locator("#outcome")).to_have_text("Black wins with 6 points.")
+    pick(page, "B3", "black 2-pip")  # corrected: the same
+    expect(page.locator("#outcome")).to_contain_text("Black leads with 10 points.")
     expect(page.locator("#outcome")).not_to_contain_text("If the reading is right")
 
 
@@ -1781,13 +1788,15 @@ def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_
     pick(page, "D2", "blue 3-pip")
     expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")
     expect(toast).to_be_in_viewport()
-    toast.click()  # takes the player up to the summary
-    expect(toast).to_be_hidden()
-    expect(page.locator("#summary")).to_be_in_viewport()
-    page.wait_for_timeout(800)  # the smooth scroll done
-    pick(page, "D2", "Empty")  # the outcome changes again, now in sight: no toast
+    under = page.evaluate("""(() => { const r = document.querySelector('#score-toast').getBoundingClientRect();
+        return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id; })()""")
+    assert under != "score-toast"  # a tap there reaches the square under it
+    page.locator("#summary").scroll_into_view_if_needed()
+    pick(page, "D2", "Empty")  # the outcome changes again, now in sight: nothing more said
     expect(page.locator("#outcome")).to_have_text("Red leads with 2 points.")
-    page.wait_for_timeout(300)
+    expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")  # (the last, fading)
+    page.once("dialog", lambda dialog: dialog.accept())  # (it replaces the corrections)
+    enter_board(page, "r2 . .\n. . .\n. . b3\n")  # another board: the last one's outcome is old news
     expect(toast).to_be_hidden()
 
 

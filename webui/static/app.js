@@ -442,6 +442,7 @@
   async function analyse(text, opts = {}) {
     const seq = ++state.seq;
     const shownBefore = messagesShown;
+    if (!opts.correction) $("#score-toast").hidden = true; // another board: the last one's outcome is old news
     const o = options();
     textStatus("Scoring\u2026");
     try {
@@ -502,7 +503,7 @@
     if (!state.cells) return;
     const shownBefore = messagesShown;
     const outcomeBefore = $("#outcome").textContent;
-    analyse(boardText(), { quiet: true }).then((ok) => {
+    analyse(boardText(), { quiet: true, correction: true }).then((ok) => {
       if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
       if (ok && $("#outcome").textContent !== outcomeBefore) toastOutcome();
     });
@@ -644,7 +645,7 @@
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
     const settled = (reading.cells || []).filter((c) => c.settled_by).map((c) => c.cell);
-    state.reading = { byCell, unsure: Array.from(unsure), unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
+    state.reading = { byCell, unsure: Array.from(unsure), unsureRead: unsure.size, unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       unsureBoard: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "unsure_board") || null,
@@ -1561,8 +1562,9 @@
   }
 
   // --- score breakdown --------------------------------------------------------------------
-  function renderScore() {
-    letGoOfLines();
+  // The outcome above the breakdown and in the summary, from the scoring and check shown and
+  // what of the reading is still in doubt; returns the ranking drawn, its leaders and the summary.
+  function renderOutcome() {
     const score = state.score;
     const players = score.players || {};
     const ranked = score.ranking && score.ranking.length
@@ -1583,7 +1585,9 @@
     else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied for the lead"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
     // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all.
-    if (ranking.length && state.reading && state.reading.unsureBoard && uncheckedUnsure().length >= state.reading.unsure.length) {
+    const reading = state.reading;
+    if (ranking.length && reading && reading.unsureBoard
+        && uncheckedUnsure().length >= (reading.unsureRead === undefined ? reading.unsure.length : reading.unsureRead)) {
       outcome.textContent = `If the reading is right (it is unsure of nearly every square): ${outcome.textContent}`;
     }
     if (ranking.length && broken) {
@@ -1593,6 +1597,14 @@
     const summary = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
     $("#summary-text").textContent = summary;
     $("#summary").hidden = !ranking.length;
+    return { ranking, winners, summary };
+  }
+
+  function renderScore() {
+    letGoOfLines();
+    const score = state.score;
+    const players = score.players || {};
+    const { ranking, winners, summary } = renderOutcome();
     // mid-game, the moves card is screens below on a phone
     $("#summary-moves").hidden = !state.check || state.check.game_over;
     $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
@@ -1700,6 +1712,8 @@
       })));
   }
 
+  const DOUBTED_NAMED = 6; // squares a violation's note names before "and N more" (a colour too many: every piece)
+
   // A rule broken on squares the reader was unsure of, not checked since, is likelier a misreading:
   // which of ``cells`` to look at first (those read so only to fill the stash counts named so).
   function doubtedNote(cells) {
@@ -1709,7 +1723,9 @@
       return settled ? `${cell} (read so by the ${settled})` : cell;
     });
     if (!doubted.length) return "";
-    return `. The reader was unsure of ${listed(doubted, "and")}: check ${doubted.length > 1 ? "them" : "it"} first.`;
+    const named = doubted.length > DOUBTED_NAMED + 1
+      ? [...doubted.slice(0, DOUBTED_NAMED), `${doubted.length - DOUBTED_NAMED} more`] : doubted;
+    return `. The reader was unsure of ${listed(named, "and")}: check ${doubted.length > 1 ? "them" : "it"} first.`;
   }
 
   // Parks on the empty squares of ``cells`` (names); the squares already holding something stay.
@@ -1820,7 +1836,7 @@
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
     // A new game short of parks: one tap beside the board lays them out (or tap squares for your own).
     const usual = check.usual_parks && check.usual_parks.length ? check.usual_parks : null;
-    keepFocusWithin($("#board-pane figcaption"), () => {
+    keepFocusWithin($("#place-parks"), () => { // pressed by keyboard and gone: the keyboard goes to the board
       $("#place-parks").hidden = !usual;
       $("#place-parks").textContent = usual ? `place the usual parks (${listed(usual, "and")})` : "";
     });
@@ -1982,9 +1998,18 @@
     }
     state.reading.unsure = state.reading.unsure.filter((cell) => cell !== name);
     save();
+    renderConfirmed();
     sayConfirmed(`${name} is confirmed.`);
+  }
+
+  // What a check answered changes: the marks, the notes, and what the outcome and the
+  // violations say of the reader's doubts.
+  function renderConfirmed() {
     renderWarnings();
     renderDiagram();
+    if (!state.score) return;
+    renderOutcome();
+    renderLegality();
   }
 
   // The user says every unsure square not corrected since was read right: their marks go.
@@ -1993,9 +2018,8 @@
     const n = uncheckedUnsure().length;
     state.reading.unsure = state.reading.unsure.filter((cell) => !stillAsRead(cell));
     save();
+    renderConfirmed();
     sayConfirmed(n > 1 ? `The ${n} uncertain squares are confirmed.` : "The uncertain square is confirmed.");
-    renderWarnings();
-    renderDiagram();
   }
 
   // The top message after a check answered: what is left to check, else ``confirmed`` (none:
@@ -2086,10 +2110,6 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
-    $("#score-toast").addEventListener("click", () => {
-      $("#score-toast").hidden = true;
-      goTo($("#summary").hidden ? $("#score") : $("#summary"), false);
-    });
     $("#place-parks").addEventListener("click", () => { if (state.check && state.check.usual_parks) placeParks(state.check.usual_parks); });
     $("#summary-more").addEventListener("click", () => goTo($("#score")));
     $("#summary-moves").addEventListener("click", () => goTo($("#midgame")));
