@@ -1555,6 +1555,8 @@ def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
     # and on the photo, whose drawing names what was read, each of the group's squares is named anew
     labels = page.locator("#photo-marks .ps-label").evaluate_all("els => els.map(e => e.textContent).sort()")
     assert labels == ["x1", "x2", "x3"]
+    # in white, as the drawing's own names: the purple of a correction is for what the player changed
+    expect(page.locator("#photo-marks .ps-label.renamed")).to_have_count(3)
     # the blue player then renamed white on its card: A3 is still of the group answered clear
     page.select_option('#players .player[data-colour="blue"] select.name', "white")
     page.locator('#diagram .sq[data-cell="A3"]').click()

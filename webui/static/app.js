@@ -1447,8 +1447,8 @@
       // A square corrected, or of a colour group renamed since, shows its value now over the
       // reader's drawing (which names what was read).
       const read = readTokenAt(name);
-      if (corrected || (read !== undefined && token !== read)) {
-        const label = svg("text", { class: "ps-label", x: cx, y: cy, "font-size": side * 0.4 });
+      if (corrected || (read !== undefined && token !== read)) { // (renamed only: in the drawing's own colours)
+        const label = svg("text", { class: corrected ? "ps-label" : "ps-label renamed", x: cx, y: cy, "font-size": side * (corrected ? 0.4 : 0.3) });
         label.textContent = token;
         nodes.push(label);
       } else if (legal.has(name)) {
