@@ -2448,12 +2448,18 @@ def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(touch_phone, tmp_pa
     page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
     page.locator("#mark-photo").scroll_into_view_if_needed()
     tapped = [[100, 80], [540, 90], [560, 420], [90, 400]]
-    for corner in tapped:
+    cdp = page.context.new_cdp_session(page)
+    x, y = on_screen(page, tapped[0], (640, 480))  # pressed: the loupe shows what the finger hides
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    expect(page.locator("#mark-loupe")).to_be_visible()
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    expect(page.locator("#mark-loupe")).to_be_hidden()  # lifted: the corner placed
+    expect(page.locator("#mark-status")).to_have_text("1 of 4 corners")
+    for corner in tapped[1:]:
         page.touchscreen.tap(*on_screen(page, corner, (640, 480)))
     expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")
     scrolled = page.evaluate("window.scrollY")
     assert scrolled > 100  # room to scroll up: the finger moves down, as a page would follow it
-    cdp = page.context.new_cdp_session(page)
     path_px = [on_screen(page, (560 - 10 * k, 420 + 6 * k), (640, 480)) for k in range(7)]
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": path_px[0][0], "y": path_px[0][1]}]})
     for x, y in path_px[1:]:

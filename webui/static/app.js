@@ -46,6 +46,7 @@
     onMarkingCancelled: null,        // what cancelling the marking of a photo with no board found puts back
     marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
     drag: null,                      // {index, pointer} of the corner being dragged
+    pressing: null,                  // the pointer of a finger pressing on the photo to place a corner
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     seq: 0,
@@ -917,7 +918,22 @@
     drawLoupe(state.marks[state.drag.index]);
   }
 
+  // A finger about to place a corner sees what is under it (the loupe) while it presses; the
+  // loupe goes when it lifts (the tap places the corner) or the page scrolls instead.
+  function pressToPlace(e) {
+    if (e.pointerType === "mouse" || !state.mark || state.marks.length >= 4 || state.drag) return;
+    const point = previewPoint(e);
+    if (!point) return;
+    state.pressing = e.pointerId;
+    drawLoupe(point);
+  }
+
   function moveDrag(e) {
+    if (state.pressing !== null && e.pointerId === state.pressing) {
+      const point = previewPoint(e);
+      if (point) drawLoupe(point);
+      return;
+    }
     if (!state.drag || e.pointerId !== state.drag.pointer) return;
     const point = previewPoint(e);
     if (!point) return;
@@ -929,6 +945,7 @@
   function endDrag(e) {
     if (e && state.drag && e.pointerId !== state.drag.pointer) return; // another finger
     state.drag = null;
+    state.pressing = null;
     $("#mark-loupe").hidden = true;
   }
 
@@ -2125,6 +2142,7 @@
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => markShownPhoto());
     $("#mark-photo").addEventListener("click", markAt);
+    $("#mark-photo").addEventListener("pointerdown", pressToPlace);
     $("#mark-wrap").addEventListener("keydown", markKey);
     $("#mark-wrap").addEventListener("focus", () => {
       if (state.mark && !state.markCursor) state.markCursor = state.mark.size.map((v) => v / 2);
