@@ -295,6 +295,30 @@ def test_a_player_who_must_pass_is_told_so(page):
     expect(page.locator("#diagram .legal-dot")).to_have_count(1)
 
 
+def test_the_mid_game_card_follows_the_turn_as_it_moves_on(page):
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "red"):  # the order of play tapped: green to move, and the squares shown are green's
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    page.click('#midgame .size[data-pips="2"]')
+    expect(page.locator("#moves")).to_contain_text("for a green 2-pip")
+    pick(page, "A2", "green 2-pip")  # green places: red's turn, red's squares
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    expect(page.locator("#moves")).to_contain_text("for a red 2-pip")
+    page.select_option("#move-colour", "blue")  # a player picked by hand stays while the turn does
+    pick(page, "G4", "Park")
+    expect(page.locator('#diagram .sq[data-cell="G4"]')).to_have_attribute("data-value", "#")
+    expect(page.locator("#moves")).to_contain_text("for a blue 2-pip")
+    page.reload()
+    expect(page.locator("#moves")).to_contain_text("for a blue 2-pip")
+    pick(page, "F2", "red 2-pip")  # red places: blue's turn
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "F6", "blue 2-pip")  # and so on, round the table
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    expect(page.locator("#moves")).to_contain_text("for a green 2-pip")
+
+
 def test_a_renamed_player_level_on_points_keeps_its_place(page):
     enter_board(page, "x2 . .\n. . .\n. . k2\n")  # clear and black, 1 point each
     cards = page.locator("#players .player")

@@ -33,6 +33,7 @@
     score: null, check: null,
     highlight: new Set(), pinned: null,
     moveColour: null, movePips: null,
+    turnFollowed: null,              // the player to move the mid-game card's player last followed
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
@@ -269,7 +270,7 @@
         optionsFromBoard: state.optionsFromBoard,
         stashFromCheck: state.stashFromCheck,
         seats: state.seats,
-        move: [state.moveColour, state.movePips], // the mid-game card's player and size
+        move: [state.moveColour, state.movePips, state.turnFollowed], // the mid-game card's player and size
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -298,6 +299,7 @@
     if (Array.isArray(saved.move)) { // a player the board no longer has falls back when the card is drawn
       if (typeof saved.move[0] === "string") state.moveColour = saved.move[0];
       if ([1, 2, 3].includes(saved.move[1])) state.movePips = saved.move[1];
+      if (typeof saved.move[2] === "string") state.turnFollowed = saved.move[2];
     }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
@@ -1875,7 +1877,12 @@
     const select = $("#move-colour");
     const choices = colours.slice();
     if (check.unseen_legal_moves) choices.push(UNSEEN);
-    if (!choices.includes(state.moveColour)) state.moveColour = check.to_move && choices.includes(check.to_move) ? check.to_move : choices[0] || null;
+    // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
+    // tapped); a player picked by hand stays until then.
+    const turn = check.to_move && choices.includes(check.to_move) ? check.to_move : null;
+    if (turn && turn !== state.turnFollowed) state.moveColour = turn;
+    state.turnFollowed = turn;
+    if (!choices.includes(state.moveColour)) state.moveColour = turn || choices[0] || null;
     select.replaceChildren(...choices.map((c) => el("option", {
       value: c, text: c === UNSEEN ? "a player with no piece yet" : cap(c), selected: c === state.moveColour,
     })));
