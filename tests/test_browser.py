@@ -187,16 +187,23 @@ def _cards_in_tab_order(page) -> list[str]:
 
 
 def test_the_results_are_tabbed_through_in_the_order_they_are_read(page):
-    enter_board(page, MIDGAME)  # no photo: on a wide screen the score and the rest stand beside the board
-    order = _cards_in_tab_order(page)
-    assert order == page.evaluate(CARDS_IN_READING_ORDER)
-    assert order[-4:] == ["board-pane", "score", "legality", "midgame"]
-    board = "# r3 .\n. b2 .\n. . #\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
-    expect(page.locator("#photo-pane")).to_be_visible()
-    assert _cards_in_tab_order(page) == page.evaluate(CARDS_IN_READING_ORDER) == [
-        "summary", "photo-pane", "board-pane", "score", "legality", "midgame"]
+    # A game going on: whose turn and where a piece may go come right after the board (on a wide
+    # screen, without a photo, beside it); a game over: the score.
+    for board, cards in [(MIDGAME, ["board-pane", "midgame", "legality", "score"]),
+                         ("r3 r2 b1\nb2 r1 b3\nr2 b1 r3\n", ["board-pane", "score", "legality", "midgame"])]:
+        enter_board(page, board)
+        expect(page.locator("#to-move")).to_contain_text("Game over" if cards[1] == "score" else "to move")
+        order = _cards_in_tab_order(page)
+        assert order == page.evaluate(CARDS_IN_READING_ORDER)
+        assert order[-4:] == cards
+    for board, cards in [("# r3 .\n. b2 .\n. . #\n", ["midgame", "legality", "score"]),
+                         ("r3 r2 b1\nb2 r1 b3\nr2 b1 r3\n", ["score", "legality", "midgame"])]:
+        answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                           "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+        expect(page.locator("#photo-pane")).to_be_visible()
+        expect(page.locator("#outcome")).to_contain_text("wins" if cards[0] == "score" else "leads")
+        assert _cards_in_tab_order(page) == page.evaluate(CARDS_IN_READING_ORDER) == [
+            "summary", "photo-pane", "board-pane", *cards]
 
 
 def test_a_phone_says_the_outcome_and_totals_above_the_board(page):
@@ -474,8 +481,13 @@ def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_fi
     expect(problems.filter(has_text="on B3 is Near")).to_contain_text(
         "The reader was unsure of A4 (read so by the stash counts): check it first.")
     expect(problems.filter(has_text="on C2 is Near")).not_to_contain_text("unsure")  # C2 and B3: both sure
-    expect(page.locator("#outcome")).to_contain_text("The board breaks a rule: see Legality.")
-    expect(page.locator("#summary")).to_contain_text("The board breaks a rule: see Legality.")
+    expect(page.locator("#outcome")).to_contain_text("The board breaks a rule: see Legality")
+    expect(page.locator("#summary")).to_contain_text("The board breaks a rule. Totals:")
+    page.locator("#summary-rules").click()  # the Legality card may be screens below
+    expect(page.locator("#legality")).to_be_in_viewport()
+    page.evaluate("window.scrollTo(0, 0)")
+    page.locator("#outcome").get_by_role("button", name="see Legality").click()
+    expect(page.locator("#legality")).to_be_in_viewport()
     pick(page, "A4", "red 3-pip")  # confirmed as read: no longer the reader's doubt, the rule still broken
     expect(problems).to_have_count(3)
     expect(page.locator("#violations")).not_to_contain_text("unsure")
@@ -495,7 +507,7 @@ def test_violations_are_listed_and_marked(page):
     enter_board(page, "r3 r3 b1\nb2 r1 b3\nr2 b1 r1\n")
     expect(page.locator("#to-move")).to_contain_text("Game over")
     expect(page.locator("#midgame .moves-chooser")).to_be_hidden()  # no piece to place: no player or size to choose
-    expect(page.locator("#outcome")).to_have_text("Red leads with 6 points. The board breaks a rule: see Legality.")
+    expect(page.locator("#outcome")).to_have_text("Red leads with 6 points. The board breaks a rule: see Legality")
     marked = page.locator("#diagram .sq:has(.mark.violation)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert {"A3", "B3"} <= set(marked)
     shot(page, "violations", full_page=False)
@@ -1817,7 +1829,7 @@ def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_
     under = page.evaluate("""(() => { const r = document.querySelector('#score-toast').getBoundingClientRect();
         return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id; })()""")
     assert under != "score-toast"  # a tap there reaches the square under it
-    page.locator("#summary").scroll_into_view_if_needed()
+    page.set_viewport_size({"width": 390, "height": 4000})  # the whole page in sight
     pick(page, "D2", "Empty")  # the outcome changes again, now in sight: nothing more said
     expect(page.locator("#outcome")).to_have_text("Red leads with 2 points.")
     expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")  # (the last, fading)

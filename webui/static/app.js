@@ -505,10 +505,10 @@
   function rescore() {
     if (!state.cells) return;
     const shownBefore = messagesShown;
-    const outcomeBefore = $("#outcome").textContent;
+    const outcomeBefore = $("#outcome").dataset.sentence;
     analyse(boardText(), { quiet: true, correction: true }).then((ok) => {
       if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
-      if (ok && $("#outcome").textContent !== outcomeBefore) toastOutcome();
+      if (ok && $("#outcome").dataset.sentence !== outcomeBefore) toastOutcome();
     });
   }
 
@@ -518,7 +518,7 @@
   // summary nor the score card's outcome is in sight (on a phone, the board or photo fills it).
   function toastOutcome() {
     const toast = $("#score-toast");
-    const summary = $("#summary-text").textContent || $("#outcome").textContent;
+    const summary = $("#summary-text").textContent || $("#outcome").dataset.sentence;
     if (!summary || [$("#summary"), $("#outcome")].some(inSight)) return;
     toast.textContent = `Now: ${summary}`;
     toast.hidden = false;
@@ -1609,13 +1609,17 @@
         && uncheckedUnsure().length >= (reading.unsureRead === undefined ? reading.unsure.length : reading.unsureRead)) {
       outcome.textContent = `If the reading is right (it is unsure of nearly every square): ${outcome.textContent}`;
     }
-    if (ranking.length && broken) {
-      outcome.textContent += " The board breaks a rule: see Legality.";
+    const sentence = outcome.textContent + (ranking.length && broken ? " The board breaks a rule." : "");
+    outcome.dataset.sentence = sentence;
+    if (ranking.length && broken) {  // the Legality card may be screens below
+      outcome.textContent = sentence.replace(/\.$/, ": ");
+      outcome.append(el("button", { type: "button", class: "button link", onclick: () => goTo($("#legality")) }, "see Legality"));
     }
     const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
-    const summary = ranking.length ? `${outcome.textContent} Totals: ${totals}.` : "";
+    const summary = ranking.length ? `${sentence} Totals: ${totals}.` : "";
     $("#summary-text").textContent = summary;
     $("#summary").hidden = !ranking.length;
+    $("#summary-rules").hidden = !(ranking.length && broken);
     return { ranking, winners, summary };
   }
 
@@ -1934,11 +1938,27 @@
   function renderAll() {
     $("#results").hidden = false;
     $("#results").classList.remove("photo-only");
+    placeMidgameCard();
     renderMidgame(); // first: it picks the player whose legal squares the board dots
     renderDiagram();
     renderScore();
     renderLegality();
     renderWarnings(); // the reader's notes and checks follow the board and the options
+  }
+
+  // While the game goes on, the mid-game card (whose turn, where a piece may go) comes right
+  // after the board, beside it on a wide screen; once it is over, the score does. The cards are
+  // moved in the page, not only drawn elsewhere, so that Tab and a screen reader take them in
+  // the order they are seen.
+  function placeMidgameCard() {
+    const inPlay = !!state.check && !state.check.game_over;
+    $("#results").classList.toggle("in-play", inPlay);
+    const cards = (inPlay ? ["#midgame", "#legality", "#score"] : ["#score", "#legality", "#midgame"]).map((id) => $(id));
+    const board = $("#board-pane");
+    if (cards.every((card, i) => card.previousElementSibling === (i ? cards[i - 1] : board))) return;
+    const focused = cards.some((card) => card.contains(document.activeElement)) ? document.activeElement : null;
+    board.after(...cards);
+    if (focused) focused.focus();
   }
 
   // --- the square picker ------------------------------------------------------------------
@@ -2052,7 +2072,7 @@
   function sayConfirmed(confirmed) {
     if ($("#results").classList.contains("stale") || showReadingMessage()) return;
     // the last doubt answered: the player is done, and the score stands
-    if (confirmed) showMessage(`${confirmed} Nothing the reader doubted is left to check: ${$("#outcome").textContent}`.trim(), "info");
+    if (confirmed) showMessage(`${confirmed} Nothing the reader doubted is left to check: ${$("#outcome").dataset.sentence || ""}`.trim(), "info");
     else clearMessage();
   }
 
@@ -2137,6 +2157,7 @@
     $("#place-parks").addEventListener("click", () => { if (state.check && state.check.usual_parks) placeParks(state.check.usual_parks); });
     $("#summary-more").addEventListener("click", () => goTo($("#score")));
     $("#summary-moves").addEventListener("click", () => goTo($("#midgame")));
+    $("#summary-rules").addEventListener("click", () => goTo($("#legality")));
     $("#lit-on-board").addEventListener("click", () => {
       $("#lit-on-board").hidden = true;
       $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
