@@ -633,11 +633,23 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     for colour in ("green", "red"):
         chooser.locator(f'.seat[data-colour="{colour}"]').click()
     expect(page.locator("#to-move")).to_have_text("Green to move.")
-    # a board with fewer pieces is another game: its order is asked for again
-    enter_board(page, "# . . . . . #\n. . . . . . .\n. . . . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    # a board with fewer pieces, more than a slip changed, is another game: its order is asked for again
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . . . . . .\n. . . . . . .\n. . . . . . .\n. b2 . . . . .\n# . . . . . #\n")
     expect(page.locator("#seats")).not_to_contain_text("Order of play")
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
+
+
+def test_a_piece_typed_off_the_board_by_a_slip_keeps_the_order_of_play(page):
+    board = "# . . . . . #\n. . . . . . .\n. . r2 . . b2 .\n. . . g2 . . .\n. r2 . . b2 . .\n. . g2 . . . .\n# . . . . . #\n"
+    enter_board(page, board)
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "red"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    enter_board(page, board.replace("b2 .\n", ". .\n", 1))  # a blue piece typed by mistake, taken off
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
 
 
 def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page):

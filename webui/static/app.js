@@ -2081,6 +2081,8 @@
   // size, the new board's the options were set for, nor, with fewer pieces or another size,
   // the same game as its order of play. Returns what puts all that back, for a text the server
   // does not take.
+  const TYPO_SQUARES = 2; // squares a typed board may change and stay the same game (its order of play kept)
+
   function takeAsAnotherBoard(typed) {
     const before = { reading: state.reading, readTokens: state.readTokens, seats: state.seats,
       options: options(), optionsFromBoard: state.optionsFromBoard };
@@ -2088,7 +2090,10 @@
     state.readTokens = null;
     const otherSize = typed.length !== state.rows || (typed[0] || []).length !== state.cols;
     if (state.optionsFromBoard && otherSize) releaseOptionsFromBoard();
-    if (otherSize || pieceCount(typed) < pieceCount(state.cells || [])) state.seats = []; // another size, or fewer pieces: another game
+    // Another size, or fewer pieces and more than a slip of the keys changed: another game.
+    const changed = otherSize || !state.cells ? Infinity
+      : typed.reduce((n, line, r) => n + line.filter((t, c) => t !== state.cells[r][c]).length, 0);
+    if (otherSize || (changed > TYPO_SQUARES && pieceCount(typed) < pieceCount(state.cells || []))) state.seats = [];
     return () => {
       ({ reading: state.reading, readTokens: state.readTokens, seats: state.seats, optionsFromBoard: state.optionsFromBoard } = before);
       setOptions(before.options);
