@@ -477,6 +477,11 @@ def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_fi
     expect(page.locator("#violations .ok")).to_be_visible()
     expect(page.locator("#outcome")).not_to_contain_text("breaks a rule")
     pick(page, "B3", "red 3-pip")
+    # corrected and breaking a rule: both frames, and the player's letter drawn over them
+    b3 = page.locator('#diagram .sq[data-cell="B3"]')
+    expect(b3.locator(".mark.corrected")).to_have_count(1)
+    expect(b3.locator(".mark.violation")).to_have_count(1)
+    assert b3.evaluate("g => g.lastElementChild.classList.contains('owner')")
     problems = page.locator("#violations li")
     expect(problems.filter(has_text="on B3 is Near")).to_contain_text(
         "The reader was unsure of A4 (read so by the stash counts): check it first.")

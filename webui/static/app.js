@@ -1415,6 +1415,8 @@
         if (unsure.has(name) && !corrected) {
           const t = svg("text", { class: "badge unsure", x: 7, y: 17, "aria-hidden": "true" }); t.textContent = "?"; g.append(t);
         }
+        const owner = g.querySelector(".owner");
+        if (owner) g.append(owner); // over the frames: the player's letter is never hidden by them
         if (state.highlight.has(name)) g.classList.add("hl");
         root.append(g);
       }
