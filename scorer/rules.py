@@ -436,6 +436,24 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
     return violations
 
 
+def _furthest_apart(counts: dict[str, int], unseen: int) -> str:
+    """``"; red has placed 2 more than green and blue"``: the players furthest ahead and behind,
+    where two or more placements apart (a slip of one piece, or a player who had to pass); ""
+    otherwise."""
+    placed = {**counts, **({f"the player{'' if unseen == 1 else 's'} with none": 0} if unseen else {})}
+    most, least = max(placed.values(), default=0), min(placed.values(), default=0)
+    if most - least < 2:
+        return ""
+    ahead = [c for c, n in placed.items() if n == most]
+    behind = [c for c, n in placed.items() if n == least]
+    return (f"; {_listed(ahead)} {'has' if len(ahead) == 1 else 'have'} placed {most - least} more than "
+            f"{_listed(behind)}")
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def counts_over_stash(board: Board, trios: int) -> list[tuple[str, int, int]]:
     """Each (colour, pips, count) of which the board holds more than a stash of ``trios``
     trios has."""
@@ -724,7 +742,8 @@ def check_position(
             f"piece counts ({shown}) cannot come from play in turn order"
             + (f" with the order of play given ({', '.join(seats)})" if seats is not None else "")
             + ": players who never had to "
-            "pass are at most one placement apart and nobody is more than one placement ahead of them",
+            "pass are at most one placement apart and nobody is more than one placement ahead of them"
+            + _furthest_apart(counts, unseen),
             (),
         ))
     if not analysis.analysed:

@@ -525,6 +525,21 @@ def test_a_turn_order_violation_names_the_order_of_play_it_was_checked_with():
     assert violation.rule == RULE_TURN_ORDER and "with the order of play given (blue, red)" in violation.message
 
 
+def test_a_turn_order_violation_names_the_players_furthest_apart():
+    b = board(EMPTY_2P)
+    for cell, symbol in [("B2", "r2"), ("E5", "r2"), ("B5", "r2"), ("E2", "b2")]:
+        b[cell] = Piece.from_symbol(symbol)
+    (violation,) = check_position(b).violations
+    assert violation.rule == RULE_TURN_ORDER and violation.message.endswith("; red has placed 2 more than blue")
+    b["E2"] = None  # blue not down yet: the player with none
+    (violation,) = check_position(b, players=2).violations
+    assert violation.message.endswith("; red has placed 3 more than the player with none")
+    b["B5"] = None  # red one placement ahead of blue, who played first: nothing more to say
+    b["E2"] = Piece.from_symbol("b2")
+    (violation,) = check_position(b, seats=["blue", "red"]).violations
+    assert violation.message.endswith("nobody is more than one placement ahead of them")
+
+
 def test_a_park_count_off_the_setup_table_is_noted_not_flagged():
     b = board(EMPTY_2P)
     b["C3"] = None
