@@ -328,6 +328,7 @@ class CheckReport:
     notes: list[str]
     seats: list[str] | None = None  # the order of play, when given
     stash_inferred: bool = False  # standard or ThreeHouse was inferred from the board, not given
+    stash_unsure: bool = False  # inferred on a close call (the notes say which and how close)
     usual_parks: list[Square] | None = None  # before the first move, short of parks: ``default_parks``
     unseen_legal_moves: dict[int, list[Square]] | None = None  # a player with no piece yet: ``unseen_player_moves``
 
@@ -358,6 +359,7 @@ class CheckReport:
             "trios": self.trios,
             "threehouse": self.threehouse,
             "stash_inferred": self.stash_inferred,
+            "stash_unsure": self.stash_unsure,
             "notes": self.notes,
             "seats": self.seats,
             "usual_parks": None if self.usual_parks is None else [sq.name for sq in self.usual_parks],
@@ -663,7 +665,7 @@ def check_position(
     sets the players, names those with no piece yet, and sharpens whose turn it is).
     """
     notes: list[str] = []
-    stash_inferred = threehouse is None
+    stash_inferred, stash_unsure = threehouse is None, False
     if stash_inferred:
         size, given = board.rows if board.rows == board.cols else 0, len(seats) if seats is not None else players
         guess = infer_stash(size, len(board.parks()), given)
@@ -685,6 +687,7 @@ def check_position(
         else:
             doubt = guess.doubt()
             notes += [doubt] if doubt else []
+            stash_unsure = bool(doubt)
     trios = THREEHOUSE_TRIOS if threehouse else STANDARD_TRIOS
     violations = placement_violations(board, trios)
     if seats is not None:
@@ -782,6 +785,7 @@ def check_position(
         notes=notes,
         seats=seats,
         stash_inferred=stash_inferred,
+        stash_unsure=stash_unsure,
         unseen_legal_moves=unseen_player_moves(board, colours, trios) if unseen else None,
     )
 

@@ -831,6 +831,11 @@ def test_the_stash_is_inferred_from_the_board_unless_chosen(page):
     expect(page.locator("#stash-used")).to_have_text("(ThreeHouse for this board)")
     shot(page, "stash-inferred")
     expect(page.locator("#stash tbody tr").first).to_contain_text("2")  # red: 2 one-pips left of 3
+    # 7 parks on a 6x6: standard, but ThreeHouse's 9 nearly as well: said beside the option too
+    page.check("#opt-stash-auto")
+    enter_board(page, "# . . . . #\n. r2 . . # .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n")
+    expect(page.locator("#stash-used")).to_have_text("(standard for this board, a close call: see Mid-game)")
+    expect(page.locator("#check-notes")).to_contain_text("unsure of the stash")
     page.check("#opt-standard")
     expect(page.locator("#stash th").first).to_have_text("Left in stash (standard)")
     expect(page.locator("#stash-used")).to_have_text("")

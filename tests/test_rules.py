@@ -488,6 +488,7 @@ def test_check_position_infers_the_stash_when_not_given():
     seven["B2"] = PARK
     close = check_position(seven, threehouse=None)
     assert close.trios == 5 and any(n.startswith("unsure of the stash") for n in close.notes)
+    assert close.stash_unsure and close.to_dict()["stash_unsure"] and not five.stash_unsure
     seven["A2"], seven["C2"], seven["E2"] = Piece("red", 1), Piece("blue", 1), Piece("green", 1)
     three = check_position(seven, threehouse=None)  # three colours on it: ThreeHouse for three
     assert three.trios == 3 and any(n.startswith("unsure of the stash: 7 parks and 3 colours") for n in three.notes)
@@ -503,7 +504,7 @@ def test_check_position_infers_the_stash_when_not_given():
     assert counted.trios == 5 and not any(v.rule == "too_many_pieces" for v in counted.violations)
     assert any(n.startswith("red has 4 2-pips on the board, more than a ThreeHouse stash holds (3): checked as a "
                             "standard game") for n in counted.notes)
-    assert not any(n.startswith("unsure of the stash") for n in counted.notes)
+    assert not any(n.startswith("unsure of the stash") for n in counted.notes) and not counted.stash_unsure
     three = check_position(eight, threehouse=None, players=3)  # three players on a 6x6 play ThreeHouse only
     assert three.trios == 3 and any(v.rule == "too_many_pieces" for v in three.violations)
     crowded = Board(5, 5)  # a 5x5 is only ThreeHouse: there the count is a violation

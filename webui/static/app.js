@@ -1868,7 +1868,9 @@
     keepFocusWithin($("#check-notes"), () => $("#check-notes").replaceChildren(...notes));
 
     const stashName = nameOfStash(check.threehouse);
-    $("#stash-used").textContent = $("#opt-stash-auto").checked ? `(${stashName} for this board)` : "";
+    // a close call between the stashes (said in full in the mid-game notes) is flagged here too
+    $("#stash-used").textContent = !$("#opt-stash-auto").checked ? ""
+      : check.stash_unsure ? `(${stashName} for this board, a close call: see Mid-game)` : `(${stashName} for this board)`;
     const colours = stashColours();
     const stash = check.stash || {};
     if (colours.length && Object.keys(stash).length) {
