@@ -243,6 +243,7 @@ def test_enter_a_board_by_hand_and_ask_for_legal_moves(page):
     page.click("#moves-on-board")  # the dots are on the board, screens above on a phone
     page.wait_for_timeout(800)  # the smooth scroll
     expect(page.locator("#diagram")).to_be_in_viewport()
+    assert page.evaluate("document.activeElement.matches('#diagram .sq:has(.legal-dot)')")  # the keyboard there too
     page.reload()  # the player and size chosen are kept
     expect(page.locator("#moves")).to_contain_text("3 legal squares for a blue 1-pip")
     assert page.input_value("#move-colour") == "blue"

@@ -1935,8 +1935,16 @@
         ` for ${piece} (green dots): ${squares.join(" ")} `,
         // on a phone the board is screens above this card
         el("button", { type: "button", class: "button link", id: "moves-on-board",
-          onclick: () => goTo($("#board-pane")) }, "see them on the board ↑"));
+          onclick: () => showOnBoard(".sq:has(.legal-dot)") }, "see them on the board ↑"));
     }
+  }
+
+  // The board scrolled to, and the keyboard put on its first square matching ``selector`` (a
+  // lit square, a legal one): it goes with the eye, not back to the page's top.
+  function showOnBoard(selector) {
+    $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
+    const square = $(`#diagram ${selector}`);
+    if (square) square.focus({ preventScroll: true });
   }
 
   function renderAll() {
@@ -2169,9 +2177,7 @@
     $("#summary-rules").addEventListener("click", () => goTo($("#legality")));
     $("#lit-on-board").addEventListener("click", () => {
       $("#lit-on-board").hidden = true;
-      $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
-      const lit = $("#diagram .sq.hl"); // the keyboard goes with the eye, not back to the page's top
-      if (lit) lit.focus({ preventScroll: true });
+      showOnBoard(".sq.hl");
     });
     // scrolled up to the lit squares by hand: no need of the way there
     window.addEventListener("scroll", () => { if (!$("#lit-on-board").hidden && !litOutOfSight()) $("#lit-on-board").hidden = true; },
