@@ -438,16 +438,18 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
     return violations
 
 
-def _furthest_apart(counts: dict[str, int], unseen: int) -> str:
-    """``"; red has placed 2 more than green and blue"``: the players furthest ahead and behind,
-    where two or more placements apart (a slip of one piece, or a player who had to pass); ""
-    otherwise."""
-    placed = {**counts, **({f"the player{'' if unseen == 1 else 's'} with none": 0} if unseen else {})}
-    most, least = max(placed.values(), default=0), min(placed.values(), default=0)
-    if most - least < 2:
+def _furthest_apart(counts: dict[str, int], steady: set[str], unseen: int) -> str:
+    """``"; red has placed 2 more than green and blue"``: the players furthest ahead, and behind
+    them the fewest placed of those who surely never passed (``steady``; a player with no piece
+    yet holds a full stash), where two or more placements apart; "" otherwise."""
+    none = f"the player{'' if unseen == 1 else 's'} with none"
+    placed = {**counts, **({none: 0} if unseen else {})}
+    never_passed = {c: n for c, n in placed.items() if c in steady or c == none}
+    most, least = max(placed.values(), default=0), min(never_passed.values(), default=0)
+    if not never_passed or most - least < 2:
         return ""
     ahead = [c for c, n in placed.items() if n == most]
-    behind = [c for c, n in placed.items() if n == least]
+    behind = [c for c, n in never_passed.items() if n == least]
     return (f"; {_listed(ahead)} {'has' if len(ahead) == 1 else 'have'} placed {most - least} more than "
             f"{_listed(behind)}")
 
@@ -746,7 +748,7 @@ def check_position(
             + (f" with the order of play given ({', '.join(seats)})" if seats is not None else "")
             + ": players who never had to "
             "pass are at most one placement apart and nobody is more than one placement ahead of them"
-            + _furthest_apart(counts, unseen),
+            + _furthest_apart({c: counts[c] for c in (seats if seats is not None else counts)}, steady, unseen),
             (),
         ))
     if not analysis.analysed:

@@ -325,6 +325,16 @@ def test_the_mid_game_card_follows_the_turn_as_it_moves_on(page):
     pick(page, "F6", "blue 2-pip")  # and so on, round the table
     expect(page.locator("#to-move")).to_have_text("Green to move.")
     expect(page.locator("#moves")).to_contain_text("for a green 2-pip")
+    page.select_option("#move-colour", "blue")
+    page.select_option('#players .player[data-colour="green"] select.name', "purple")  # renamed: the same turn
+    expect(page.locator("#to-move")).to_have_text("Purple to move.")
+    expect(page.locator("#moves")).to_contain_text("for a blue 2-pip")
+    # the game over with the keyboard on a size button: the buttons go, the keyboard to the board
+    page.locator('#midgame .size[data-pips="2"]').focus()
+    page.evaluate("""() => { document.querySelector('#board-text').value = 'r3 r2 b1\\nb2 r1 b3\\nr2 b1 r3\\n';
+        document.querySelector('#apply-text').click(); }""")
+    expect(page.locator("#to-move")).to_contain_text("Game over")
+    assert page.evaluate("document.activeElement.matches('#diagram .sq')")
 
 
 def test_a_renamed_player_level_on_points_keeps_its_place(page):
@@ -656,6 +666,10 @@ def test_a_piece_typed_off_the_board_by_a_slip_keeps_the_order_of_play(page):
     enter_board(page, board.replace("b2 .\n", ". .\n", 1))  # a blue piece typed by mistake, taken off
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
+    enter_board(page, "\n".join([". " * 6 + "."] * 7) + "\n")  # the pieces all off: a game started again
+    expect(page.locator("#to-move")).to_contain_text("No piece is down yet")
+    enter_board(page, board)
+    expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
 def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page):

@@ -334,7 +334,7 @@ def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, m
         uncertain = []
 
         def to_dict(self):
-            return {"warnings": [], "threehouse": True, "stash_inferred": True}
+            return {"warnings": [], "threehouse": True, "stash_inferred": True, "stash_unsure": True}
 
     monkeypatch.setitem(sys.modules, "scorer.reader", types.SimpleNamespace(read_photo=lambda source, **_: FakeReading()))
     path = tmp_path / "photo.jpg"
@@ -347,6 +347,7 @@ def test_check_of_a_photo_uses_the_stash_its_reader_inferred(capsys, tmp_path, m
     assert left[("--standard",)] == {"1": 4, "2": 5, "3": 5}  # the option wins
     _, out, _ = run(["check", "--json", str(path)], capsys)
     assert json.loads(out)["stash_inferred"] is True  # as the reader inferred it
+    assert json.loads(out)["stash_unsure"] is True  # on a close call
 
 
 def test_check_of_board_text_infers_the_stash_unless_given(capsys, tmp_path):

@@ -532,6 +532,10 @@ def test_a_turn_order_violation_names_the_players_furthest_apart():
         b[cell] = Piece.from_symbol(symbol)
     (violation,) = check_position(b).violations
     assert violation.rule == RULE_TURN_ORDER and violation.message.endswith("; red has placed 2 more than blue")
+    b["C2"] = Piece.from_symbol("p2")  # not a player, with the order of play given: not named as one
+    turn = [v for v in check_position(b, seats=["red", "blue"]).violations if v.rule == RULE_TURN_ORDER]
+    assert len(turn) == 1 and turn[0].message.endswith("; red has placed 2 more than blue")
+    b["C2"] = None
     b["E2"] = None  # blue not down yet: the player with none
     (violation,) = check_position(b, players=2).violations
     assert violation.message.endswith("; red has placed 3 more than the player with none")

@@ -77,6 +77,7 @@ def corners_argument(text: str) -> list[list[float]]:
 # (the web page offers the same).
 MARK_CORNERS_HINT = "or mark the checkerboard's four outer corners: --corners X,Y,X,Y,X,Y,X,Y (photo px)"
 OVERLAY_SUFFIXES = {".png": ".png", ".jpg": ".jpg", ".jpeg": ".jpg"}  # a file name's suffix -> the encoding
+IMAGE_SUFFIXES = {*OVERLAY_SUFFIXES, ".gif", ".webp", ".bmp", ".tif", ".tiff", ".heic"}  # a name of one alone: no name
 
 
 def overlay_argument(text: str) -> str:
@@ -91,7 +92,7 @@ def overlay_argument(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text} is a folder: give the file to write the overlay to, "
                                          f"e.g. --overlay {Path(text) / 'overlay.png'}")
     name = Path(text).name
-    if name.startswith(".") and "." not in name[1:]:  # ".png" alone: to Python a hidden file's name, with no suffix
+    if name.lower() in IMAGE_SUFFIXES:  # ".png" alone: to Python a hidden file's name, with no suffix
         example = Path(text).with_name("overlay" + (name if name.lower() in OVERLAY_SUFFIXES else ".png"))
         raise argparse.ArgumentTypeError(f"give the overlay file a name before {name}, e.g. --overlay {example}")
     suffix = Path(text).suffix.lower()

@@ -290,7 +290,10 @@ def _position(loaded: Loaded, args, seats=None) -> CheckReport:
     from_photo = args.threehouse is None and loaded.reading
     threehouse = loaded.reading.get("threehouse") if from_photo else args.threehouse
     report = check_position(loaded.board, players=args.players, threehouse=threehouse, seats=seats)
-    return replace(report, stash_inferred=bool(loaded.reading.get("stash_inferred"))) if from_photo else report
+    if not from_photo:
+        return report
+    return replace(report, stash_inferred=bool(loaded.reading.get("stash_inferred")),
+                   stash_unsure=bool(loaded.reading.get("stash_unsure")))
 
 
 def _size_name(pips: int | str) -> str:

@@ -1300,6 +1300,8 @@
     }
     state.seats = state.seats.map(swapName);
     state.cardOrder = state.cardOrder.map(swapName);
+    if (state.turnFollowed) state.turnFollowed = swapName(state.turnFollowed); // the same turn, renamed
+    if (state.moveColour) state.moveColour = swapName(state.moveColour);
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
     syncBoardText();
@@ -1895,7 +1897,9 @@
       value: c, text: c === UNSEEN ? "a player with no piece yet" : cap(c), selected: c === state.moveColour,
     })));
     select.disabled = !choices.length;
-    $("#midgame .moves-chooser").hidden = !!check.game_over; // no piece can go anywhere: nothing to choose
+    keepFocusWithin($("#midgame .moves-chooser"), () => { // no piece can go anywhere: nothing to choose
+      $("#midgame .moves-chooser").hidden = !!check.game_over;
+    });
     for (const b of $$(".size-buttons .size")) b.setAttribute("aria-pressed", String(Number(b.dataset.pips) === state.movePips));
     renderMoves();
   }
@@ -1935,15 +1939,16 @@
         ` for ${piece} (green dots): ${squares.join(" ")} `,
         // on a phone the board is screens above this card
         el("button", { type: "button", class: "button link", id: "moves-on-board",
-          onclick: () => showOnBoard(".sq:has(.legal-dot)") }, "see them on the board ↑"));
+          onclick: () => showOnBoard(".legal-dot") }, "see them on the board ↑"));
     }
   }
 
-  // The board scrolled to, and the keyboard put on its first square matching ``selector`` (a
-  // lit square, a legal one): it goes with the eye, not back to the page's top.
+  // The board scrolled to, and the keyboard put on the square of the first mark matching
+  // ``selector`` (a lit square, a legal dot): it goes with the eye, not back to the page's top.
   function showOnBoard(selector) {
     $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
-    const square = $(`#diagram ${selector}`);
+    const mark = $(`#diagram ${selector}`);
+    const square = mark && mark.closest(".sq");
     if (square) square.focus({ preventScroll: true });
   }
 
@@ -2105,7 +2110,8 @@
     // Another size, or fewer pieces and more than a slip of the keys changed: another game.
     const changed = otherSize || !state.cells ? Infinity
       : typed.reduce((n, line, r) => n + line.filter((t, c) => t !== state.cells[r][c]).length, 0);
-    if (otherSize || (changed > TYPO_SQUARES && pieceCount(typed) < pieceCount(state.cells || []))) state.seats = [];
+    const fewer = pieceCount(typed) < pieceCount(state.cells || []);
+    if (otherSize || (fewer && (changed > TYPO_SQUARES || pieceCount(typed) === 0))) state.seats = [];
     return () => {
       ({ reading: state.reading, readTokens: state.readTokens, seats: state.seats, optionsFromBoard: state.optionsFromBoard } = before);
       setOptions(before.options);
@@ -2177,7 +2183,7 @@
     $("#summary-rules").addEventListener("click", () => goTo($("#legality")));
     $("#lit-on-board").addEventListener("click", () => {
       $("#lit-on-board").hidden = true;
-      showOnBoard(".sq.hl");
+      showOnBoard(".sq.hl"); // (a square itself)
     });
     // scrolled up to the lit squares by hand: no need of the way there
     window.addEventListener("scroll", () => { if (!$("#lit-on-board").hidden && !litOutOfSight()) $("#lit-on-board").hidden = true; },
@@ -2186,6 +2192,7 @@
     $("#mark-open").addEventListener("click", () => markShownPhoto());
     $("#mark-photo").addEventListener("click", markAt);
     $("#mark-photo").addEventListener("pointerdown", pressToPlace);
+    $("#mark-photo").addEventListener("contextmenu", (e) => e.preventDefault()); // a long press places, not saves
     $("#mark-wrap").addEventListener("keydown", markKey);
     $("#mark-wrap").addEventListener("focus", () => {
       if (state.mark && !state.markCursor) state.markCursor = state.mark.size.map((v) => v / 2);
