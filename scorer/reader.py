@@ -23,7 +23,7 @@ from scorer.board import (COLOUR_LETTERS, COLOURS, PARK, SET_THE_STASH, STANDARD
                           Square, content_from_symbol, infer_stash, setup_for, setup_of_area, setups_for_size,
                           stash_name)
 from scorer.errors import UserError
-from scorer.rules import parse_seats
+from scorer.rules import listed, parse_seats
 from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_group_count, colour_groups_for,
                                    colourless_odds, has_colour, placed_names, unsampled_membership, within_names)
@@ -603,8 +603,7 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         cut, near = cut_off_edges(final, play, reading.board, image.shape)
         for edges, text in ((near, NEAR_EDGE), (cut, CUT_OFF)):
             if edges:
-                said = edges[0] if len(edges) == 1 else f"{', '.join(edges[:-1])} and {edges[-1]}"
-                reading.warn("photo", text.format(edges=said, s="s" if len(edges) > 1 else "",
+                reading.warn("photo", text.format(edges=listed(edges), s="s" if len(edges) > 1 else "",
                                                   verb="" if len(edges) > 1 else "s"), first=True)
     if found and grid.another_board:  # which board was read: said before what was read on it
         reading.warn("another_board", ANOTHER_BOARD, first=True)

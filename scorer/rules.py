@@ -450,11 +450,12 @@ def _furthest_apart(counts: dict[str, int], steady: set[str], unseen: int) -> st
         return ""
     ahead = [c for c, n in placed.items() if n == most]
     behind = [c for c, n in never_passed.items() if n == least]
-    return (f"; {_listed(ahead)} {'has' if len(ahead) == 1 else 'have'} placed {most - least} more than "
-            f"{_listed(behind)}")
+    return (f"; {listed(ahead)} {'has' if len(ahead) == 1 else 'have'} placed {most - least} more than "
+            f"{listed(behind)}")
 
 
-def _listed(names: list[str]) -> str:
+def listed(names: Sequence[str]) -> str:
+    """``"a"``, ``"a and b"``, ``"a, b and c"``: names in a sentence."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 

@@ -156,8 +156,9 @@ MAX_JSON_DIGITS = 100  # digits of a JSON number: every number the API takes nee
 
 
 def _json_integer(digits: str) -> int:
-    if len(digits.lstrip("-")) > MAX_JSON_DIGITS:
-        raise ValueError(f"a number in it has {len(digits.lstrip('-'))} digits")
+    length = len(digits.lstrip("-"))
+    if length > MAX_JSON_DIGITS:
+        raise ValueError(f"a number in it has {length} digits")
     return int(digits)
 
 

@@ -2093,13 +2093,13 @@
     else clearMessage();
   }
 
+  const TYPO_SQUARES = 2; // squares a typed board may change and stay the same game (its order of play kept)
+
   // A typed board (``typed``: its rows of tokens) taken as another board than the one shown:
   // not the photo's (most of its squares changed, or another size), nor, when it is another
   // size, the new board's the options were set for, nor, with fewer pieces or another size,
   // the same game as its order of play. Returns what puts all that back, for a text the server
   // does not take.
-  const TYPO_SQUARES = 2; // squares a typed board may change and stay the same game (its order of play kept)
-
   function takeAsAnotherBoard(typed) {
     const before = { reading: state.reading, readTokens: state.readTokens, seats: state.seats,
       options: options(), optionsFromBoard: state.optionsFromBoard };
