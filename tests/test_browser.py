@@ -166,8 +166,7 @@ def test_the_picker_explains_its_outline_only_when_the_reader_suggests_something
 
 def test_the_outcome_and_totals_are_said_above_the_photo_and_the_board(page):
     board = "# r3 .\n. b2 .\n. . #\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator("#photo-pane")).to_be_visible()  # with a photo, the score comes after it and the board
     expect(page.locator("#summary")).to_contain_text("Red leads with 2 points. Totals: red 2, blue 1.")
     above = page.evaluate("document.querySelector('#summary').getBoundingClientRect().bottom"
@@ -198,8 +197,7 @@ def test_the_results_are_tabbed_through_in_the_order_they_are_read(page):
         assert order[-4:] == cards
     for board, cards in [("# r3 .\n. b2 .\n. . #\n", ["midgame", "legality", "score"]),
                          ("r3 r2 b1\nb2 r1 b3\nr2 b1 r3\n", ["score", "legality", "midgame"])]:
-        answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                           "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+        answer_plain_read(page, board)
         expect(page.locator("#photo-pane")).to_be_visible()
         expect(page.locator("#outcome")).to_contain_text("wins" if cards[0] == "score" else "leads")
         assert _cards_in_tab_order(page) == page.evaluate(CARDS_IN_READING_ORDER) == [
@@ -1675,8 +1673,7 @@ def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(pa
 
 def test_a_bad_text_whose_answer_comes_after_a_new_board_does_not_bring_the_reading_back(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator("#photo-pane")).to_be_visible()
     held = []  # the bad text's answers, kept back until the new board is shown
 
@@ -1784,8 +1781,7 @@ def read_with_one_correction_answering_dialogs(page) -> tuple[list, list]:
     """Read a small board from a photo and correct C1 to a red 1-pip; each dialog after is
     recorded in the first list returned and dismissed until the second list's flag is set true."""
     board = "# r3 .\n. b2 .\n. . #\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator("#photo-pane")).to_be_visible()
     pick(page, "C1", "red 1-pip")
     asked, accept = [], [False]
@@ -1833,8 +1829,7 @@ def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_ar
     background is not scrolled to, the board stays where it was."""
     page = touch_phone
     board = "# r3 .\n. b2 .\n. . #\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator("#photo-pane")).to_be_visible()
     page.wait_for_timeout(800)  # the reading's own scroll done
     page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
@@ -1850,8 +1845,7 @@ def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_ar
 def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_of_the_screen(touch_phone):
     page = touch_phone
     board = "# r3 . . . #\n. b2 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n# . . . . #\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator("#summary")).to_contain_text("Red leads with 2 points.")
     page.wait_for_timeout(800)  # the reading's own scroll done
     page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
@@ -1886,8 +1880,7 @@ def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
     typed = "r1 . .  ; my own notes\n. . .\n. . b1\n"
     page.fill("#board-text", typed)
     board = "# r3 .\n. b2 .\n. . #\n"
-    answer_read(page, {"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, board)
     expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", "r3")
     assert page.input_value("#board-text") == typed
     expect(page.locator("#text-status")).to_have_text("The text above has edits not applied yet.")
