@@ -754,6 +754,26 @@ def test_a_new_board_short_of_parks_gets_the_usual_ones_in_one_tap(page):
     expect(page.locator("#check-notes")).not_to_contain_text("parks")
 
 
+def test_the_new_board_menu_offers_the_setup_of_the_board_shown(page):
+    seven = "# . . . . . #\n. . . . . . .\n. . r1 . . . .\n. . . # . . .\n. . . . b1 . .\n. . . . . . .\n# . . . . . #\n"
+    enter_board(page, seven)
+    expect(page.locator("#new-size option:checked")).to_have_text(re.compile(r"7×7 · 3 players"))
+    page.click("#new-board")  # the next game as this one
+    expect(page.locator("#diagram .sq")).to_have_count(49)
+    expect(page.locator("#diagram .sq[data-value]:not([data-value='.'])")).to_have_count(0)
+    enter_board(page, "# . . . #\n. . . . .\n. . # . .\n. . . . .\n# . . . #\n")
+    expect(page.locator("#new-size option:checked")).to_have_text(re.compile(r"5×5 · 2 players · ThreeHouse"))
+    page.select_option("#new-size", label="8×8 · 4 players")  # picked by hand: stays while this board is played on
+    pick(page, "B2", "red 1-pip")
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r1")
+    expect(page.locator("#new-size option:checked")).to_have_text(re.compile(r"8×8 · 4 players"))
+    enter_board(page, "r1 . . .\n. . . .\n. . . b1\n")  # no setup's size: the size itself
+    expect(page.locator("#new-size")).to_have_value("custom")
+    assert page.input_value("#new-rows") == "3" and page.input_value("#new-cols") == "4"
+    page.click("#new-board")
+    expect(page.locator("#diagram .sq")).to_have_count(12)
+
+
 def test_custom_size_board(page):
     page.select_option("#new-size", "custom")
     page.fill("#new-rows", "4")

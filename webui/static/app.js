@@ -50,6 +50,7 @@
     pressing: null,                  // the pointer of a finger pressing on the photo to place a corner
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
+    newSizeFollowed: null,           // the board size and setup "New empty board"'s menu last followed
     seq: 0,
   };
 
@@ -1961,6 +1962,25 @@
     renderScore();
     renderLegality();
     renderWarnings(); // the reader's notes and checks follow the board and the options
+    followNewSize();
+  }
+
+  // "New empty board" offers the setup of the board on screen (a 7x7 read: 7x7, 3 players),
+  // so that the next game starts as this one did; it follows only a board of another size or
+  // setup, so a size picked by hand stays while this board is played on.
+  function followNewSize() {
+    const rows = state.cells.length, cols = state.cells[0].length;
+    const { players, threehouse } = state.check;
+    const key = JSON.stringify([rows, cols, players, threehouse]);
+    if (key === state.newSizeFollowed) return;
+    state.newSizeFollowed = key;
+    const choices = [...$("#new-size").options];
+    const sized = choices.filter((o) => o.value === `${rows}x${cols}`);
+    const chosen = sized.find((o) => Number(o.dataset.players) === players && (o.dataset.threehouse === "1") === !!threehouse)
+      || sized[0] || choices.find((o) => o.value === "custom");
+    chosen.selected = true;
+    $("#custom-size").hidden = chosen.value !== "custom";
+    if (chosen.value === "custom") [$("#new-rows").value, $("#new-cols").value] = [rows, cols];
   }
 
   // While the game goes on, the mid-game card (whose turn, where a piece may go) comes right
