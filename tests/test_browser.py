@@ -654,6 +654,18 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+def test_the_stash_and_the_player_menu_follow_the_order_of_play(page):
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    rows = page.locator("#stash tbody tr")
+    expect(rows).to_have_text([re.compile(r"^\s*red"), re.compile(r"^\s*green"), re.compile(r"^\s*blue")])  # the colours' usual order
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "blue"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
+    expect(rows).to_have_text([re.compile(r"^\s*green"), re.compile(r"^\s*blue"), re.compile(r"^\s*red")])
+    expect(page.locator("#move-colour option")).to_have_text(["Green", "Blue", "Red"])
+
+
 def test_a_piece_typed_off_the_board_by_a_slip_keeps_the_order_of_play(page):
     board = "# . . . . . #\n. . . . . . .\n. . r2 . . b2 .\n. . . g2 . . .\n. r2 . . b2 . .\n. . g2 . . . .\n# . . . . . #\n"
     enter_board(page, board)

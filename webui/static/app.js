@@ -1840,10 +1840,13 @@
     else rescore();
   }
 
+  // The players of the stash table and the mid-game Player menu: in the order of play where it
+  // was given, else in the colours' usual order.
   function stashColours() {
     const check = state.check || {};
     const names = new Set([...Object.keys(check.stash || {}), ...Object.keys(check.legal_moves || {})]);
-    return COLOURS.map((c) => c.name).filter((n) => names.has(n));
+    const seated = (check.seats || []).filter((n) => names.has(n));
+    return seated.concat(COLOURS.map((c) => c.name).filter((n) => names.has(n) && !seated.includes(n)));
   }
 
   function renderMidgame() {
