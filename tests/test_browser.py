@@ -345,6 +345,9 @@ def test_a_renamed_player_level_on_points_keeps_its_place(page):
     expect(page.locator('#players .player[data-colour="white"]')).to_have_count(1)
     assert cards.evaluate_all("els => els.map(e => e.dataset.colour)") == ["white", "black"]  # not moved past black
     expect(page.locator("#outcome")).to_have_text("Tied for the lead: White and Black with 1 point each.")
+    page.reload()  # and stays there across a reload
+    expect(page.locator("#outcome")).to_have_text("Tied for the lead: White and Black with 1 point each.")
+    assert cards.evaluate_all("els => els.map(e => e.dataset.colour)") == ["white", "black"]
 
 
 def test_a_tie_is_called_a_tie(page):

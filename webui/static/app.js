@@ -272,6 +272,7 @@
         stashFromCheck: state.stashFromCheck,
         seats: state.seats,
         move: [state.moveColour, state.movePips, state.turnFollowed], // the mid-game card's player and size
+        cardOrder: state.cardOrder,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -302,6 +303,7 @@
       if ([1, 2, 3].includes(saved.move[1])) state.movePips = saved.move[1];
       if (typeof saved.move[2] === "string") state.turnFollowed = saved.move[2];
     }
+    if (Array.isArray(saved.cardOrder) && saved.cardOrder.every((c) => typeof c === "string")) state.cardOrder = saved.cardOrder;
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
       restoreBoard(saved.board);
