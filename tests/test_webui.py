@@ -201,6 +201,17 @@ def test_check_rejects_a_bad_order_of_play_in_one_line(client, seats, players, m
     assert response.status_code == 400 and message in response.get_json()["error"]
 
 
+@pytest.mark.parametrize("body, message", [
+    ({"threehouse": "maybe"}, 'option \'threehouse\' must be true or false, or "auto", not "maybe"'),
+    ({"players": True}, 'option \'players\' must be 2, 3, 4 or "auto", not true'),  # JSON's spelling, not True
+    ({"seats": {"red": 1}}, 'option \'seats\' must be a list of colour names, not {"red": 1}'),
+    ({"threehouse": "x" * 60}, 'not "' + "x" * 38 + "…"),
+])
+def test_a_bad_option_is_named_with_what_it_takes_and_as_sent(client, body, message):
+    response = client.post("/api/check", json={"board": MIDGAME, **body})
+    assert response.status_code == 400 and message in response.get_json()["error"]
+
+
 def test_check_gives_moves_for_a_player_with_no_piece_yet(client):
     body = client.post("/api/check", json={"board": MIDGAME, "players": 3}).get_json()
     assert body["unseen_players"] == 1
@@ -260,6 +271,14 @@ def test_bad_score_option_gets_400(client):
 @pytest.mark.parametrize("route", ["/api/score", "/api/check", "/api/read"])
 def test_wrong_method_gets_405_json(client, route):
     assert_json_error(client.get(route), 405)
+
+
+@pytest.mark.parametrize("route", ["/api/score", "/api/check", "/api/read", "/api/preview"])
+def test_options_is_answered_in_json_with_the_methods_taken(client, route):
+    response = client.options(route)
+    assert response.status_code == 200 and response.is_json
+    assert response.get_json() == {"allow": ["OPTIONS", "POST"]}
+    assert sorted(response.headers["Allow"].split(", ")) == ["OPTIONS", "POST"]
 
 
 def test_unknown_api_route_gets_404_json(client):

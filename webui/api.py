@@ -42,8 +42,9 @@ FALSE_WORDS = {"", "0", "false", "no", "off"}
 
 
 # --- options ------------------------------------------------------------------------------
-def flag(options: Mapping[str, Any], name: str) -> bool:
-    """A boolean option from JSON (true/false) or a form field ("on", "1", "true", ...)."""
+def flag(options: Mapping[str, Any], name: str, extra: str = "") -> bool:
+    """A boolean option from JSON (true/false) or a form field ("on", "1", "true", ...);
+    ``extra``: the other values it takes, for the error's words (', or "auto"')."""
     value = options.get(name, False)
     if isinstance(value, bool):
         return value
@@ -54,7 +55,13 @@ def flag(options: Mapping[str, Any], name: str) -> bool:
         return True
     if text in FALSE_WORDS:
         return False
-    raise ApiError(400, f"option {name!r} must be true or false, not {value!r}")
+    raise ApiError(400, f"option {name!r} must be true or false{extra}, not {shown(value)}")
+
+
+def shown(value: Any) -> str:
+    """A value sent, as JSON spells it (``true``, not Python's ``True``), cut to 40 characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _auto(value: Any) -> bool:
@@ -69,7 +76,7 @@ def players_option(options: Mapping[str, Any]) -> int | None:
         return None
     # 2, 3.0 and "4" are fine; True, 2.7 and "2.5" are not (int() would quietly truncate them)
     if isinstance(value, bool) or not (value in (2, 3, 4) or str(value).strip() in ("2", "3", "4")):
-        raise ApiError(400, f"option 'players' must be 2, 3, 4 or \"auto\", not {value!r}")
+        raise ApiError(400, f"option 'players' must be 2, 3, 4 or \"auto\", not {shown(value)}")
     return int(value)
 
 
@@ -78,7 +85,7 @@ def stash_option(options: Mapping[str, Any]) -> bool | None:
     area's size and its parks, see ``scorer.board.infer_stash``)."""
     if _auto(options.get("threehouse")):
         return None
-    return flag(options, "threehouse")
+    return flag(options, "threehouse", ', or "auto"')
 
 
 def seats_option(options: Mapping[str, Any], players: int | None) -> list[str] | None:
@@ -89,7 +96,7 @@ def seats_option(options: Mapping[str, Any], players: int | None) -> list[str] |
     if value is None or value == []:
         return None
     if not isinstance(value, list):
-        raise ApiError(400, f"option 'seats' must be a list of colour names, not {value!r}")
+        raise ApiError(400, f"option 'seats' must be a list of colour names, not {shown(value)}")
     return _players_colours(value, "seats", players)
 
 
@@ -226,6 +233,18 @@ def board_fields(board: Board) -> dict[str, Any]:
 
 
 # --- routes -------------------------------------------------------------------------------
+@bp.after_request
+def options_as_json(response):
+    """Flask's own answer to OPTIONS (an empty page, the methods in its Allow header) as JSON,
+    like every other answer here: ``{"allow": ["OPTIONS", "POST"]}``."""
+    if request.method != "OPTIONS" or response.is_json or response.status_code != 200:
+        return response
+    allow = response.headers.get("Allow", "")
+    answer = jsonify(allow=sorted(method.strip() for method in allow.split(",") if method.strip()))
+    answer.headers["Allow"] = allow
+    return answer
+
+
 @bp.post("/score")
 def score():
     """The itemized score of a board."""
