@@ -9,6 +9,7 @@ from pathlib import Path
 
 PHOTO_FORMATS = "JPEG, PNG, WebP, HEIC, TIFF or BMP"  # the photo formats read, as messages name them
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".tif", ".tiff", ".bmp"}  # their file names' endings
+MAX_PHOTO_BYTES = 25_000_000  # the largest photo file taken
 
 
 STDIN_NAME = "standard input"  # how messages name the FILE argument "-"

@@ -136,9 +136,6 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, content, expected):
 def test_read_score_and_check_word_a_bad_standard_input_alike(capsys, monkeypatch, data, expected):
     import io
 
-    from scorer.commands import rules
-
-    monkeypatch.setattr(rules, "MAX_INPUT_BYTES", 25_000_000)  # the photo limit, so that all three refuse it
     for command in ("read", "score", "check"):
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
         status, out, err = run([command, "-"], capsys)

@@ -18,13 +18,13 @@ from scorer.board import Board, NotationError, content_from_symbol, stash_name
 from scorer.commands import (READING_HINTS, SEATS_HINT, STASH_OPTIONS_HINT, add_colours_option, add_stash_options,
                              check_players_fit, colour_list, with_hints)
 from scorer.errors import UserError, print_error
-from scorer.files import (PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name, stdin_given_once,
-                          too_large)
+from scorer.files import (MAX_PHOTO_BYTES, PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name,
+                          stdin_given_once, too_large)
 from scorer.rules import CheckReport, check_position, full_stash
 from scorer.scoring import ScoreReport, score_board
 
 MAX_TEXT_BYTES = 1_000_000
-MAX_INPUT_BYTES = 60_000_000
+MAX_INPUT_BYTES = MAX_PHOTO_BYTES  # a FILE is read no further than a photo may go, board text or photo
 
 
 def add_parser(subparsers) -> None:

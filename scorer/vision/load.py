@@ -17,7 +17,7 @@ import numpy as np
 from PIL import Image, ImageCms, ImageOps, UnidentifiedImageError
 
 from scorer.errors import UserError
-from scorer.files import PHOTO_FORMATS, read_at_most, too_large
+from scorer.files import MAX_PHOTO_BYTES, PHOTO_FORMATS, read_at_most, too_large
 
 try:  # HEIC/HEIF support is optional at import time, required by pyproject.
     import pillow_heif
@@ -27,7 +27,7 @@ try:  # HEIC/HEIF support is optional at import time, required by pyproject.
 except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
     HEIC_SUPPORTED = False
 
-MAX_BYTES = 25_000_000
+MAX_BYTES = MAX_PHOTO_BYTES
 MAX_PIXELS = 80_000_000
 MIN_SIDE = 32  # px: a smaller photo cannot show a board (5 squares of the 6 px the reader needs)
 MAX_ASPECT = 16  # nor a longer, thinner strip (under 100 px across at the reader's working size)
