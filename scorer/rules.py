@@ -323,6 +323,9 @@ class CheckReport:
     must_pass: list[str]
     to_move: str | None
     to_move_candidates: list[str]
+    # where to_move is None: the one candidate if no player passed more than the counts need
+    # (passes are forced and rare; the players know whether there was one), else None
+    to_move_likeliest: str | None
     unseen_player_may_move: bool
     game_over: bool
     notes: list[str]
@@ -345,6 +348,7 @@ class CheckReport:
             "violations": [v.to_dict() for v in self.violations],
             "to_move": self.to_move,
             "to_move_candidates": self.to_move_candidates,
+            "to_move_likeliest": self.to_move_likeliest,
             "unseen_player_may_move": self.unseen_player_may_move,
             "stash": {c: {str(p): n for p, n in s.items()} for c, s in self.stash.items()},
             "legal_moves": {
@@ -512,6 +516,23 @@ class TurnAnalysis:
     feasible: bool
     candidates: frozenset[str]  # who may place next (players with no legal move skipped)
     analysed: bool  # False when there were too many players to enumerate
+    # the candidates of the histories with the fewest passes before the latest placement (a
+    # pass is forced, by no legal move, and rare: the players know whether there was one)
+    likeliest: frozenset[str] = frozenset()
+
+
+class _FewestPasses:
+    """The candidates of the histories with the fewest passes seen so far."""
+
+    def __init__(self) -> None:
+        self.passes: int | None = None
+        self.movers: set[str] = set()
+
+    def add(self, passes: int, movers) -> None:
+        if self.passes is None or passes < self.passes:
+            self.passes, self.movers = passes, set(movers)
+        elif passes == self.passes:
+            self.movers |= set(movers)
 
 
 def turn_analysis(
@@ -540,6 +561,8 @@ def turn_analysis(
 
     ``seats``: the order of play when known (first player first, every player in
     ``counts``); then ``ahead`` can only be a run of first seats, and the answer is sharper.
+    ``likeliest``: the candidates of the histories with the fewest passes (turns less
+    placements) up to the latest placement.
     """
     if seats is not None:
         return _turn_analysis_in_seats(counts, steady, can_move, list(seats))
@@ -552,6 +575,7 @@ def turn_analysis(
     ks = {k for n in counts.values() for k in (n - 1, n) if k >= 0}
     feasible = False
     candidates: set[str] = set()
+    fewest = _FewestPasses()
     for size in range(len(players)):
         for ahead in map(frozenset, combinations(players, size)):
             for k in ks:
@@ -561,6 +585,7 @@ def turn_analysis(
                     for turns in ((k + 1) if p in ahead else k,)
                 ):
                     continue
+                passes = len(players) * k + len(ahead) - sum(counts.values())
                 for latest in ahead or everyone:
                     if counts[latest] == 0:
                         continue
@@ -569,8 +594,9 @@ def turn_analysis(
                         movers = batch & can_move
                         if movers:
                             candidates |= movers
+                            fewest.add(passes, movers)
                             break
-    return TurnAnalysis(feasible, frozenset(candidates), True)
+    return TurnAnalysis(feasible, frozenset(candidates), True, frozenset(fewest.movers))
 
 
 def counts_fit_turn_order(board: Board, trios: int = STANDARD_TRIOS) -> bool:
@@ -627,19 +653,22 @@ def _turn_analysis_in_seats(
     ks = {k for n in counts.values() for k in (n - 1, n) if k >= 0}
     feasible = False
     candidates: set[str] = set()
+    fewest = _FewestPasses()
     for r in range(len(seats)):
         latest = seats[r - 1] if r else seats[-1]
         if counts[latest] == 0:
             continue
-        for k in ks:
+        for k in sorted(ks):  # the fewest turns, so the fewest passes, first
             turns = {p: k + 1 if i < r else k for i, p in enumerate(seats)}
             if any(counts[p] > turns[p] or (p in steady and counts[p] != turns[p]) for p in seats):
                 continue
             feasible = True
             following = seats[r:] + seats[:r]
-            candidates.update(next(([p] for p in following if p in can_move), []))
+            mover = next(([p] for p in following if p in can_move), [])
+            candidates.update(mover)
+            fewest.add(sum(turns.values()) - sum(counts.values()), mover)
             break
-    return TurnAnalysis(feasible, frozenset(candidates), True)
+    return TurnAnalysis(feasible, frozenset(candidates), True, frozenset(fewest.movers))
 
 
 def _infer_players(board: Board, players: int | None, threehouse: bool) -> tuple[int, str]:
@@ -757,6 +786,9 @@ def check_position(
     candidates = [c for c in colours if c in analysis.candidates]
     unseen_may_move = any(c.startswith("?") for c in analysis.candidates)
     to_move = candidates[0] if len(candidates) == 1 and not unseen_may_move and analysis.feasible else None
+    likeliest = [c for c in candidates if c in analysis.likeliest]
+    to_move_likeliest = (likeliest[0] if to_move is None and analysis.feasible and len(likeliest) == 1
+                         and len(analysis.likeliest) == 1 else None)
     if unseen:
         notes.append(f"{unseen} player{' has' if unseen == 1 else 's have'} no piece on the board yet")
     setup = [s for s in setups_for_size(board.rows, board.cols, threehouse) if s.players == n_players]
@@ -782,6 +814,7 @@ def check_position(
         must_pass=[c for c in colours if c not in can_move],
         to_move=to_move,
         to_move_candidates=candidates,
+        to_move_likeliest=to_move_likeliest,
         unseen_player_may_move=unseen_may_move,
         usual_parks=usual_parks,
         game_over=not can_move and not (unseen and board.empty_squares()),

@@ -627,6 +627,17 @@ def test_each_scoring_is_told_to_screen_readers_in_a_status_line(page):
     expect(page.locator("#score-status")).to_have_text(re.compile(r"^Scored\. Tied for the lead: Red and Blue with 2 points each\."))
 
 
+def test_late_in_a_game_the_player_to_move_if_nobody_passed_is_followed(page):
+    late = "# b3 b1 b2 b3 #\nr1 r3 r2 r3 . b2\nb3 r2 r2 # b2 .\nr2 r3 # r2 r1 r3\nb2 b3 b1 r3 b3 b1\n# r1 b1 b1 r1 #\n"
+    enter_board(page, late)  # 14 pieces each; red holds only a 1-pip, so may once have passed
+    page.locator('#seats .seats-chooser .seat[data-colour="red"]').click()  # red first: blue's seat follows
+    expect(page.locator("#to-move")).to_have_text(
+        "Red to move, or Blue if a player had to pass earlier (the piece counts cannot tell).")
+    expect(page.locator("#move-colour")).to_have_value("red")  # the squares shown are red's
+    page.click('#midgame .size[data-pips="1"]')
+    expect(page.locator("#moves")).to_contain_text("1 legal square for a red 1-pip (green dots): E5")
+
+
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))

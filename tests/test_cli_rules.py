@@ -531,6 +531,17 @@ def test_check_names_the_player_with_no_piece_yet_as_to_move_when_the_counts_tel
     assert "  to move: a player with no piece yet\n" in out and "cannot tell" not in out
 
 
+def test_check_says_first_whose_turn_it_is_if_nobody_passed(capsys, tmp_path):
+    from test_rules import LATE_2P
+
+    board = tmp_path / "late.txt"
+    board.write_text(LATE_2P)
+    status, out, _ = run(["check", str(board), "--seats", "red,blue"], capsys)
+    assert status == 0 and "  to move: red, or blue if a player had to pass earlier (the counts cannot tell)\n" in out
+    status, out, _ = run(["check", str(board)], capsys)  # who started not known
+    assert "  to move: red or blue (the counts cannot tell)\n" in out
+
+
 def test_check_lists_the_stash_and_squares_of_players_with_no_piece_yet(capsys, tmp_path):
     from scorer.board import Board
     from scorer.rules import legal_moves

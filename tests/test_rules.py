@@ -334,11 +334,15 @@ def test_positions_from_legal_play_are_never_flagged_and_the_next_player_is_a_ca
         report = check_position(b, players=players, threehouse=threehouse)
         assert report.violations == [], (b.to_text(), report.violations)
         later = [t for t in turns[i + 1:] if t[1] is not None]
+        seated = check_position(b, threehouse=threehouse, seats=record.colours)
         if later:
             actual = later[0][0]
             assert actual in report.to_move_candidates or report.unseen_player_may_move
-            assert report.to_move in (None, actual)
+            assert report.to_move in (None, actual) and seated.to_move in (None, actual)
             assert not report.game_over
+            if not any(piece is None for _, piece, _ in turns[:i + 1]):  # nobody has passed: the likeliest is right
+                assert report.to_move_likeliest in (None, actual) and seated.to_move_likeliest in (None, actual)
+                assert actual in (seated.to_move, seated.to_move_likeliest)  # the order of play known: always said
         else:
             assert report.game_over
         for colour, stash in report.stash.items():
@@ -595,6 +599,31 @@ def test_turn_analysis_in_known_seats_matches_the_reference(seats, data):
     result = turn_analysis(counts, steady, can_move, seats=seats)
     expected = turn_analysis_by_seat_orders(counts, steady, can_move, orders=[tuple(seats)])
     assert (result.feasible, set(result.candidates)) == expected
+
+
+LATE_2P = """\
+# b3 b1 b2 b3 #
+r1 r3 r2 r3 . b2
+b3 r2 r2 # b2 .
+r2 r3 # r2 r1 r3
+b2 b3 b1 r3 b3 b1
+# r1 b1 b1 r1 #
+"""
+
+
+def test_late_in_a_game_the_turn_if_nobody_passed_is_said_first():
+    # 14 pieces each; blue still holds a 2-pip (it never passed), red only a 1-pip: red may
+    # once have had no legal move and passed, when blue would move now
+    b = board(LATE_2P)
+    seated = check_position(b, seats=["red", "blue"])
+    assert seated.to_move is None and seated.to_move_candidates == ["red", "blue"]
+    assert seated.to_move_likeliest == "red" and seated.to_dict()["to_move_likeliest"] == "red"
+    assert check_position(b, seats=["blue", "red"]).to_move == "blue"  # red ahead of a first seat that never passed: no
+    unseated = check_position(b)  # who started is not known: no likelier player
+    assert unseated.to_move is None and unseated.to_move_likeliest is None
+    b["E5"] = Piece("red", 1)  # red places its last: blue to move, whatever the history
+    report = check_position(b, seats=["red", "blue"])
+    assert report.to_move == "blue" and report.to_move_likeliest is None
 
 
 def test_known_seats_say_whose_turn_it_is():

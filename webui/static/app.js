@@ -1857,6 +1857,12 @@
     const candidates = check.to_move_candidates || [];
     if (check.game_over) toMove.replaceChildren(el("strong", { text: "Game over: " }), "no player has a legal move left.");
     else if (check.to_move) toMove.replaceChildren(swatch(check.to_move), " ", el("strong", { text: cap(check.to_move) }), " to move.");
+    else if (check.to_move_likeliest) { // who moves if nobody passed; the players know whether anyone did
+      const others = candidates.filter((c) => c !== check.to_move_likeliest).map(cap);
+      if (check.unseen_player_may_move) others.push("a player with no piece yet");
+      toMove.replaceChildren(swatch(check.to_move_likeliest), " ", el("strong", { text: cap(check.to_move_likeliest) }),
+        ` to move, or ${listed(others, "or")} if a player had to pass earlier (the piece counts cannot tell).`);
+    }
     else if (!candidates.length && check.unseen_player_may_move && !pieceCount(state.cells || [])) {
       toMove.textContent = "No piece is down yet: any player may start.";
     } else if (candidates.length || check.unseen_player_may_move) {
@@ -1895,7 +1901,8 @@
     if (check.unseen_legal_moves) choices.push(UNSEEN);
     // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
     // tapped); a player picked by hand stays until then.
-    const turn = check.to_move && choices.includes(check.to_move) ? check.to_move : null;
+    const likeliest = check.to_move || check.to_move_likeliest;
+    const turn = likeliest && choices.includes(likeliest) ? likeliest : null;
     if (turn && turn !== state.turnFollowed) state.moveColour = turn;
     state.turnFollowed = turn;
     if (!choices.includes(state.moveColour)) state.moveColour = turn || choices[0] || null;
