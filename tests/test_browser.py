@@ -638,6 +638,25 @@ def test_late_in_a_game_the_player_to_move_if_nobody_passed_is_followed(page):
     expect(page.locator("#moves")).to_contain_text("1 legal square for a red 1-pip (green dots): E5")
 
 
+def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_when_placed(page):
+    enter_board(page, MIDGAME)
+    page.locator('#diagram .sq[data-cell="F3"]').click()  # nothing Near F3: no 1-pip may go there
+    expect(page.locator("#picker")).to_be_visible()
+    expect(page.locator("#picker-barred-key")).to_be_visible()
+    expect(page.get_by_label("red 1-pip", exact=True)).to_have_class(re.compile(r"\bbarred\b"))
+    expect(page.get_by_label("red 1-pip", exact=True)).to_have_accessible_description("would break a rule here")
+    expect(page.get_by_label("red 2-pip", exact=True)).not_to_have_class(re.compile(r"\bbarred\b"))
+    page.get_by_label("red 1-pip", exact=True).click()  # placed all the same
+    message = page.locator("#message")
+    expect(message).to_contain_text("That placement breaks a rule: the red 1-pip on F3 has no 1-pip or 3-pip")
+    message.get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="F3"]')).to_have_attribute("data-value", ".")
+    expect(message).to_be_hidden()
+    page.locator('#diagram .sq[data-cell="B5"]').click()  # a piece on the square: a correction, nothing barred
+    expect(page.locator("#picker-barred-key")).to_be_hidden()
+    expect(page.locator("#picker .choice.barred")).to_have_count(0)
+
+
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))

@@ -509,9 +509,10 @@
     if (!state.cells) return;
     const shownBefore = messagesShown;
     const outcomeBefore = $("#outcome").dataset.sentence;
-    analyse(boardText(), { quiet: true, correction: true }).then((ok) => {
+    return analyse(boardText(), { quiet: true, correction: true }).then((ok) => {
       if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
       if (ok && $("#outcome").dataset.sentence !== outcomeBefore) toastOutcome();
+      return ok;
     });
   }
 
@@ -2049,16 +2050,36 @@
     $("#picker-colours").classList.toggle("all", showAll);
     $("#picker-more").hidden = showAll;
     for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !onBoard.has(row.dataset.colour));
+    const barred = barredPieces(name, current);
+    $("#picker-barred-key").hidden = !barred.size;
     for (const b of $$("#picker .choice")) {
       b.classList.toggle("current", b.dataset.value === current);
       b.setAttribute("aria-current", String(b.dataset.value === current));
       b.classList.toggle("suggested", suggestions.has(b.dataset.value) && b.dataset.value !== current);
+      b.classList.toggle("barred", barred.has(b.dataset.value));
+      if (barred.has(b.dataset.value)) b.setAttribute("aria-describedby", "picker-barred");
+      else b.removeAttribute("aria-describedby");
     }
     const dialog = $("#picker");
     if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
     // the keyboard starts from the value as it stands, not from the first button
     const currentChoice = dialog.querySelector(".choice.current");
     if (currentChoice && currentChoice.offsetParent !== null) currentChoice.focus();
+  }
+
+  // On an empty square of a game going on, the pieces that may not be placed there (not legal
+  // there, none left in the stash, a colour more than the game has players), as picker values ("r1"). Still offered:
+  // the picker also puts right what a photo shows, whatever the rules say.
+  function barredPieces(name, current) {
+    const check = state.check;
+    if (current !== "." || !check || check.game_over || !check.legal_moves) return new Set();
+    const barred = new Set();
+    for (const { name: colour, letter } of COLOURS) {
+      // a colour not in play: a new player's squares, or none where every player is on the board
+      const moves = check.legal_moves[colour] || check.unseen_legal_moves || {};
+      for (const pips of ["1", "2", "3"]) if (!(moves[pips] || []).includes(name)) barred.add(letter + pips);
+    }
+    return barred;
   }
 
   function closePicker() {
@@ -2075,12 +2096,35 @@
       confirmSquare(name);
       return;
     }
+    const placed = state.cells[row][col] === "." && value.length === 2;
     state.cells[row][col] = value;
     if (state.textDirty) textStatus("The text above has edits not applied yet.");
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderDiagram();
-    rescore();
+    rescore().then((ok) => { if (ok && placed) sayPlacementBroke(name, value); });
+  }
+
+  // A piece placed on an empty square that breaks a rule there is said at once, with its undoing
+  // one tap away (else play went on from a board no game can reach, the next player's squares
+  // drawn from it).
+  function sayPlacementBroke(name, value) {
+    if (tokenAt(name) !== value) return; // changed again meanwhile
+    const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name);
+    if (!broken) return;
+    showMessage(`That placement breaks a rule: ${broken.message}.`, "", {
+      label: "Take it back",
+      onclick: () => {
+        if (tokenAt(name) !== value) return;
+        const { col, row } = parseCell(name);
+        state.cells[row][col] = ".";
+        syncBoardText();
+        save();
+        renderDiagram();
+        rescore();
+        showOnBoard(`.sq[data-cell="${name}"]`);
+      },
+    });
   }
 
   // The user says an unsure square was read right (picked as it is): its dashed mark goes.
