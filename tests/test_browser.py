@@ -657,6 +657,26 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     expect(page.locator("#picker .choice.barred")).to_have_count(0)
 
 
+def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
+    page.select_option("#new-size", label="7×7 · 3 players")
+    page.click("#new-board")
+    pick(page, "B2", "green 2-pip")
+    pick(page, "F6", "red 2-pip")
+    pick(page, "D1", "blue 1-pip")  # against the rules (nothing Near it), and taken back
+    page.locator("#message").get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="D1"]')).to_have_attribute("data-value", ".")
+    expect(page.locator("#seats")).not_to_contain_text("Order of play")  # blue not seen yet
+    pick(page, "D4", "blue 2-pip")  # every player has placed once: the order seen is the order of play
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    page.reload()
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    # a board not placed here piece by piece from empty: its order is asked for
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . . . .\n. . . . . . .\n# . . . . . #\n")
+    pick(page, "E3", "blue 2-pip")
+    expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
+
+
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))

@@ -51,6 +51,7 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size and setup "New empty board"'s menu last followed
+    watched: null,                   // {order, board}: the colours placed one by one here since the board was empty, and the board after
     seq: 0,
   };
 
@@ -273,6 +274,7 @@
         seats: state.seats,
         move: [state.moveColour, state.movePips, state.turnFollowed], // the mid-game card's player and size
         cardOrder: state.cardOrder,
+        watched: state.watched,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -304,6 +306,10 @@
       if (typeof saved.move[2] === "string") state.turnFollowed = saved.move[2];
     }
     if (Array.isArray(saved.cardOrder) && saved.cardOrder.every((c) => typeof c === "string")) state.cardOrder = saved.cardOrder;
+    const watched = saved.watched;
+    if (watched && typeof watched.board === "string" && Array.isArray(watched.order) && watched.order.every((c) => LETTER_OF[c])) {
+      state.watched = { order: watched.order, board: watched.board };
+    }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
       restoreBoard(saved.board);
@@ -2097,27 +2103,55 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
+    const before = boardText(), fromEmpty = pieceCount(state.cells) === 0;
     state.cells[row][col] = value;
+    watchPlacement(placed ? NAME_OF[value[0]] : null, before, fromEmpty);
     if (state.textDirty) textStatus("The text above has edits not applied yet.");
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderDiagram();
-    rescore().then((ok) => { if (ok && placed) sayPlacementBroke(name, value); });
+    rescore().then((ok) => {
+      if (!ok || !placed || sayPlacementBroke(name, value)) return; // (its message would go with a scoring)
+      const seen = watchedSeats();
+      if (seen && !state.seats.length) setSeats(seen);
+    });
+  }
+
+  // The colour placed (null: another change) on the board that was ``before`` (its text),
+  // noted in the order of placements seen here since the board was empty.
+  function watchPlacement(colour, before, fromEmpty) {
+    const going = state.watched && state.watched.board === before ? state.watched.order : fromEmpty ? [] : null;
+    state.watched = colour && going ? { order: going.concat([colour]), board: boardText() } : null;
+  }
+
+  // The order of play seen: a game placed piece by piece here from an empty board shows it in
+  // its first round, when nobody can have passed (a 2-pip goes on any empty square). Null
+  // until every player of the check's count has placed once, or where the board has changed
+  // otherwise since.
+  function watchedSeats() {
+    const watched = state.watched, n = state.check && state.check.players;
+    if (!watched || watched.board !== boardText() || !n) return null;
+    const first = watched.order.slice(0, n);
+    return first.length === n && new Set(first).size === n ? first : null;
   }
 
   // A piece placed on an empty square that breaks a rule there is said at once, with its undoing
   // one tap away (else play went on from a board no game can reach, the next player's squares
-  // drawn from it).
+  // drawn from it). Whether it was said.
   function sayPlacementBroke(name, value) {
-    if (tokenAt(name) !== value) return; // changed again meanwhile
+    if (tokenAt(name) !== value) return false; // changed again meanwhile
     const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name);
-    if (!broken) return;
+    if (!broken) return false;
     showMessage(`That placement breaks a rule: ${broken.message}.`, "", {
       label: "Take it back",
       onclick: () => {
         if (tokenAt(name) !== value) return;
         const { col, row } = parseCell(name);
+        const before = boardText();
         state.cells[row][col] = ".";
+        if (state.watched && state.watched.board === before) { // the last placement seen, taken back
+          state.watched = { order: state.watched.order.slice(0, -1), board: boardText() };
+        }
         syncBoardText();
         save();
         renderDiagram();
@@ -2125,6 +2159,7 @@
         showOnBoard(`.sq[data-cell="${name}"]`);
       },
     });
+    return true;
   }
 
   // The user says an unsure square was read right (picked as it is): its dashed mark goes.
