@@ -1946,9 +1946,9 @@ def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_
         return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id; })()""")
     assert under != "score-toast"  # a tap there reaches the square under it
     page.set_viewport_size({"width": 390, "height": 4000})  # the whole page in sight
-    pick(page, "D2", "Empty")  # the outcome changes again, now in sight: nothing more said
+    pick(page, "D2", "Empty")  # the outcome changes again, now in sight: said there, the older toast gone
     expect(page.locator("#outcome")).to_have_text("Red leads with 2 points.")
-    expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")  # (the last, fading)
+    expect(toast).to_be_hidden()  # (it said blue leads)
     page.once("dialog", lambda dialog: dialog.accept())  # (it replaces the corrections)
     enter_board(page, "r2 . .\n. . .\n. . b3\n")  # another board: the last one's outcome is old news
     expect(toast).to_be_hidden()

@@ -529,7 +529,10 @@
   function toastOutcome() {
     const toast = $("#score-toast");
     const summary = $("#summary-text").textContent || $("#outcome").dataset.sentence;
-    if (!summary || [$("#summary"), $("#outcome")].some(inSight)) return;
+    if (!summary || [$("#summary"), $("#outcome")].some(inSight)) { // said where it is seen: an older toast goes
+      toast.hidden = true;
+      return;
+    }
     toast.textContent = `Now: ${summary}`;
     toast.hidden = false;
     clearTimeout(state.toastTimer);
