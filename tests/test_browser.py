@@ -677,6 +677,21 @@ def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+def test_a_reload_comes_back_to_the_card_in_view(page):
+    enter_board(page, MIDGAME)
+    page.locator("#midgame").evaluate("e => e.scrollIntoView({block: 'start'})")
+    top = "document.querySelector('#midgame').getBoundingClientRect().top"
+    at = page.evaluate(top)
+    page.reload()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    page.wait_for_function(f"Math.abs({top} - {at}) < 2")  # where it was, not in the options
+    page.evaluate("window.scrollTo(0, 0)")  # at the top: the top again
+    page.reload()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.scrollY") == 0
+
+
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))

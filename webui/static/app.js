@@ -312,8 +312,29 @@
     }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
-      restoreBoard(saved.board);
+      restoreBoard(saved.board).then(returnToPlace);
     }
+  }
+
+  // A reload (a phone's browser reloads a page left in the background) comes back to the card
+  // at the top of the screen, once the board kept is drawn again: the browser's own restoring
+  // came before the cards were there, and landed in the options.
+  const PLACE_KEY = "subdivision-scorer.place";
+
+  function rememberPlace() {
+    const shown = $$("#summary, .card[id]").filter((node) => node.getClientRects().length);
+    const first = window.scrollY > 0 && shown.find((node) => node.getBoundingClientRect().bottom > 0);
+    try {
+      sessionStorage.setItem(PLACE_KEY, JSON.stringify(first ? { id: first.id, top: first.getBoundingClientRect().top } : null));
+    } catch (err) { /* private mode: the page still works */ }
+  }
+
+  function returnToPlace() {
+    let place = null;
+    try { place = JSON.parse(sessionStorage.getItem(PLACE_KEY) || "null"); } catch (err) { place = null; }
+    const node = place && typeof place.id === "string" && document.getElementById(place.id);
+    if (!node || !node.getClientRects().length || !Number.isFinite(place.top)) return;
+    window.scrollTo(0, window.scrollY + node.getBoundingClientRect().top - place.top);
   }
 
   // The board kept from the last visit, scored again (a reading kept with it says what to check,
@@ -2425,5 +2446,7 @@
 
   syncOptionsShown();
   wire();
+  if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // returnToPlace instead
+  window.addEventListener("pagehide", rememberPlace);
   restore();
 })();
