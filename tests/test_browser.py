@@ -692,6 +692,24 @@ def test_a_reload_comes_back_to_the_card_in_view(page):
     assert page.evaluate("window.scrollY") == 0
 
 
+def test_a_game_played_on_the_page_is_not_interrupted_by_the_outcome_toast(touch_phone):
+    page = touch_phone
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    page.wait_for_timeout(800)  # the page's own scroll to the board done
+    page.evaluate("window.scrollBy(0, document.querySelector('#summary').getBoundingClientRect().bottom + 5)")
+    pick(page, "B1", "red 2-pip")  # the lead changes with each move, out of sight: no toast over the controls
+    expect(page.locator("#summary")).to_contain_text("Red leads with 1 point")
+    page.wait_for_timeout(300)
+    expect(page.locator("#score-toast")).to_be_hidden()
+
+
+def test_the_mid_game_card_puts_the_player_and_size_before_the_stash(page):
+    enter_board(page, MIDGAME)
+    order = page.evaluate("""[...document.querySelectorAll('#midgame > *')].map((e) => e.id || e.className)""")
+    assert order.index("moves-chooser") < order.index("moves") < order.index("check-notes") < order.index("stash"), order
+
+
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))

@@ -538,15 +538,17 @@
     const outcomeBefore = $("#outcome").dataset.sentence;
     return analyse(boardText(), { quiet: true, correction: true }).then((ok) => {
       if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
-      if (ok && $("#outcome").dataset.sentence !== outcomeBefore) toastOutcome();
+      // (a game played on the page changes the lead move by move: only a photo's correction is said)
+      if (ok && state.reading && $("#outcome").dataset.sentence !== outcomeBefore) toastOutcome();
       return ok;
     });
   }
 
   const TOAST_MS = 6000;
 
-  // A correction that changed the outcome, said at the foot of the screen where neither the
-  // summary nor the score card's outcome is in sight (on a phone, the board or photo fills it).
+  // A correction of a photo's reading that changed the outcome, said at the foot of the screen
+  // where neither the summary nor the score card's outcome is in sight (on a phone, the board
+  // or photo fills it).
   function toastOutcome() {
     const toast = $("#score-toast");
     const summary = $("#summary-text").textContent || $("#outcome").dataset.sentence;
@@ -1705,7 +1707,7 @@
     const deductions = p.deductions || [];
     if (deductions.length) {
       const total = deductions.reduce((s, d) => s + (d.points || 0), 0);
-      line("3-pips next to 1-pips", signed(total), "deduction-head", null);
+      line("3-pips Near 1-pips", signed(total), "deduction-head", null);
       for (const d of deductions) {
         const ones = d.one_pips || [];
         const note = ones.length ? `${ones.length} near: ${ones.join(" ")}${ones.length === 1 ? " (first is free)" : ""}` : "no 1-pips near";
