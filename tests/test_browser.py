@@ -745,6 +745,7 @@ def test_the_stash_and_the_player_menu_follow_the_order_of_play(page):
     rows = page.locator("#stash tbody tr")
     expect(rows).to_have_text([re.compile(r"^\s*red"), re.compile(r"^\s*green"), re.compile(r"^\s*blue")])  # the colours' usual order
     chooser = page.locator("#seats .seats-chooser")
+    expect(chooser.locator(".seat")).to_have_text(["Red", "Green", "Blue"])  # level on pieces: so too, not as they lie
     for colour in ("green", "blue"):
         chooser.locator(f'.seat[data-colour="{colour}"]').click()
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")

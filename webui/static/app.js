@@ -1838,7 +1838,7 @@
     const candidates = check.to_move_candidates || [];
     const ambiguous = candidates.length + (check.unseen_player_may_move ? 1 : 0) > 1 && !check.game_over;
     if (!ambiguous) { box.replaceChildren(); return; } // whose turn it is is known: no order to ask for
-    const onBoard = [...onBoardColours()];
+    const onBoard = COLOURS.map((c) => c.name).filter((c) => onBoardColours().has(c)); // (equals in the colours' usual order)
     const needed = seatCount();
     if (state.seats.length >= needed || state.seats.some((c) => !onBoard.includes(c) && onBoard.length >= needed)) {
       box.replaceChildren(el("p", { class: "seats" }, `The order of play set before (${state.seats.map(cap).join(" \u2192 ")}) does not fit this board. `,
