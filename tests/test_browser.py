@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from in_ci import in_ci
-from scorer.board import Board, Piece, Square
+from scorer.board import PARK, Board, Piece, Square
 from scorer.scoring import score_board
 from webui import create_app
 
@@ -270,7 +270,7 @@ def test_the_rules_worked_example_game(page):
     enter_board(page, (ROOT / "sample_boards" / "rules_game_2p.txt").read_text())
     expect(page.locator("#outcome")).to_have_text("Red wins with 24 points.")
     expect(total_of(page, "blue")).to_have_text("23")
-    expect(page.locator("#to-move")).to_contain_text("Game over")
+    expect(page.locator("#to-move")).to_have_text("Game over: every pyramid is placed.")
     blue = page.locator('#players .player[data-colour="blue"]')
     expect(blue.locator("tr.sub.deduction", has_text="C2")).to_contain_text("5 near")
     expect(blue.locator("tr.sub.deduction", has_text="C2").locator(".pts")).to_have_text("\u22123")
@@ -331,7 +331,7 @@ def test_the_mid_game_card_follows_the_turn_as_it_moves_on(page):
     page.locator('#midgame .size[data-pips="2"]').focus()
     page.evaluate("""() => { document.querySelector('#board-text').value = 'r3 r2 b1\\nb2 r1 b3\\nr2 b1 r3\\n';
         document.querySelector('#apply-text').click(); }""")
-    expect(page.locator("#to-move")).to_contain_text("Game over")
+    expect(page.locator("#to-move")).to_have_text("Game over: no player has a legal move left.")  # pieces left in the stashes
     assert page.evaluate("document.activeElement.matches('#diagram .sq')")
 
 
@@ -708,6 +708,65 @@ def test_the_mid_game_card_puts_the_player_and_size_before_the_stash(page):
     enter_board(page, MIDGAME)
     order = page.evaluate("""[...document.querySelectorAll('#midgame > *')].map((e) => e.id || e.className)""")
     assert order.index("moves-chooser") < order.index("moves") < order.index("check-notes") < order.index("stash"), order
+
+
+# A three-player game on the usual 7x7 (parks A1, G1, A7, G7) up to a pass: blue, its 2- and
+# 3-pips used up early, had no legal move after green's C1 and passed; red placed E5, green D7,
+# and blue, a 1-pip now supported, D6. By the counts alone red (blue passed) and blue (nobody
+# did) may be next; the game watched on the page knows.
+PLAYED_TO_A_PASS = [
+    ("red", 3, "F7"), ("green", 3, "G6"), ("blue", 2, "F3"), ("red", 3, "G2"), ("green", 3, "G3"), ("blue", 3, "B4"),
+    ("red", 1, "G4"), ("green", 3, "F1"), ("blue", 3, "B2"), ("red", 1, "A3"), ("green", 2, "C4"), ("blue", 2, "D3"),
+    ("red", 3, "A2"), ("green", 2, "F2"), ("blue", 2, "E1"), ("red", 2, "F6"), ("green", 3, "B1"), ("blue", 2, "F4"),
+    ("red", 2, "D2"), ("green", 3, "C3"), ("blue", 3, "E7"), ("red", 1, "G5"), ("green", 2, "E6"), ("blue", 3, "C7"),
+    ("red", 1, "E2"), ("green", 2, "F5"), ("blue", 2, "E4"), ("red", 3, "E3"), ("green", 1, "B3"), ("blue", 3, "D4"),
+    ("red", 2, "A4"), ("green", 2, "C5"), ("blue", 1, "C2"), ("red", 3, "D1"), ("green", 1, "C1"),
+    ("red", 1, "E5"), ("green", 1, "D7"), ("blue", 1, "D6"),
+]
+
+
+def test_the_turn_of_a_game_watched_on_the_page_knows_its_passes(page):
+    board = Board(7, 7)
+    for park in ("A1", "G1", "A7", "G7"):
+        board[Square.parse(park)] = PARK
+    for colour, pips, square in PLAYED_TO_A_PASS:
+        board[Square.parse(square)] = Piece(colour, pips)
+    text = board.to_text()
+    saved = {"options": {"players": "auto", "stash": "auto", "colours": [], "private_parks": False, "loose_parks": False},
+             "text": text, "textDirty": False, "board": text, "seats": ["red", "green", "blue"],
+             "watched": {"order": [colour for colour, _, _ in PLAYED_TO_A_PASS], "board": text}}
+    page.evaluate("(saved) => localStorage.setItem('subdivision-scorer.v1', JSON.stringify(saved))", saved)
+    page.reload()
+    expect(page.locator("#to-move")).to_have_text("Red to move.")  # after blue's D6, not blue again
+    expect(page.locator("#move-colour")).to_have_value("red")
+    pick(page, "B5", "red 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    pick(page, "D5", "green 1-pip")
+    pick(page, "C6", "blue 1-pip")  # now red, then green; blue has no legal move left
+    expect(page.locator("#to-move")).to_have_text("Red to move. Blue has no legal move and must pass.")
+    page.fill("#board-text", text)  # a board typed: no game watched, the counts alone
+    page.click("#apply-text")
+    expect(page.locator("#to-move")).to_have_text(re.compile(r"^\s*Blue to move, or .* if a player had to pass earlier"))
+
+
+def test_a_dotted_square_offers_the_piece_chosen_and_the_next_player_keeps_a_size_it_may_place(page):
+    enter_board(page, MUST_PASS)  # blue to move, with only 1-pips left
+    expect(page.locator("#to-move")).to_contain_text("Blue to move")
+    page.click('#midgame .size[data-pips="1"]')
+    page.locator('#diagram .sq[data-cell="C6"]').click()  # its one legal square
+    expect(page.locator("#picker-move-key")).to_be_visible()
+    chosen = page.get_by_label("blue 1-pip", exact=True)
+    expect(chosen).to_have_class(re.compile(r"\bmove\b"))
+    expect(chosen).to_be_focused()
+    page.keyboard.press("Escape")
+    # red has placed all its 3-pips; blue, to move, places one: red's turn, and a size it may place
+    enter_board(page, "# . . r3 . #\n. . b2 . b2 .\nb2 r3 # . . .\n. . . # . r3\n. r3 . r3 . .\n# . . . b2 #\n")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    page.click('#midgame .size[data-pips="3"]')
+    pick(page, "E4", "blue 3-pip")
+    page.locator('#seats .seats-chooser .seat[data-colour="red"]').click()  # level now: red opened the game
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    expect(page.locator("#moves")).to_contain_text("for a red 1-pip")  # not "Red has no 3-pips left"
 
 
 def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
@@ -1963,29 +2022,43 @@ def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_ar
 
 def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_of_the_screen(touch_phone):
     page = touch_phone
-    board = "# r3 . . . #\n. b2 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n# . . . . #\n"
-    answer_plain_read(page, board)
-    expect(page.locator("#summary")).to_contain_text("Red leads with 2 points.")
+    finished = "".join(line + "\n" for line in (ROOT / "sample_boards" / "rules_game_2p.txt").read_text().splitlines()
+                       if not line.startswith(";"))
+    answer_plain_read(page, finished)
+    expect(page.locator("#summary")).to_contain_text("Red wins with 24 points.")
     page.wait_for_timeout(800)  # the reading's own scroll done
     page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
     toast = page.locator("#score-toast")
-    pick(page, "D3", "Park")  # the same outcome (red 2 against blue 1): nothing said
-    expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "#")
-    page.wait_for_timeout(300)
-    expect(toast).to_be_hidden()
-    pick(page, "D2", "blue 3-pip")
-    expect(toast).to_have_text("Now: Blue leads with 3 points. Totals: blue 3, red 2.")
+    pick(page, "C6", "blue 2-pip")
+    expect(toast).to_have_text(re.compile(r"^Now: Blue leads with 25 points\."))
     expect(toast).to_be_in_viewport()
     under = page.evaluate("""(() => { const r = document.querySelector('#score-toast').getBoundingClientRect();
         return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id; })()""")
     assert under != "score-toast"  # a tap there reaches the square under it
     page.set_viewport_size({"width": 390, "height": 4000})  # the whole page in sight
-    pick(page, "D2", "Empty")  # the outcome changes again, now in sight: said there, the older toast gone
-    expect(page.locator("#outcome")).to_have_text("Red leads with 2 points.")
+    pick(page, "C6", "red 2-pip")  # the outcome changes again, now in sight: said there, the older toast gone
+    expect(page.locator("#outcome")).to_have_text("Red wins with 24 points.")
     expect(toast).to_be_hidden()  # (it said blue leads)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
+    pick(page, "C6", "blue 2-pip")
+    expect(toast).to_be_visible()
     page.once("dialog", lambda dialog: dialog.accept())  # (it replaces the corrections)
     enter_board(page, "r2 . .\n. . .\n. . b3\n")  # another board: the last one's outcome is old news
     expect(toast).to_be_hidden()
+
+
+def test_a_game_in_play_read_from_a_photo_is_carried_on_without_the_outcome_toast(touch_phone):
+    page = touch_phone
+    board = "# r3 . . . #\n. b2 . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n# . . . . #\n"
+    answer_plain_read(page, board)
+    expect(page.locator("#summary")).to_contain_text("Red leads with 2 points.")
+    page.wait_for_timeout(800)  # the reading's own scroll done
+    page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
+    pick(page, "D2", "blue 3-pip")  # a move (or a piece the reader missed): the lead changes mid-game
+    expect(page.locator("#outcome")).to_have_text(re.compile(r"^Blue leads with 3 points"))
+    page.wait_for_timeout(300)
+    expect(page.locator("#score-toast")).to_be_hidden()
 
 
 def test_an_upload_error_is_scrolled_into_view(page):

@@ -538,15 +538,17 @@
     const outcomeBefore = $("#outcome").dataset.sentence;
     return analyse(boardText(), { quiet: true, correction: true }).then((ok) => {
       if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
-      // (a game played on the page changes the lead move by move: only a photo's correction is said)
-      if (ok && state.reading && $("#outcome").dataset.sentence !== outcomeBefore) toastOutcome();
+      // Only a finished game's: mid-game the lead changes move by move (a game played on the page,
+      // or carried on from a photo), and the toast would cover the next player's squares.
+      const final = state.reading && state.check && state.check.game_over;
+      if (ok && final && $("#outcome").dataset.sentence !== outcomeBefore) toastOutcome();
       return ok;
     });
   }
 
   const TOAST_MS = 6000;
 
-  // A correction of a photo's reading that changed the outcome, said at the foot of the screen
+  // A correction of a finished game's photo that changed the outcome, said at the foot of the screen
   // where neither the summary nor the score card's outcome is in sight (on a phone, the board
   // or photo fills it).
   function toastOutcome() {
@@ -1884,25 +1886,46 @@
     return seated.concat(COLOURS.map((c) => c.name).filter((n) => names.has(n) && !seated.includes(n)));
   }
 
+  // Whose turn it is in the game watched here: the next seat after the last placement seen whose
+  // player has a legal move now (the board has not changed since, so any player between had
+  // none and passed). Null unless the order of play is given and the board is the one watched.
+  function watchedTurn() {
+    const watched = state.watched, check = state.check || {}, seats = check.seats;
+    if (!watched || !watched.order.length || watched.board !== boardText() || !seats || check.game_over) return null;
+    const last = seats.indexOf(watched.order[watched.order.length - 1]);
+    if (last < 0) return null;
+    for (let i = 1; i <= seats.length; i++) {
+      const player = seats[(last + i) % seats.length];
+      if (!(check.must_pass || []).includes(player)) return player;
+    }
+    return null;
+  }
+
   function renderMidgame() {
     const check = state.check || {};
     const toMove = $("#to-move");
     const candidates = check.to_move_candidates || [];
-    if (check.game_over) toMove.replaceChildren(el("strong", { text: "Game over: " }), "no player has a legal move left.");
-    else if (check.to_move) toMove.replaceChildren(swatch(check.to_move), " ", el("strong", { text: cap(check.to_move) }), " to move.");
+    const seen = watchedTurn(), sure = seen || check.to_move; // the game watched here knows its passes
+    const passing = check.game_over ? [] : (check.must_pass || []).map(cap);
+    const passes = passing.length ? ` ${listed(passing, "and")} ${passing.length === 1 ? "has" : "have"} no legal move and must pass.` : "";
+    const placed = pieceCount(state.cells || []);
+    if (check.game_over) {
+      const full = Object.values(check.stash || {}).every((left) => Object.values(left).every((n) => !n));
+      toMove.replaceChildren(el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
+    } else if (sure) toMove.replaceChildren(swatch(sure), " ", el("strong", { text: cap(sure) }), ` to move.${passes}`);
     else if (check.to_move_likeliest) { // who moves if nobody passed; the players know whether anyone did
       const others = candidates.filter((c) => c !== check.to_move_likeliest).map(cap);
       if (check.unseen_player_may_move) others.push("a player with no piece yet");
       toMove.replaceChildren(swatch(check.to_move_likeliest), " ", el("strong", { text: cap(check.to_move_likeliest) }),
-        ` to move, or ${listed(others, "or")} if a player had to pass earlier (the piece counts cannot tell).`);
+        ` to move, or ${listed(others, "or")} if a player had to pass earlier (the piece counts cannot tell).${passes}`);
     }
-    else if (!candidates.length && check.unseen_player_may_move && !pieceCount(state.cells || [])) {
+    else if (!candidates.length && check.unseen_player_may_move && !placed) {
       toMove.textContent = "No piece is down yet: any player may start.";
     } else if (candidates.length || check.unseen_player_may_move) {
       const who = candidates.map(cap);
       if (check.unseen_player_may_move) who.push("a player with no piece yet");
-      toMove.textContent = who.length > 1
-        ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`;
+      toMove.textContent = (who.length > 1
+        ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`) + passes;
     } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
@@ -1934,9 +1957,15 @@
     if (check.unseen_legal_moves) choices.push(UNSEEN);
     // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
     // tapped); a player picked by hand stays until then.
-    const likeliest = check.to_move || check.to_move_likeliest;
+    const likeliest = seen || check.to_move || check.to_move_likeliest;
     const turn = likeliest && choices.includes(likeliest) ? likeliest : null;
-    if (turn && turn !== state.turnFollowed) state.moveColour = turn;
+    if (turn && turn !== state.turnFollowed) {
+      state.moveColour = turn;
+      // the size kept where the new player may place one, else the first size it may place
+      const moves = (check.legal_moves || {})[turn] || {};
+      const placeable = [1, 2, 3].filter((pips) => (moves[String(pips)] || []).length);
+      if (state.movePips && placeable.length && !placeable.includes(state.movePips)) state.movePips = placeable[0];
+    }
     state.turnFollowed = turn;
     if (!choices.includes(state.moveColour)) state.moveColour = turn || choices[0] || null;
     select.replaceChildren(...choices.map((c) => el("option", {
@@ -2084,18 +2113,23 @@
     for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !onBoard.has(row.dataset.colour));
     const barred = barredPieces(name, current);
     $("#picker-barred-key").hidden = !barred.size;
+    // a square dotted for the piece chosen in the mid-game card: that piece marked, and focused
+    const move = state.moveColour && state.moveColour !== UNSEEN && state.movePips && (legalSquares() || []).includes(name)
+      ? LETTER_OF[state.moveColour] + state.movePips : null;
+    $("#picker-move-key").hidden = !move;
     for (const b of $$("#picker .choice")) {
       b.classList.toggle("current", b.dataset.value === current);
       b.setAttribute("aria-current", String(b.dataset.value === current));
       b.classList.toggle("suggested", suggestions.has(b.dataset.value) && b.dataset.value !== current);
       b.classList.toggle("barred", barred.has(b.dataset.value));
+      b.classList.toggle("move", b.dataset.value === move);
       if (barred.has(b.dataset.value)) b.setAttribute("aria-describedby", "picker-barred");
       else b.removeAttribute("aria-describedby");
     }
     const dialog = $("#picker");
     if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
-    // the keyboard starts from the value as it stands, not from the first button
-    const currentChoice = dialog.querySelector(".choice.current");
+    // the keyboard starts from the piece chosen for the move, else the value as it stands, not from the first button
+    const currentChoice = dialog.querySelector(".choice.move") || dialog.querySelector(".choice.current");
     if (currentChoice && currentChoice.offsetParent !== null) currentChoice.focus();
   }
 
