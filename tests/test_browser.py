@@ -632,7 +632,7 @@ def test_late_in_a_game_the_player_to_move_if_nobody_passed_is_followed(page):
     enter_board(page, late)  # 14 pieces each; red holds only a 1-pip, so may once have passed
     page.locator('#seats .seats-chooser .seat[data-colour="red"]').click()  # red first: blue's seat follows
     expect(page.locator("#to-move")).to_have_text(
-        "Red to move, or Blue if a player had to pass earlier (the piece counts cannot tell).")
+        "Red to move, or Blue after a pass the piece counts do not show.")
     expect(page.locator("#move-colour")).to_have_value("red")  # the squares shown are red's
     page.click('#midgame .size[data-pips="1"]')
     expect(page.locator("#moves")).to_contain_text("1 legal square for a red 1-pip (green dots): E5")
@@ -655,6 +655,11 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     page.locator('#diagram .sq[data-cell="B5"]').click()  # a piece on the square: a correction, nothing barred
     expect(page.locator("#picker-barred-key")).to_be_hidden()
     expect(page.locator("#picker .choice.barred")).to_have_count(0)
+    page.keyboard.press("Escape")
+    page.select_option("#opt-players", "2")
+    pick(page, "E4", "green 2-pip")  # a third colour in a two-player game: a whole-board rule, said too
+    expect(message).to_contain_text("That placement breaks a rule: 3 colours on the board")
+    expect(message.get_by_role("button", name="Take it back")).to_be_visible()
 
 
 def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
@@ -671,6 +676,31 @@ def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
     expect(page.locator("#to-move")).to_have_text("Green to move.")
     page.reload()
     expect(page.locator("#to-move")).to_have_text("Green to move.")
+    # a board of no setup's size: its player count only guessed from the colours, no order filled in
+    page.select_option("#new-size", "custom")
+    page.fill("#new-rows", "9")
+    page.fill("#new-cols", "9")
+    page.click("#new-board")
+    pick(page, "B2", "red 2-pip")
+    pick(page, "F6", "blue 2-pip")
+    expect(page.locator("#seats")).not_to_contain_text("Order of play")
+    # a colour tapped by mistake in the first round and put right: the order of play follows
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    pick(page, "B2", "red 2-pip")
+    pick(page, "E5", "yellow 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Yellow")
+    pick(page, "E5", "blue 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
+    # a colour renamed from its card in the first round: the game watched goes on under the new name
+    page.select_option("#new-size", label="7×7 · 3 players")
+    page.click("#new-board")
+    pick(page, "B2", "red 2-pip")
+    pick(page, "F6", "blue 2-pip")
+    page.select_option('#players .player[data-colour="blue"] select.name', "yellow")
+    expect(page.locator('#diagram .sq[data-cell="F6"]')).to_have_attribute("data-value", "y2")
+    pick(page, "D4", "green 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Yellow \u2192 Green")
     # a board not placed here piece by piece from empty: its order is asked for
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . . . .\n. . . . . . .\n# . . . . . #\n")
     pick(page, "E3", "blue 2-pip")
@@ -734,7 +764,8 @@ def test_the_turn_of_a_game_watched_on_the_page_knows_its_passes(page):
     text = board.to_text()
     saved = {"options": {"players": "auto", "stash": "auto", "colours": [], "private_parks": False, "loose_parks": False},
              "text": text, "textDirty": False, "board": text, "seats": ["red", "green", "blue"],
-             "watched": {"order": [colour for colour, _, _ in PLAYED_TO_A_PASS], "board": text}}
+             "watched": {"order": [colour for colour, _, _ in PLAYED_TO_A_PASS],
+                         "squares": [square for _, _, square in PLAYED_TO_A_PASS], "board": text}}
     page.evaluate("(saved) => localStorage.setItem('subdivision-scorer.v1', JSON.stringify(saved))", saved)
     page.reload()
     expect(page.locator("#to-move")).to_have_text("Red to move.")  # after blue's D6, not blue again
@@ -746,7 +777,7 @@ def test_the_turn_of_a_game_watched_on_the_page_knows_its_passes(page):
     expect(page.locator("#to-move")).to_have_text("Red to move. Blue has no legal move and must pass.")
     page.fill("#board-text", text)  # a board typed: no game watched, the counts alone
     page.click("#apply-text")
-    expect(page.locator("#to-move")).to_have_text(re.compile(r"^\s*Blue to move, or .* if a player had to pass earlier"))
+    expect(page.locator("#to-move")).to_have_text(re.compile(r"^\s*Blue to move, or .* after a pass the piece counts do not show\."))
 
 
 def test_a_dotted_square_offers_the_piece_chosen_and_the_next_player_keeps_a_size_it_may_place(page):

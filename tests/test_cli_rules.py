@@ -537,7 +537,7 @@ def test_check_says_first_whose_turn_it_is_if_nobody_passed(capsys, tmp_path):
     board = tmp_path / "late.txt"
     board.write_text(LATE_2P)
     status, out, _ = run(["check", str(board), "--seats", "red,blue"], capsys)
-    assert status == 0 and "  to move: red, or blue if a player had to pass earlier (the counts cannot tell)\n" in out
+    assert status == 0 and "  to move: red, or blue after a pass the counts do not show\n" in out
     status, out, _ = run(["check", str(board)], capsys)  # who started not known
     assert "  to move: red or blue (the counts cannot tell)\n" in out
 

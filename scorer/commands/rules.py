@@ -368,8 +368,7 @@ def format_check(name: str, report: CheckReport) -> str:
     elif report.to_move_likeliest:
         others = [c for c in report.to_move_candidates if c != report.to_move_likeliest]
         others += ["a player with no piece yet"] if report.unseen_player_may_move else []
-        lines.append(f"  to move: {report.to_move_likeliest}, or {' or '.join(others)} if a player had to pass "
-                     "earlier (the counts cannot tell)")
+        lines.append(f"  to move: {report.to_move_likeliest}, or {' or '.join(others)} after a pass the counts do not show")
     else:
         options = list(report.to_move_candidates) + (["a player with no piece yet"] if report.unseen_player_may_move else [])
         lines.append(f"  to move: {options[0]}" if len(options) == 1

@@ -51,7 +51,8 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size and setup "New empty board"'s menu last followed
-    watched: null,                   // {order, board}: the colours placed one by one here since the board was empty, and the board after
+    watched: null,                   // {order, squares, board}: the colours and squares placed one by one here since the board was empty, and the board after
+    seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
   };
 
@@ -275,6 +276,8 @@
         move: [state.moveColour, state.movePips, state.turnFollowed], // the mid-game card's player and size
         cardOrder: state.cardOrder,
         watched: state.watched,
+        seatsWatched: state.seatsWatched,
+        newSizeFollowed: state.newSizeFollowed,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -307,9 +310,13 @@
     }
     if (Array.isArray(saved.cardOrder) && saved.cardOrder.every((c) => typeof c === "string")) state.cardOrder = saved.cardOrder;
     const watched = saved.watched;
-    if (watched && typeof watched.board === "string" && Array.isArray(watched.order) && watched.order.every((c) => LETTER_OF[c])) {
-      state.watched = { order: watched.order, board: watched.board };
+    if (watched && typeof watched.board === "string" && Array.isArray(watched.order) && watched.order.every((c) => LETTER_OF[c])
+        && Array.isArray(watched.squares) && watched.squares.length === watched.order.length
+        && watched.squares.every((name) => CELL_NAME.test(name))) {
+      state.watched = { order: watched.order, squares: watched.squares, board: watched.board };
     }
+    state.seatsWatched = saved.seatsWatched === true;
+    if (typeof saved.newSizeFollowed === "string") state.newSizeFollowed = saved.newSizeFollowed;
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
       restoreBoard(saved.board).then(returnToPlace);
@@ -1340,8 +1347,10 @@
     state.cardOrder = state.cardOrder.map(swapName);
     if (state.turnFollowed) state.turnFollowed = swapName(state.turnFollowed); // the same turn, renamed
     if (state.moveColour) state.moveColour = swapName(state.moveColour);
+    const watching = !only && state.watched && state.watched.board === boardText();
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
+    state.watched = watching ? { ...state.watched, order: state.watched.order.map(swapName), board: boardText() } : null;
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
@@ -1388,8 +1397,10 @@
     const sameShape = state.readTokens && state.readTokens.length === state.rows
       && state.readTokens.every((line) => line.length === cols);
     state.readTokens = sameShape ? turnedGrid(state.readTokens) : null;
+    const watching = state.watched && state.watched.board === boardText();
     state.cells = turnedGrid(state.cells);
     [state.rows, state.cols] = [state.cols, state.rows];
+    state.watched = watching ? { order: state.watched.order, squares: state.watched.squares.map(turnedName), board: boardText() } : null;
     // The reading, the squares on the photo, and the last score and check (shown until the
     // server answers for the turned board, or kept if it cannot be reached).
     for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
@@ -1870,8 +1881,9 @@
       state.seats.length ? el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "start again") : ""));
   }
 
-  function setSeats(seats) {
+  function setSeats(seats, { watched = false } = {}) {
     state.seats = seats;
+    state.seatsWatched = watched;
     save();
     if (seats.length && seats.length < seatCount()) renderSeats();
     else rescore();
@@ -1917,7 +1929,7 @@
       const others = candidates.filter((c) => c !== check.to_move_likeliest).map(cap);
       if (check.unseen_player_may_move) others.push("a player with no piece yet");
       toMove.replaceChildren(swatch(check.to_move_likeliest), " ", el("strong", { text: cap(check.to_move_likeliest) }),
-        ` to move, or ${listed(others, "or")} if a player had to pass earlier (the piece counts cannot tell).${passes}`);
+        ` to move, or ${listed(others, "or")} after a pass the piece counts do not show.${passes}`);
     }
     else if (!candidates.length && check.unseen_player_may_move && !placed) {
       toMove.textContent = "No piece is down yet: any player may start.";
@@ -2163,25 +2175,44 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
-    const before = boardText(), fromEmpty = pieceCount(state.cells) === 0;
+    setSquare(name, value).then((ok) => {
+      if (!ok || (placed && sayPlacementBroke(name, value))) return; // (its message would go with a scoring)
+      const seen = watchedSeats();
+      if (seen && !state.seats.length) setSeats(seen, { watched: true });
+    });
+  }
+
+  // ``value`` put on square ``name`` by the player (the picker, "Take it back"): the game watched
+  // here told, the board drawn, kept and scored again (rescore's promise).
+  function setSquare(name, value) {
+    const { col, row } = parseCell(name);
+    const before = boardText(), was = state.cells[row][col], fromEmpty = pieceCount(state.cells) === 0;
     state.cells[row][col] = value;
-    watchPlacement(placed ? NAME_OF[value[0]] : null, before, fromEmpty);
+    watchChange(name, was, value, before, fromEmpty);
     if (state.textDirty) textStatus("The text above has edits not applied yet.");
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderDiagram();
-    rescore().then((ok) => {
-      if (!ok || !placed || sayPlacementBroke(name, value)) return; // (its message would go with a scoring)
-      const seen = watchedSeats();
-      if (seen && !state.seats.length) setSeats(seen);
-    });
+    return rescore();
   }
 
-  // The colour placed (null: another change) on the board that was ``before`` (its text),
-  // noted in the order of placements seen here since the board was empty.
-  function watchPlacement(colour, before, fromEmpty) {
-    const going = state.watched && state.watched.board === before ? state.watched.order : fromEmpty ? [] : null;
-    state.watched = colour && going ? { order: going.concat([colour]), board: boardText() } : null;
+  // The game watched here (the colours and squares placed one by one since the board was empty)
+  // told of square ``name`` going from ``was`` to ``value`` on the board that was ``before`` (its
+  // text): a placement adds one; the last one taken back or put right (another piece on its
+  // square) changes it, and with it an order of play the watch gave from a first round now
+  // changed; any other change ends the watch.
+  function watchChange(name, was, value, before, fromEmpty) {
+    const watched = state.watched && state.watched.board === before ? state.watched : fromEmpty ? { order: [], squares: [] } : null;
+    const colour = value.length === 2 ? NAME_OF[value[0]] : null;
+    let order = null, squares = null;
+    if (watched && was === "." && colour) {
+      [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
+    } else if (watched && watched.squares.length && watched.squares[watched.squares.length - 1] === name) {
+      [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
+      if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
+      if (state.seatsWatched && squares.length <= state.seats.length) state.seats = [];
+    }
+    state.watched = order ? { order, squares, board: boardText() } : null;
   }
 
   // The order of play seen: a game placed piece by piece here from an empty board shows it in
@@ -2189,8 +2220,9 @@
   // until every player of the check's count has placed once, or where the board has changed
   // otherwise since.
   function watchedSeats() {
-    const watched = state.watched, n = state.check && state.check.players;
-    if (!watched || watched.board !== boardText() || !n) return null;
+    const watched = state.watched, check = state.check || {}, n = check.players;
+    // a player count only guessed from the colours on the board (no setup's size) is no count to fill
+    if (!watched || watched.board !== boardText() || !n || check.players_source === "colours on board") return null;
     const first = watched.order.slice(0, n);
     return first.length === n && new Set(first).size === n ? first : null;
   }
@@ -2200,22 +2232,13 @@
   // drawn from it). Whether it was said.
   function sayPlacementBroke(name, value) {
     if (tokenAt(name) !== value) return false; // changed again meanwhile
-    const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name);
+    const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name || (v.cells || []).includes(name));
     if (!broken) return false;
     showMessage(`That placement breaks a rule: ${broken.message}.`, "", {
       label: "Take it back",
       onclick: () => {
         if (tokenAt(name) !== value) return;
-        const { col, row } = parseCell(name);
-        const before = boardText();
-        state.cells[row][col] = ".";
-        if (state.watched && state.watched.board === before) { // the last placement seen, taken back
-          state.watched = { order: state.watched.order.slice(0, -1), board: boardText() };
-        }
-        syncBoardText();
-        save();
-        renderDiagram();
-        rescore();
+        setSquare(name, ".");
         showOnBoard(`.sq[data-cell="${name}"]`);
       },
     });
@@ -2484,5 +2507,7 @@
   wire();
   if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // returnToPlace instead
   window.addEventListener("pagehide", rememberPlace);
+  // (a phone's browser may discard a page in the background without a pagehide)
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") rememberPlace(); });
   restore();
 })();
