@@ -681,22 +681,25 @@ def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
     page.fill("#new-rows", "9")
     page.fill("#new-cols", "9")
     page.click("#new-board")
-    pick(page, "B2", "red 2-pip")
-    pick(page, "F6", "blue 2-pip")
+
+    def placed(moves):
+        for square, piece in moves.items():
+            pick(page, square, piece)
+
+    def new_game(setup, moves):
+        page.select_option("#new-size", label=setup)
+        page.click("#new-board")
+        placed(moves)
+
+    placed({"B2": "red 2-pip", "F6": "blue 2-pip"})
     expect(page.locator("#seats")).not_to_contain_text("Order of play")
     # a colour tapped by mistake in the first round and put right: the order of play follows
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
-    pick(page, "B2", "red 2-pip")
-    pick(page, "E5", "yellow 2-pip")
+    new_game("6×6 · 2 players", {"B2": "red 2-pip", "E5": "yellow 2-pip"})
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Yellow")
     pick(page, "E5", "blue 2-pip")
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
     # a colour renamed from its card in the first round: the game watched goes on under the new name
-    page.select_option("#new-size", label="7×7 · 3 players")
-    page.click("#new-board")
-    pick(page, "B2", "red 2-pip")
-    pick(page, "F6", "blue 2-pip")
+    new_game("7×7 · 3 players", {"B2": "red 2-pip", "F6": "blue 2-pip"})
     page.select_option('#players .player[data-colour="blue"] select.name', "yellow")
     expect(page.locator('#diagram .sq[data-cell="F6"]')).to_have_attribute("data-value", "y2")
     pick(page, "D4", "green 2-pip")
@@ -709,6 +712,7 @@ def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
 
 def test_a_reload_comes_back_to_the_card_in_view(page):
     enter_board(page, MIDGAME)
+    page.wait_for_timeout(800)  # the page's own smooth scroll to the results done
     page.locator("#midgame").evaluate("e => e.scrollIntoView({block: 'start'})")
     top = "document.querySelector('#midgame').getBoundingClientRect().top"
     at = page.evaluate(top)

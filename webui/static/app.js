@@ -50,7 +50,7 @@
     pressing: null,                  // the pointer of a finger pressing on the photo to place a corner
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
-    newSizeFollowed: null,           // the board size and setup "New empty board"'s menu last followed
+    newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
     watched: null,                   // {order, squares, board}: the colours and squares placed one by one here since the board was empty, and the board after
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
@@ -2052,12 +2052,13 @@
   }
 
   // "New empty board" offers the setup of the board on screen (a 7x7 read: 7x7, 3 players),
-  // so that the next game starts as this one did; it follows only a board of another size or
-  // setup, so a size picked by hand stays while this board is played on.
+  // so that the next game starts as this one did; it follows only a board of another size (not
+  // the options: a size picked meanwhile is not taken back by a scoring that answers late), so a
+  // size picked by hand stays while this board is played on.
   function followNewSize() {
     const rows = state.cells.length, cols = state.cells[0].length;
     const { players, threehouse } = state.check;
-    const key = JSON.stringify([rows, cols, players, threehouse]);
+    const key = JSON.stringify([rows, cols]);
     if (key === state.newSizeFollowed) return;
     state.newSizeFollowed = key;
     const choices = [...$("#new-size").options];
