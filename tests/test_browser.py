@@ -660,6 +660,9 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     pick(page, "E4", "green 2-pip")  # a third colour in a two-player game: a whole-board rule, said too
     expect(message).to_contain_text("That placement breaks a rule: 3 colours on the board")
     expect(message.get_by_role("button", name="Take it back")).to_be_visible()
+    pick(page, "E2", "green 2-pip")  # that rule broken already: not blamed on this placement
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("data-value", "g2")
+    expect(message).to_be_hidden()
 
 
 def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):

@@ -2176,8 +2176,9 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
+    const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     setSquare(name, value).then((ok) => {
-      if (!ok || (placed && sayPlacementBroke(name, value))) return; // (its message would go with a scoring)
+      if (!ok || (placed && sayPlacementBroke(name, value, brokenBefore))) return; // (its message would go with a scoring)
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
@@ -2228,12 +2229,14 @@
     return first.length === n && new Set(first).size === n ? first : null;
   }
 
-  // A piece placed on an empty square that breaks a rule there is said at once, with its undoing
+  // A piece placed on an empty square that breaks a rule there, or a whole-board rule the board
+  // did not break before it (``brokenBefore``: the rules broken then), is said at once, with its undoing
   // one tap away (else play went on from a board no game can reach, the next player's squares
   // drawn from it). Whether it was said.
-  function sayPlacementBroke(name, value) {
+  function sayPlacementBroke(name, value, brokenBefore) {
     if (tokenAt(name) !== value) return false; // changed again meanwhile
-    const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name || (v.cells || []).includes(name));
+    const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name
+      || (v.cell === null && !brokenBefore.has(v.rule) && (v.cells || []).includes(name)));
     if (!broken) return false;
     showMessage(`That placement breaks a rule: ${broken.message}.`, "", {
       label: "Take it back",
