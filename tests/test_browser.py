@@ -677,6 +677,10 @@ def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
     pick(page, "D4", "blue 2-pip")  # every player has placed once: the order seen is the order of play
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Green to move.")
+    pick(page, "A4", "green 1-pip")  # the second round's first piece, against the rules, taken back: the order stays
+    page.locator("#message").get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="A4"]')).to_have_attribute("data-value", ".")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     page.reload()
     expect(page.locator("#to-move")).to_have_text("Green to move.")
     # a board of no setup's size: its player count only guessed from the colours, no order filled in

@@ -2210,9 +2210,10 @@
     if (watched && was === "." && colour) {
       [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
     } else if (watched && watched.squares.length && watched.squares[watched.squares.length - 1] === name) {
+      // (a placement of the first round changed: the order it gave goes with it)
+      if (state.seatsWatched && watched.squares.length <= state.seats.length) state.seats = [];
       [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
       if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
-      if (state.seatsWatched && squares.length <= state.seats.length) state.seats = [];
     }
     state.watched = order ? { order, squares, board: boardText() } : null;
   }
