@@ -351,6 +351,11 @@ def format_score(name: str, report: ScoreReport, position: CheckReport | None = 
     return "\n".join(lines)
 
 
+def _to_move_options(report: CheckReport) -> list[str]:
+    """Who may move next, in words: the candidates, and a player with no piece yet."""
+    return list(report.to_move_candidates) + (["a player with no piece yet"] if report.unseen_player_may_move else [])
+
+
 def format_check(name: str, report: CheckReport) -> str:
     """The readable check: violations, whose turn, stashes, legal moves."""
     n = len(report.violations)
@@ -366,11 +371,10 @@ def format_check(name: str, report: CheckReport) -> str:
     elif report.to_move:
         lines.append(f"  to move: {report.to_move}")
     elif report.to_move_likeliest:
-        others = [c for c in report.to_move_candidates if c != report.to_move_likeliest]
-        others += ["a player with no piece yet"] if report.unseen_player_may_move else []
+        others = [c for c in _to_move_options(report) if c != report.to_move_likeliest]
         lines.append(f"  to move: {report.to_move_likeliest}, or {' or '.join(others)} after a pass the counts do not show")
     else:
-        options = list(report.to_move_candidates) + (["a player with no piece yet"] if report.unseen_player_may_move else [])
+        options = _to_move_options(report)
         lines.append(f"  to move: {options[0]}" if len(options) == 1
                      else f"  to move: {' or '.join(options) or 'unknown'} (the counts cannot tell)")
     if report.must_pass and not report.game_over:

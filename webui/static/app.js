@@ -1347,10 +1347,10 @@
     state.cardOrder = state.cardOrder.map(swapName);
     if (state.turnFollowed) state.turnFollowed = swapName(state.turnFollowed); // the same turn, renamed
     if (state.moveColour) state.moveColour = swapName(state.moveColour);
-    const watching = !only && state.watched && state.watched.board === boardText();
+    const watching = !only && watchOf(boardText());
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
-    state.watched = watching ? { ...state.watched, order: state.watched.order.map(swapName), board: boardText() } : null;
+    state.watched = watching ? { ...watching, order: watching.order.map(swapName), board: boardText() } : null;
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
@@ -1397,10 +1397,10 @@
     const sameShape = state.readTokens && state.readTokens.length === state.rows
       && state.readTokens.every((line) => line.length === cols);
     state.readTokens = sameShape ? turnedGrid(state.readTokens) : null;
-    const watching = state.watched && state.watched.board === boardText();
+    const watching = watchOf(boardText());
     state.cells = turnedGrid(state.cells);
     [state.rows, state.cols] = [state.cols, state.rows];
-    state.watched = watching ? { order: state.watched.order, squares: state.watched.squares.map(turnedName), board: boardText() } : null;
+    state.watched = watching ? { ...watching, squares: watching.squares.map(turnedName), board: boardText() } : null;
     // The reading, the squares on the photo, and the last score and check (shown until the
     // server answers for the turned board, or kept if it cannot be reached).
     for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
@@ -1902,8 +1902,8 @@
   // player has a legal move now (the board has not changed since, so any player between had
   // none and passed). Null unless the order of play is given and the board is the one watched.
   function watchedTurn() {
-    const watched = state.watched, check = state.check || {}, seats = check.seats;
-    if (!watched || !watched.order.length || watched.board !== boardText() || !seats || check.game_over) return null;
+    const watched = watchOf(boardText()), check = state.check || {}, seats = check.seats;
+    if (!watched || !watched.order.length || !seats || check.game_over) return null;
     const last = seats.indexOf(watched.order[watched.order.length - 1]);
     if (last < 0) return null;
     for (let i = 1; i <= seats.length; i++) {
@@ -1921,21 +1921,19 @@
     const passing = check.game_over ? [] : (check.must_pass || []).map(cap);
     const passes = passing.length ? ` ${listed(passing, "and")} ${passing.length === 1 ? "has" : "have"} no legal move and must pass.` : "";
     const placed = pieceCount(state.cells || []);
+    const who = candidates.map(cap).concat(check.unseen_player_may_move ? ["a player with no piece yet"] : []);
     if (check.game_over) {
       const full = Object.values(check.stash || {}).every((left) => Object.values(left).every((n) => !n));
       toMove.replaceChildren(el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
     } else if (sure) toMove.replaceChildren(swatch(sure), " ", el("strong", { text: cap(sure) }), ` to move.${passes}`);
     else if (check.to_move_likeliest) { // who moves if nobody passed; the players know whether anyone did
-      const others = candidates.filter((c) => c !== check.to_move_likeliest).map(cap);
-      if (check.unseen_player_may_move) others.push("a player with no piece yet");
+      const others = who.filter((c) => c !== cap(check.to_move_likeliest));
       toMove.replaceChildren(swatch(check.to_move_likeliest), " ", el("strong", { text: cap(check.to_move_likeliest) }),
         ` to move, or ${listed(others, "or")} after a pass the piece counts do not show.${passes}`);
     }
     else if (!candidates.length && check.unseen_player_may_move && !placed) {
       toMove.textContent = "No piece is down yet: any player may start.";
-    } else if (candidates.length || check.unseen_player_may_move) {
-      const who = candidates.map(cap);
-      if (check.unseen_player_may_move) who.push("a player with no piece yet");
+    } else if (who.length) {
       toMove.textContent = (who.length > 1
         ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`) + passes;
     } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
@@ -2204,7 +2202,7 @@
   // square) changes it, and with it an order of play the watch gave from a first round now
   // changed; any other change ends the watch.
   function watchChange(name, was, value, before, fromEmpty) {
-    const watched = state.watched && state.watched.board === before ? state.watched : fromEmpty ? { order: [], squares: [] } : null;
+    const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
     let order = null, squares = null;
     if (watched && was === "." && colour) {
@@ -2218,14 +2216,19 @@
     state.watched = order ? { order, squares, board: boardText() } : null;
   }
 
+  // The game watched here where the board's text is ``text`` (the board it was left on), else null.
+  function watchOf(text) {
+    return state.watched && state.watched.board === text ? state.watched : null;
+  }
+
   // The order of play seen: a game placed piece by piece here from an empty board shows it in
   // its first round, when nobody can have passed (a 2-pip goes on any empty square). Null
   // until every player of the check's count has placed once, or where the board has changed
   // otherwise since.
   function watchedSeats() {
-    const watched = state.watched, check = state.check || {}, n = check.players;
+    const watched = watchOf(boardText()), check = state.check || {}, n = check.players;
     // a player count only guessed from the colours on the board (no setup's size) is no count to fill
-    if (!watched || watched.board !== boardText() || !n || check.players_source === "colours on board") return null;
+    if (!watched || !n || check.players_source === "colours on board") return null;
     const first = watched.order.slice(0, n);
     return first.length === n && new Set(first).size === n ? first : null;
   }
