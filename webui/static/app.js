@@ -1967,7 +1967,7 @@
     if (check.unseen_legal_moves) choices.push(UNSEEN);
     // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
     // tapped); a player picked by hand stays until then.
-    const likeliest = seen || check.to_move || check.to_move_likeliest;
+    const likeliest = sure || check.to_move_likeliest;
     const turn = likeliest && choices.includes(likeliest) ? likeliest : null;
     if (turn && turn !== state.turnFollowed) {
       state.moveColour = turn;
@@ -2054,7 +2054,7 @@
   // the options: a size picked meanwhile is not taken back by a scoring that answers late), so a
   // size picked by hand stays while this board is played on.
   function followNewSize() {
-    const rows = state.cells.length, cols = state.cells[0].length;
+    const { rows, cols } = state;
     const { players, threehouse } = state.check;
     const key = JSON.stringify([rows, cols]);
     if (key === state.newSizeFollowed) return;
