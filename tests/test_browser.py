@@ -535,6 +535,36 @@ def test_violations_are_listed_and_marked(page):
     expect(page.locator("#violations > p")).to_have_text("1 problem:")
 
 
+def test_the_picker_offers_every_colour_until_each_player_has_one_on_the_board(page):
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    pick(page, "C3", "red 2-pip")
+    # the second player's first piece: their colour is not on the board yet
+    page.locator('#diagram .sq[data-cell="D4"]').click()
+    expect(page.locator('#picker .picker-colour[data-colour="blue"]')).to_be_visible()
+    expect(page.locator("#picker-more")).to_be_hidden()
+    page.get_by_label("blue 3-pip", exact=True).click()
+    expect(page.locator("#picker")).to_be_hidden()
+    # both players' colours down: the picker keeps to them
+    page.locator('#diagram .sq[data-cell="E5"]').click()
+    expect(page.locator('#picker .picker-colour[data-colour="red"]')).to_be_visible()
+    expect(page.locator('#picker .picker-colour[data-colour="blue"]')).to_be_visible()
+    expect(page.locator('#picker .picker-colour[data-colour="yellow"]')).to_be_hidden()
+    expect(page.locator("#picker-more")).to_be_visible()
+
+
+def test_the_picker_offers_the_colours_ticked_before_any_piece_is_down(page):
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    page.check('#opt-colours input[value="yellow"]')
+    page.check('#opt-colours input[value="cyan"]')
+    page.locator('#diagram .sq[data-cell="C3"]').click()
+    expect(page.locator('#picker .picker-colour[data-colour="yellow"]')).to_be_visible()
+    expect(page.locator('#picker .picker-colour[data-colour="cyan"]')).to_be_visible()
+    expect(page.locator('#picker .picker-colour[data-colour="red"]')).to_be_hidden()
+    expect(page.locator("#picker-more")).to_be_visible()
+
+
 def test_new_empty_board_then_place_pieces(page):
     page.select_option("#new-size", label="6×6 · 2 players")
     page.click("#new-board")

@@ -2118,7 +2118,10 @@
     $("#picker-key").hidden = ![...suggestions].some((v) => v !== current);
     const onBoard = onBoardColours();
     for (const v of suggestions) if (v && v.length === 2 && NAME_OF[v[0]]) onBoard.add(NAME_OF[v[0]]);
-    const showAll = onBoard.size === 0;
+    for (const c of [...options().colours, ...state.seats]) onBoard.add(c); // the players' colours told
+    // Fewer colours than players: a player yet to place a piece, whose colour only they know.
+    const players = state.check && state.check.players;
+    const showAll = onBoard.size === 0 || (players > 0 && onBoard.size < players);
     $("#picker-colours").classList.toggle("all", showAll);
     $("#picker-more").hidden = showAll;
     for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !onBoard.has(row.dataset.colour));
