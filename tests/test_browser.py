@@ -2027,6 +2027,28 @@ def test_reading_again_asks_before_it_drops_corrections(page):
     assert len(sent) == 2
 
 
+def test_a_piece_placed_on_a_square_read_surely_empty_is_a_move_since_the_photo_not_a_correction(page):
+    board = "# r3 .\n. b2 .\n. . #\n"
+    quad = {"C2": [[11, 5], [16, 5], [16, 10], [11, 10]], "A2": [[0, 5], [5, 5], [5, 10], [0, 10]]}
+    answer_read(page, {"board": board, "uncertain": ["A2"],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": quad})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    pick(page, "C2", "red 2-pip")  # the game goes on: the reader was sure C2 was empty
+    c2 = page.locator('#diagram .sq[data-cell="C2"]')
+    expect(c2).to_have_attribute("aria-label", "C2: red 2-pip, placed since the photo")
+    expect(c2.locator(".mark.corrected")).to_have_count(0)
+    expect(page.locator('#photo-marks .ps[data-cell="C2"]')).not_to_have_class("ps corrected")
+    expect(page.locator("#photo-marks .ps-label.placed")).to_have_text("r2")  # the photo does not show it
+    pick(page, "A2", "blue 1-pip")  # the reader was unsure of A2: a piece it missed
+    expect(page.locator('#diagram .sq[data-cell="A2"] .mark.corrected')).to_have_count(1)
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#read-again")
+    assert asked == ["Reading the photo again replaces the board, and your 1 correction and the piece placed "
+                     "since the photo with it. Read it again?"]
+
+
 def read_with_one_correction_answering_dialogs(page) -> tuple[list, list]:
     """Read a small board from a photo and correct C1 to a red 1-pip; each dialog after is
     recorded in the first list returned and dismissed until the second list's flag is set true."""

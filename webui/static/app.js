@@ -130,7 +130,22 @@
   // group named as it is now (a group renamed is one answer, not a correction of each square).
   function isCorrected(name) {
     const read = readNowAt(name);
-    return read !== undefined && read !== tokenAt(name);
+    return read !== undefined && read !== tokenAt(name) && !placedSincePhoto(name);
+  }
+
+  // Whether square ``name`` holds a pyramid placed as the game went on after the photo: the
+  // reader saw the square empty and was sure of it (a piece it missed is flagged unsure, and
+  // one placed there is a correction).
+  function placedSincePhoto(name) {
+    const token = tokenAt(name);
+    return readTokenAt(name) === "." && !!token && token.length === 2
+      && !((state.reading && state.reading.unsure) || []).includes(name);
+  }
+
+  // How many pyramids were placed since the photo (``placedSincePhoto``).
+  function placedSinceCount() {
+    if (!state.cells) return 0;
+    return state.cells.reduce((n, row, r) => n + row.filter((t, c) => placedSincePhoto(cellName(c, r))).length, 0);
   }
 
   // Whether square ``name`` holds what the photo's reading gave it, its colour group named as
@@ -1216,8 +1231,10 @@
   // False when the player has corrected squares and does not want them dropped: ``doing``,
   // what replaces the board, and ``ask``, the question.
   function confirmDroppingCorrections(doing = "Reading the photo again", ask = "Read it again?") {
-    const n = correctionCount();
-    return !n || window.confirm(`${doing} replaces the board, and your ${n} correction${n > 1 ? "s" : ""} with it. ${ask}`);
+    const n = correctionCount(), placed = placedSinceCount();
+    const lost = [n && `your ${n} correction${n > 1 ? "s" : ""}`,
+      placed && `the ${placed > 1 ? `${placed} pieces` : "piece"} placed since the photo`].filter(Boolean);
+    return !lost.length || window.confirm(`${doing} replaces the board, and ${lost.join(" and ")} with it. ${ask}`);
   }
 
   function onBoardColours() {
@@ -1445,7 +1462,7 @@
         const x = LEFT + col * S, y = TOP + (state.rows - 1 - row) * S;
         const corrected = isCorrected(name);
         // what the marks show, said too
-        const marks = [unsure.has(name) && !corrected && "unsure", corrected && "corrected",
+        const marks = [unsure.has(name) && !corrected && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
           violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here",
           state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
@@ -1516,11 +1533,12 @@
       nodes.push(poly);
       const cx = quad.reduce((s, p) => s + p[0], 0) / 4, cy = quad.reduce((s, p) => s + p[1], 0) / 4;
       const side = Math.hypot(quad[1][0] - quad[0][0], quad[1][1] - quad[0][1]);
-      // A square corrected, or of a colour group renamed since, shows its value now over the
-      // reader's drawing (which names what was read).
+      // A square corrected, or of a colour group renamed since, or a piece placed since, shows
+      // its value now over the reader's drawing (which names what was read).
       const read = readTokenAt(name);
-      if (corrected || (read !== undefined && token !== read)) { // (renamed only: in the drawing's own colours)
-        const label = svg("text", { class: corrected ? "ps-label" : "ps-label renamed", x: cx, y: cy, "font-size": side * (corrected ? 0.4 : 0.3) });
+      if (corrected || (read !== undefined && token !== read)) {
+        const kind = corrected ? "" : placedSincePhoto(name) ? " placed" : " renamed"; // (renamed: in the drawing's own colours)
+        const label = svg("text", { class: "ps-label" + kind, x: cx, y: cy, "font-size": side * (kind === " renamed" ? 0.3 : 0.4) });
         label.textContent = token;
         nodes.push(label);
       } else if (legal.has(name)) {
