@@ -2500,6 +2500,52 @@ def test_saved_options_out_of_range_leave_the_players_menu_on_a_choice(page, pla
     expect(page.locator("#opt-threehouse")).to_be_checked()  # the rest of the options still restored
 
 
+def assert_no_axe_violations(page, state: str) -> None:
+    """axe-core's checks of the page as it stands (WCAG 2 A and AA and its best practices)
+    find nothing: names of controls, labels, ARIA use, contrast, landmarks, headings."""
+    require(importlib.util.find_spec("axe_playwright_python") is not None,
+            "the axe-playwright-python package is not installed")
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    found = [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in violations]
+    assert not found, f"{state}: {found}"
+
+
+def test_axe_finds_no_accessibility_problem_through_a_reading_its_fixes_and_a_game(page):
+    assert_no_axe_violations(page, "the page as it opens")
+    board = "# r3 .\nw2 b2 .\n. w1 #\n"
+    cells = [{"cell": "A2", "value": "w2", "confidence": 0.6, "alternatives": [{"value": "x2", "confidence": 0.4}]},
+             {"cell": "B1", "value": "w1", "confidence": 0.6, "alternatives": [{"value": "w2", "confidence": 0.3}]}]
+    groups = [{"colour": "white", "cells": ["A2", "B1"], "confidence": 0.6,
+               "alternatives": [{"colour": "clear", "confidence": 0.4}]}]
+    answer_read(page, {"board": board, "uncertain": ["A2", "B1"],
+                       "reading": {"board": board, "cells": cells, "colour_groups": groups,
+                                   "warnings": ["check a colour: the 2 white pieces may be clear (odds of white: 60%)"]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {"B2": [[5, 5], [10, 5], [10, 10], [5, 10]]}})
+    expect(page.locator("#photo-pane")).to_be_visible()
+    assert_no_axe_violations(page, "a reading with unsure squares and a colour in doubt")
+    page.locator('#diagram .sq[data-cell="A2"]').click()
+    expect(page.locator("#picker")).to_be_visible()
+    assert_no_axe_violations(page, "the picker open on an unsure square")
+    page.locator("#picker .picker-row .choice", has_text="Empty").click()
+    expect(page.locator("#picker")).to_be_hidden()
+    page.locator("#players .hoverable").first.click()  # a line of the breakdown lit
+    assert_no_axe_violations(page, "a square corrected, a line of the breakdown lit")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.select_option("#new-size", label="6×6 · 2 players")
+    page.click("#new-board")
+    pick(page, "C3", "red 2-pip")
+    page.select_option("#move-colour", "red")
+    page.click('#midgame .size[data-pips="2"]')
+    assert_no_axe_violations(page, "a game on the page, the legal squares dotted")
+    page.fill("#board-text", "r3 r3\nb1 x")
+    page.click("#apply-text")
+    expect(page.locator("#message")).to_be_visible()
+    assert_no_axe_violations(page, "a board text that does not parse")
+
+
 # --- a board marked by hand -------------------------------------------------------------------
 REAL = ROOT / "tests" / "data" / "real_chessboards"
 
