@@ -821,6 +821,37 @@ def test_the_turn_of_a_game_watched_on_the_page_knows_its_passes(page):
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^\s*Blue to move, or .* after a pass the piece counts do not show\."))
 
 
+def test_a_game_carried_on_from_a_photo_follows_its_turns_from_the_moves_since(page):
+    # cyan one piece ahead in the photo, so cyan moved first; orange's move seen on the page
+    # then makes it cyan's turn, not "orange or cyan" as the counts alone would say
+    board = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
+    answer_read(page, {"board": board, "uncertain": ["E2"],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    pick(page, "B3", "orange 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")
+    pick(page, "D3", "cyan 3-pip")  # the reader's c2 put right: a correction, the moves since stand
+    expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+    pick(page, "E5", "cyan 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    pick(page, "E5", "Empty")  # taken back
+    expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+
+
+def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(page):
+    board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
+             ". . . . b2 . .\n. . . r3 . . .\n# . . g3 . . #\n")  # blue a piece behind
+    answer_plain_read(page, board)
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "F3", "blue 2-pip")  # all level: red or green first, the counts cannot tell
+    expect(page.locator("#to-move")).to_contain_text("Red or Green")
+    pick(page, "B6", "green 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+
+
 def test_a_dotted_square_offers_the_piece_chosen_and_the_next_player_keeps_a_size_it_may_place(page):
     enter_board(page, MUST_PASS)  # blue to move, with only 1-pips left
     expect(page.locator("#to-move")).to_contain_text("Blue to move")

@@ -51,7 +51,7 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
-    watched: null,                   // {order, squares, board}: the colours and squares placed one by one here since the board was empty, and the board after
+    watched: null,                   // {order, squares, board}: the colours and squares placed one by one here since the board was empty or the photo read, and the board after
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
   };
@@ -733,6 +733,7 @@
     setBoardFromText(data.board);
     if (pieceCount(state.cells) < before) state.seats = []; // fewer pieces than the board shown: another game
     state.readTokens = state.cells.map((r) => r.slice());
+    state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     syncBoardText();
     save();
     analyse(data.board).then((ok) => {
@@ -1866,7 +1867,7 @@
         el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "change")));
       return;
     }
-    const candidates = check.to_move_candidates || [];
+    const candidates = candidatesSeen(check);
     const ambiguous = candidates.length + (check.unseen_player_may_move ? 1 : 0) > 1 && !check.game_over;
     if (!ambiguous) { box.replaceChildren(); return; } // whose turn it is is known: no order to ask for
     const onBoard = COLOURS.map((c) => c.name).filter((c) => onBoardColours().has(c)); // (equals in the colours' usual order)
@@ -1879,9 +1880,11 @@
     // In turn order the players who have played this round hold one piece more than the rest, so
     // the seats from the first run from the most pieces to the fewest: the players on the board
     // by their piece count (those the counts allow to move, as "To move" lists them, last among
-    // equals); then, for a player with no piece yet, every other colour.
+    // equals, and the player seen placing last after them: the last of their round); then, for a
+    // player with no piece yet, every other colour.
     const held = (c) => (state.cells || []).reduce((n, row) => n + row.filter((t) => t.length === 2 && t[0] === LETTER_OF[c]).length, 0);
-    const ranked = onBoard.map((c, i) => [c, held(c), candidates.includes(c), i])
+    const last = lastSeenMover();
+    const ranked = onBoard.map((c, i) => [c, held(c), candidates.includes(c) + 2 * (c === last), i])
       .sort((a, b) => b[1] - a[1] || a[2] - b[2] || a[3] - b[3]).map(([c]) => c);
     const offered = onBoard.length >= needed ? ranked : ranked.concat(COLOURS.map((c) => c.name).filter((c) => !onBoard.includes(c)));
     const tap = (c) => {
@@ -1931,11 +1934,28 @@
     return null;
   }
 
+  // The player the game watched here saw place last, or null.
+  function lastSeenMover() {
+    const watched = watchOf(boardText());
+    return watched && watched.order.length ? watched.order[watched.order.length - 1] : null;
+  }
+
+  // Who may move by the piece counts (``check``'s candidates), less the player the game watched
+  // here saw place last: play goes round, so they place again only when all the others pass.
+  function candidatesSeen(check) {
+    const candidates = check.to_move_candidates || [], last = lastSeenMover();
+    const others = candidates.filter((c) => c !== last);
+    return others.length && !others.every((c) => (check.must_pass || []).includes(c)) ? others : candidates;
+  }
+
   function renderMidgame() {
     const check = state.check || {};
     const toMove = $("#to-move");
-    const candidates = check.to_move_candidates || [];
-    const seen = watchedTurn(), sure = seen || check.to_move; // the game watched here knows its passes
+    const candidates = candidatesSeen(check);
+    const alone = candidates.length === 1 && !check.unseen_player_may_move ? candidates[0] : null;
+    // the game watched here knows its passes, and who placed last
+    const seen = watchedTurn(), sure = seen || check.to_move || alone;
+    const likeliest = candidates.includes(check.to_move_likeliest) ? check.to_move_likeliest : null;
     const passing = check.game_over ? [] : (check.must_pass || []).map(cap);
     const passes = passing.length ? ` ${listed(passing, "and")} ${passing.length === 1 ? "has" : "have"} no legal move and must pass.` : "";
     const placed = pieceCount(state.cells || []);
@@ -1944,9 +1964,9 @@
       const full = Object.values(check.stash || {}).every((left) => Object.values(left).every((n) => !n));
       toMove.replaceChildren(el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
     } else if (sure) toMove.replaceChildren(swatch(sure), " ", el("strong", { text: cap(sure) }), ` to move.${passes}`);
-    else if (check.to_move_likeliest) { // who moves if nobody passed; the players know whether anyone did
-      const others = who.filter((c) => c !== cap(check.to_move_likeliest));
-      toMove.replaceChildren(swatch(check.to_move_likeliest), " ", el("strong", { text: cap(check.to_move_likeliest) }),
+    else if (likeliest) { // who moves if nobody passed; the players know whether anyone did
+      const others = who.filter((c) => c !== cap(likeliest));
+      toMove.replaceChildren(swatch(likeliest), " ", el("strong", { text: cap(likeliest) }),
         ` to move, or ${listed(others, "or")} after a pass the piece counts do not show.${passes}`);
     }
     else if (!candidates.length && check.unseen_player_may_move && !placed) {
@@ -1985,8 +2005,8 @@
     if (check.unseen_legal_moves) choices.push(UNSEEN);
     // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
     // tapped); a player picked by hand stays until then.
-    const likeliest = sure || check.to_move_likeliest;
-    const turn = likeliest && choices.includes(likeliest) ? likeliest : null;
+    const followed = sure || likeliest;
+    const turn = followed && choices.includes(followed) ? followed : null;
     if (turn && turn !== state.turnFollowed) {
       state.moveColour = turn;
       // the size kept where the new player may place one, else the first size it may place
@@ -2217,24 +2237,30 @@
     return rescore();
   }
 
-  // The game watched here (the colours and squares placed one by one since the board was empty)
-  // told of square ``name`` going from ``was`` to ``value`` on the board that was ``before`` (its
-  // text): a placement adds one; the last one taken back or put right (another piece on its
-  // square) changes it, and with it an order of play the watch gave from a first round now
-  // changed; any other change ends the watch.
+  // The game watched here (the colours and squares placed one by one since the board was empty
+  // or the photo read) told of square ``name`` going from ``was`` to ``value`` on the board that
+  // was ``before`` (its text): a placement adds one (on a photo's board, a move since the photo:
+  // ``placedSincePhoto``); the last one taken back or put right (another piece on its square)
+  // changes it, and with it an order of play the watch gave from the first moves now changed; a
+  // photo's reading corrected elsewhere leaves the moves since as they were; any other change
+  // ends the watch.
   function watchChange(name, was, value, before, fromEmpty) {
     const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
+    const fromPhoto = !!state.readTokens;
     let order = null, squares = null;
-    if (watched && was === "." && colour) {
+    if (watched && was === "." && colour && (!fromPhoto || placedSincePhoto(name))) {
       [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
     } else if (watched && watched.squares.length && watched.squares[watched.squares.length - 1] === name) {
-      // (a placement of the first round changed: the order it gave goes with it)
-      if (state.seatsWatched && watched.squares.length <= state.seats.length) state.seats = [];
       [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
       if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
+    } else if (watched && fromPhoto && !watched.squares.includes(name)) {
+      [order, squares] = [watched.order, watched.squares];
     }
     state.watched = order ? { order, squares, board: boardText() } : null;
+    // one of the first moves changed: the order of play they gave stands only if they still give it
+    if (order && state.seatsWatched && squares !== watched.squares && watched.squares.length <= state.seats.length
+        && String(watchedSeats()) !== String(state.seats)) state.seats = [];
   }
 
   // The game watched here where the board's text is ``text`` (the board it was left on), else null.
@@ -2242,16 +2268,28 @@
     return state.watched && state.watched.board === text ? state.watched : null;
   }
 
-  // The order of play seen: a game placed piece by piece here from an empty board shows it in
-  // its first round, when nobody can have passed (a 2-pip goes on any empty square). Null
-  // until every player of the check's count has placed once, or where the board has changed
-  // otherwise since.
+  // The order of play seen in the game watched here: its first moves go round the players in
+  // turn, nobody passing (from an empty board a 2-pip goes on any empty square; a photo's players
+  // had placed as many pieces each, or one fewer, as play in turn leaves them), once every player
+  // of the check's count has moved, or all but one whose colour is the one other on the board;
+  // the players a piece behind when the watch began move first in it, and sit last in the order.
+  // Null until then, where the counts or the moves fit no such round, or where the board has
+  // changed otherwise since.
   function watchedSeats() {
     const watched = watchOf(boardText()), check = state.check || {}, n = check.players;
     // a player count only guessed from the colours on the board (no setup's size) is no count to fill
     if (!watched || !n || check.players_source === "colours on board") return null;
-    const first = watched.order.slice(0, n);
-    return first.length === n && new Set(first).size === n ? first : null;
+    const moves = watched.order.slice(0, n);
+    if (moves.length < n - 1 || new Set(moves).size < moves.length) return null;
+    const others = [...onBoardColours()].filter((c) => !moves.includes(c));
+    const round = moves.length === n ? moves : others.length === 1 ? moves.concat(others) : null;
+    if (!round) return null;
+    const onBoard = (c) => state.cells.reduce((k, row) => k + row.filter((t) => t.length === 2 && NAME_OF[t[0]] === c).length, 0);
+    const atStart = round.map((c) => onBoard(c) - watched.order.filter((m) => m === c).length);
+    const most = Math.max(...atStart);
+    const behind = atStart.filter((k) => k === most - 1).length;
+    const fits = atStart.every((k, i) => k === (i < behind ? most - 1 : most));
+    return fits ? round.slice(behind).concat(round.slice(0, behind)) : null;
   }
 
   // A piece placed on an empty square that breaks a rule there, or a whole-board rule the board
