@@ -1028,8 +1028,16 @@ def test_the_new_board_menu_offers_the_setup_of_the_board_shown(page):
     pick(page, "B2", "red 1-pip")
     expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r1")
     expect(page.locator("#new-size option:checked")).to_have_text(re.compile(r"8×8 · 4 players"))
+    page.reload()  # and across a reload
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r1")
+    expect(page.locator("#new-size option:checked")).to_have_text(re.compile(r"8×8 · 4 players"))
     enter_board(page, "r1 . . .\n. . . .\n. . . b1\n")  # no setup's size: the size itself
     expect(page.locator("#new-size")).to_have_value("custom")
+    assert page.input_value("#new-rows") == "3" and page.input_value("#new-cols") == "4"
+    page.reload()
+    expect(page.locator("#diagram .sq")).to_have_count(12)
+    expect(page.locator("#new-size")).to_have_value("custom")
+    expect(page.locator("#custom-size")).to_be_visible()
     assert page.input_value("#new-rows") == "3" and page.input_value("#new-cols") == "4"
     page.click("#new-board")
     expect(page.locator("#diagram .sq")).to_have_count(12)

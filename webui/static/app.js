@@ -293,6 +293,7 @@
         watched: state.watched,
         seatsWatched: state.seatsWatched,
         newSizeFollowed: state.newSizeFollowed,
+        newSize: [$("#new-size").selectedIndex, $("#new-rows").value, $("#new-cols").value], // "New empty board"'s size menu
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -332,6 +333,12 @@
     }
     state.seatsWatched = saved.seatsWatched === true;
     if (typeof saved.newSizeFollowed === "string") state.newSizeFollowed = saved.newSizeFollowed;
+    const [sizeIndex, rows, cols] = Array.isArray(saved.newSize) ? saved.newSize : [];
+    if (Number.isInteger(sizeIndex) && sizeIndex >= 0 && sizeIndex < $("#new-size").options.length) {
+      $("#new-size").selectedIndex = sizeIndex;
+      $("#custom-size").hidden = $("#new-size").value !== "custom";
+      if (typeof rows === "string" && typeof cols === "string") [$("#new-rows").value, $("#new-cols").value] = [rows, cols];
+    }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
       restoreBoard(saved.board).then(returnToPlace);
@@ -2104,6 +2111,7 @@
     chosen.selected = true;
     $("#custom-size").hidden = chosen.value !== "custom";
     if (chosen.value === "custom") [$("#new-rows").value, $("#new-cols").value] = [rows, cols];
+    save();
   }
 
   // While the game goes on, the mid-game card (whose turn, where a piece may go) comes right
@@ -2474,7 +2482,8 @@
       save();
       rescore();
     });
-    $("#new-size").addEventListener("change", () => { $("#custom-size").hidden = $("#new-size").value !== "custom"; });
+    $("#new-size").addEventListener("change", () => { $("#custom-size").hidden = $("#new-size").value !== "custom"; save(); });
+    for (const input of [$("#new-rows"), $("#new-cols")]) input.addEventListener("change", save);
     $("#new-board").addEventListener("click", newBoard);
     $("#board-text").addEventListener("input", () => { state.textDirty = true; save(); });
     $("#apply-text").addEventListener("click", () => {
