@@ -838,6 +838,12 @@ def test_a_game_carried_on_from_a_photo_follows_its_turns_from_the_moves_since(p
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
     pick(page, "E5", "Empty")  # taken back
     expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+    # the card's piece on one of its dotted squares, one the reader was unsure of: a move too
+    page.click('#midgame .size[data-pips="2"]')
+    expect(page.locator('#diagram .sq[data-cell="E2"] .legal-dot')).to_have_count(1)
+    pick(page, "E2", "cyan 2-pip")
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: cyan 2-pip, placed since the photo")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
 def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(page):

@@ -135,11 +135,11 @@
 
   // Whether square ``name`` holds a pyramid placed as the game went on after the photo: the
   // reader saw the square empty and was sure of it (a piece it missed is flagged unsure, and
-  // one placed there is a correction).
+  // one placed there is a correction), or the game watched here saw it placed as a move.
   function placedSincePhoto(name) {
-    const token = tokenAt(name);
+    const token = tokenAt(name), watched = watchOf(boardText());
     return readTokenAt(name) === "." && !!token && token.length === 2
-      && !((state.reading && state.reading.unsure) || []).includes(name);
+      && (!((state.reading && state.reading.unsure) || []).includes(name) || (!!watched && watched.squares.includes(name)));
   }
 
   // How many pyramids were placed since the photo (``placedSincePhoto``).
@@ -1469,8 +1469,9 @@
         const token = state.cells[row][col];
         const x = LEFT + col * S, y = TOP + (state.rows - 1 - row) * S;
         const corrected = isCorrected(name);
+        const doubted = unsure.has(name) && stillAsRead(name); // the reader unsure, the square not changed since
         // what the marks show, said too
-        const marks = [unsure.has(name) && !corrected && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
+        const marks = [doubted && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
           violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here",
           state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
@@ -1480,7 +1481,7 @@
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
         drawContent(g, token);
         if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
-        if (unsure.has(name) && !corrected) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
+        if (doubted) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
         // inside the rule's red frame where the square has both, so that both show
         const inset = corrected && violations.has(name) ? 9 : 3;
         if (corrected) g.append(svg("rect", { class: "mark corrected", x: inset, y: inset, width: S - 2 * inset, height: S - 2 * inset, rx: 4 }));
@@ -1488,7 +1489,7 @@
           g.append(svg("rect", { class: "mark violation", x: 2.5, y: 2.5, width: S - 5, height: S - 5, rx: 3 }));
           const t = svg("text", { class: "badge bad", x: S - 12, y: 16, "aria-hidden": "true" }); t.textContent = "!"; g.append(t);
         }
-        if (unsure.has(name) && !corrected) {
+        if (doubted) {
           const t = svg("text", { class: "badge unsure", x: 7, y: 17, "aria-hidden": "true" }); t.textContent = "?"; g.append(t);
         }
         const owner = g.querySelector(".owner");
@@ -1536,7 +1537,7 @@
       const corrected = isCorrected(name);
       const poly = svg("polygon", { class: "ps", "data-cell": name, points: quad.map((p) => p.join(",")).join(" ") });
       if (corrected) poly.classList.add("corrected");
-      else if (unsure.has(name)) poly.classList.add("uncertain");
+      else if (unsure.has(name) && stillAsRead(name)) poly.classList.add("uncertain");
       if (state.highlight.has(name)) poly.classList.add("hl");
       nodes.push(poly);
       const cx = quad.reduce((s, p) => s + p[0], 0) / 4, cy = quad.reduce((s, p) => s + p[1], 0) / 4;
@@ -2256,8 +2257,10 @@
     const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
     const fromPhoto = !!state.readTokens;
+    // the mid-game card's piece put on one of its dotted squares (the check before this change)
+    const asDotted = value === LETTER_OF[state.moveColour] + state.movePips && (legalSquares() || []).includes(name);
     let order = null, squares = null;
-    if (watched && was === "." && colour && (!fromPhoto || placedSincePhoto(name))) {
+    if (watched && was === "." && colour && (!fromPhoto || asDotted || placedSincePhoto(name))) {
       [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
     } else if (watched && watched.squares.length && watched.squares[watched.squares.length - 1] === name) {
       [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
