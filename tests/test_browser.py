@@ -535,6 +535,22 @@ def test_violations_are_listed_and_marked(page):
     expect(page.locator("#violations > p")).to_have_text("1 problem:")
 
 
+def test_a_tap_on_a_phone_leaves_no_hover_colour_on_the_square_or_the_line_let_go(touch_phone):
+    page = touch_phone
+    enter_board(page, MIDGAME)
+    square = page.locator('#diagram .sq[data-cell="D3"]')
+    square.tap()
+    expect(page.locator("#picker")).to_be_visible()
+    page.locator("#picker .picker-row .choice", has_text="Park").tap()
+    expect(page.locator("#picker")).to_be_hidden()
+    light = square.locator(".cell").evaluate("c => getComputedStyle(c).fill")
+    assert light in ("rgb(247, 244, 238)", "rgb(217, 211, 199)"), light  # the square's own colour
+    line = page.locator("#players .hoverable").first
+    line.tap()
+    line.tap()  # let go
+    assert line.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(255, 243, 196)"
+
+
 def test_the_picker_offers_every_colour_until_each_player_has_one_on_the_board(page):
     page.select_option("#new-size", label="6×6 · 2 players")
     page.click("#new-board")
