@@ -289,9 +289,9 @@ r1 r2 b1 r1 r3 b3
 
 def test_a_player_who_must_pass_is_told_so(page):
     enter_board(page, MUST_PASS)
-    expect(page.locator("#to-move")).to_contain_text("Blue to move")
+    expect(page.locator("#to-move")).to_have_text("Blue to move. Red has placed every piece.")  # (no stash left)
     page.select_option("#move-colour", "red")
-    expect(page.locator("#moves")).to_contain_text("Red has no legal move and must pass.")
+    expect(page.locator("#moves")).to_have_text("Red has placed every piece.")
     page.select_option("#move-colour", "blue")
     page.click('#midgame .size[data-pips="2"]')
     expect(page.locator("#moves")).to_contain_text("Blue has no 2-pips left in the stash.")

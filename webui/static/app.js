@@ -1942,6 +1942,12 @@
     return null;
   }
 
+  // Whether player ``colour`` has no piece left in the stash ``check`` gives.
+  function placedEverything(check, colour) {
+    const left = (check.stash || {})[colour];
+    return !!left && Object.values(left).every((n) => !n);
+  }
+
   // The player the game watched here saw place last, or null.
   function lastSeenMover() {
     const watched = watchOf(boardText());
@@ -1964,8 +1970,11 @@
     // the game watched here knows its passes, and who placed last
     const seen = watchedTurn(), sure = seen || check.to_move || alone;
     const likeliest = candidates.includes(check.to_move_likeliest) ? check.to_move_likeliest : null;
-    const passing = check.game_over ? [] : (check.must_pass || []).map(cap);
-    const passes = passing.length ? ` ${listed(passing, "and")} ${passing.length === 1 ? "has" : "have"} no legal move and must pass.` : "";
+    const passing = check.game_over ? [] : check.must_pass || [];
+    const spent = passing.filter((c) => placedEverything(check, c)), stuck = passing.filter((c) => !spent.includes(c));
+    const has = (players) => `${listed(players.map(cap), "and")} ${players.length === 1 ? "has" : "have"}`;
+    const passes = (stuck.length ? ` ${has(stuck)} no legal move and must pass.` : "")
+      + (spent.length ? ` ${has(spent)} placed every piece.` : "");
     const placed = pieceCount(state.cells || []);
     const who = candidates.map(cap).concat(check.unseen_player_may_move ? ["a player with no piece yet"] : []);
     if (check.game_over) {
@@ -2055,7 +2064,8 @@
       return;
     }
     if ((check.must_pass || []).includes(colour)) {
-      out.replaceChildren(el("span", { class: "notice" }, el("strong", { text: cap(colour) }), " has no legal move and must pass."));
+      out.replaceChildren(el("span", { class: "notice" }, el("strong", { text: cap(colour) }),
+        placedEverything(check, colour) ? " has placed every piece." : " has no legal move and must pass."));
       return;
     }
     if (!pips) { out.textContent = "Choose a piece size to see where it may go."; return; }
