@@ -1249,6 +1249,11 @@
     return coloursIn(state.cells || []);
   }
 
+  // How many pyramids of colour ``colour`` the board holds.
+  function piecesOf(colour) {
+    return (state.cells || []).reduce((n, row) => n + row.filter((t) => t.length === 2 && t[0] === LETTER_OF[colour]).length, 0);
+  }
+
   // How many pyramids ``cells`` (rows of tokens) hold.
   function pieceCount(cells) {
     return cells.reduce((n, row) => n + row.filter((t) => t.length === 2).length, 0);
@@ -1890,9 +1895,8 @@
     // by their piece count (those the counts allow to move, as "To move" lists them, last among
     // equals, and the player seen placing last after them: the last of their round); then, for a
     // player with no piece yet, every other colour.
-    const held = (c) => (state.cells || []).reduce((n, row) => n + row.filter((t) => t.length === 2 && t[0] === LETTER_OF[c]).length, 0);
     const last = lastSeenMover();
-    const ranked = onBoard.map((c, i) => [c, held(c), candidates.includes(c) + 2 * (c === last), i])
+    const ranked = onBoard.map((c, i) => [c, piecesOf(c), candidates.includes(c) + 2 * (c === last), i])
       .sort((a, b) => b[1] - a[1] || a[2] - b[2] || a[3] - b[3]).map(([c]) => c);
     const offered = onBoard.length >= needed ? ranked : ranked.concat(COLOURS.map((c) => c.name).filter((c) => !onBoard.includes(c)));
     const tap = (c) => {
@@ -2305,8 +2309,7 @@
     const others = [...onBoardColours()].filter((c) => !moves.includes(c));
     const round = moves.length === n ? moves : others.length === 1 ? moves.concat(others) : null;
     if (!round) return null;
-    const onBoard = (c) => state.cells.reduce((k, row) => k + row.filter((t) => t.length === 2 && NAME_OF[t[0]] === c).length, 0);
-    const atStart = round.map((c) => onBoard(c) - watched.order.filter((m) => m === c).length);
+    const atStart = round.map((c) => piecesOf(c) - watched.order.filter((m) => m === c).length);
     const most = Math.max(...atStart);
     const behind = atStart.filter((k) => k === most - 1).length;
     const fits = atStart.every((k, i) => k === (i < behind ? most - 1 : most));
