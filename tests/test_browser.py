@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from in_ci import in_ci
-from scorer.board import PARK, Board, Piece, Square
+from scorer.board import COLOURS, PARK, Board, Piece, Square
 from scorer.scoring import score_board
 from webui import create_app
 
@@ -551,22 +551,31 @@ def test_a_tap_on_a_phone_leaves_no_hover_colour_on_the_square_or_the_line_let_g
     assert line.evaluate("e => getComputedStyle(e).backgroundColor") != "rgb(255, 243, 196)"
 
 
+def expect_picker_offers(page, cell: str, colours: set[str]) -> None:
+    """Tap square ``cell``: its picker shows the rows of ``colours`` alone, and "more colours…"
+    for the rest (all ten shown: no such link)."""
+    page.locator(f'#diagram .sq[data-cell="{cell}"]').click()
+    for row in page.locator("#picker .picker-colour").all():
+        if row.get_attribute("data-colour") in colours:
+            expect(row).to_be_visible()
+        else:
+            expect(row).to_be_hidden()
+    more = expect(page.locator("#picker-more"))
+    if len(colours) < len(COLOURS):
+        more.to_be_visible()
+    else:
+        more.to_be_hidden()
+
+
 def test_the_picker_offers_every_colour_until_each_player_has_one_on_the_board(page):
     page.select_option("#new-size", label="6×6 · 2 players")
     page.click("#new-board")
     pick(page, "C3", "red 2-pip")
     # the second player's first piece: their colour is not on the board yet
-    page.locator('#diagram .sq[data-cell="D4"]').click()
-    expect(page.locator('#picker .picker-colour[data-colour="blue"]')).to_be_visible()
-    expect(page.locator("#picker-more")).to_be_hidden()
+    expect_picker_offers(page, "D4", set(COLOURS))
     page.get_by_label("blue 3-pip", exact=True).click()
     expect(page.locator("#picker")).to_be_hidden()
-    # both players' colours down: the picker keeps to them
-    page.locator('#diagram .sq[data-cell="E5"]').click()
-    expect(page.locator('#picker .picker-colour[data-colour="red"]')).to_be_visible()
-    expect(page.locator('#picker .picker-colour[data-colour="blue"]')).to_be_visible()
-    expect(page.locator('#picker .picker-colour[data-colour="yellow"]')).to_be_hidden()
-    expect(page.locator("#picker-more")).to_be_visible()
+    expect_picker_offers(page, "E5", {"red", "blue"})  # both players' colours down: the picker keeps to them
 
 
 def test_the_picker_offers_the_colours_ticked_before_any_piece_is_down(page):
@@ -574,11 +583,7 @@ def test_the_picker_offers_the_colours_ticked_before_any_piece_is_down(page):
     page.click("#new-board")
     page.check('#opt-colours input[value="yellow"]')
     page.check('#opt-colours input[value="cyan"]')
-    page.locator('#diagram .sq[data-cell="C3"]').click()
-    expect(page.locator('#picker .picker-colour[data-colour="yellow"]')).to_be_visible()
-    expect(page.locator('#picker .picker-colour[data-colour="cyan"]')).to_be_visible()
-    expect(page.locator('#picker .picker-colour[data-colour="red"]')).to_be_hidden()
-    expect(page.locator("#picker-more")).to_be_visible()
+    expect_picker_offers(page, "C3", {"yellow", "cyan"})
 
 
 def test_new_empty_board_then_place_pieces(page):
