@@ -446,11 +446,11 @@ def test_a_lit_line_whose_squares_are_out_of_sight_offers_the_way_to_them(page):
 
 
 def test_a_corrected_square_that_breaks_a_rule_shows_both_frames(page):
-    board = "r3 . .\n. . .\n. . b2\n"
+    board = "r3 . .\n. # .\n. . b2\n"
     answer_plain_read(page, board)
     expect(page.locator("#photo-pane")).to_be_visible()
-    pick(page, "B3", "red 3-pip")  # beside the other red 3-pip: breaks a rule
-    square = page.locator('#diagram .sq[data-cell="B3"]')
+    pick(page, "B2", "red 3-pip")  # the park read there put right, beside the other red 3-pip: breaks a rule
+    square = page.locator('#diagram .sq[data-cell="B2"]')
     expect(square).to_have_attribute("aria-label", re.compile("corrected, breaks a rule"))
     corrected, violation = square.locator(".mark.corrected"), square.locator(".mark.violation")
     expect(corrected).to_have_count(1)
