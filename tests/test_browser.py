@@ -489,9 +489,10 @@ def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_fi
     expect(page.locator("#violations .ok")).to_be_visible()
     expect(page.locator("#outcome")).not_to_contain_text("breaks a rule")
     pick(page, "B3", "red 3-pip")
-    # corrected and breaking a rule: both frames, and the player's letter drawn over them
+    # a move since the photo (the square read surely empty) breaking a rule: the rule's frame,
+    # and the player's letter drawn over it
     b3 = page.locator('#diagram .sq[data-cell="B3"]')
-    expect(b3.locator(".mark.corrected")).to_have_count(1)
+    expect(b3).to_have_attribute("aria-label", "B3: red 3-pip, placed since the photo, breaks a rule")
     expect(b3.locator(".mark.violation")).to_have_count(1)
     assert b3.evaluate("g => g.lastElementChild.classList.contains('owner')")
     problems = page.locator("#violations li")
