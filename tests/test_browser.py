@@ -878,6 +878,46 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     pick(page, "B6", "green 2-pip")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Red to move.")
+    # a second photo of the game: the order of play stays through the next moves
+    answer_plain_read(page, page.input_value("#board-text"))
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    pick(page, "B2", "red 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+
+
+def test_a_game_from_a_photo_keeps_its_watch_through_a_colour_answered_a_move_put_right_and_a_new_photo(page):
+    board = "# . . . . #\n. . . . . .\n. . w3 . . .\n. . b2 w2 . .\n. . . . . .\n# . . . . #\n"
+    groups = [{"colour": "white", "cells": ["C4", "D3"], "confidence": 0.6, "unsure": True,
+               "alternatives": [{"colour": "clear", "confidence": 0.4}]}]
+    answer_read(page, {"board": board, "uncertain": ["E2"],
+                       "reading": {"board": board, "cells": [], "colour_groups": groups,
+                                   "warnings": ["check a colour: the 2 white pieces may be clear (odds of white: 60%)"],
+                                   "warning_kinds": ["colour_check"]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "B2", "blue 2-pip")
+    pick(page, "E5", "white 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "B2", "blue 3-pip")  # an earlier move put right: the watch goes on
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    expect(page.locator("#seats")).to_contain_text("Order of play: White \u2192 Blue")
+    # the reader's question answered: its white pieces are clear, and so is the move placed as white
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "x2")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Clear \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    # play went on: a piece on a square the reader was unsure of is a move now, not a piece it missed
+    pick(page, "E2", "blue 2-pip")
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: blue 2-pip, placed since the photo")
+    expect(page.locator("#to-move")).to_have_text("Clear to move.")
+    # a second photo of the same game: the order of play stays through the moves after it
+    later = "# . . . . #\n. . . . x2 .\n. . x3 . . .\n. . b2 x2 . .\n. b3 . . b2 .\n# . . . . #\n"
+    answer_plain_read(page, later)
+    expect(page.locator("#to-move")).to_have_text("Clear to move.")
+    pick(page, "F4", "clear 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Clear \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
 
 
 def test_a_dotted_square_offers_the_piece_chosen_and_the_next_player_keeps_a_size_it_may_place(page):

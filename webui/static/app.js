@@ -741,6 +741,7 @@
     if (pieceCount(state.cells) < before) state.seats = []; // fewer pieces than the board shown: another game
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
+    state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
     syncBoardText();
     save();
     analyse(data.board).then((ok) => {
@@ -1364,7 +1365,8 @@
     const changing = groups || (state.reading && state.reading.colourGroups) || [];
     // The letters read as the answer leaves them: two groups swap, or a group's name and the
     // one it was thought to have instead become one.
-    const letters = changing.some((g) => g.colour === to) ? swap : { [a]: b, [b]: b };
+    const swapping = changing.some((g) => g.colour === to);
+    const letters = swapping ? swap : { [a]: b, [b]: b };
     for (const g of changing) {
       const named = swapName(g.colour);
       if (named !== g.colour && g.unsure) {
@@ -1377,10 +1379,17 @@
     state.cardOrder = state.cardOrder.map(swapName);
     if (state.turnFollowed) state.turnFollowed = swapName(state.turnFollowed); // the same turn, renamed
     if (state.moveColour) state.moveColour = swapName(state.moveColour);
-    const watching = !only && watchOf(boardText());
+    const watching = watchOf(boardText());
+    // The moves since the photo go with the pieces the page called by those names: a group
+    // renamed takes its colour's moves, two groups swapping names each other's.
+    const renamed = (c) => (c === from ? to : c === to && swapping ? from : c);
+    for (const cell of (only && watching && watching.squares) || []) {
+      const colour = NAME_OF[(tokenAt(cell) || "")[0]];
+      if (colour && renamed(colour) !== colour) only.add(cell);
+    }
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
-    state.watched = watching ? { ...watching, order: watching.order.map(swapName), board: boardText() } : null;
+    state.watched = watching ? { ...watching, order: watching.order.map(only ? renamed : swapName), board: boardText() } : null;
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
@@ -2274,17 +2283,21 @@
     // the mid-game card's piece put on one of its dotted squares (the check before this change)
     const asDotted = value === LETTER_OF[state.moveColour] + state.movePips && (legalSquares() || []).includes(name);
     let order = null, squares = null;
-    if (watched && was === "." && colour && (!fromPhoto || asDotted || placedSincePhoto(name))) {
+    const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
+    // (once play has gone on from a photo, a piece put on an empty square is a move, not a piece the reader missed)
+    if (watched && was === "." && colour && (!fromPhoto || asDotted || watched.order.length || placedSincePhoto(name))) {
       [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
-    } else if (watched && watched.squares.length && watched.squares[watched.squares.length - 1] === name) {
+    } else if (at >= 0 && at === watched.squares.length - 1) {
       [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
       if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
-    } else if (watched && fromPhoto && !watched.squares.includes(name)) {
+    } else if (at >= 0 && colour) { // an earlier move put right: another piece there
+      [order, squares] = [watched.order.map((c, i) => (i === at ? colour : c)), watched.squares];
+    } else if (watched && fromPhoto && at < 0) {
       [order, squares] = [watched.order, watched.squares];
     }
     state.watched = order ? { order, squares, board: boardText() } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
-    if (order && state.seatsWatched && squares !== watched.squares && watched.squares.length <= state.seats.length
+    if (order && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
   }
 
