@@ -585,6 +585,9 @@ def test_the_picker_offers_the_colours_ticked_before_any_piece_is_down(page):
     page.check('#opt-colours input[value="yellow"]')
     page.check('#opt-colours input[value="cyan"]')
     expect_picker_offers(page, "C3", {"yellow", "cyan"})
+    page.click("#picker-more")
+    page.get_by_label("red 2-pip", exact=True).click()  # a colour not ticked: the ticks are another game's
+    expect_picker_offers(page, "E5", set(COLOURS))  # red's opponent, whose colour only they know
 
 
 def test_new_empty_board_then_place_pieces(page):
@@ -866,6 +869,12 @@ def test_a_game_carried_on_from_a_photo_follows_its_turns_from_the_moves_since(p
     pick(page, "E2", "cyan 2-pip")
     expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: cyan 2-pip, placed since the photo")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    # the reading corrected as text (D3 back to the reader's c2): the moves since stand
+    page.fill("#board-text", page.input_value("#board-text").replace("o2 c3", "o2 c2"))
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "c2")
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: cyan 2-pip, placed since the photo")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
 def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(page):
@@ -882,6 +891,9 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     answer_plain_read(page, page.input_value("#board-text"))
     expect(page.locator("#to-move")).to_have_text("Red to move.")
     pick(page, "B2", "red 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "B2", "red 3-pip")  # that move put right: the order stands (it came from the last board's moves)
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
 
@@ -918,6 +930,31 @@ def test_a_game_from_a_photo_keeps_its_watch_through_a_colour_answered_a_move_pu
     pick(page, "F4", "clear 2-pip")
     expect(page.locator("#seats")).to_contain_text("Order of play: Clear \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
+
+
+def test_the_cards_piece_on_a_dotted_square_the_reader_doubted_is_the_first_move_since_the_photo(page):
+    board = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
+    answer_read(page, {"board": board, "uncertain": ["B3"],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    page.click('#midgame .size[data-pips="2"]')
+    pick(page, "B3", "orange 2-pip")
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("aria-label", "B3: orange 2-pip, placed since the photo")
+    expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+
+
+def test_moves_made_while_a_player_had_to_pass_fill_in_no_order_of_play(page):
+    board = "# . . . . #\n. . . . . .\n. . r2 . . .\n. . b2 r2 . .\n. . . . . .\n# . . . . #\n"
+    saved = {"options": {"players": "auto", "stash": "auto", "colours": [], "private_parks": False, "loose_parks": False},
+             "text": board, "textDirty": False, "board": board,
+             "watched": {"order": ["red"], "squares": ["D3"], "board": board, "passAt": 0}}
+    page.evaluate("(saved) => localStorage.setItem('subdivision-scorer.v1', JSON.stringify(saved))", saved)
+    page.reload()
+    expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "r2")
+    pick(page, "B2", "blue 2-pip")  # red, then blue: a round, but someone had to pass during it
+    expect(page.locator("#to-move")).to_have_text("Red to move.")  # (blue placed last)
+    expect(page.locator("#seats")).not_to_contain_text("Order of play")
 
 
 def test_a_dotted_square_offers_the_piece_chosen_and_the_next_player_keeps_a_size_it_may_place(page):
@@ -2141,13 +2178,16 @@ def test_a_piece_placed_on_a_square_read_surely_empty_is_a_move_since_the_photo_
                        "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": quad})
     expect(page.locator("#photo-pane")).to_be_visible()
+    pick(page, "A2", "blue 1-pip")  # the reader was unsure of A2: a piece it missed
+    expect(page.locator('#diagram .sq[data-cell="A2"] .mark.corrected')).to_have_count(1)
     pick(page, "C2", "red 2-pip")  # the game goes on: the reader was sure C2 was empty
     c2 = page.locator('#diagram .sq[data-cell="C2"]')
     expect(c2).to_have_attribute("aria-label", "C2: red 2-pip, placed since the photo")
     expect(c2.locator(".mark.corrected")).to_have_count(0)
-    expect(page.locator('#photo-marks .ps[data-cell="C2"]')).not_to_have_class("ps corrected")
+    expect(page.locator('#photo-marks .ps[data-cell="C2"]')).not_to_have_class(re.compile(r"\bcorrected\b"))
     expect(page.locator("#photo-marks .ps-label.placed")).to_have_text("r2")  # the photo does not show it
-    pick(page, "A2", "blue 1-pip")  # the reader was unsure of A2: a piece it missed
+    page.locator('#diagram .sq[data-cell="A2"]').click()  # the correction confirmed: still a correction
+    page.get_by_label("blue 1-pip", exact=True).click()
     expect(page.locator('#diagram .sq[data-cell="A2"] .mark.corrected')).to_have_count(1)
     asked = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))

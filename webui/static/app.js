@@ -133,13 +133,18 @@
     return read !== undefined && read !== tokenAt(name) && !placedSincePhoto(name);
   }
 
-  // Whether square ``name`` holds a pyramid placed as the game went on after the photo: the
-  // reader saw the square empty and was sure of it (a piece it missed is flagged unsure, and
-  // one placed there is a correction), or the game watched here saw it placed as a move.
+  // Whether square ``name`` holds a pyramid placed as the game went on after the photo: one the
+  // game watched here took for a move (``watchChange``); on a board no longer watched, one on a
+  // square the reader was sure was empty (a piece it missed is flagged unsure: a correction).
   function placedSincePhoto(name) {
     const token = tokenAt(name), watched = watchOf(boardText());
     return readTokenAt(name) === "." && !!token && token.length === 2
-      && (!((state.reading && state.reading.unsure) || []).includes(name) || (!!watched && watched.squares.includes(name)));
+      && (watched ? watched.squares.includes(name) : readSurelyEmpty(name));
+  }
+
+  // Whether the reader read square ``name`` empty and was sure of it (or was told so since).
+  function readSurelyEmpty(name) {
+    return readTokenAt(name) === "." && !((state.reading && state.reading.unsure) || []).includes(name);
   }
 
   // How many pyramids were placed since the photo (``placedSincePhoto``).
@@ -276,6 +281,13 @@
     $("#colours-used").textContent = note;
   }
 
+  // "New empty board"'s size menu as it stands: the setup chosen (size, players, ThreeHouse) and the other size's rows and columns.
+  function newSizeChosen() {
+    const option = $("#new-size").selectedOptions[0] || {};
+    const { players, threehouse } = option.dataset || {};
+    return { value: option.value, players, threehouse, rows: $("#new-rows").value, cols: $("#new-cols").value };
+  }
+
   function save() {
     try {
       localStorage.setItem(STORAGE_KEY, JSON.stringify({
@@ -293,7 +305,7 @@
         watched: state.watched,
         seatsWatched: state.seatsWatched,
         newSizeFollowed: state.newSizeFollowed,
-        newSize: [$("#new-size").selectedIndex, $("#new-rows").value, $("#new-cols").value], // "New empty board"'s size menu
+        newSize: newSizeChosen(), // "New empty board"'s size menu
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -329,15 +341,18 @@
     if (watched && typeof watched.board === "string" && Array.isArray(watched.order) && watched.order.every((c) => LETTER_OF[c])
         && Array.isArray(watched.squares) && watched.squares.length === watched.order.length
         && watched.squares.every((name) => CELL_NAME.test(name))) {
-      state.watched = { order: watched.order, squares: watched.squares, board: watched.board };
+      state.watched = { order: watched.order, squares: watched.squares, board: watched.board,
+        ...(Number.isInteger(watched.passAt) && { passAt: watched.passAt }) };
     }
     state.seatsWatched = saved.seatsWatched === true;
     if (typeof saved.newSizeFollowed === "string") state.newSizeFollowed = saved.newSizeFollowed;
-    const [sizeIndex, rows, cols] = Array.isArray(saved.newSize) ? saved.newSize : [];
-    if (Number.isInteger(sizeIndex) && sizeIndex >= 0 && sizeIndex < $("#new-size").options.length) {
-      $("#new-size").selectedIndex = sizeIndex;
-      $("#custom-size").hidden = $("#new-size").value !== "custom";
-      if (typeof rows === "string" && typeof cols === "string") [$("#new-rows").value, $("#new-cols").value] = [rows, cols];
+    const size = saved.newSize;
+    const option = size && [...$("#new-size").options].find((o) => o.value === size.value
+      && (o.value === "custom" || (o.dataset.players === size.players && o.dataset.threehouse === size.threehouse)));
+    if (option) {
+      option.selected = true;
+      $("#custom-size").hidden = option.value !== "custom";
+      if (typeof size.rows === "string" && typeof size.cols === "string") [$("#new-rows").value, $("#new-cols").value] = [size.rows, size.cols];
     }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
@@ -1237,8 +1252,8 @@
     openMarking(playArea, anotherBoard);
   }
 
-  // False when the player has corrected squares and does not want them dropped: ``doing``,
-  // what replaces the board, and ``ask``, the question.
+  // False when the player has corrected squares or placed pieces since the photo and does not
+  // want them dropped: ``doing``, what replaces the board, and ``ask``, the question.
   function confirmDroppingCorrections(doing = "Reading the photo again", ask = "Read it again?") {
     const n = correctionCount(), placed = placedSinceCount();
     const lost = [n && `your ${n} correction${n > 1 ? "s" : ""}`,
@@ -1356,7 +1371,6 @@
     const a = LETTER_OF[from], b = LETTER_OF[to];
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
-    const swapName = (c) => (c === from ? to : c === to ? from : c);
     const ofItsGroup = (g) => (cell) => {
       const token = tokenAt(cell) || "";
       return token.length === 2 && token[0] === LETTER_OF[g.colour];
@@ -1367,6 +1381,10 @@
     // one it was thought to have instead become one.
     const swapping = changing.some((g) => g.colour === to);
     const letters = swapping ? swap : { [a]: b, [b]: b };
+    // Every piece of the two colours swaps, or the reader's groups alone: then ``to`` keeps its
+    // own pieces unless a group of that name swaps too. The moves since the photo, the order of
+    // play and the cards go with them.
+    const swapName = !only || swapping ? (c) => (c === from ? to : c === to ? from : c) : (c) => (c === from ? to : c);
     for (const g of changing) {
       const named = swapName(g.colour);
       if (named !== g.colour && g.unsure) {
@@ -1380,16 +1398,13 @@
     if (state.turnFollowed) state.turnFollowed = swapName(state.turnFollowed); // the same turn, renamed
     if (state.moveColour) state.moveColour = swapName(state.moveColour);
     const watching = watchOf(boardText());
-    // The moves since the photo go with the pieces the page called by those names: a group
-    // renamed takes its colour's moves, two groups swapping names each other's.
-    const renamed = (c) => (c === from ? to : c === to && swapping ? from : c);
     for (const cell of (only && watching && watching.squares) || []) {
       const colour = NAME_OF[(tokenAt(cell) || "")[0]];
-      if (colour && renamed(colour) !== colour) only.add(cell);
+      if (colour && swapName(colour) !== colour) only.add(cell);
     }
     state.cells = state.cells.map((row, r) => row.map((t, c) => (
       t.length === 2 && swap[t[0]] && (!only || only.has(cellName(c, r))) ? swap[t[0]] + t[1] : t)));
-    state.watched = watching ? { ...watching, order: watching.order.map(only ? renamed : swapName), board: boardText() } : null;
+    state.watched = watching ? { ...watching, order: watching.order.map(swapName), board: boardText() } : null;
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
     renderWarnings();
@@ -1944,9 +1959,9 @@
   // player has a legal move now (the board has not changed since, so any player between had
   // none and passed). Null unless the order of play is given and the board is the one watched.
   function watchedTurn() {
-    const watched = watchOf(boardText()), check = state.check || {}, seats = check.seats;
-    if (!watched || !watched.order.length || !seats || check.game_over) return null;
-    const last = seats.indexOf(watched.order[watched.order.length - 1]);
+    const check = state.check || {}, seats = check.seats;
+    if (!lastSeenMover() || !seats || check.game_over) return null;
+    const last = seats.indexOf(lastSeenMover());
     if (last < 0) return null;
     for (let i = 1; i <= seats.length; i++) {
       const player = seats[(last + i) % seats.length];
@@ -1975,14 +1990,21 @@
     return others.length && !others.every((c) => (check.must_pass || []).includes(c)) ? others : candidates;
   }
 
+  // Whose turn it is as the page tells it, from ``check``: ``sure``, the one player it can name
+  // (the game watched here knows its passes and who placed last; else the piece counts);
+  // ``candidates``, those the counts allow, less the player seen placing last; ``likeliest``,
+  // the one of them to move if nobody passed more than the counts show.
+  function turnNow(check) {
+    const candidates = candidatesSeen(check);
+    const alone = candidates.length === 1 && !check.unseen_player_may_move ? candidates[0] : null;
+    const likeliest = candidates.includes(check.to_move_likeliest) ? check.to_move_likeliest : null;
+    return { sure: watchedTurn() || check.to_move || alone, candidates, likeliest };
+  }
+
   function renderMidgame() {
     const check = state.check || {};
     const toMove = $("#to-move");
-    const candidates = candidatesSeen(check);
-    const alone = candidates.length === 1 && !check.unseen_player_may_move ? candidates[0] : null;
-    // the game watched here knows its passes, and who placed last
-    const seen = watchedTurn(), sure = seen || check.to_move || alone;
-    const likeliest = candidates.includes(check.to_move_likeliest) ? check.to_move_likeliest : null;
+    const { sure, candidates, likeliest } = turnNow(check);
     const passing = check.game_over ? [] : check.must_pass || [];
     const spent = passing.filter((c) => placedEverything(check, c)), stuck = passing.filter((c) => !spent.includes(c));
     const has = (players) => `${listed(players.map(cap), "and")} ${players.length === 1 ? "has" : "have"}`;
@@ -1991,7 +2013,7 @@
     const placed = pieceCount(state.cells || []);
     const who = candidates.map(cap).concat(check.unseen_player_may_move ? ["a player with no piece yet"] : []);
     if (check.game_over) {
-      const full = Object.values(check.stash || {}).every((left) => Object.values(left).every((n) => !n));
+      const full = Object.keys(check.stash || {}).every((c) => placedEverything(check, c));
       toMove.replaceChildren(el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
     } else if (sure) toMove.replaceChildren(swatch(sure), " ", el("strong", { text: cap(sure) }), ` to move.${passes}`);
     else if (likeliest) { // who moves if nobody passed; the players know whether anyone did
@@ -2186,15 +2208,19 @@
       $("#picker-reading").textContent = "";
     }
     $("#picker-key").hidden = ![...suggestions].some((v) => v !== current);
-    const onBoard = onBoardColours();
-    for (const v of suggestions) if (v && v.length === 2 && NAME_OF[v[0]]) onBoard.add(NAME_OF[v[0]]);
-    for (const c of [...options().colours, ...state.seats]) onBoard.add(c); // the players' colours told
-    // Fewer colours than players: a player yet to place a piece, whose colour only they know.
+    // The players' colours known: those on the board and those told (ticked, unless a colour on
+    // the board is not among the ticks, left from another game; the order of play). Fewer of
+    // them than players: a player yet to place a piece, whose colour only they know.
+    const onBoard = onBoardColours(), ticked = options().colours;
+    const told = [...onBoard].every((c) => ticked.includes(c)) ? ticked : [];
+    const known = new Set([...onBoard, ...told, ...state.seats]);
     const players = state.check && state.check.players;
-    const showAll = onBoard.size === 0 || (players > 0 && onBoard.size < players);
+    const showAll = known.size === 0 || (players > 0 && known.size < players);
+    const offered = new Set(known); // and the reader's next best
+    for (const v of suggestions) if (v && v.length === 2 && NAME_OF[v[0]]) offered.add(NAME_OF[v[0]]);
     $("#picker-colours").classList.toggle("all", showAll);
     $("#picker-more").hidden = showAll;
-    for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !onBoard.has(row.dataset.colour));
+    for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !offered.has(row.dataset.colour));
     const barred = barredPieces(name, current);
     $("#picker-barred-key").hidden = !barred.size;
     // a square dotted for the piece chosen in the mid-game card: that piece marked, and focused
@@ -2260,8 +2286,9 @@
   function setSquare(name, value) {
     const { col, row } = parseCell(name);
     const before = boardText(), was = state.cells[row][col], fromEmpty = pieceCount(state.cells) === 0;
+    const turn = turnNow(state.check || {}), next = turn.sure ? [turn.sure] : turn.candidates;
     state.cells[row][col] = value;
-    watchChange(name, was, value, before, fromEmpty);
+    watchChange(name, was, value, before, fromEmpty, next);
     if (state.textDirty) textStatus("The text above has edits not applied yet.");
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
@@ -2271,12 +2298,15 @@
 
   // The game watched here (the colours and squares placed one by one since the board was empty
   // or the photo read) told of square ``name`` going from ``was`` to ``value`` on the board that
-  // was ``before`` (its text): a placement adds one (on a photo's board, a move since the photo:
-  // ``placedSincePhoto``); the last one taken back or put right (another piece on its square)
-  // changes it, and with it an order of play the watch gave from the first moves now changed; a
-  // photo's reading corrected elsewhere leaves the moves since as they were; any other change
-  // ends the watch.
-  function watchChange(name, was, value, before, fromEmpty) {
+  // was ``before`` (its text), ``next`` being the players who might place next as the page said
+  // then: a placement adds one, a move (on a photo's board, where the reader was sure the square
+  // was empty, the mid-game card's piece on one of its dotted squares, or once play has gone on
+  // a piece of a player who might place next; else a piece the reader missed, a correction);
+  // a move taken back or put right (another piece on its square) changes it, and with it an
+  // order of play the watch gave from the first moves now changed; a photo's reading corrected
+  // elsewhere leaves the moves as they were; any other change ends the watch. A move made while
+  // a player had to pass is noted (``passAt``): the first moves then say no order of play.
+  function watchChange(name, was, value, before, fromEmpty, next = []) {
     const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
     const fromPhoto = !!state.readTokens;
@@ -2284,8 +2314,8 @@
     const asDotted = value === LETTER_OF[state.moveColour] + state.movePips && (legalSquares() || []).includes(name);
     let order = null, squares = null;
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
-    // (once play has gone on from a photo, a piece put on an empty square is a move, not a piece the reader missed)
-    if (watched && was === "." && colour && (!fromPhoto || asDotted || watched.order.length || placedSincePhoto(name))) {
+    const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
+    if (watched && was === "." && colour && aMove) {
       [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
     } else if (at >= 0 && at === watched.squares.length - 1) {
       [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
@@ -2295,7 +2325,9 @@
     } else if (watched && fromPhoto && at < 0) {
       [order, squares] = [watched.order, watched.squares];
     }
-    state.watched = order ? { order, squares, board: boardText() } : null;
+    const passing = ((state.check && state.check.must_pass) || []).length > 0 && order && order.length > watched.order.length;
+    const passAt = watched && watched.passAt < (order || []).length ? watched.passAt : passing ? order.length - 1 : undefined;
+    state.watched = order ? { order, squares, board: boardText(), ...(passAt !== undefined && { passAt }) } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
     if (order && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
@@ -2311,12 +2343,12 @@
   // had placed as many pieces each, or one fewer, as play in turn leaves them), once every player
   // of the check's count has moved, or all but one whose colour is the one other on the board;
   // the players a piece behind when the watch began move first in it, and sit last in the order.
-  // Null until then, where the counts or the moves fit no such round, or where the board has
-  // changed otherwise since.
+  // Null until then, where the counts or the moves fit no such round, where a player had to pass
+  // during those moves, or where the board has changed otherwise since.
   function watchedSeats() {
     const watched = watchOf(boardText()), check = state.check || {}, n = check.players;
     // a player count only guessed from the colours on the board (no setup's size) is no count to fill
-    if (!watched || !n || check.players_source === "colours on board") return null;
+    if (!watched || !n || check.players_source === "colours on board" || watched.passAt < n) return null;
     const moves = watched.order.slice(0, n);
     if (moves.length < n - 1 || new Set(moves).size < moves.length) return null;
     const others = [...onBoardColours()].filter((c) => !moves.includes(c));
@@ -2512,7 +2544,7 @@
       rescore();
     });
     $("#new-size").addEventListener("change", () => { $("#custom-size").hidden = $("#new-size").value !== "custom"; save(); });
-    for (const input of [$("#new-rows"), $("#new-cols")]) input.addEventListener("change", save);
+    for (const input of [$("#new-rows"), $("#new-cols")]) input.addEventListener("input", save);
     $("#new-board").addEventListener("click", newBoard);
     $("#board-text").addEventListener("input", () => { state.textDirty = true; save(); });
     $("#apply-text").addEventListener("click", () => {
@@ -2528,7 +2560,12 @@
       const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
       if (state.reading && sameShape && kept * 2 >= pieceCount(read)) {
         // The read board corrected as text: the reading stays, each square changed counting as a
-        // correction, and the board is checked as the picker's corrections are (the photo's stash).
+        // correction, and the board is checked as the picker's corrections are (the photo's stash);
+        // the game watched goes on where its moves are still there.
+        const watching = watchOf(boardText());
+        if (watching && watching.squares.every((cell) => { const { col, row } = parseCell(cell); return typed[row][col] === tokenAt(cell); })) {
+          state.watched = { ...watching, board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
+        }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
           if (ok) dropUpload();
           if (ok && !showReadingMessage()) clearMessage();
