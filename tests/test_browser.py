@@ -893,7 +893,9 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     pick(page, "B2", "red 2-pip")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
-    pick(page, "B2", "red 3-pip")  # that move put right: the order stands (it came from the last board's moves)
+    with page.expect_response("**/api/check") as checked:  # the board put right, checked
+        pick(page, "B2", "red 3-pip")  # that move put right: the order stands (it came from the last board's moves)
+    assert b'"seats":["green","red","blue"]' in checked.value.request.post_data_buffer.replace(b" ", b"")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
 
@@ -948,13 +950,57 @@ def test_moves_made_while_a_player_had_to_pass_fill_in_no_order_of_play(page):
     board = "# . . . . #\n. . . . . .\n. . r2 . . .\n. . b2 r2 . .\n. . . . . .\n# . . . . #\n"
     saved = {"options": {"players": "auto", "stash": "auto", "colours": [], "private_parks": False, "loose_parks": False},
              "text": board, "textDirty": False, "board": board,
-             "watched": {"order": ["red"], "squares": ["D3"], "board": board, "passAt": 0}}
-    page.evaluate("(saved) => localStorage.setItem('subdivision-scorer.v1', JSON.stringify(saved))", saved)
-    page.reload()
-    expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "r2")
-    pick(page, "B2", "blue 2-pip")  # red, then blue: a round, but someone had to pass during it
-    expect(page.locator("#to-move")).to_have_text("Red to move.")  # (blue placed last)
-    expect(page.locator("#seats")).not_to_contain_text("Order of play")
+             "watched": {"order": ["red"], "squares": ["D3"], "board": board, "skipAt": 0}}
+    for skipped in (False, True):
+        if not skipped:  # the control: the same moves, nobody passing, fill it in
+            saved["watched"] = {key: value for key, value in saved["watched"].items() if key != "skipAt"}
+        else:
+            saved["watched"]["skipAt"] = 0
+        page.evaluate("(saved) => localStorage.setItem('subdivision-scorer.v1', JSON.stringify(saved))", saved)
+        page.reload()
+        expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "r2")
+        pick(page, "B2", "blue 2-pip")  # red, then blue: a round, but with a player passing during it
+        expect(page.locator("#to-move")).to_have_text("Red to move.")  # (blue placed last)
+        page.wait_for_load_state("networkidle")  # and the order of play, if filled in, checked
+        if skipped:
+            expect(page.locator("#seats")).not_to_contain_text("Order of play")
+        else:
+            expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
+
+
+def test_an_earlier_move_taken_off_a_photos_board_leaves_the_later_ones_moves(page):
+    board = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
+    answer_read(page, {"board": board, "uncertain": ["E5"],
+                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")  # on a square the reader doubted, by the player to move: a move
+    e5 = page.locator('#diagram .sq[data-cell="E5"]')
+    expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo")
+    pick(page, "B3", "Empty")  # orange's move taken off
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", ".")
+    expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo")
+
+
+def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
+    board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
+             ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")
+    groups = [{"colour": "red", "cells": ["C5", "D2"], "confidence": 0.6, "unsure": True,
+               "alternatives": [{"colour": "blue", "confidence": 0.4}]}]
+    answer_read(page, {"board": board, "uncertain": [],
+                       "reading": {"board": board, "cells": [], "colour_groups": groups,
+                                   "warnings": ["check a colour: the 2 red pieces may be blue (odds of red: 60%)"],
+                                   "warning_kinds": ["colour_check"]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    page.select_option("#opt-players", "3")
+    for colour in ("red", "blue"):  # (green's seat, the last, is filled in)
+        page.locator(f'#seats .seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue \u2192 Green")
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are blue").click()
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "b2")
+    expect(page.locator("#seats")).not_to_contain_text("Order of play")  # blue twice: asked again
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#message")).not_to_contain_text("from before the last change")
 
 
 def test_a_dotted_square_offers_the_piece_chosen_and_the_next_player_keeps_a_size_it_may_place(page):

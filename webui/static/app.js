@@ -142,7 +142,7 @@
       && (watched ? watched.squares.includes(name) : readSurelyEmpty(name));
   }
 
-  // Whether the reader read square ``name`` empty and was sure of it (or was told so since).
+  // Whether the reader read square ``name`` empty and was sure of it, or its doubt was answered since.
   function readSurelyEmpty(name) {
     return readTokenAt(name) === "." && !((state.reading && state.reading.unsure) || []).includes(name);
   }
@@ -342,7 +342,7 @@
         && Array.isArray(watched.squares) && watched.squares.length === watched.order.length
         && watched.squares.every((name) => CELL_NAME.test(name))) {
       state.watched = { order: watched.order, squares: watched.squares, board: watched.board,
-        ...(Number.isInteger(watched.passAt) && { passAt: watched.passAt }) };
+        ...(Number.isInteger(watched.skipAt) && { skipAt: watched.skipAt }) };
     }
     state.seatsWatched = saved.seatsWatched === true;
     if (typeof saved.newSizeFollowed === "string") state.newSizeFollowed = saved.newSizeFollowed;
@@ -1394,7 +1394,8 @@
       g.colour = named;
     }
     state.seats = state.seats.map(swapName);
-    state.cardOrder = state.cardOrder.map(swapName);
+    if (new Set(state.seats).size < state.seats.length) state.seats = []; // merged into a player's colour: asked again
+    state.cardOrder = [...new Set(state.cardOrder.map(swapName))];
     if (state.turnFollowed) state.turnFollowed = swapName(state.turnFollowed); // the same turn, renamed
     if (state.moveColour) state.moveColour = swapName(state.moveColour);
     const watching = watchOf(boardText());
@@ -2286,7 +2287,11 @@
   function setSquare(name, value) {
     const { col, row } = parseCell(name);
     const before = boardText(), was = state.cells[row][col], fromEmpty = pieceCount(state.cells) === 0;
-    const turn = turnNow(state.check || {}), next = turn.sure ? [turn.sure] : turn.candidates;
+    // who might place next as the page said before this change: the player to move, else those
+    // the counts allow and any player with no piece yet
+    const check = state.check || {}, turn = turnNow(check);
+    const newcomers = check.unseen_player_may_move ? COLOURS.map((c) => c.name).filter((c) => !piecesOf(c)) : [];
+    const next = turn.sure ? [turn.sure] : turn.candidates.concat(newcomers);
     state.cells[row][col] = value;
     watchChange(name, was, value, before, fromEmpty, next);
     if (state.textDirty) textStatus("The text above has edits not applied yet.");
@@ -2304,8 +2309,10 @@
   // a piece of a player who might place next; else a piece the reader missed, a correction);
   // a move taken back or put right (another piece on its square) changes it, and with it an
   // order of play the watch gave from the first moves now changed; a photo's reading corrected
-  // elsewhere leaves the moves as they were; any other change ends the watch. A move made while
-  // a player had to pass is noted (``passAt``): the first moves then say no order of play.
+  // elsewhere leaves the moves as they were, and an earlier move taken off there drops out; any
+  // other change ends the watch. The first move from which the turns may have skipped a player
+  // (one made while a player had to pass, or the place of a move taken off) is noted
+  // (``skipAt``): the first moves then say no order of play.
   function watchChange(name, was, value, before, fromEmpty, next = []) {
     const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
@@ -2322,12 +2329,16 @@
       if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
     } else if (at >= 0 && colour) { // an earlier move put right: another piece there
       [order, squares] = [watched.order.map((c, i) => (i === at ? colour : c)), watched.squares];
+    } else if (at >= 0 && fromPhoto) { // an earlier move taken off a photo's board
+      [order, squares] = [watched.order.filter((c, i) => i !== at), watched.squares.filter((c, i) => i !== at)];
     } else if (watched && fromPhoto && at < 0) {
       [order, squares] = [watched.order, watched.squares];
     }
     const passing = ((state.check && state.check.must_pass) || []).length > 0 && order && order.length > watched.order.length;
-    const passAt = watched && watched.passAt < (order || []).length ? watched.passAt : passing ? order.length - 1 : undefined;
-    state.watched = order ? { order, squares, board: boardText(), ...(passAt !== undefined && { passAt }) } : null;
+    const skipped = [watched && watched.skipAt < (order || []).length && watched.skipAt,
+      passing && order.length - 1, order && at >= 0 && at < watched.squares.length - 1 && !colour && at];
+    const skipAt = Math.min(...skipped.filter(Number.isInteger));
+    state.watched = order ? { order, squares, board: boardText(), ...(Number.isFinite(skipAt) && { skipAt }) } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
     if (order && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
@@ -2348,7 +2359,7 @@
   function watchedSeats() {
     const watched = watchOf(boardText()), check = state.check || {}, n = check.players;
     // a player count only guessed from the colours on the board (no setup's size) is no count to fill
-    if (!watched || !n || check.players_source === "colours on board" || watched.passAt < n) return null;
+    if (!watched || !n || check.players_source === "colours on board" || watched.skipAt < n) return null;
     const moves = watched.order.slice(0, n);
     if (moves.length < n - 1 || new Set(moves).size < moves.length) return null;
     const others = [...onBoardColours()].filter((c) => !moves.includes(c));
@@ -2567,6 +2578,7 @@
           state.watched = { ...watching, board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
         }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
+          if (!ok && watching) state.watched = watching; // the board not taken: the watch stays on it
           if (ok) dropUpload();
           if (ok && !showReadingMessage()) clearMessage();
         });
