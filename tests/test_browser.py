@@ -846,13 +846,14 @@ def test_the_turn_of_a_game_watched_on_the_page_knows_its_passes(page):
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^\s*Blue to move, or .* after a pass the piece counts do not show\."))
 
 
+# cyan a piece ahead of orange (cyan moved first), orange to move
+CYAN_A_PIECE_AHEAD = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
+
+
 def test_a_game_carried_on_from_a_photo_follows_its_turns_from_the_moves_since(page):
     # cyan one piece ahead in the photo, so cyan moved first; orange's move seen on the page
     # then makes it cyan's turn, not "orange or cyan" as the counts alone would say
-    board = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
-    answer_read(page, {"board": board, "uncertain": ["E2"],
-                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD, unsure=("E2",))
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
     pick(page, "B3", "orange 2-pip")
     expect(page.locator("#to-move")).to_have_text("Cyan to move.")
@@ -935,10 +936,7 @@ def test_a_game_from_a_photo_keeps_its_watch_through_a_colour_answered_a_move_pu
 
 
 def test_the_cards_piece_on_a_dotted_square_the_reader_doubted_is_the_first_move_since_the_photo(page):
-    board = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
-    answer_read(page, {"board": board, "uncertain": ["B3"],
-                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD, unsure=("B3",))
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
     page.click('#midgame .size[data-pips="2"]')
     pick(page, "B3", "orange 2-pip")
@@ -969,10 +967,7 @@ def test_moves_made_while_a_player_had_to_pass_fill_in_no_order_of_play(page):
 
 
 def test_an_earlier_move_taken_off_a_photos_board_leaves_the_later_ones_moves(page):
-    board = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
-    answer_read(page, {"board": board, "uncertain": ["E5"],
-                       "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
-                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD, unsure=("E5",))
     pick(page, "B3", "orange 2-pip")
     pick(page, "E5", "cyan 2-pip")  # on a square the reader doubted, by the player to move: a move
     e5 = page.locator('#diagram .sq[data-cell="E5"]')
@@ -1668,9 +1663,10 @@ def answer_read(page, body: dict) -> None:
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
 
 
-def answer_plain_read(page, board: str) -> None:
-    """Read a photo of ``board`` with nothing unsure, no warning and no colour group in doubt."""
-    answer_read(page, {"board": board, "uncertain": [],
+def answer_plain_read(page, board: str, unsure: tuple[str, ...] = ()) -> None:
+    """Read a photo of ``board`` with nothing unsure but the squares ``unsure``, no warning and
+    no colour group in doubt."""
+    answer_read(page, {"board": board, "uncertain": list(unsure),
                        "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": []},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
 
