@@ -885,6 +885,7 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
     pick(page, "F3", "blue 2-pip")  # all level: red or green first, the counts cannot tell
     expect(page.locator("#to-move")).to_contain_text("Red or Green")
+    expect(page.locator("#move-colour")).to_have_value("red")  # not blue's squares, who just placed
     pick(page, "B6", "green 2-pip")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Red to move.")

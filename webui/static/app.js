@@ -2057,8 +2057,9 @@
     const choices = colours.slice();
     if (check.unseen_legal_moves) choices.push(UNSEEN);
     // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
-    // tapped); a player picked by hand stays until then.
-    const followed = sure || likeliest;
+    // tapped); a player picked by hand stays until then. Where the next is not known, the player
+    // seen placing last gives way to one who may place next.
+    const followed = sure || likeliest || (state.moveColour === lastSeenMover() ? candidates[0] : null);
     const turn = followed && choices.includes(followed) ? followed : null;
     if (turn && turn !== state.turnFollowed) {
       state.moveColour = turn;
