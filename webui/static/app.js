@@ -2320,7 +2320,7 @@
     const fromPhoto = !!state.readTokens;
     // the mid-game card's piece put on one of its dotted squares (the check before this change)
     const asDotted = value === LETTER_OF[state.moveColour] + state.movePips && (legalSquares() || []).includes(name);
-    let order = null, squares = null;
+    let order = null, squares = null, takenOff = false;
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
     if (watched && was === "." && colour && aMove) {
@@ -2332,13 +2332,14 @@
       [order, squares] = [watched.order.map((c, i) => (i === at ? colour : c)), watched.squares];
     } else if (at >= 0 && fromPhoto) { // an earlier move taken off a photo's board
       [order, squares] = [watched.order.filter((c, i) => i !== at), watched.squares.filter((c, i) => i !== at)];
+      takenOff = true;
     } else if (watched && fromPhoto && at < 0) {
       [order, squares] = [watched.order, watched.squares];
     }
-    const passing = ((state.check && state.check.must_pass) || []).length > 0 && order && order.length > watched.order.length;
-    const skipped = [watched && watched.skipAt < (order || []).length && watched.skipAt,
-      passing && order.length - 1, order && at >= 0 && at < watched.squares.length - 1 && !colour && at];
-    const skipAt = Math.min(...skipped.filter(Number.isInteger));
+    let skipAt = order && watched.skipAt < order.length ? watched.skipAt : Infinity;
+    const passing = ((state.check && state.check.must_pass) || []).length > 0;
+    if (order && passing && order.length > watched.order.length) skipAt = Math.min(skipAt, order.length - 1);
+    if (takenOff) skipAt = Math.min(skipAt, at);
     state.watched = order ? { order, squares, board: boardText(), ...(Number.isFinite(skipAt) && { skipAt }) } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
     if (order && at >= 0 && state.seatsWatched && at < state.seats.length
