@@ -51,7 +51,7 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
-    watched: null,                   // {order, squares, board}: the colours and squares placed one by one here since the board was empty or the photo read, and the board after
+    watched: null,                   // {order, squares, board, skipAt?}: the colours and squares placed one by one here since the board was empty or the photo read, the board after (watchChange)
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
   };
