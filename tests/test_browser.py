@@ -2239,6 +2239,18 @@ def test_a_piece_placed_on_a_square_read_surely_empty_is_a_move_since_the_photo_
                      "since the photo with it. Read it again?"]
 
 
+def test_a_piece_the_reader_missed_confirmed_then_put_back_is_still_a_correction(page):
+    answer_plain_read(page, "# r3 .\n. b2 .\n. . #\n", unsure=("A2",))
+    a2 = page.locator('#diagram .sq[data-cell="A2"]')
+    pick(page, "A2", "blue 1-pip")  # a piece the reader missed
+    a2.click()
+    page.get_by_label("blue 1-pip", exact=True).click()  # confirmed
+    expect(page.locator("#message")).to_contain_text("A2 is confirmed")
+    pick(page, "A2", "Empty")
+    pick(page, "A2", "blue 1-pip")  # put back: what it was, not a move since the photo
+    expect(a2).to_have_attribute("aria-label", re.compile(r"^A2: blue 1-pip, corrected"))
+
+
 def read_with_one_correction_answering_dialogs(page) -> tuple[list, list]:
     """Read a small board from a photo and correct C1 to a red 1-pip; each dialog after is
     recorded in the first list returned and dismissed until the second list's flag is set true."""

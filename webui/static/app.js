@@ -142,9 +142,17 @@
       && (watched ? watched.squares.includes(name) : readSurelyEmpty(name));
   }
 
-  // Whether the reader read square ``name`` empty and was sure of it, or its doubt was answered since.
+  // Whether the reader read square ``name`` empty and was sure of it, or was told since that it
+  // was (a piece it missed, put there and confirmed, stays one it missed).
   function readSurelyEmpty(name) {
-    return readTokenAt(name) === "." && !((state.reading && state.reading.unsure) || []).includes(name);
+    const reading = state.reading || {};
+    const doubted = Array.isArray(reading.doubted) ? reading.doubted : reading.unsure || []; // (a reading saved before)
+    return readTokenAt(name) === "." && !doubted.includes(name);
+  }
+
+  // The reader's doubts about squares ``names`` answered as it read them: they are sure now.
+  function doubtsAnswered(names) {
+    if (Array.isArray(state.reading.doubted)) state.reading.doubted = state.reading.doubted.filter((cell) => !names.includes(cell));
   }
 
   // How many pyramids were placed since the photo (``placedSincePhoto``).
@@ -730,7 +738,7 @@
     for (const c of reading.cells || []) byCell[c.cell] = c;
     const unsure = new Set(data.uncertain || []);
     const settled = (reading.cells || []).filter((c) => c.settled_by).map((c) => c.cell);
-    state.reading = { byCell, unsure: Array.from(unsure), unsureRead: unsure.size, unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
+    state.reading = { byCell, unsure: Array.from(unsure), doubted: Array.from(unsure), unsureRead: unsure.size, unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       unsureBoard: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "unsure_board") || null,
@@ -2401,6 +2409,7 @@
       return;
     }
     state.reading.unsure = state.reading.unsure.filter((cell) => cell !== name);
+    if (stillAsRead(name)) doubtsAnswered([name]);
     save();
     renderConfirmed();
     sayConfirmed(`${name} is confirmed.`);
@@ -2420,6 +2429,7 @@
   function confirmUnsureSquares() {
     if (!state.reading) return;
     const n = uncheckedUnsure().length;
+    doubtsAnswered(uncheckedUnsure());
     state.reading.unsure = state.reading.unsure.filter((cell) => !stillAsRead(cell));
     save();
     renderConfirmed();
