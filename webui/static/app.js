@@ -2089,6 +2089,13 @@
     renderMoves();
   }
 
+  // The piece chosen in the mid-game card (``r2``) where square ``name`` is one of its dotted
+  // squares, else null.
+  function dottedPiece(name) {
+    return state.moveColour && state.moveColour !== UNSEEN && state.movePips && (legalSquares() || []).includes(name)
+      ? LETTER_OF[state.moveColour] + state.movePips : null;
+  }
+
   function legalSquares() {
     const check = state.check;
     if (!check || !state.moveColour || !state.movePips) return null;
@@ -2234,8 +2241,7 @@
     const barred = barredPieces(name, current);
     $("#picker-barred-key").hidden = !barred.size;
     // a square dotted for the piece chosen in the mid-game card: that piece marked, and focused
-    const move = state.moveColour && state.moveColour !== UNSEEN && state.movePips && (legalSquares() || []).includes(name)
-      ? LETTER_OF[state.moveColour] + state.movePips : null;
+    const move = dottedPiece(name);
     $("#picker-move-key").hidden = !move;
     for (const b of $$("#picker .choice")) {
       b.classList.toggle("current", b.dataset.value === current);
@@ -2327,7 +2333,7 @@
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
     const fromPhoto = !!state.readTokens;
     // the mid-game card's piece put on one of its dotted squares (the check before this change)
-    const asDotted = value === LETTER_OF[state.moveColour] + state.movePips && (legalSquares() || []).includes(name);
+    const asDotted = value === dottedPiece(name);
     let order = null, squares = null, takenOff = false;
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
