@@ -978,6 +978,20 @@ def test_an_earlier_move_taken_off_a_photos_board_leaves_the_later_ones_moves(pa
     expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo")
 
 
+def test_a_move_taken_back_after_the_next_players_move_is_made_again_in_its_turn(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    pick(page, "B3", "Empty")  # orange's piece found wrong after cyan's move: orange places again
+    expect(page.locator("#to-move")).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    page.reload()  # the open place kept with the game
+    expect(page.locator("#to-move")).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    pick(page, "F4", "orange 2-pip")  # orange's first move made again: then cyan's, so orange's turn
+    expect(page.locator('#diagram .sq[data-cell="F4"]')).to_have_attribute("aria-label", "F4: orange 2-pip, placed since the photo")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+
+
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
     board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
              ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")

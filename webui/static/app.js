@@ -51,7 +51,7 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
-    watched: null,                   // {order, squares, board, skipAt?}: the colours and squares placed one by one here since the board was empty or the photo read, the board after (watchChange)
+    watched: null,                   // {order, squares, board, skipAt?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after (watchChange)
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
   };
@@ -348,7 +348,7 @@
     const watched = saved.watched;
     if (watched && typeof watched.board === "string" && Array.isArray(watched.order) && watched.order.every((c) => LETTER_OF[c])
         && Array.isArray(watched.squares) && watched.squares.length === watched.order.length
-        && watched.squares.every((name) => CELL_NAME.test(name))) {
+        && watched.squares.every((name) => name === null || CELL_NAME.test(name))) {
       state.watched = { order: watched.order, squares: watched.squares, board: watched.board,
         ...(Number.isInteger(watched.skipAt) && { skipAt: watched.skipAt }) };
     }
@@ -1407,7 +1407,7 @@
     if (state.turnFollowed) state.turnFollowed = swapName(state.turnFollowed); // the same turn, renamed
     if (state.moveColour) state.moveColour = swapName(state.moveColour);
     const watching = watchOf(boardText());
-    for (const cell of (only && watching && watching.squares) || []) {
+    for (const cell of (only && watching && watching.squares.filter(Boolean)) || []) {
       const colour = NAME_OF[(tokenAt(cell) || "")[0]];
       if (colour && swapName(colour) !== colour) only.add(cell);
     }
@@ -1463,7 +1463,7 @@
     const watching = watchOf(boardText());
     state.cells = turnedGrid(state.cells);
     [state.rows, state.cols] = [state.cols, state.rows];
-    state.watched = watching ? { ...watching, squares: watching.squares.map(turnedName), board: boardText() } : null;
+    state.watched = watching ? { ...watching, squares: watching.squares.map((name) => name && turnedName(name)), board: boardText() } : null;
     // The reading, the squares on the photo, and the last score and check (shown until the
     // server answers for the turned board, or kept if it cannot be reached).
     for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
@@ -1964,12 +1964,16 @@
     return seated.concat(COLOURS.map((c) => c.name).filter((n) => names.has(n) && !seated.includes(n)));
   }
 
-  // Whose turn it is in the game watched here: the next seat after the last placement seen whose
-  // player has a legal move now (the board has not changed since, so any player between had
-  // none and passed). Null unless the order of play is given and the board is the one watched.
+  // Whose turn it is in the game watched here: the player of a move taken back, to place again
+  // (``retaking``), else the next seat after the last placement seen whose player has a legal
+  // move now (the board has not changed since, so any player between had none and passed). Null
+  // unless the order of play is given (or a move was taken back) and the board is the one watched.
   function watchedTurn() {
     const check = state.check || {}, seats = check.seats;
-    if (!lastSeenMover() || !seats || check.game_over) return null;
+    if (check.game_over) return null;
+    const retaking = retakingPlayer();
+    if (retaking && !(check.must_pass || []).includes(retaking)) return retaking;
+    if (!lastSeenMover() || !seats) return null;
     const last = seats.indexOf(lastSeenMover());
     if (last < 0) return null;
     for (let i = 1; i <= seats.length; i++) {
@@ -1985,10 +1989,19 @@
     return !!left && Object.values(left).every((n) => !n);
   }
 
-  // The player the game watched here saw place last, or null.
+  // The player the game watched here saw place last (of the pieces on the board), or null.
   function lastSeenMover() {
     const watched = watchOf(boardText());
-    return watched && watched.order.length ? watched.order[watched.order.length - 1] : null;
+    const last = watched ? watched.squares.findLastIndex(Boolean) : -1;
+    return last >= 0 ? watched.order[last] : null;
+  }
+
+  // The player of the earliest move the game watched here saw taken back since (its place still
+  // open), who places again before play goes on; or null.
+  function retakingPlayer() {
+    const watched = watchOf(boardText());
+    const open = watched ? watched.squares.indexOf(null) : -1;
+    return open >= 0 ? watched.order[open] : null;
   }
 
   // Who may move by the piece counts (``check``'s candidates), less the player the game watched
@@ -2024,7 +2037,10 @@
     if (check.game_over) {
       const full = Object.keys(check.stash || {}).every((c) => placedEverything(check, c));
       toMove.replaceChildren(el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
-    } else if (sure) toMove.replaceChildren(swatch(sure), " ", el("strong", { text: cap(sure) }), ` to move.${passes}`);
+    } else if (sure) {
+      const again = sure === retakingPlayer() ? " to move again: a piece of theirs was taken back." : " to move.";
+      toMove.replaceChildren(swatch(sure), " ", el("strong", { text: cap(sure) }), `${again}${passes}`);
+    }
     else if (likeliest) { // who moves if nobody passed; the players know whether anyone did
       const others = who.filter((c) => c !== cap(likeliest));
       toMove.replaceChildren(swatch(likeliest), " ", el("strong", { text: cap(likeliest) }),
@@ -2323,10 +2339,11 @@
   // was empty, the mid-game card's piece on one of its dotted squares, or once play has gone on
   // a piece of a player who might place next; else a piece the reader missed, a correction);
   // a move taken back or put right (another piece on its square) changes it, and with it an
-  // order of play the watch gave from the first moves now changed; a photo's reading corrected
-  // elsewhere leaves the moves as they were, and an earlier move taken off there drops out; any
-  // other change ends the watch. The first move from which the turns may have skipped a player
-  // (one made while a player had to pass, or the place of a move taken off) is noted
+  // order of play the watch gave from the first moves now changed; an earlier move taken off
+  // leaves its place open (its square null) to the next piece its player places (a piece found
+  // against the rules after the next player had moved); a photo's reading corrected elsewhere
+  // leaves the moves as they were; any other change ends the watch. The first move from which
+  // the turns may have skipped a player (one made while a player had to pass) is noted
   // (``skipAt``): the first moves then say no order of play.
   function watchChange(name, was, value, before, fromEmpty, next = []) {
     const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
@@ -2334,26 +2351,27 @@
     const fromPhoto = !!state.readTokens;
     // the mid-game card's piece put on one of its dotted squares (the check before this change)
     const asDotted = value === dottedPiece(name);
-    let order = null, squares = null, takenOff = false;
+    let order = null, squares = null;
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
-    if (watched && was === "." && colour && aMove) {
+    const open = watched && colour ? watched.squares.findIndex((s, i) => s === null && watched.order[i] === colour) : -1;
+    if (watched && was === "." && colour && aMove && open >= 0) { // a move taken back, made again
+      [order, squares] = [watched.order, watched.squares.map((s, i) => (i === open ? name : s))];
+    } else if (watched && was === "." && colour && aMove) {
       [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
     } else if (at >= 0 && at === watched.squares.length - 1) {
       [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
       if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
     } else if (at >= 0 && colour) { // an earlier move put right: another piece there
       [order, squares] = [watched.order.map((c, i) => (i === at ? colour : c)), watched.squares];
-    } else if (at >= 0 && fromPhoto) { // an earlier move taken off a photo's board
-      [order, squares] = [watched.order.filter((c, i) => i !== at), watched.squares.filter((c, i) => i !== at)];
-      takenOff = true;
+    } else if (at >= 0) { // an earlier move taken off: its place kept for its player's next piece
+      [order, squares] = [watched.order, watched.squares.map((s, i) => (i === at ? null : s))];
     } else if (watched && fromPhoto && at < 0) {
       [order, squares] = [watched.order, watched.squares];
     }
     let skipAt = order && watched.skipAt < order.length ? watched.skipAt : Infinity;
     const passing = ((state.check && state.check.must_pass) || []).length > 0;
     if (order && passing && order.length > watched.order.length) skipAt = Math.min(skipAt, order.length - 1);
-    if (takenOff) skipAt = Math.min(skipAt, at);
     state.watched = order ? { order, squares, board: boardText(), ...(Number.isFinite(skipAt) && { skipAt }) } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
     if (order && at >= 0 && state.seatsWatched && at < state.seats.length
@@ -2381,7 +2399,7 @@
     const others = [...onBoardColours()].filter((c) => !moves.includes(c));
     const round = moves.length === n ? moves : others.length === 1 ? moves.concat(others) : null;
     if (!round) return null;
-    const atStart = round.map((c) => piecesOf(c) - watched.order.filter((m) => m === c).length);
+    const atStart = round.map((c) => piecesOf(c) - watched.order.filter((m, i) => m === c && watched.squares[i]).length);
     const most = Math.max(...atStart);
     const behind = atStart.filter((k) => k === most - 1).length;
     const fits = atStart.every((k, i) => k === (i < behind ? most - 1 : most));
@@ -2592,7 +2610,7 @@
         // correction, and the board is checked as the picker's corrections are (the photo's stash);
         // the game watched goes on where its moves are still there.
         const watching = watchOf(boardText());
-        if (watching && watching.squares.every((cell) => { const { col, row } = parseCell(cell); return typed[row][col] === tokenAt(cell); })) {
+        if (watching && watching.squares.filter(Boolean).every((cell) => { const { col, row } = parseCell(cell); return typed[row][col] === tokenAt(cell); })) {
           state.watched = { ...watching, board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
         }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
