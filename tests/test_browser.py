@@ -992,6 +992,22 @@ def test_a_move_taken_back_after_the_next_players_move_is_made_again_in_its_turn
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
+def test_the_cards_size_follows_the_player_to_move_again_after_the_others_pass(page):
+    board = ("# c3 o1 c2 c2 #\nc1 o2 o1 . o2 o3\nc3 o1 # o2 . c2\nc1 c1 o2 # c3 o3\n"
+             "o3 c2 o1 o3 c1 o2\n# c1 c2 . c3 #\n")  # cyan a piece ahead
+    answer_plain_read(page, board)
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    page.click('#midgame .size[data-pips="3"]')
+    expect(page.locator("#moves")).to_contain_text("for an orange 3-pip")
+    with page.expect_response("**/api/check"):
+        pick(page, "D5", "orange 3-pip")  # orange's last 3-pip; cyan has no legal square left
+    expect(page.locator("#to-move")).to_have_text("Orange to move. Cyan has no legal move and must pass.")
+    expect(page.locator('#midgame .size[data-pips="1"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#moves")).to_contain_text("2 legal squares for an orange 1-pip (green dots): D1 E4")
+    page.click('#midgame .size[data-pips="3"]')  # a size chosen by hand stays, where none is left
+    expect(page.locator("#moves")).to_have_text("Orange has no 3-pips left in the stash.")
+
+
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
     board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
              ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")

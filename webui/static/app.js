@@ -34,6 +34,7 @@
     highlight: new Set(), pinned: null,
     moveColour: null, movePips: null,
     turnFollowed: null,              // the player to move the mid-game card's player last followed
+    boardFollowed: null,             // the board (its text) the card's size was last fitted to the turn on
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
@@ -2085,14 +2086,16 @@
     // seen placing last gives way to one who may place next.
     const followed = sure || likeliest || (state.moveColour === lastSeenMover() ? candidates[0] : null);
     const turn = followed && choices.includes(followed) ? followed : null;
-    if (turn && turn !== state.turnFollowed) {
-      state.moveColour = turn;
-      // the size kept where the new player may place one, else the first size it may place
+    if (turn && turn !== state.turnFollowed) state.moveColour = turn;
+    // the size kept where the player to move may place one, else the first size it may place:
+    // when the turn moves on, or comes back to the same player (the others passed)
+    if (turn && state.moveColour === turn && (turn !== state.turnFollowed || boardText() !== state.boardFollowed)) {
       const moves = (check.legal_moves || {})[turn] || {};
       const placeable = [1, 2, 3].filter((pips) => (moves[String(pips)] || []).length);
       if (state.movePips && placeable.length && !placeable.includes(state.movePips)) state.movePips = placeable[0];
     }
     state.turnFollowed = turn;
+    state.boardFollowed = boardText();
     if (!choices.includes(state.moveColour)) state.moveColour = turn || choices[0] || null;
     select.replaceChildren(...choices.map((c) => el("option", {
       value: c, text: c === UNSEEN ? "a player with no piece yet" : cap(c), selected: c === state.moveColour,
