@@ -1008,6 +1008,18 @@ def test_the_cards_size_follows_the_player_to_move_again_after_the_others_pass(p
     expect(page.locator("#moves")).to_have_text("Orange has no 3-pips left in the stash.")
 
 
+def test_a_photo_of_another_games_board_asks_for_the_order_of_play_again(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")
+    other = ("# . . . . . #\n. . . . . . .\n. . c2 . . . .\n. . . o2 p2 . .\n"
+             ". . c3 . p3 . .\n. . . o3 . . .\n# . . . . . #\n")  # 7x7, three players, more pieces
+    answer_plain_read(page, other)
+    expect(page.locator('#diagram .sq[data-cell="E4"]')).to_have_attribute("data-value", "p2")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#seats")).not_to_contain_text("Cyan \u2192 Orange")
+
+
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
     board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
              ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")

@@ -760,9 +760,12 @@
       showMessage("The board was found but its squares could not be read. Enter the board by hand, or try another photo.");
       return;
     }
-    const before = pieceCount(state.cells || []);
+    const [before, sizeBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`];
     setBoardFromText(data.board);
-    if (pieceCount(state.cells) < before) state.seats = []; // fewer pieces than the board shown: another game
+    // fewer pieces than the board shown, another size, or none of the seated players' colours
+    // (one of them may be misread, its question not yet answered): another game
+    if (pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore
+        || !state.seats.some(piecesOf)) state.seats = [];
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
