@@ -1020,6 +1020,21 @@ def test_a_photo_of_another_games_board_asks_for_the_order_of_play_again(page):
     expect(page.locator("#seats")).not_to_contain_text("Cyan \u2192 Orange")
 
 
+def test_a_piece_placed_out_of_turn_is_said_with_its_undoing_one_tap_away(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    pick(page, "E4", "cyan 2-pip")
+    message = page.locator("#message")
+    expect(message).to_contain_text("It was Orange's turn, not Cyan's: that piece was placed out of turn.")
+    message.get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="E4"]')).to_have_attribute("data-value", ".")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    with page.expect_response("**/api/check"):  # the control: in turn, nothing said
+        pick(page, "E4", "orange 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+    expect(message).to_be_hidden()
+
+
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
     board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
              ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")

@@ -2312,8 +2312,10 @@
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
+    const turn = turnNow(state.check || {}).sure;
     setSquare(name, value).then((ok) => {
-      if (!ok || (placed && sayPlacementBroke(name, value, brokenBefore))) return; // (its message would go with a scoring)
+      // (its message would go with a scoring)
+      if (!ok || (placed && (sayPlacementBroke(name, value, brokenBefore) || sayOutOfTurn(name, value, turn)))) return;
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
@@ -2421,15 +2423,29 @@
     const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name
       || (v.cell === null && !brokenBefore.has(v.rule) && (v.cells || []).includes(name)));
     if (!broken) return false;
-    showMessage(`That placement breaks a rule: ${broken.message}.`, "", {
+    showMessage(`That placement breaks a rule: ${broken.message}.`, "", takeBack(name, value));
+    return true;
+  }
+
+  // A move placed by another player than the one the page said was to move (``turn``) is said
+  // at once, with its undoing one tap away. Whether it was said.
+  function sayOutOfTurn(name, value, turn) {
+    const colour = NAME_OF[value[0]], watched = watchOf(boardText());
+    if (!turn || colour === turn || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
+    showMessage(`It was ${cap(turn)}'s turn, not ${cap(colour)}'s: that piece was placed out of turn.`, "", takeBack(name, value));
+    return true;
+  }
+
+  // The message button that takes the piece ``value`` off square ``name`` (if still there).
+  function takeBack(name, value) {
+    return {
       label: "Take it back",
       onclick: () => {
         if (tokenAt(name) !== value) return;
         setSquare(name, ".");
         showOnBoard(`.sq[data-cell="${name}"]`);
       },
-    });
-    return true;
+    };
   }
 
   // The user says an unsure square was read right (picked as it is): its dashed mark goes.
