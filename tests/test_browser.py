@@ -1035,6 +1035,25 @@ def test_a_piece_placed_out_of_turn_is_said_with_its_undoing_one_tap_away(page):
     expect(message).to_be_hidden()
 
 
+def test_guidance_standing_through_a_move_is_not_read_out_again_and_the_turn_is(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD, unsure=("E5",))
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    to_move = page.locator("#to-move")
+    expect(to_move).to_have_attribute("aria-live", "polite")
+    expect(to_move).to_have_text("Orange to move.")
+    page.evaluate("""() => { window.liveChanges = { message: 0, toMove: 0 };
+        const count = (id, key) => new MutationObserver(() => { window.liveChanges[key] += 1; })
+            .observe(document.getElementById(id), { childList: true, characterData: true, subtree: true });
+        count("message", "message"); count("to-move", "toMove"); }""")
+    with page.expect_response("**/api/check"):
+        pick(page, "B3", "orange 2-pip")
+    expect(to_move).to_have_text("Cyan to move.")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")  # (scored again)
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    assert page.evaluate("window.liveChanges") == {"message": 0, "toMove": 1}
+
+
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
     board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
              ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")

@@ -86,6 +86,13 @@
     return node;
   }
 
+  // The live region ``node``'s content replaced by ``children`` (strings and nodes) only where
+  // its words change: set again to the same words, a screen reader would read them out again.
+  function replaceLive(node, ...children) {
+    const next = el("span", {}, ...children);
+    if (node.textContent !== next.textContent) node.replaceChildren(...next.childNodes);
+  }
+
   function svg(tag, attrs) {
     const node = document.createElementNS(SVG_NS, tag);
     for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
@@ -420,6 +427,10 @@
   function showMessage(text, kind, action, { reveal = true } = {}) {
     messagesShown += 1;
     const box = $("#message");
+    // guidance shown again as it stands (after each move, say) is not alerted again
+    const same = kind === "info" && !box.hidden && box.className === "message info"
+      && box.textContent === (action ? `${text} ${action.label}` : text);
+    if (same) return;
     keepFocusWithin(box, () => {
       box.textContent = text;
       if (action) box.append(" ", el("button", { type: "button", class: "button", onclick: action.onclick }, action.label));
@@ -2040,22 +2051,22 @@
     const who = candidates.map(cap).concat(check.unseen_player_may_move ? ["a player with no piece yet"] : []);
     if (check.game_over) {
       const full = Object.keys(check.stash || {}).every((c) => placedEverything(check, c));
-      toMove.replaceChildren(el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
+      replaceLive(toMove, el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
     } else if (sure) {
       const again = sure === retakingPlayer() ? " to move again: a piece of theirs was taken back." : " to move.";
-      toMove.replaceChildren(swatch(sure), " ", el("strong", { text: cap(sure) }), `${again}${passes}`);
+      replaceLive(toMove, swatch(sure), " ", el("strong", { text: cap(sure) }), `${again}${passes}`);
     }
     else if (likeliest) { // who moves if nobody passed; the players know whether anyone did
       const others = who.filter((c) => c !== cap(likeliest));
-      toMove.replaceChildren(swatch(likeliest), " ", el("strong", { text: cap(likeliest) }),
+      replaceLive(toMove, swatch(likeliest), " ", el("strong", { text: cap(likeliest) }),
         ` to move, or ${listed(others, "or")} after a pass the piece counts do not show.${passes}`);
     }
     else if (!candidates.length && check.unseen_player_may_move && !placed) {
-      toMove.textContent = "No piece is down yet: any player may start.";
+      replaceLive(toMove, "No piece is down yet: any player may start.");
     } else if (who.length) {
-      toMove.textContent = (who.length > 1
-        ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`) + passes;
-    } else toMove.textContent = "Whose turn it is cannot be told from the pieces on the board.";
+      replaceLive(toMove, (who.length > 1
+        ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`) + passes);
+    } else replaceLive(toMove, "Whose turn it is cannot be told from the pieces on the board.");
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
     // A new game short of parks: one tap beside the board lays them out (or tap squares for your own).
@@ -2130,27 +2141,27 @@
     const out = $("#moves");
     const check = state.check || {};
     const pips = state.movePips;
-    if (!state.moveColour) { out.textContent = ""; return; }
+    if (!state.moveColour) { replaceLive(out); return; }
     const colour = state.moveColour === UNSEEN ? "new player" : state.moveColour;
     const piece = `${state.moveColour === UNSEEN ? "a new player's" : (/^[aeiou]/.test(colour) ? "an " : "a ") + colour} ${pips}-pip`;
     if (check.game_over) { // said once, on the "to move" line
-      out.textContent = "";
+      replaceLive(out);
       return;
     }
     if ((check.must_pass || []).includes(colour)) {
-      out.replaceChildren(el("span", { class: "notice" }, el("strong", { text: cap(colour) }),
+      replaceLive(out, el("span", { class: "notice" }, el("strong", { text: cap(colour) }),
         placedEverything(check, colour) ? " has placed every piece." : " has no legal move and must pass."));
       return;
     }
-    if (!pips) { out.textContent = "Choose a piece size to see where it may go."; return; }
+    if (!pips) { replaceLive(out, "Choose a piece size to see where it may go."); return; }
     const left = state.moveColour === UNSEEN ? undefined : ((check.stash || {})[colour] || {})[String(pips)];
     const squares = legalSquares() || [];
     if (left === 0) {
-      out.replaceChildren(el("span", { class: "notice", text: `${cap(colour)} has no ${pips}-pips left in the stash.` }));
+      replaceLive(out, el("span", { class: "notice", text: `${cap(colour)} has no ${pips}-pips left in the stash.` }));
     } else if (!squares.length) {
-      out.replaceChildren(el("span", { class: "notice", text: `No square is legal for ${piece} now; another size may still fit.` }));
+      replaceLive(out, el("span", { class: "notice", text: `No square is legal for ${piece} now; another size may still fit.` }));
     } else {
-      out.replaceChildren(el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
+      replaceLive(out, el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
         ` for ${piece} (green dots): ${squares.join(" ")} `,
         // on a phone the board is screens above this card
         el("button", { type: "button", class: "button link", id: "moves-on-board",
