@@ -146,6 +146,14 @@ def test_sixteen_bit_greyscale_png():
     assert image.shape == (40, 40, 3) and image.dtype == np.uint8 and image.max() > 200
 
 
+@pytest.mark.parametrize("mode", ["I;16", "I"])
+def test_sixteen_and_thirty_two_bit_greyscale_is_scaled_to_eight_bits_rounded(mode):
+    levels = np.array([0, 257, 32767, 32896, 65535] * 8)
+    array = np.tile(levels, (40, 1)).astype(np.uint16 if mode == "I;16" else np.int32)
+    image = load_photo(_encode(Image.fromarray(array), "PNG" if mode == "I;16" else "TIFF"))
+    assert image[0, :5].tolist() == [[v] * 3 for v in (0, 1, 127, 128, 255)]
+
+
 @pytest.mark.parametrize("data", [b"", b"hello, this is not a photo", b"%PDF-1.4\n" + b"0" * 200])
 def test_non_images_are_refused_with_one_line(data):
     with pytest.raises(PhotoError) as caught:

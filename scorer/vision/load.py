@@ -178,9 +178,11 @@ def _to_rgb(image: Image.Image) -> Image.Image:
         background = Image.new("RGBA", image.size, (255, 255, 255, 255))
         return Image.alpha_composite(background, image).convert("RGB")
     if image.mode in ("I;16", "I;16B", "I;16L", "I"):
-        array = np.asarray(image, dtype=np.float64)
+        array = np.asarray(image)
+        if array.dtype != np.uint16:  # 32-bit ("I") or big-endian: to native 16 bits, in place of floats
+            array = np.clip(array, 0, 65535).astype(np.uint16)
         top = 65535.0 if array.max() > 255 else 255.0
-        return Image.fromarray((array * (255.0 / top)).clip(0, 255).astype(np.uint8)).convert("RGB")
+        return Image.fromarray(cv2.convertScaleAbs(array, alpha=255.0 / top)).convert("RGB")
     return image.convert("RGB")
 
 
