@@ -79,8 +79,13 @@ def test_a_server_whose_photo_reader_cannot_start_says_so_in_one_line_and_serves
            "imported" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["serve", "--threads", "0"]])
-def test_serve_bad_options_are_one_line_errors(argv, capsys):
+@pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["serve", "--threads", "0"], ["serve", "--threads", "2000"]])
+def test_serve_bad_options_are_one_line_errors(argv, monkeypatch, capsys):
+    import waitress
+
+    def start(*args, **kwargs):
+        raise AssertionError("a server started with a bad option")
+    monkeypatch.setattr(waitress, "create_server", start)
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("subdivision: error: ") and err.count("\n") == 1
@@ -94,6 +99,16 @@ def test_serve_on_a_host_it_cannot_listen_on_is_a_one_line_error(host, capsys):
     assert done.returncode == 2
     assert done.stderr.startswith(f"subdivision: error: cannot listen on {host}") and done.stderr.count("\n") == 1
     assert "serving on" not in done.stdout
+
+
+def test_serve_that_cannot_start_its_threads_is_a_one_line_error(monkeypatch, capsys):
+    import waitress.task
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("can't start new thread")
+    monkeypatch.setattr(waitress.task.ThreadedTaskDispatcher, "set_thread_count", refuse)
+    assert main(["serve", "--port", str(free_port()), "--threads", "8"]) == 2
+    assert capsys.readouterr().err == "subdivision: error: cannot start 8 worker threads: can't start new thread\n"
 
 
 def test_serve_port_in_use_is_a_one_line_error(capsys):

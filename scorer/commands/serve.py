@@ -4,6 +4,7 @@ from __future__ import annotations
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+MAX_THREADS = 64  # a reading can take a gigabyte for a large photo: more at once helps no table
 
 
 def add_parser(subparsers) -> None:
@@ -15,7 +16,7 @@ def add_parser(subparsers) -> None:
     )
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; 0.0.0.0 for the local network)")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    serve.add_argument("--threads", type=int, default=4, help="worker threads (default 4)")
+    serve.add_argument("--threads", type=int, default=4, help=f"worker threads, 1..{MAX_THREADS} (default 4)")
     serve.set_defaults(func=run_serve)
 
 
@@ -30,8 +31,8 @@ def run_serve(args) -> int:
 
     if not 0 < args.port < 65536:
         raise UserError(f"--port must be 1..65535, not {args.port}")
-    if args.threads < 1:
-        raise UserError(f"--threads must be at least 1, not {args.threads}")
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise UserError(f"--threads must be 1..{MAX_THREADS}, not {args.threads}")
     app = create_app()
     try:
         server = waitress.create_server(
@@ -44,6 +45,8 @@ def run_serve(args) -> int:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     except ValueError as err:  # waitress: a host it cannot resolve or parse
         raise UserError(f"cannot listen on {args.host}:{args.port}: {err}") from None
+    except RuntimeError as err:  # the system would not start the worker threads
+        raise UserError(f"cannot start {args.threads} worker threads: {err}") from None
     unready = warm_up_photo_reader()  # before saying it serves; a request meanwhile waits in the socket's queue
     shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL
