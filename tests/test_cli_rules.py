@@ -150,6 +150,13 @@ def test_board_text_over_its_limit_says_the_limit(capsys, tmp_path):
                                    "more than the 1,000,000 allowed for board text\n")
 
 
+def test_a_large_binary_file_is_said_to_be_neither_board_text_nor_a_photo(capsys, tmp_path):
+    path = tmp_path / "video.mp4"
+    path.write_bytes(bytes(range(256)) * 6000)  # 1.5 MB, no image
+    status, _, err = run(["score", str(path)], capsys)
+    assert status == 2 and err.startswith(f"subdivision: error: {path}: neither board text nor a photo (")
+
+
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
 @pytest.mark.parametrize("command", ["score", "check", "read"])
 def test_an_endless_file_is_refused_without_reading_it_all(capsys, command):

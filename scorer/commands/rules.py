@@ -155,12 +155,13 @@ def _begins_as_board(data: bytes) -> bool:
 
 def _board_from_bytes(name: str, data: bytes) -> Board:
     """The board a file's bytes write as text; a one-line UserError saying why they do not."""
-    if len(data) > MAX_TEXT_BYTES:
-        raise UserError(too_large(name, MAX_TEXT_BYTES, len(data), "for board text"))
     # Windows' "Unicode" text (Notepad, PowerShell): UTF-16 after its byte-order mark (not UTF-32's)
     utf16 = data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) and data[:4] != codecs.BOM_UTF32_LE
-    if b"\x00" in data and not utf16:
+    # (binary, a video or a PDF, is said to be so before any size for text)
+    if b"\x00" in data[: MAX_TEXT_BYTES + 1] and not utf16:
         raise UserError(f"{name}: neither board text nor a photo ({PHOTO_FORMATS})")
+    if len(data) > MAX_TEXT_BYTES:
+        raise UserError(too_large(name, MAX_TEXT_BYTES, len(data), "for board text"))
     try:
         text = data.decode("utf-16" if utf16 else "utf-8-sig")
     except UnicodeDecodeError:
