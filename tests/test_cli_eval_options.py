@@ -63,6 +63,26 @@ def test_a_sidecar_out_of_any_range_is_a_one_line_error_naming_it(capsys, tmp_pa
     assert err.startswith(f"subdivision: error: {tmp_path / 'a.json'}: not a studio sidecar") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("sidecar, fault", [  # a change to the real sidecar, or the bytes to write; what it is told
+    (b"null", "it is not a JSON object"),
+    (lambda t: t["checkerboard"].update(corners=[[1e308, 0], [0, 1e308], [1e308, 1e308], [0, 0]]),
+     "its checkerboard corners are not four [x, y] points in a photo"),
+    (lambda t: t["checkerboard"].update(corners=[[0, 0], [1, 0], [1, 1]]),
+     "its checkerboard corners are not four [x, y] points in a photo"),
+    (lambda t: t["checkerboard"].update(corners=[[5, 5]] * 4), "its checkerboard corners enclose no area"),
+    (lambda t: t.update(colours=["red", "red", "red"]), "its colours are not 2 to 4 different players' colours"),
+    (lambda t: t.update(colours=["red"]), "its colours are not 2 to 4 different players' colours"),
+    (lambda t: t.update(players=3, colours=["red", "blue"]), "it names 2 colours for 3 players"),
+])
+def test_a_sidecars_fault_is_named_not_a_python_error_after_it(capsys, tmp_path, sidecar, fault):
+    shutil.copy(PHOTO, tmp_path / "a.jpg")
+    (tmp_path / "a.json").write_bytes(sidecar if isinstance(sidecar, bytes) else _real_sidecar_with(sidecar))
+    assert main(["eval", str(tmp_path), "--colours-given"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"subdivision: error: {tmp_path / 'a.json'}: not a studio sidecar (ValueError: {fault}")
+    assert err.count("\n") == 1
+
+
 def test_a_sidecar_that_is_a_folder_or_a_folder_not_to_be_listed_is_one_line(capsys, tmp_path, monkeypatch):
     shutil.copy(PHOTO, tmp_path / "a.jpg")
     (tmp_path / "a.json").mkdir()

@@ -33,6 +33,7 @@ from scorer.vision.decode import UNSURE
 from scorer.vision.load import PhotoError, load_photo_scaled
 
 CLASSES = ("empty", "park", "1", "2", "3")
+MAX_CORNER_PX = 1e6  # a sidecar's corner further out than this is no point in a photo
 
 
 def truth_grid(rows: int, cols: int, corners) -> GridFit:
@@ -183,6 +184,8 @@ def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
         if len(data) > MAX_SIDECAR_BYTES:
             raise ValueError(f"it is over {MAX_SIDECAR_BYTES:,} bytes")
         truth = json.loads(data.decode("utf-8"))
+        if not isinstance(truth, dict):
+            raise ValueError("it is not a JSON object")
         area = truth["play_area"]
         for key in ("row", "col", "rows", "cols"):
             area[key] = int(area[key])
@@ -193,12 +196,24 @@ def load_truth(photo: Path) -> tuple[dict, GridFit, Board]:
         for key in ("rows", "cols"):
             if not MIN_SIZE <= int(checker[key]) <= MAX_SIZE:
                 raise ValueError(f"its checkerboard has {checker[key]} {key}, not {MIN_SIZE}..{MAX_SIZE}")
+        try:
+            corners = np.asarray(checker["corners"], np.float64)
+        except (ValueError, TypeError):
+            corners = np.empty(0)
+        if corners.shape != (4, 2) or not np.isfinite(corners).all() or np.abs(corners).max() > MAX_CORNER_PX:
+            raise ValueError("its checkerboard corners are not four [x, y] points in a photo")
+        if abs(cv2.contourArea(corners.astype(np.float32))) < 1.0:
+            raise ValueError("its checkerboard corners enclose no area")
         colours = truth.get("colours", [])
         if not isinstance(colours, list) or not all(isinstance(c, str) and c in COLOURS for c in colours):
             raise ValueError(f"its colours are not colour names: {str(colours)[:60]}")
+        if len(set(colours)) < len(colours) or len(colours) == 1 or len(colours) > 4:
+            raise ValueError(f"its colours are not 2 to 4 different players' colours: {str(colours)[:60]}")
         players, threehouse = truth.get("players"), truth.get("threehouse", False)
         if players is not None and (type(players) is not int or not 2 <= players <= 4):
             raise ValueError(f"its players are not 2, 3 or 4: {str(players)[:20]}")
+        if players is not None and colours and len(colours) != players:
+            raise ValueError(f"it names {len(colours)} colours for {players} players")
         if type(threehouse) is not bool:
             raise ValueError(f"its threehouse is not true or false: {str(threehouse)[:20]}")
         if not (0 <= area["col"] <= int(checker["cols"]) - area["cols"] and 0 <= area["row"] <= int(checker["rows"]) - area["rows"]):
