@@ -23,4 +23,11 @@ def one_line(message: object, limit: int = MESSAGE_CHARS) -> str:
 
 def print_error(message: object) -> None:
     """The CLI's one line on stderr for a user's mistake."""
-    print(f"subdivision: error: {one_line(message)}", file=sys.stderr)
+    to_stderr(f"subdivision: error: {one_line(message)}")
+
+
+def to_stderr(line: str) -> None:
+    """``line`` on stderr; nowhere where stderr is closed (Python then sets it to None, and
+    print would write to stdout, into a JSON stream)."""
+    if sys.stderr is not None:
+        print(line, file=sys.stderr)

@@ -702,3 +702,13 @@ def test_a_photo_with_no_board_found_says_how_to_mark_it_and_go_on(capsys, tmp_p
     assert "no checkerboard found" in err
     assert err.rstrip().endswith(f"; or mark its four outer corners: subdivision read '{photo}' --corners "
                                  f"X,Y,X,Y,X,Y,X,Y | subdivision {command} -")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="closing a child's stderr needs fork")
+def test_with_stderr_closed_an_error_stays_out_of_the_json_on_stdout(tmp_path):
+    # Python sets sys.stderr to None where fd 2 is closed; print(file=None) would write to stdout.
+    done = subprocess.run([sys.executable, "-m", "scorer", "score", "--json", str(tmp_path / "missing.txt"), GAME_2P],
+                          stdout=subprocess.PIPE, stderr=None, preexec_fn=lambda: os.close(2), text=True, timeout=60)
+    assert done.returncode == 2
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1 and json.loads(lines[0])["file"] == GAME_2P

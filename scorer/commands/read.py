@@ -11,7 +11,7 @@ from pathlib import Path
 
 from scorer.board import stash_name
 from scorer.commands import READING_HINTS, add_colours_option, add_stash_options, check_players_fit, with_hints
-from scorer.errors import UserError, print_error
+from scorer.errors import UserError, print_error, to_stderr
 from scorer.files import PHOTO_FORMATS, STDIN_NAME, json_name, read_stdin, stdin_given_once, write_whole
 
 
@@ -239,9 +239,9 @@ def run_eval(args) -> int:
         if args.verbose:
             error = result.grid["max_error"]
             scores = ", scores right" if result.failure and result.score_right else ""
-            print(f"{photo.name}: {result.failure or 'exact'}{scores}, wrong {result.wrong_in_play} in play "
-                  f"({result.wrong} all), grid " + ("not found" if error is None else f"error {error:.3f} squares")
-                  + f", {result.seconds:.2f} s", file=sys.stderr)
+            to_stderr(f"{photo.name}: {result.failure or 'exact'}{scores}, wrong {result.wrong_in_play} in play "
+                      f"({result.wrong} all), grid " + ("not found" if error is None else f"error {error:.3f} squares")
+                      + f", {result.seconds:.2f} s")
     summary = summarise(results)
     title = (f"{directory}" + (" (true grid)" if args.true_grid else "") + (" (players given)" if args.hints else "")
              + (" (colours given)" if args.colours_given else "")
