@@ -284,6 +284,8 @@ def test_options_is_answered_in_json_with_the_methods_taken(client, route):
 def test_unknown_api_route_gets_404_json(client):
     assert_json_error(client.get("/api/nothing-here"), 404)
     assert_json_error(client.post("/api"), 404)
+    # a doubled slash is no address either, answered in JSON (werkzeug had redirected in HTML)
+    assert_json_error(client.post("/api//score", json={"board": ". ."}), 404)
 
 
 def test_unknown_page_gets_an_html_404(client):

@@ -31,6 +31,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if config:
         app.config.from_mapping(config)
     app.json.sort_keys = False
+    # "/api//score" is no address of the API: a 404 in JSON, not werkzeug's HTML redirect page
+    app.url_map.merge_slashes = False
 
     from webui import api, pages
 

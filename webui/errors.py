@@ -32,7 +32,9 @@ class ApiError(Exception):
 
 
 def wants_json() -> bool:
-    return request.path == "/api" or request.path.startswith("/api/")
+    """Whether the request was for the API ("/api", "/api/...", slashes doubled or not)."""
+    path = "/" + "/".join(part for part in request.path.split("/") if part)
+    return path == "/api" or path.startswith("/api/")
 
 
 def error_response(status: int, message: str, field: str | None = None):
