@@ -11,6 +11,7 @@ import pytest
 
 from in_ci import in_ci
 from scorer.cli import main
+from scorer.files import PHOTO_FORMATS
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_2P = str(ROOT / "sample_boards" / "rules_game_2p.txt")
@@ -518,7 +519,8 @@ def test_a_gif_is_named_as_an_image_format_not_taken_for_board_text(capsys, tmp_
     Image.new("RGB", (64, 48), (200, 30, 30)).save(buffer, "GIF")
     gif.write_bytes(buffer.getvalue())
     assert main([command, str(gif)]) == 2
-    assert capsys.readouterr().err == f"subdivision: error: {gif}: unsupported image format GIF\n"
+    assert capsys.readouterr().err == (f"subdivision: error: {gif}: unsupported image format GIF "
+                                       f"(expected {PHOTO_FORMATS})\n")
 
 
 def test_score_says_the_players_and_stash_guide_the_reading_and_the_games_end_not_the_points(capsys):

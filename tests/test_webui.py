@@ -205,6 +205,8 @@ def test_check_rejects_a_bad_order_of_play_in_one_line(client, seats, players, m
     ({"threehouse": "maybe"}, 'option \'threehouse\' must be true or false, or "auto", not "maybe"'),
     ({"players": True}, 'option \'players\' must be 2, 3, 4 or "auto", not true'),  # JSON's spelling, not True
     ({"seats": {"red": 1}}, 'option \'seats\' must be a list of colour names, not {"red": 1}'),
+    ({"seats": [None, None]}, "option 'seats' must be a list of colour names, and null is not one"),
+    ({"seats": [["r"], ["b"]]}, 'option \'seats\' must be a list of colour names, and ["r"] is not one'),
     ({"threehouse": "x" * 60}, 'not "' + "x" * 38 + "…"),
 ])
 def test_a_bad_option_is_named_with_what_it_takes_and_as_sent(client, body, message):
@@ -247,7 +249,7 @@ def test_check_gives_moves_for_a_player_with_no_piece_yet(client):
         ({"json": {"board": ". . .\n. z9 .\n. . .\n"}}, "B2"),
         ({"json": {"board": ". . .\n. .\n. . .\n"}}, "row 2"),
         ({"json": {"board": ". .\n. .\n"}}, "3..12"),
-        ({"json": {"board": ". " * 6000}}, "too long"),
+        ({"json": {"board": ". " * 6000}}, "too long (12,000 characters; at most 10,000)"),
     ],
 )
 def test_bad_board_requests_get_400(client, route, kwargs, needle):

@@ -97,6 +97,9 @@ def seats_option(options: Mapping[str, Any], players: int | None) -> list[str] |
         return None
     if not isinstance(value, list):
         raise ApiError(400, f"option 'seats' must be a list of colour names, not {shown(value)}")
+    odd = next((name for name in value if not isinstance(name, str)), None)
+    if odd is not None or None in value:
+        raise ApiError(400, f"option 'seats' must be a list of colour names, and {shown(odd)} is not one")
     return _players_colours(value, "seats", players)
 
 
@@ -221,7 +224,7 @@ def board_from(body: Mapping[str, Any]) -> Board:
     if not text or not text.strip():
         raise ApiError(400, "the 'board' field is missing: send the board in text notation")
     if len(text) > MAX_BOARD_TEXT:
-        raise ApiError(400, f"the board text is too long ({len(text)} characters)")
+        raise ApiError(400, f"the board text is too long ({len(text):,} characters; at most {MAX_BOARD_TEXT:,})")
     try:
         return Board.from_text(text)
     except NotationError as err:

@@ -129,7 +129,7 @@ def load_photo_scaled(
             raise PhotoError(f"{name}: cannot read the image header: {DAMAGED} ({_short(err)})") from None
         icc_profile = image.info.get("icc_profile")
         if image.format not in ACCEPTED_FORMATS:
-            raise PhotoError(f"{name}: unsupported image format {image.format}")
+            raise PhotoError(f"{name}: unsupported image format {image.format} (expected {PHOTO_FORMATS})")
         width, height = image.size
         if width <= 0 or height <= 0:
             raise PhotoError(f"{name}: image has no pixels")
