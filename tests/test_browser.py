@@ -468,6 +468,8 @@ def test_the_summary_leads_to_the_moves_mid_game_only(page):
         return
     moves = page.locator("#summary-moves")
     expect(moves).to_be_visible()
+    player = page.locator("#to-move strong").text_content()
+    expect(moves).to_have_text(f"{player} to move: where each piece may go \u2193")  # the turn on the first screen
     moves.click()
     page.wait_for_timeout(800)  # the smooth scroll
     expect(page.locator("#midgame-title")).to_be_in_viewport()

@@ -2067,6 +2067,8 @@
       replaceLive(toMove, (who.length > 1
         ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`) + passes);
     } else replaceLive(toMove, "Whose turn it is cannot be told from the pieces on the board.");
+    // the summary at the top says whose turn it is too: on a phone this card is screens below
+    $("#summary-moves").textContent = `${sure ? `${cap(sure)} to move: ` : ""}where each piece may go ↓`;
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
     // A new game short of parks: one tap beside the board lays them out (or tap squares for your own).
