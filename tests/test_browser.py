@@ -513,6 +513,16 @@ def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_fi
     expect(page.locator("#violations")).not_to_contain_text("unsure")
 
 
+def test_every_button_and_menu_shown_mid_game_is_a_fingers_reach_tall(page):
+    answer_plain_read(page, MIDGAME, unsure=("C6",))
+    expect(page.locator("#to-move")).not_to_be_empty()
+    controls = page.locator("button, select, [role=button]")
+    heights = controls.evaluate_all("""els => els.filter(e => e.offsetParent !== null && !e.closest('#diagram, #options'))
+        .map(e => [e.id || e.className || e.textContent.trim(), e.getBoundingClientRect().height])""")
+    assert len(heights) >= 10, heights
+    assert all(height >= 44 for _, height in heights), [h for h in heights if h[1] < 44]
+
+
 def test_the_game_options_are_a_fingers_reach_tall(page):
     labels = page.locator("#options label")
     heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")

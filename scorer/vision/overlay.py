@@ -73,6 +73,6 @@ def draw_reading(image: np.ndarray, reading, zoom: float = 1.0, mark_unsure: boo
             org = (int(centre[0] - w / 2), int(centre[1] + h / 2))
             ink = DRAW_BGR.get(value[0], (255, 255, 255))
             halo = (255, 255, 255) if sum(ink) < 200 else (0, 0, 0)
-            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, halo, thick + 2, cv2.LINE_AA)
+            cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, halo, 3 * thick + 1, cv2.LINE_AA)
             cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, font_scale, ink, thick, cv2.LINE_AA)
     return out
