@@ -714,7 +714,7 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     expect(page.get_by_label("red 1-pip", exact=True)).to_have_accessible_description("would break a rule here")
     expect(page.get_by_label("red 2-pip", exact=True)).not_to_have_class(re.compile(r"\bbarred\b"))
     page.get_by_label("red 1-pip", exact=True).click()  # placed all the same
-    message = page.locator("#message")
+    message = page.locator("#board-note")  # under the board, where the eyes are
     expect(message).to_contain_text("That placement breaks a rule: the red 1-pip on F3 has no 1-pip or 3-pip")
     message.get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="F3"]')).to_have_attribute("data-value", ".")
@@ -732,20 +732,33 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     expect(message).to_be_hidden()
 
 
+def test_a_placement_against_the_rules_is_said_under_the_board_which_stays_in_view(page):
+    enter_board(page, MIDGAME)
+    square = page.locator('#diagram .sq[data-cell="F3"]')
+    square.scroll_into_view_if_needed()
+    pick(page, "F3", "red 1-pip")  # nothing Near F3: against the rules
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("That placement breaks a rule")
+    expect(note).to_be_in_viewport()
+    page.wait_for_timeout(600)  # (a smooth scroll, were there one)
+    expect(square).to_be_in_viewport()
+    expect(page.locator("#message")).to_be_hidden()
+
+
 def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
     page.select_option("#new-size", label="7×7 · 3 players")
     page.click("#new-board")
     pick(page, "B2", "green 2-pip")
     pick(page, "F6", "red 2-pip")
     pick(page, "D1", "blue 1-pip")  # against the rules (nothing Near it), and taken back
-    page.locator("#message").get_by_role("button", name="Take it back").click()
+    page.locator("#board-note").get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="D1"]')).to_have_attribute("data-value", ".")
     expect(page.locator("#seats")).not_to_contain_text("Order of play")  # blue not seen yet
     pick(page, "D4", "blue 2-pip")  # every player has placed once: the order seen is the order of play
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Green to move.")
     pick(page, "A4", "green 1-pip")  # the second round's first piece, against the rules, taken back: the order stays
-    page.locator("#message").get_by_role("button", name="Take it back").click()
+    page.locator("#board-note").get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="A4"]')).to_have_attribute("data-value", ".")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     page.reload()
@@ -1036,7 +1049,7 @@ def test_a_piece_placed_out_of_turn_is_said_with_its_undoing_one_tap_away(page):
     answer_plain_read(page, CYAN_A_PIECE_AHEAD)
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
     pick(page, "E4", "cyan 2-pip")
-    message = page.locator("#message")
+    message = page.locator("#board-note")
     expect(message).to_contain_text("It was Orange's turn, not Cyan's: that piece was placed out of turn.")
     message.get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="E4"]')).to_have_attribute("data-value", ".")

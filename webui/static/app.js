@@ -35,6 +35,7 @@
     moveColour: null, movePips: null,
     turnFollowed: null,              // the player to move the mid-game card's player last followed
     boardFollowed: null,             // the board (its text) the card's size was last fitted to the turn on
+    noteBoard: null,                 // the board (its text) the note under it speaks of (showBoardNote)
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
@@ -431,14 +432,29 @@
     const same = kind === "info" && !box.hidden && box.className === "message info"
       && box.textContent === (action ? `${text} ${action.label}` : text);
     if (same) return;
+    fillMessage(box, text, action);
+    box.className = "message" + (kind ? " " + kind : "");
+    // An error answers what was just tapped: on a phone the box may sit a screen below it.
+    if (!kind && reveal) scrollIntoViewIfOut(box, "center");
+  }
+
+  // ``box`` shown saying ``text``, with ``action``'s button after it where given.
+  function fillMessage(box, text, action) {
     keepFocusWithin(box, () => {
       box.textContent = text;
       if (action) box.append(" ", el("button", { type: "button", class: "button", onclick: action.onclick }, action.label));
     });
-    box.className = "message" + (kind ? " " + kind : "");
     box.hidden = false;
-    // An error answers what was just tapped: on a phone the box may sit a screen below it.
-    if (!kind && reveal) scrollIntoViewIfOut(box, "center");
+  }
+
+  // What a placement did wrong (a rule it breaks, a move out of turn), said under the board,
+  // where the eyes are (on a phone the top message is screens above), as long as the board
+  // stays the one it speaks of (``renderDiagram`` lets it go).
+  function showBoardNote(text, action) {
+    const note = $("#board-note");
+    fillMessage(note, text, action);
+    state.noteBoard = boardText();
+    scrollIntoViewIfOut(note, "nearest");
   }
 
   // ``node`` scrolled to (``block`` as scrollIntoView takes it) when any of it is off the screen.
@@ -1508,6 +1524,8 @@
   }
 
   function renderDiagram() {
+    const note = $("#board-note");
+    if (!note.hidden && state.noteBoard !== boardText()) keepFocusWithin(note, () => { note.hidden = true; });
     const wrap = $("#diagram");
     const width = LEFT + state.cols * S + RIGHT;
     const height = TOP + state.rows * S + BOTTOM;
@@ -2436,7 +2454,7 @@
     const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name
       || (v.cell === null && !brokenBefore.has(v.rule) && (v.cells || []).includes(name)));
     if (!broken) return false;
-    showMessage(`That placement breaks a rule: ${broken.message}.`, "", takeBack(name, value));
+    showBoardNote(`That placement breaks a rule: ${broken.message}.`, takeBack(name, value));
     return true;
   }
 
@@ -2445,7 +2463,7 @@
   function sayOutOfTurn(name, value, turn) {
     const colour = NAME_OF[value[0]], watched = watchOf(boardText());
     if (!turn || colour === turn || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
-    showMessage(`It was ${cap(turn)}'s turn, not ${cap(colour)}'s: that piece was placed out of turn.`, "", takeBack(name, value));
+    showBoardNote(`It was ${cap(turn)}'s turn, not ${cap(colour)}'s: that piece was placed out of turn.`, takeBack(name, value));
     return true;
   }
 
