@@ -1039,9 +1039,17 @@ def test_a_photo_of_another_games_board_asks_for_the_order_of_play_again(page):
     expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")
     other = ("# . . . . . #\n. . . . . . .\n. . c2 . . . .\n. . . o2 p2 . .\n"
              ". . c3 . p3 . .\n. . . o3 . . .\n# . . . . . #\n")  # 7x7, three players, more pieces
-    answer_plain_read(page, other)
+    with page.expect_response("**/api/check"):
+        answer_plain_read(page, other)
     expect(page.locator('#diagram .sq[data-cell="E4"]')).to_have_attribute("data-value", "p2")
-    page.wait_for_load_state("networkidle")
+    expect(page.locator("#seats")).not_to_contain_text("Cyan \u2192 Orange")
+    # a photo of the same size with more pieces, but none of the seated colours: another game too
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")
+    with page.expect_response("**/api/check"):
+        answer_plain_read(page, "# . . . . #\n. . r2 . . .\n. . b3 r3 . .\n. . r2 b2 . .\n. b1 . . . .\n# . . . . #\n")
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "r2")
     expect(page.locator("#seats")).not_to_contain_text("Cyan \u2192 Orange")
 
 
@@ -1077,6 +1085,42 @@ def test_guidance_standing_through_a_move_is_not_read_out_again_and_the_turn_is(
     page.wait_for_load_state("networkidle")
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")
     assert page.evaluate("window.liveChanges") == {"message": 0, "toMove": 1}
+
+
+def test_a_move_taken_back_and_not_made_again_before_another_players_leaves_no_place_open(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    pick(page, "B3", "Empty")
+    to_move = page.locator("#to-move")
+    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    pick(page, "A2", "cyan 2-pip")  # out of turn, and kept: orange's place closes
+    expect(page.locator("#board-note")).to_contain_text("It was Orange's turn, not Cyan's")
+    expect(to_move).to_have_text("Orange to move.")
+    pick(page, "F4", "orange 2-pip")  # a move after cyan's, not the one taken back
+    expect(to_move).to_have_text("Cyan to move.")
+    with page.expect_response("**/api/check"):
+        pick(page, "E2", "cyan 2-pip")  # in turn: nothing said
+    expect(to_move).to_have_text("Orange to move.")
+    expect(page.locator("#board-note")).to_be_hidden()
+
+
+def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_turn(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    page.evaluate("""() => { const fetched = window.fetch; // each check answered a second and a half late, and counted
+        window.checksBack = 0;
+        window.fetch = (url, options) => String(url).includes("api/check")
+            ? new Promise((done) => setTimeout(done, 1500)).then(() => fetched(url, options))
+                .then((response) => { window.checksBack += 1; return response; })
+            : fetched(url, options); }""")
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")  # in turn, while orange's move is still being scored
+    assert page.evaluate("window.checksBack") == 0
+    page.wait_for_function("window.checksBack >= 2", timeout=10_000)
+    page.wait_for_timeout(500)  # the page's own work on the answers
+    expect(page.locator("#board-note")).to_be_hidden()
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):

@@ -36,6 +36,7 @@
     turnFollowed: null,              // the player to move the mid-game card's player last followed
     boardFollowed: null,             // the board (its text) the card's size was last fitted to the turn on
     noteBoard: null,                 // the board (its text) the note under it speaks of (showBoardNote)
+    checkedBoard: null,              // the board (its text) the last check answered for
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
@@ -567,6 +568,7 @@
       state.score = score;
       state.check = check;
       setBoardFromText(score.board);
+      state.checkedBoard = boardText();
       state.pendingBoard = null;
       if (!state.textDirty || opts.fromText) {
         if (!opts.fromText) $("#board-text").value = score.board;
@@ -748,7 +750,7 @@
       }
       state.lastMarked = marked; // what "read again" sends: the marks of the reading shown
       if (marked) closeMarking();
-      showReading(data);
+      showReading(data, { samePhoto: file === shown[0] });
     };
     progress("Uploading\u2026", 0);
     xhr.send(form);
@@ -760,7 +762,8 @@
     if (state.upload) state.upload.abort();
   }
 
-  function showReading(data) {
+  // ``samePhoto``: the photo shown read again (its play area marked, other options): the same game.
+  function showReading(data, { samePhoto = false } = {}) {
     const reading = data.reading || {};
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
@@ -789,9 +792,9 @@
     }
     const [before, sizeBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`];
     setBoardFromText(data.board);
-    // fewer pieces than the board shown, another size, or none of the seated players' colours
-    // (one of them may be misread, its question not yet answered): another game
-    if (pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore
+    // fewer pieces than the board shown, another photo of another size, or none of the seated
+    // players' colours (one of them may be misread, its question not yet answered): another game
+    if (pieceCount(state.cells) < before || (`${state.rows}x${state.cols}` !== sizeBefore && !samePhoto)
         || !state.seats.some(piecesOf)) state.seats = [];
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
@@ -2025,7 +2028,7 @@
   // The player the game watched here saw place last (of the pieces on the board), or null.
   function lastSeenMover() {
     const watched = watchOf(boardText());
-    const last = watched ? watched.squares.findLastIndex(Boolean) : -1;
+    const last = watched ? watched.squares.map(Boolean).lastIndexOf(true) : -1;
     return last >= 0 ? watched.order[last] : null;
   }
 
@@ -2343,10 +2346,12 @@
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
-    const turn = turnNow(state.check || {}).sure;
+    // whose turn it was, where the check on hand is the board's (not a move back, still scoring)
+    const turn = state.checkedBoard === boardText() ? turnNow(state.check || {}).sure : null;
     setSquare(name, value).then((ok) => {
-      // (its message would go with a scoring)
-      if (!ok || (placed && (sayPlacementBroke(name, value, brokenBefore) || sayOutOfTurn(name, value, turn)))) return;
+      if (!ok) return;
+      // a placement said to be wrong sets no order of play
+      if (placed && (sayPlacementBroke(name, value, brokenBefore) || sayOutOfTurn(name, value, turn))) return;
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
@@ -2379,11 +2384,12 @@
   // a piece of a player who might place next; else a piece the reader missed, a correction);
   // a move taken back or put right (another piece on its square) changes it, and with it an
   // order of play the watch gave from the first moves now changed; an earlier move taken off
-  // leaves its place open (its square null) to the next piece its player places (a piece found
-  // against the rules after the next player had moved); a photo's reading corrected elsewhere
-  // leaves the moves as they were; any other change ends the watch. The first move from which
-  // the turns may have skipped a player (one made while a player had to pass) is noted
-  // (``skipAt``): the first moves then say no order of play.
+  // leaves its place open (its square null) to its player's next piece (a piece found against
+  // the rules after the next player had moved), until another player places; a photo's reading
+  // corrected elsewhere leaves the moves as they were; any other change ends the watch. The
+  // first move from which the turns may have skipped a player (one made while a player had to
+  // pass, or where a place left open closed) is noted (``skipAt``): the first moves then say no
+  // order of play.
   function watchChange(name, was, value, before, fromEmpty, next = []) {
     const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
@@ -2394,10 +2400,12 @@
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
     const open = watched && colour ? watched.squares.findIndex((s, i) => s === null && watched.order[i] === colour) : -1;
+    const added = watched && was === "." && colour && aMove && open < 0;
+    const base = added ? closeOpenPlaces(watched) : watched; // another player's move closes them
     if (watched && was === "." && colour && aMove && open >= 0) { // a move taken back, made again
       [order, squares] = [watched.order, watched.squares.map((s, i) => (i === open ? name : s))];
-    } else if (watched && was === "." && colour && aMove) {
-      [order, squares] = [watched.order.concat([colour]), watched.squares.concat([name])];
+    } else if (added) {
+      [order, squares] = [base.order.concat([colour]), base.squares.concat([name])];
     } else if (at >= 0 && at === watched.squares.length - 1) {
       [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
       if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
@@ -2408,13 +2416,22 @@
     } else if (watched && fromPhoto && at < 0) {
       [order, squares] = [watched.order, watched.squares];
     }
-    let skipAt = order && watched.skipAt < order.length ? watched.skipAt : Infinity;
+    let skipAt = order && base.skipAt < order.length ? base.skipAt : Infinity;
     const passing = ((state.check && state.check.must_pass) || []).length > 0;
-    if (order && passing && order.length > watched.order.length) skipAt = Math.min(skipAt, order.length - 1);
+    if (added && passing) skipAt = Math.min(skipAt, order.length - 1);
     state.watched = order ? { order, squares, board: boardText(), ...(Number.isFinite(skipAt) && { skipAt }) } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
     if (order && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
+  }
+
+  // ``watched`` with the places its moves taken back left open closed: the turns may have
+  // skipped a player from the first of them (``skipAt``).
+  function closeOpenPlaces(watched) {
+    const open = watched.squares.indexOf(null);
+    if (open < 0) return watched;
+    return { ...watched, order: watched.order.filter((c, i) => watched.squares[i]),
+      squares: watched.squares.filter(Boolean), skipAt: Math.min(watched.skipAt ?? Infinity, open) };
   }
 
   // The game watched here where the board's text is ``text`` (the board it was left on), else null.
@@ -2664,7 +2681,8 @@
         // the game watched goes on where its moves are still there.
         const watching = watchOf(boardText());
         if (watching && watching.squares.filter(Boolean).every((cell) => { const { col, row } = parseCell(cell); return typed[row][col] === tokenAt(cell); })) {
-          state.watched = { ...watching, board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
+          // (a piece typed back where one was taken back is a correction: the place it left closes)
+          state.watched = { ...closeOpenPlaces(watching), board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
         }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
           if (!ok && watching) state.watched = watching; // the board not taken: the watch stays on it
