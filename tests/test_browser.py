@@ -1123,6 +1123,25 @@ def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_tur
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
+def test_the_same_photo_read_again_at_another_size_keeps_the_order_of_play(page):
+    boards = [CYAN_A_PIECE_AHEAD, "# . . . . . #\n. . . . . . .\n. . . c3 . . .\n. . . o2 c2 . .\n"
+              ". . . . . . .\n. . . . . . .\n# . . . . . #\n"]  # its play area read wider, then marked
+
+    def answer(route):
+        board = boards.pop(0)
+        route.fulfill(status=200, json={"board": board, "uncertain": [], "reading": {"board": board, "cells": [], "warnings": []},
+                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", answer)
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    pick(page, "B3", "orange 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")
+    page.once("dialog", lambda dialog: dialog.accept())  # (the piece placed since the photo goes)
+    page.click("#read-again")
+    expect(page.locator('#diagram .sq[data-cell="D5"]')).to_have_attribute("data-value", "c3")  # 7x7 now
+    expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")
+
+
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
     board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
              ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")

@@ -792,10 +792,10 @@
     }
     const [before, sizeBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`];
     setBoardFromText(data.board);
-    // fewer pieces than the board shown, another photo of another size, or none of the seated
-    // players' colours (one of them may be misread, its question not yet answered): another game
-    if (pieceCount(state.cells) < before || (`${state.rows}x${state.cols}` !== sizeBefore && !samePhoto)
-        || !state.seats.some(piecesOf)) state.seats = [];
+    // another photo with fewer pieces than the board shown or of another size, or none of the
+    // seated players' colours (one of them may be misread, its question not yet answered): another game
+    const otherBoard = pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore;
+    if ((otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
