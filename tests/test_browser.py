@@ -1008,6 +1008,9 @@ def test_a_move_taken_back_after_the_next_players_move_is_made_again_in_its_turn
     pick(page, "B3", "orange 2-pip")
     pick(page, "E5", "cyan 2-pip")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    page.locator('#diagram .sq[data-cell="B3"]').click()  # a move: the picker says how to take it back
+    expect(page.locator("#picker-reading")).to_have_text("Placed since the photo: Empty takes it back.")
+    page.keyboard.press("Escape")
     pick(page, "B3", "Empty")  # orange's piece found wrong after cyan's move: orange places again
     expect(page.locator("#to-move")).to_have_text("Orange to move again: a piece of theirs was taken back.")
     page.reload()  # the open place kept with the game

@@ -2257,7 +2257,9 @@
     $("#picker-title").textContent = `${name}: ${describe(current)}`;
     const info = state.reading && state.reading.byCell[name];
     const suggestions = new Set();
-    if (info) {
+    if (placedSincePhoto(name)) { // a move, not the reader's doing: what it read there is beside the point
+      $("#picker-reading").textContent = "Placed since the photo: Empty takes it back.";
+    } else if (info) {
       const now = readingNamedNow(name, info);
       const alts = now.alternatives;
       alts.forEach((a) => suggestions.add(a.value));
