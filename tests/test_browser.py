@@ -1145,6 +1145,23 @@ def test_the_same_photo_read_again_at_another_size_keeps_the_order_of_play(page)
     expect(page.locator("#seats")).to_contain_text("Order of play: Cyan \u2192 Orange")
 
 
+def test_the_last_moves_are_taken_back_one_tap_each_from_the_mid_game_card(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    undo = page.locator("#undo-move")
+    expect(undo).to_be_hidden()  # nothing placed since the photo
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    expect(undo).to_have_text("take back the cyan 2-pip on E5 \u21b6")
+    undo.click()
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", ".")
+    expect(undo).to_have_text("take back the orange 2-pip on B3 \u21b6")
+    expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+    undo.click()
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", ".")
+    expect(undo).to_be_hidden()  # back to the photo's board
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+
+
 def test_a_colour_group_merged_into_a_seated_players_colour_asks_for_the_order_again(page):
     board = ("# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n"
              ". . . . b2 . .\n. . . r3 . . .\n# . . g3 b3 . #\n")

@@ -2032,6 +2032,14 @@
     return last >= 0 ? watched.order[last] : null;
   }
 
+  // The last move the game watched here saw whose piece is still there ({name, value}), or null.
+  function lastMove() {
+    const watched = watchOf(boardText());
+    const last = watched ? watched.squares.map(Boolean).lastIndexOf(true) : -1;
+    const name = last >= 0 ? watched.squares[last] : null, value = name && tokenAt(name);
+    return value && NAME_OF[value[0]] === watched.order[last] ? { name, value } : null;
+  }
+
   // The player of the earliest move the game watched here saw taken back since (its place still
   // open), who places again before play goes on; or null.
   function retakingPlayer() {
@@ -2088,6 +2096,12 @@
       replaceLive(toMove, (who.length > 1
         ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`) + passes);
     } else replaceLive(toMove, "Whose turn it is cannot be told from the pieces on the board.");
+    // the last move one tap from being taken back (and the one before it after that)
+    const last = lastMove(), undo = $("#undo-move");
+    keepFocusWithin(undo, () => {
+      undo.hidden = !last;
+      undo.textContent = last ? `take back the ${describe(last.value)} on ${last.name} \u21b6` : "";
+    });
     // the summary at the top says whose turn it is too: on a phone this card is screens below
     $("#summary-moves").textContent = `${sure ? `${cap(sure)} to move: ` : ""}where each piece may go ↓`;
     renderSeats();
@@ -2744,6 +2758,10 @@
       if (shown) shown.focus();
     });
 
+    $("#undo-move").addEventListener("click", () => {
+      const last = lastMove();
+      if (last) setSquare(last.name, ".");
+    });
     $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); save(); });
     for (const b of $$(".size-buttons .size")) {
       b.addEventListener("click", () => {
