@@ -1108,6 +1108,24 @@ def test_a_move_taken_back_and_not_made_again_before_another_players_leaves_no_p
     expect(page.locator("#board-note")).to_be_hidden()
 
 
+def test_the_move_that_closed_a_place_left_open_taken_back_opens_it_again(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    pick(page, "B3", "Empty")
+    to_move, again = page.locator("#to-move"), "Orange to move again: a piece of theirs was taken back."
+    expect(to_move).to_have_text(again)
+    with page.expect_response("**/api/check"):
+        page.click("#apply-text")  # the board's text applied as it stands: nothing changes
+    expect(to_move).to_have_text(again)
+    pick(page, "A2", "cyan 2-pip")  # out of turn, and taken back at once
+    page.locator("#board-note").get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="A2"]')).to_have_attribute("data-value", ".")
+    expect(to_move).to_have_text(again)
+    pick(page, "F4", "orange 2-pip")  # orange's move made again, in its place: then cyan's, so orange's turn
+    expect(to_move).to_have_text("Orange to move.")
+
+
 def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_turn(page):
     answer_plain_read(page, CYAN_A_PIECE_AHEAD)
     expect(page.locator("#to-move")).to_have_text("Orange to move.")

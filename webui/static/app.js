@@ -320,7 +320,7 @@
         seats: state.seats,
         move: [state.moveColour, state.movePips, state.turnFollowed], // the mid-game card's player and size
         cardOrder: state.cardOrder,
-        watched: state.watched,
+        watched: state.watched && { ...state.watched, previous: undefined }, // (the watches before: this page's alone)
         seatsWatched: state.seatsWatched,
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
@@ -750,7 +750,7 @@
       }
       state.lastMarked = marked; // what "read again" sends: the marks of the reading shown
       if (marked) closeMarking();
-      showReading(data, { samePhoto: file === shown[0] });
+      showReading(data, { samePhoto: file === shown[0] && !(marked && marked.another) });
     };
     progress("Uploading\u2026", 0);
     xhr.send(form);
@@ -762,7 +762,8 @@
     if (state.upload) state.upload.abort();
   }
 
-  // ``samePhoto``: the photo shown read again (its play area marked, other options): the same game.
+  // ``samePhoto``: the board shown read again from its photo (read again, its play area or
+  // corners marked, other options): the same game.
   function showReading(data, { samePhoto = false } = {}) {
     const reading = data.reading || {};
     const byCell = {};
@@ -870,6 +871,7 @@
       : anotherBoard ? "Tap the four outer corners of the other board's squares, then read." : null;
     if (instruction) showMessage(instruction, "info");
     state.markingInstruction = instruction ? messagesShown : null;
+    state.markingAnother = anotherBoard;
     endDrag();
     state.marks = [];
     state.mark = null;
@@ -1113,6 +1115,7 @@
     uploadPhoto(state.lastPhoto, {
       corners: state.marks.map(([x, y]) => [Math.round(x * k * 10) / 10, Math.round(y * k * 10) / 10]),
       squares: $("#mark-squares").value,
+      ...(state.markingAnother && { another: true }), // another board in the photo: another game
     });
   }
 
@@ -2412,34 +2415,42 @@
     const fromPhoto = !!state.readTokens;
     // the mid-game card's piece put on one of its dotted squares (the check before this change)
     const asDotted = value === dottedPiece(name);
-    let order = null, squares = null;
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
+    const last = watched && at >= 0 && at === watched.squares.length - 1;
     const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
     const open = watched && colour ? watched.squares.findIndex((s, i) => s === null && watched.order[i] === colour) : -1;
-    const added = watched && was === "." && colour && aMove && open < 0;
-    const base = added ? closeOpenPlaces(watched) : watched; // another player's move closes them
-    if (watched && was === "." && colour && aMove && open >= 0) { // a move taken back, made again
-      [order, squares] = [watched.order, watched.squares.map((s, i) => (i === open ? name : s))];
-    } else if (added) {
-      [order, squares] = [base.order.concat([colour]), base.squares.concat([name])];
-    } else if (at >= 0 && at === watched.squares.length - 1) {
-      [order, squares] = [watched.order.slice(0, -1), watched.squares.slice(0, -1)];
-      if (colour) [order, squares] = [order.concat([colour]), squares.concat([name])];
+    const placed = watched && was === "." && colour && aMove;
+    // the watch after the change: {order, squares, skipAt?, previous?} (``previous``: the watch
+    // before the last move added, which taking it back returns to: places it closed open again)
+    let after = null;
+    const same = watched && { skipAt: watched.skipAt, previous: watched.previous };
+    if (placed && open >= 0) { // a move taken back, made again
+      after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === open ? name : s)) };
+    } else if (placed) { // another player's move closes the places left open
+      const base = closeOpenPlaces(watched);
+      const passing = ((state.check && state.check.must_pass) || []).length > 0;
+      after = { order: base.order.concat([colour]), squares: base.squares.concat([name]), previous: watched,
+        skipAt: passing ? Math.min(base.skipAt ?? Infinity, base.order.length) : base.skipAt };
+    } else if (last && !colour && watched.previous && watched.previous.board === boardText()) {
+      after = watched.previous; // the last move taken back
+    } else if (last) { // the last move taken back or put right
+      after = { ...same, order: watched.order.slice(0, -1), squares: watched.squares.slice(0, -1) };
+      if (colour) [after.order, after.squares] = [after.order.concat([colour]), after.squares.concat([name])];
     } else if (at >= 0 && colour) { // an earlier move put right: another piece there
-      [order, squares] = [watched.order.map((c, i) => (i === at ? colour : c)), watched.squares];
+      after = { ...same, order: watched.order.map((c, i) => (i === at ? colour : c)), squares: watched.squares };
     } else if (at >= 0) { // an earlier move taken off: its place kept for its player's next piece
-      [order, squares] = [watched.order, watched.squares.map((s, i) => (i === at ? null : s))];
-    } else if (watched && fromPhoto && at < 0) {
-      [order, squares] = [watched.order, watched.squares];
+      after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === at ? null : s)) };
+    } else if (watched && fromPhoto) { // the photo's reading corrected elsewhere
+      after = { ...same, order: watched.order, squares: watched.squares };
     }
-    let skipAt = order && base.skipAt < order.length ? base.skipAt : Infinity;
-    const passing = ((state.check && state.check.must_pass) || []).length > 0;
-    if (added && passing) skipAt = Math.min(skipAt, order.length - 1);
-    state.watched = order ? { order, squares, board: boardText(), ...(Number.isFinite(skipAt) && { skipAt }) } : null;
+    const { order, squares, skipAt, previous } = after || {};
+    state.watched = after ? { order, squares, board: boardText(), ...(skipAt < order.length && { skipAt }),
+      ...(previous && { previous }) } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
-    if (order && at >= 0 && state.seatsWatched && at < state.seats.length
+    if (after && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
   }
+
 
   // ``watched`` with the places its moves taken back left open closed: the turns may have
   // skipped a player from the first of them (``skipAt``).
@@ -2697,8 +2708,7 @@
         // the game watched goes on where its moves are still there.
         const watching = watchOf(boardText());
         if (watching && watching.squares.filter(Boolean).every((cell) => { const { col, row } = parseCell(cell); return typed[row][col] === tokenAt(cell); })) {
-          // (a piece typed back where one was taken back is a correction: the place it left closes)
-          state.watched = { ...closeOpenPlaces(watching), board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
+          state.watched = { ...watching, board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
         }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
           if (!ok && watching) state.watched = watching; // the board not taken: the watch stays on it
