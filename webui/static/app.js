@@ -36,7 +36,7 @@
     turnFollowed: null,              // the player to move the mid-game card's player last followed
     boardFollowed: null,             // the board (its text) the card's size was last fitted to the turn on
     noteBoard: null,                 // the board (its text) the note under it speaks of (showBoardNote)
-    checkedBoard: null,              // the board (its text) the last check answered for
+    checkedFor: null,                // what the last check answered (checkAsked, as JSON)
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
@@ -553,6 +553,12 @@
     return data;
   }
 
+  // What /api/check is asked of board ``text`` with the options and order of play as they stand.
+  function checkAsked(text) {
+    const o = options();
+    return { board: text, players: o.players, threehouse: checkedStash(o), seats: seatsToSend(text) };
+  }
+
   async function analyse(text, opts = {}) {
     const seq = ++state.seq;
     const shownBefore = messagesShown;
@@ -562,13 +568,13 @@
     try {
       const [score, check] = await Promise.all([
         postJSON("api/score", { board: text, private_parks: o.private_parks, loose_parks: o.loose_parks }),
-        postJSON("api/check", { board: text, players: o.players, threehouse: checkedStash(o), seats: seatsToSend(text) }),
+        postJSON("api/check", checkAsked(text)),
       ]);
       if (seq !== state.seq) return;
       state.score = score;
       state.check = check;
       setBoardFromText(score.board);
-      state.checkedBoard = boardText();
+      state.checkedFor = JSON.stringify(checkAsked(boardText()));
       state.pendingBoard = null;
       if (!state.textDirty || opts.fromText) {
         if (!opts.fromText) $("#board-text").value = score.board;
@@ -2365,8 +2371,9 @@
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
-    // whose turn it was, where the check on hand is the board's (not a move back, still scoring)
-    const turn = state.checkedBoard === boardText() ? turnNow(state.check || {}).sure : null;
+    // whose turn it was, where the check on hand answers for the board and options as they stand
+    // (not for a move back, still being scored)
+    const turn = state.checkedFor === JSON.stringify(checkAsked(boardText())) ? turnNow(state.check || {}).sure : null;
     setSquare(name, value).then((ok) => {
       if (!ok) return;
       // a placement said to be wrong sets no order of play
