@@ -54,7 +54,7 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
-    watched: null,                   // {order, squares, board, skipAt?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after (watchChange)
+    watched: null,                   // {order, squares, board, skipAt?, previous?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after, the watch before the last move (watchChange)
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
   };
@@ -2036,17 +2036,17 @@
 
   // The player the game watched here saw place last (of the pieces on the board), or null.
   function lastSeenMover() {
-    const watched = watchOf(boardText());
-    const last = watched ? watched.squares.map(Boolean).lastIndexOf(true) : -1;
-    return last >= 0 ? watched.order[last] : null;
+    const move = lastMove();
+    return move ? move.colour : null;
   }
 
-  // The last move the game watched here saw whose piece is still there ({name, value}), or null.
+  // The last move the game watched here saw whose piece is still there ({name, value, colour}),
+  // or null.
   function lastMove() {
     const watched = watchOf(boardText());
     const last = watched ? watched.squares.map(Boolean).lastIndexOf(true) : -1;
     const name = last >= 0 ? watched.squares[last] : null, value = name && tokenAt(name);
-    return value && NAME_OF[value[0]] === watched.order[last] ? { name, value } : null;
+    return value && NAME_OF[value[0]] === watched.order[last] ? { name, value, colour: watched.order[last] } : null;
   }
 
   // The player of the earliest move the game watched here saw taken back since (its place still
@@ -2457,7 +2457,6 @@
     if (after && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
   }
-
 
   // ``watched`` with the places its moves taken back left open closed: the turns may have
   // skipped a player from the first of them (``skipAt``).
