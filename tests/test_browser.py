@@ -494,7 +494,7 @@ def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_fi
     # a move since the photo (the square read surely empty) breaking a rule: the rule's frame,
     # and the player's letter drawn over it
     b3 = page.locator('#diagram .sq[data-cell="B3"]')
-    expect(b3).to_have_attribute("aria-label", "B3: red 3-pip, placed since the photo, breaks a rule")
+    expect(b3).to_have_attribute("aria-label", "B3: red 3-pip, placed since the photo, breaks a rule, the last move")
     expect(b3.locator(".mark.violation")).to_have_count(1)
     assert b3.evaluate("g => g.lastElementChild.classList.contains('owner')")
     problems = page.locator("#violations li")
@@ -893,13 +893,13 @@ def test_a_game_carried_on_from_a_photo_follows_its_turns_from_the_moves_since(p
     page.click('#midgame .size[data-pips="2"]')
     expect(page.locator('#diagram .sq[data-cell="E2"] .legal-dot')).to_have_count(1)
     pick(page, "E2", "cyan 2-pip")
-    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: cyan 2-pip, placed since the photo")
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: cyan 2-pip, placed since the photo, the last move")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
     # the reading corrected as text (D3 back to the reader's c2): the moves since stand
     page.fill("#board-text", page.input_value("#board-text").replace("o2 c3", "o2 c2"))
     page.click("#apply-text")
     expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "c2")
-    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: cyan 2-pip, placed since the photo")
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: cyan 2-pip, placed since the photo, the last move")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
@@ -950,7 +950,7 @@ def test_a_game_from_a_photo_keeps_its_watch_through_a_colour_answered_a_move_pu
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
     # play went on: a piece on a square the reader was unsure of is a move now, not a piece it missed
     pick(page, "E2", "blue 2-pip")
-    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: blue 2-pip, placed since the photo")
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("aria-label", "E2: blue 2-pip, placed since the photo, the last move")
     expect(page.locator("#to-move")).to_have_text("Clear to move.")
     # a second photo of the same game: the order of play stays through the moves after it
     later = "# . . . . #\n. . . . x2 .\n. . x3 . . .\n. . b2 x2 . .\n. b3 . . b2 .\n# . . . . #\n"
@@ -966,7 +966,7 @@ def test_the_cards_piece_on_a_dotted_square_the_reader_doubted_is_the_first_move
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
     page.click('#midgame .size[data-pips="2"]')
     pick(page, "B3", "orange 2-pip")
-    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("aria-label", "B3: orange 2-pip, placed since the photo")
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("aria-label", "B3: orange 2-pip, placed since the photo, the last move")
     expect(page.locator("#to-move")).to_have_text("Cyan to move.")
 
 
@@ -997,10 +997,10 @@ def test_an_earlier_move_taken_off_a_photos_board_leaves_the_later_ones_moves(pa
     pick(page, "B3", "orange 2-pip")
     pick(page, "E5", "cyan 2-pip")  # on a square the reader doubted, by the player to move: a move
     e5 = page.locator('#diagram .sq[data-cell="E5"]')
-    expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo")
+    expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo, the last move")
     pick(page, "B3", "Empty")  # orange's move taken off
     expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", ".")
-    expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo")
+    expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo, the last move")
 
 
 def test_a_move_taken_back_after_the_next_players_move_is_made_again_in_its_turn(page):
@@ -1169,13 +1169,19 @@ def test_the_last_moves_are_taken_back_one_tap_each_from_the_mid_game_card(page)
     pick(page, "B3", "orange 2-pip")
     pick(page, "E5", "cyan 2-pip")
     expect(undo).to_have_text("take back the cyan 2-pip on E5 \u21b6")
+    e5, b3 = page.locator('#diagram .sq[data-cell="E5"]'), page.locator('#diagram .sq[data-cell="B3"]')
+    expect(e5).to_have_attribute("aria-label", "E5: cyan 2-pip, placed since the photo, the last move")  # tinted
+    expect(e5.locator(".last-move")).to_have_count(1)
+    expect(b3.locator(".last-move")).to_have_count(0)
     undo.click()
     expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", ".")
     expect(undo).to_have_text("take back the orange 2-pip on B3 \u21b6")
+    expect(b3.locator(".last-move")).to_have_count(1)
     expect(page.locator("#to-move")).to_have_text("Cyan to move.")
     undo.click()
     expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", ".")
     expect(undo).to_be_hidden()  # back to the photo's board
+    expect(page.locator("#diagram .last-move")).to_have_count(0)
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
@@ -2426,7 +2432,7 @@ def test_a_piece_placed_on_a_square_read_surely_empty_is_a_move_since_the_photo_
     expect(page.locator('#diagram .sq[data-cell="A2"] .mark.corrected')).to_have_count(1)
     pick(page, "C2", "red 2-pip")  # the game goes on: the reader was sure C2 was empty
     c2 = page.locator('#diagram .sq[data-cell="C2"]')
-    expect(c2).to_have_attribute("aria-label", "C2: red 2-pip, placed since the photo")
+    expect(c2).to_have_attribute("aria-label", "C2: red 2-pip, placed since the photo, the last move")
     expect(c2.locator(".mark.corrected")).to_have_count(0)
     expect(page.locator('#photo-marks .ps[data-cell="C2"]')).not_to_have_class(re.compile(r"\bcorrected\b"))
     expect(page.locator("#photo-marks .ps-label.placed")).to_have_text("r2")  # the photo does not show it

@@ -1545,6 +1545,7 @@
     const violations = violationCells();
     const unsure = new Set((state.reading && state.reading.unsure) || []);
     const legal = new Set(legalSquares() || []);
+    const lastPlaced = (lastMove() || {}).name; // the last move in a game placed here, tinted
     const focused = wrap.contains(document.activeElement) ? document.activeElement.dataset.cell : null;
     for (let row = state.rows - 1; row >= 0; row--) {
       for (let col = 0; col < state.cols; col++) {
@@ -1556,12 +1557,13 @@
         // what the marks show, said too
         const marks = [doubted && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
           violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here",
-          state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
+          name === lastPlaced && "the last move", state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
           class: "sq", "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
           "aria-label": [`${name}: ${describe(token)}`, ...marks].join(", "), transform: `translate(${x},${y})`,
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
+        if (name === lastPlaced) g.append(svg("rect", { class: "last-move", width: S, height: S }));
         drawContent(g, token);
         if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
         if (doubted) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
