@@ -333,6 +333,7 @@ class CheckReport:
     stash_inferred: bool = False  # standard or ThreeHouse was inferred from the board, not given
     stash_unsure: bool = False  # inferred on a close call (the notes say which and how close)
     usual_parks: list[Square] | None = None  # before the first move, short of parks: ``default_parks``
+    problems: list[Violation] = field(default_factory=list)  # the violations told once each: ``merged_violations``
     unseen_legal_moves: dict[int, list[Square]] | None = None  # a player with no piece yet: ``unseen_player_moves``
 
     @property
@@ -346,6 +347,7 @@ class CheckReport:
     def to_dict(self) -> dict:
         return {
             "violations": [v.to_dict() for v in self.violations],
+            "problems": [v.to_dict() for v in self.problems],
             "to_move": self.to_move,
             "to_move_candidates": self.to_move_candidates,
             "to_move_likeliest": self.to_move_likeliest,
@@ -407,7 +409,7 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
             continue
         twins = [o for o in board.near(sq) if board[o] == piece]
         if twins:
-            names = ", ".join(o.name for o in twins)
+            names = listed([o.name for o in twins])
             violations.append(Violation(
                 sq.name, RULE_THREE_NEAR_THREE,
                 f"the {piece.colour} 3-pip on {sq.name} is Near the {piece.colour} 3-pip{'s' * (len(twins) > 1)} on {names}",
@@ -442,8 +444,44 @@ def placement_violations(board: Board, trios: int = STANDARD_TRIOS) -> list[Viol
     return violations
 
 
+# The rules about a square's own piece; the others are the whole board's (their ``cells`` can
+# be every piece of a colour).
+SQUARE_RULES = (RULE_THREE_NEAR_THREE, RULE_ONE_UNSUPPORTED, RULE_ONE_UNROOTED)
+
+
+def merged_violations(board: Board, violations: Sequence[Violation]) -> list[Violation]:
+    """The violations as problems to tell a player, each once: those of one rule on squares
+    that touch (3-pips of a colour Near each other, the 1-pips of a cluster no 3-pip anchors,
+    each a violation of its own square) become one, with no single ``cell`` and a message
+    naming every square, in the board's order."""
+    merged: list[Violation] = []
+    joined: list[list[Violation]] = []  # per entry of merged: the square violations it holds
+    for v in violations:
+        if not (v.cell and v.rule in SQUARE_RULES):
+            merged.append(v)
+            joined.append([])
+            continue
+        touching = [i for i, m in enumerate(merged) if m.rule == v.rule and set(m.cells) & set(v.cells)]
+        cells = set(v.cells).union(*(merged[i].cells for i in touching))
+        group = [v, *(w for i in touching for w in joined[i])]
+        for i in reversed(touching):
+            del merged[i], joined[i]
+        order = [sq.name for sq in board.squares() if sq.name in cells]
+        merged.append(v if len(group) == 1 else Violation(None, v.rule, _merged_message(board, v.rule, order), tuple(order)))
+        joined.append(group)
+    return merged
+
+
+def _merged_message(board: Board, rule: str, cells: list[str]) -> str:
+    if rule == RULE_THREE_NEAR_THREE:
+        colour = board[Square.parse(cells[0])].colour
+        return f"the {colour} 3-pips on {listed(cells)} are Near {'each other' if len(cells) == 2 else 'one another'}"
+    return (f"the 1-pips on {listed(cells)} lean only on each other, and no 3-pip of another colour anchors them: "
+            "whichever was placed first had no support")
+
+
 def _furthest_apart(counts: dict[str, int], steady: set[str], unseen: int) -> str:
-    """``"; red has placed 2 more than green and blue"``: the players furthest ahead, and behind
+    """``"red has placed 2 more pieces than green and blue"``: the players furthest ahead, and behind
     them the fewest placed of those who surely never passed (``steady``; a player with no piece
     yet holds a full stash), where two or more placements apart; "" otherwise."""
     none = f"the player{'' if unseen == 1 else 's'} with none"
@@ -454,7 +492,7 @@ def _furthest_apart(counts: dict[str, int], steady: set[str], unseen: int) -> st
         return ""
     ahead = [c for c, n in placed.items() if n == most]
     behind = [c for c, n in never_passed.items() if n == least]
-    return (f"; {listed(ahead)} {'has' if len(ahead) == 1 else 'have'} placed {most - least} more than "
+    return (f"{listed(ahead)} {'has' if len(ahead) == 1 else 'have'} placed {most - least} more pieces than "
             f"{listed(behind)}")
 
 
@@ -772,13 +810,14 @@ def check_position(
         shown = ", ".join(f"{c} {n}" for c, n in counts.items())
         if unseen:
             shown += f", {unseen} player{'' if unseen == 1 else 's'} with none"
+        given = f" in the order of play given ({', '.join(seats)})" if seats is not None else ""
+        apart = _furthest_apart({c: counts[c] for c in (seats if seats is not None else counts)}, steady, unseen)
+        rule = "nobody gets more than one piece ahead of a player who never had to pass"
         violations.append(Violation(
             None, RULE_TURN_ORDER,
-            f"piece counts ({shown}) cannot come from play in turn order"
-            + (f" with the order of play given ({', '.join(seats)})" if seats is not None else "")
-            + ": players who never had to "
-            "pass are at most one placement apart and nobody is more than one placement ahead of them"
-            + _furthest_apart({c: counts[c] for c in (seats if seats is not None else counts)}, steady, unseen),
+            f"{apart}, but players take turns{given}: {rule} (pieces placed: {shown})" if apart else
+            f"the pieces placed ({shown}) cannot come from players taking turns{given}: {rule}"
+            + (", nor ahead of one who plays before them" if seats is not None else ""),
             (),
         ))
     if not analysis.analysed:
@@ -804,6 +843,7 @@ def check_position(
             notes.append(f"{table}; this board has {len(board.parks())}")
     return CheckReport(
         violations=violations,
+        problems=merged_violations(board, violations),
         players=n_players,
         players_source=source,
         colours=colours,

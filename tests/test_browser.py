@@ -541,10 +541,11 @@ def test_violations_are_listed_and_marked(page):
     marked = page.locator("#diagram .sq:has(.mark.violation)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert {"A3", "B3"} <= set(marked)
     shot(page, "violations", full_page=False)
-    expect(page.locator("#violations > p")).to_contain_text("marked in red on the board")
+    expect(page.locator("#violations > p")).to_have_text("1 problem, marked in red on the board:")
+    expect(page.locator("#violations li")).to_have_text("the red 3-pips on A3 and B3 are Near each other")
     # piece counts no turn order gives: a problem of no square, so nothing said to be marked
     enter_board(page, "# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # r2 .\n. b2 . . r2 .\n# . . . . #\n")
-    expect(page.locator("#violations")).to_contain_text("cannot come from play in turn order")
+    expect(page.locator("#violations")).to_contain_text("red has placed 2 more pieces than blue, but players take turns")
     expect(page.locator("#violations > p")).to_have_text("1 problem:")
 
 
@@ -1295,7 +1296,7 @@ def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page)
     chooser.locator('.seat[data-colour="green"]').click()  # green or blue second: the counts allow either
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Green to move.")
-    expect(page.locator("#legality")).not_to_contain_text("cannot come from play in turn order")
+    expect(page.locator("#legality")).not_to_contain_text("players take turns")
 
 
 def test_a_board_of_another_size_is_another_game_its_order_asked_for_again(page):

@@ -86,6 +86,15 @@ def test_check_finds_violations_and_exits_1(capsys, bad_board):
     assert set(data["legal_moves"]["red"]) == {"1", "2", "3"}
 
 
+def test_check_tells_a_pair_of_three_pips_once(capsys, tmp_path):
+    path = tmp_path / "pair.txt"
+    path.write_text("r3 r3 . .\n. . . .\n. . . .\n. b2 . .\n")
+    status, out, _ = run(["check", str(path)], capsys)
+    assert status == 1
+    assert out.splitlines()[:2] == [f"{path}: 1 violation",
+                                    "  A4, B4 [three_near_three]: the red 3-pips on A4 and B4 are Near each other"]
+
+
 def test_check_clean_board_exits_0(capsys):
     status, out, _ = run(["check", GAME_2P], capsys)
     assert status == 0 and "OK, no violations" in out and "game over" in out

@@ -20,6 +20,7 @@ from scorer.rules import (
     counts_fit_turn_order,
     default_parks,
     legal_moves,
+    merged_violations,
     move_violation,
     placeable_one_pips,
     placement_problem,
@@ -173,8 +174,29 @@ b3 . . r2
 def test_a_three_pip_near_two_others_names_them_in_the_plural():
     messages = {v.cell: v.message for v in check_position(board("r3 r3 .\nr3 b1 .\nb3 . r1\n"), players=2).violations
                 if v.rule == RULE_THREE_NEAR_THREE}
-    assert messages["A2"] == "the red 3-pip on A2 is Near the red 3-pips on A3, B3"
-    assert messages["B3"] == "the red 3-pip on B3 is Near the red 3-pips on A2, A3"
+    assert messages["A2"] == "the red 3-pip on A2 is Near the red 3-pips on A3 and B3"
+    assert messages["B3"] == "the red 3-pip on B3 is Near the red 3-pips on A2 and A3"
+
+
+def test_problems_tell_a_rule_broken_on_touching_squares_once():
+    # a pair of red 3-pips, a chain of three blue ones, a lone unsupported 1-pip, and a whole-board rule
+    b = board("r3 r3 . . . .\n. . . . . .\n. . . . . .\n. . . . . g1\nb3 b3 b3 . . .\n. . . . . .\n")
+    report = check_position(b, players=2)
+    assert len([v for v in report.violations if v.rule == RULE_THREE_NEAR_THREE]) == 5  # one a square
+    problems = [(v.cell, v.rule, v.message, v.cells) for v in report.problems]
+    assert problems[:3] == [
+        (None, RULE_THREE_NEAR_THREE, "the red 3-pips on A6 and B6 are Near each other", ("A6", "B6")),
+        (None, RULE_THREE_NEAR_THREE, "the blue 3-pips on A2, B2 and C2 are Near one another", ("A2", "B2", "C2")),
+        ("F3", RULE_ONE_UNSUPPORTED, "the green 1-pip on F3 has no 1-pip or 3-pip of another colour Near it", ("F3",)),
+    ]
+    assert {v.rule for v in report.problems[3:]} == {RULE_TOO_MANY_COLOURS, RULE_TURN_ORDER}
+    assert report.to_dict()["problems"][0]["cells"] == ["A6", "B6"]
+    # the 1-pips of an unrooted cluster: one problem naming them all
+    ring = board("r1 b1 .\nb1 r1 .\n. . .\n")
+    (problem,) = [v for v in merged_violations(ring, check_position(ring, players=2).violations) if v.rule == RULE_ONE_UNROOTED]
+    assert problem.cells == ("A2", "B2", "A3", "B3") and problem.message.startswith(
+        "the 1-pips on A2, B2, A3 and B3 lean only on each other")
+    assert merged_violations(b, []) == []
 
 
 def test_too_many_pieces_of_one_size():
@@ -527,7 +549,10 @@ def test_a_turn_order_violation_names_the_order_of_play_it_was_checked_with():
     b["B2"], b["E5"], b["B5"] = Piece.from_symbol("r2"), Piece.from_symbol("r2"), Piece.from_symbol("b2")
     assert check_position(b).violations == []  # red first, then blue: red is a placement ahead
     (violation,) = check_position(b, seats=["blue", "red"]).violations  # blue first: red cannot be ahead
-    assert violation.rule == RULE_TURN_ORDER and "with the order of play given (blue, red)" in violation.message
+    assert violation.rule == RULE_TURN_ORDER
+    assert violation.message == ("the pieces placed (blue 1, red 2) cannot come from players taking turns in the "
+                                 "order of play given (blue, red): nobody gets more than one piece ahead of a player "
+                                 "who never had to pass, nor ahead of one who plays before them")
 
 
 def test_a_turn_order_violation_names_the_players_furthest_apart():
@@ -535,18 +560,21 @@ def test_a_turn_order_violation_names_the_players_furthest_apart():
     for cell, symbol in [("B2", "r2"), ("E5", "r2"), ("B5", "r2"), ("E2", "b2")]:
         b[cell] = Piece.from_symbol(symbol)
     (violation,) = check_position(b).violations
-    assert violation.rule == RULE_TURN_ORDER and violation.message.endswith("; red has placed 2 more than blue")
+    assert violation.rule == RULE_TURN_ORDER and violation.message == (
+        "red has placed 2 more pieces than blue, but players take turns: nobody gets more than one piece ahead "
+        "of a player who never had to pass (pieces placed: red 3, blue 1)")
     b["C2"] = Piece.from_symbol("p2")  # not a player, with the order of play given: not named as one
     turn = [v for v in check_position(b, seats=["red", "blue"]).violations if v.rule == RULE_TURN_ORDER]
-    assert len(turn) == 1 and turn[0].message.endswith("; red has placed 2 more than blue")
+    assert len(turn) == 1 and turn[0].message.startswith("red has placed 2 more pieces than blue, but players take "
+                                                          "turns in the order of play given (red, blue): ")
     b["C2"] = None
     b["E2"] = None  # blue not down yet: the player with none
     (violation,) = check_position(b, players=2).violations
-    assert violation.message.endswith("; red has placed 3 more than the player with none")
+    assert violation.message.startswith("red has placed 3 more pieces than the player with none, but")
     b["B5"] = None  # red one placement ahead of blue, who played first: nothing more to say
     b["E2"] = Piece.from_symbol("b2")
     (violation,) = check_position(b, seats=["blue", "red"]).violations
-    assert violation.message.endswith("nobody is more than one placement ahead of them")
+    assert violation.message.startswith("the pieces placed (blue 1, red 2) cannot come from players taking turns")
 
 
 def test_a_park_count_off_the_setup_table_is_noted_not_flagged():

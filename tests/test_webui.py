@@ -161,6 +161,10 @@ def test_check_lists_violations_with_their_cells(client):
     assert "three_near_three" in rules
     cells = {c for v in body["violations"] for c in [v["cell"], *v.get("cells", [])] if c}
     assert {"A3", "B3"} <= cells
+    # the page lists each broken rule once: the pair of 3-pips is one problem
+    assert [p for p in body["problems"] if p["rule"] == "three_near_three"] == [
+        {"cell": None, "rule": "three_near_three", "message": "the red 3-pips on A3 and B3 are Near each other",
+         "cells": ["A3", "B3"]}]
 
 
 @pytest.mark.parametrize("body", [{}, {"threehouse": "auto"}, {"threehouse": None}, {"threehouse": ""}, {"threehouse": " "}])

@@ -20,7 +20,7 @@ from scorer.commands import (READING_HINTS, SEATS_HINT, STASH_OPTIONS_HINT, add_
 from scorer.errors import UserError, print_error
 from scorer.files import (MAX_PHOTO_BYTES, PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name,
                           stdin_given_once, too_large)
-from scorer.rules import CheckReport, check_position, full_stash
+from scorer.rules import SQUARE_RULES, CheckReport, check_position, full_stash
 from scorer.scoring import ScoreReport, score_board
 
 MAX_TEXT_BYTES = 1_000_000
@@ -359,10 +359,10 @@ def _to_move_options(report: CheckReport) -> list[str]:
 
 def format_check(name: str, report: CheckReport) -> str:
     """The readable check: violations, whose turn, stashes, legal moves."""
-    n = len(report.violations)
+    n = len(report.problems)
     lines = [f"{name}: {'OK, no violations' if not n else f'{n} violation' + 's' * (n != 1)}"]
-    for v in report.violations:
-        where = v.cell or "board"
+    for v in report.problems:
+        where = v.cell or (", ".join(v.cells) if v.rule in SQUARE_RULES else "board")
         lines.append(f"  {where} [{v.rule}]: {v.message}")
     for note in report.notes:
         lines.append(f"  note: {note}")

@@ -1886,7 +1886,7 @@
 
   function renderLegality() {
     const box = $("#violations");
-    const list = (state.check && state.check.violations) || [];
+    const list = (state.check && state.check.problems) || []; // each broken rule once (a pair of 3-pips is one)
     if (!list.length) {
       box.replaceChildren(el("p", { class: "ok", text: "No violations: legal play can reach this position." }));
       return;
