@@ -523,6 +523,15 @@ def test_every_button_and_menu_shown_mid_game_is_a_fingers_reach_tall(page):
     assert all(height >= 44 for _, height in heights), [h for h in heights if h[1] < 44]
 
 
+def test_an_eight_by_eight_boards_squares_are_a_fingers_reach_on_a_phone(touch_phone):
+    page = touch_phone
+    enter_board(page, "# r2 . . . . b3 #\n" + ". . . . . . . .\n" * 7)
+    squares = page.locator("#diagram .sq rect.cell").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().width)")
+    assert len(squares) == 64 and min(squares) >= 44, min(squares)  # the board runs from edge to edge
+    assert_fits_width(page)
+
+
 def test_the_game_options_are_a_fingers_reach_tall(page):
     labels = page.locator("#options label")
     heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
