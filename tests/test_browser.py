@@ -1153,6 +1153,24 @@ def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_tur
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
+def test_a_move_made_before_the_last_ones_scoring_is_back_is_told_from_the_board_it_was_made_on(page):
+    # E5 read unsure: cyan's piece there is a move only if cyan may place next, which the check of
+    # the board after orange's move says, not the check of the board before it
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD, unsure=("E5",))
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    page.evaluate("""() => { const fetched = window.fetch; // the checks held until let go
+        let letGo; const held = new Promise((done) => { letGo = done; });
+        window.letChecksGo = letGo;
+        window.fetch = (url, options) => String(url).includes("api/check")
+            ? held.then(() => fetched(url, options)) : fetched(url, options); }""")
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")  # cyan's move, while orange's is still being scored
+    page.evaluate("window.letChecksGo()")
+    expect(page.locator("#undo-move")).to_have_text("take back the cyan 2-pip on E5 \u21b6")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "c2")
+
+
 def test_the_same_photo_read_again_at_another_size_keeps_the_order_of_play(page):
     boards = [CYAN_A_PIECE_AHEAD, "# . . . . . #\n. . . . . . .\n. . . c3 . . .\n. . . o2 c2 . .\n"
               ". . . . . . .\n. . . . . . .\n# . . . . . #\n"]  # its play area read wider, then marked

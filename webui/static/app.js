@@ -57,6 +57,7 @@
     watched: null,                   // {order, squares, board, skipAt?, previous?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after, the watch before the last move (watchChange)
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
+    analysing: null,                 // the last scoring asked (analyse's promise), which a tap waits on
   };
 
   // --- small helpers --------------------------------------------------------------------
@@ -559,7 +560,13 @@
     return { board: text, players: o.players, threehouse: checkedStash(o), seats: seatsToSend(text) };
   }
 
-  async function analyse(text, opts = {}) {
+  // Score and check board ``text``; the run is kept (``state.analysing``) for a tap to wait on.
+  function analyse(text, opts = {}) {
+    state.analysing = scoreAndCheck(text, opts);
+    return state.analysing;
+  }
+
+  async function scoreAndCheck(text, opts) {
     const seq = ++state.seq;
     const shownBefore = messagesShown;
     if (!opts.correction) $("#score-toast").hidden = true; // another board: the last one's outcome is old news
@@ -2365,7 +2372,28 @@
   function choose(value) {
     const name = pickerCell;
     closePicker();
-    if (!name) return;
+    if (name) inTurn(() => put(name, value));
+  }
+
+  // Taps are told one after another, each once the board it was made on is scored (at most
+  // SETTLE_MS): whether a piece is a move, whose turn it was and what it broke are the check's
+  // of that board, not of one before it (taps faster than the scoring).
+  const SETTLE_MS = 4000;
+  let tapsBefore = Promise.resolve();
+
+  function inTurn(job) {
+    const settled = () => {
+      let timer;
+      const waited = new Promise((done) => { timer = setTimeout(done, SETTLE_MS); });
+      return Promise.race([state.analysing, waited]).finally(() => clearTimeout(timer));
+    };
+    const run = tapsBefore.then(settled).then(job);
+    tapsBefore = run.catch(() => undefined);
+    return run;
+  }
+
+  // The picker's ``value`` put on square ``name``.
+  function put(name, value) {
     const { col, row } = parseCell(name);
     if (state.cells[row][col] === value) {
       confirmSquare(name);
