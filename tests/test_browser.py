@@ -1136,6 +1136,21 @@ def test_the_move_that_closed_a_place_left_open_taken_back_opens_it_again(page):
     expect(to_move).to_have_text("Orange to move.")
 
 
+def test_the_move_that_closed_a_place_left_open_taken_back_after_a_reload_opens_it_again(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    pick(page, "B3", "Empty")
+    pick(page, "A2", "cyan 2-pip")  # out of turn, and kept: orange's place closes
+    to_move = page.locator("#to-move")
+    expect(to_move).to_have_text("Orange to move.")
+    page.reload()  # (a phone's browser reloads a page left in the background)
+    expect(to_move).to_have_text("Orange to move.")
+    page.click("#undo-move")  # cyan's piece on A2 taken back: orange's place opens again
+    expect(page.locator('#diagram .sq[data-cell="A2"]')).to_have_attribute("data-value", ".")
+    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+
+
 def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_turn(page):
     answer_plain_read(page, CYAN_A_PIECE_AHEAD)
     expect(page.locator("#to-move")).to_have_text("Orange to move.")

@@ -307,6 +307,21 @@
     return { value: option.value, players, threehouse, rows: $("#new-rows").value, cols: $("#new-cols").value };
   }
 
+  // The most watches before the game watched here kept across a reload (a watch's ``previous``
+  // chain is one a move at most: an 8x8 board holds 64 moves).
+  const MAX_WATCHES_BEFORE = 100;
+
+  // The game watched here as kept from the last visit ({order, squares, board, skipAt?,
+  // previous?}), each watch before it checked too, else null.
+  function restoredWatch(watched, depth = 0) {
+    if (!(watched && typeof watched.board === "string" && Array.isArray(watched.order) && watched.order.every((c) => LETTER_OF[c])
+        && Array.isArray(watched.squares) && watched.squares.length === watched.order.length
+        && watched.squares.every((name) => name === null || CELL_NAME.test(name)))) return null;
+    const previous = depth < MAX_WATCHES_BEFORE ? restoredWatch(watched.previous, depth + 1) : null;
+    return { order: watched.order, squares: watched.squares, board: watched.board,
+      ...(Number.isInteger(watched.skipAt) && { skipAt: watched.skipAt }), ...(previous && { previous }) };
+  }
+
   function save() {
     try {
       localStorage.setItem(STORAGE_KEY, JSON.stringify({
@@ -321,7 +336,7 @@
         seats: state.seats,
         move: [state.moveColour, state.movePips, state.turnFollowed], // the mid-game card's player and size
         cardOrder: state.cardOrder,
-        watched: state.watched && { ...state.watched, previous: undefined }, // (the watches before: this page's alone)
+        watched: state.watched, // with the watches before it, for taking its moves back
         seatsWatched: state.seatsWatched,
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
@@ -356,13 +371,7 @@
       if (typeof saved.move[2] === "string") state.turnFollowed = saved.move[2];
     }
     if (Array.isArray(saved.cardOrder) && saved.cardOrder.every((c) => typeof c === "string")) state.cardOrder = saved.cardOrder;
-    const watched = saved.watched;
-    if (watched && typeof watched.board === "string" && Array.isArray(watched.order) && watched.order.every((c) => LETTER_OF[c])
-        && Array.isArray(watched.squares) && watched.squares.length === watched.order.length
-        && watched.squares.every((name) => name === null || CELL_NAME.test(name))) {
-      state.watched = { order: watched.order, squares: watched.squares, board: watched.board,
-        ...(Number.isInteger(watched.skipAt) && { skipAt: watched.skipAt }) };
-    }
+    state.watched = restoredWatch(saved.watched);
     state.seatsWatched = saved.seatsWatched === true;
     if (typeof saved.newSizeFollowed === "string") state.newSizeFollowed = saved.newSizeFollowed;
     const size = saved.newSize;
