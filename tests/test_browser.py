@@ -3608,6 +3608,36 @@ def test_a_photo_of_two_boards_offers_to_mark_the_other_one(page, tmp_path):
     assert np.abs(np.sort(np.asarray(grid["corners"]), axis=0) - np.sort(other, axis=0)).max() < 0.25 * side
     expect(page.locator("#reader-checks .another-board-check")).to_have_count(0)
 
+def test_another_board_marked_in_the_same_photo_is_another_game(page, tmp_path):
+    import cv2
+
+    photo = tmp_path / "club.jpg"
+    cv2.imwrite(str(photo), np.full((600, 800, 3), 128, np.uint8))
+    other = CYAN_A_PIECE_AHEAD.replace(". . . . . .\n# . . . . #\n", ". c1 o1 . . .\n# . . . . #\n")  # more pieces
+    boards = [CYAN_A_PIECE_AHEAD, other]
+
+    def answer(route):
+        board = boards.pop(0)
+        route.fulfill(status=200, json={"board": board, "uncertain": [],
+                                        "reading": {"board": board, "cells": [], "warnings": [], "colour_groups": [],
+                                                    "grid": {"another_board": len(boards) == 1}},
+                                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", answer)
+    page.set_input_files("#file-input", str(photo))
+    pick(page, "B3", "orange 2-pip")
+    seats = page.locator("#seats")
+    expect(seats).to_contain_text("Order of play: Cyan \u2192 Orange")
+    page.once("dialog", lambda dialog: dialog.accept())  # (the piece placed since the photo goes)
+    page.locator("#reader-checks .another-board-check button").click()
+    tap_corners(page, [(100, 100), (700, 100), (700, 500), (100, 500)], (800, 600))
+    with page.expect_response("**/api/read"):
+        page.click("#mark-read")
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "c1")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")  # from its counts: cyan 3, orange 2
+    expect(seats).not_to_contain_text("Order of play")  # the first board's is not this one's
+
+
 def test_a_note_a_check_shown_below_says_too_is_not_repeated(page):
     board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"
     grid_note = "unsure of the board's outline (grid confidence 0.55): check the grid"

@@ -772,7 +772,7 @@
       }
       state.lastMarked = marked; // what "read again" sends: the marks of the reading shown
       if (marked) closeMarking();
-      showReading(data, { samePhoto: file === shown[0] && !(marked && marked.another) });
+      showReading(data, { samePhoto: file === shown[0], anotherBoard: !!(marked && marked.another) });
     };
     progress("Uploading\u2026", 0);
     xhr.send(form);
@@ -786,7 +786,7 @@
 
   // ``samePhoto``: the board shown read again from its photo (read again, its play area or
   // corners marked, other options): the same game.
-  function showReading(data, { samePhoto = false } = {}) {
+  function showReading(data, { samePhoto = false, anotherBoard = false } = {}) {
     const reading = data.reading || {};
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
@@ -815,10 +815,11 @@
     }
     const [before, sizeBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`];
     setBoardFromText(data.board);
-    // another photo with fewer pieces than the board shown or of another size, or none of the
-    // seated players' colours (one of them may be misread, its question not yet answered): another game
+    // another board marked in the photo, another photo with fewer pieces than the board shown or
+    // of another size, or none of the seated players' colours (one of them may be misread, its
+    // question not yet answered): another game
     const otherBoard = pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore;
-    if ((otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
+    if (anotherBoard || (otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
