@@ -1026,7 +1026,7 @@ def test_a_move_taken_back_after_the_next_players_move_is_made_again_in_its_turn
     page.reload()  # the open place kept with the game
     expect(page.locator("#to-move")).to_have_text("Orange to move again: a piece of theirs was taken back.")
     pick(page, "F4", "orange 2-pip")  # orange's first move made again: then cyan's, so orange's turn
-    expect(page.locator('#diagram .sq[data-cell="F4"]')).to_have_attribute("aria-label", "F4: orange 2-pip, placed since the photo")
+    expect(page.locator('#diagram .sq[data-cell="F4"]')).to_have_attribute("aria-label", "F4: orange 2-pip, placed since the photo, the last move")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
 
 
@@ -1149,6 +1149,22 @@ def test_the_move_that_closed_a_place_left_open_taken_back_after_a_reload_opens_
     page.click("#undo-move")  # cyan's piece on A2 taken back: orange's place opens again
     expect(page.locator('#diagram .sq[data-cell="A2"]')).to_have_attribute("data-value", ".")
     expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+
+
+def test_a_move_made_again_in_its_place_is_the_last_move_tinted_and_taken_back_first(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    pick(page, "B3", "Empty")
+    pick(page, "F4", "orange 2-pip")  # orange's move made again, after cyan's in time
+    to_move, undo = page.locator("#to-move"), page.locator("#undo-move")
+    expect(to_move).to_have_text("Orange to move.")
+    expect(undo).to_have_text("take back the orange 2-pip on F4 \u21b6")
+    expect(page.locator("#diagram .sq:has(.last-move)")).to_have_attribute("data-cell", "F4")
+    undo.click()
+    expect(page.locator('#diagram .sq[data-cell="F4"]')).to_have_attribute("data-value", ".")
+    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    expect(undo).to_have_text("take back the cyan 2-pip on E5 \u21b6")
 
 
 def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_turn(page):

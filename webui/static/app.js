@@ -54,7 +54,7 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
-    watched: null,                   // {order, squares, board, skipAt?, previous?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after, the watch before the last move (watchChange)
+    watched: null,                   // {order, squares, board, skipAt?, previous?, lastAt?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after, the watch before the last move, the move made last if not the last in order (watchChange)
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seq: 0,
     analysing: null,                 // the last scoring asked (analyse's promise), which a tap waits on
@@ -319,7 +319,8 @@
         && watched.squares.every((name) => name === null || CELL_NAME.test(name)))) return null;
     const previous = depth < MAX_WATCHES_BEFORE ? restoredWatch(watched.previous, depth + 1) : null;
     return { order: watched.order, squares: watched.squares, board: watched.board,
-      ...(Number.isInteger(watched.skipAt) && { skipAt: watched.skipAt }), ...(previous && { previous }) };
+      ...(Number.isInteger(watched.skipAt) && { skipAt: watched.skipAt }), ...(previous && { previous }),
+      ...(Number.isInteger(watched.lastAt) && { lastAt: watched.lastAt }) };
   }
 
   function save() {
@@ -1562,7 +1563,7 @@
     const violations = violationCells();
     const unsure = new Set((state.reading && state.reading.unsure) || []);
     const legal = new Set(legalSquares() || []);
-    const lastPlaced = (lastMove() || {}).name; // the last move in a game placed here, tinted
+    const lastPlaced = (lastPlacedMove() || {}).name; // the last move in a game placed here, tinted
     const focused = wrap.contains(document.activeElement) ? document.activeElement.dataset.cell : null;
     for (let row = state.rows - 1; row >= 0; row--) {
       for (let col = 0; col < state.cols; col++) {
@@ -2059,13 +2060,25 @@
     return move ? move.colour : null;
   }
 
-  // The last move the game watched here saw whose piece is still there ({name, value, colour}),
-  // or null.
+  // The last move in the order of play the game watched here saw whose piece is still there
+  // ({name, value, colour}), or null.
   function lastMove() {
     const watched = watchOf(boardText());
-    const last = watched ? watched.squares.map(Boolean).lastIndexOf(true) : -1;
-    const name = last >= 0 ? watched.squares[last] : null, value = name && tokenAt(name);
-    return value && NAME_OF[value[0]] === watched.order[last] ? { name, value, colour: watched.order[last] } : null;
+    return watched ? moveAt(watched, watched.squares.map(Boolean).lastIndexOf(true)) : null;
+  }
+
+  // The move the game watched here saw placed last in time, whose piece is still there: a move
+  // taken back and made again in its place (``lastAt``) after a later player's, else the last in
+  // the order of play. The one tinted, and taken back first.
+  function lastPlacedMove() {
+    const watched = watchOf(boardText());
+    return (watched && watched.lastAt !== undefined && moveAt(watched, watched.lastAt)) || lastMove();
+  }
+
+  // Move ``at`` of ``watched`` where its piece is still on the board ({name, value, colour}), else null.
+  function moveAt(watched, at) {
+    const name = at >= 0 ? watched.squares[at] : null, value = name && tokenAt(name);
+    return value && NAME_OF[value[0]] === watched.order[at] ? { name, value, colour: watched.order[at] } : null;
   }
 
   // The player of the earliest move the game watched here saw taken back since (its place still
@@ -2125,7 +2138,7 @@
         ? `To move: ${listed(who, "or")} (the piece counts allow ${who.length > 2 ? "any of them" : "either"}).` : `To move: ${who[0]}.`) + passes);
     } else replaceLive(toMove, "Whose turn it is cannot be told from the pieces on the board.");
     // the last move one tap from being taken back (and the one before it after that)
-    const last = lastMove(), undo = $("#undo-move");
+    const last = lastPlacedMove(), undo = $("#undo-move");
     keepFocusWithin(undo, () => {
       undo.hidden = !last;
       undo.textContent = last ? `take back the ${describe(last.value)} on ${last.name} \u21b6` : "";
@@ -2467,12 +2480,13 @@
     const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
     const open = watched && colour ? watched.squares.findIndex((s, i) => s === null && watched.order[i] === colour) : -1;
     const placed = watched && was === "." && colour && aMove;
-    // the watch after the change: {order, squares, skipAt?, previous?} (``previous``: the watch
-    // before the last move added, which taking it back returns to: places it closed open again)
+    // the watch after the change: {order, squares, skipAt?, previous?, lastAt?} (``previous``: the
+    // watch before the last move added, which taking it back returns to: places it closed open
+    // again; ``lastAt``: the move made last in time, where not the last in order)
     let after = null;
     const same = watched && { skipAt: watched.skipAt, previous: watched.previous };
-    if (placed && open >= 0) { // a move taken back, made again
-      after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === open ? name : s)) };
+    if (placed && open >= 0) { // a move taken back, made again (the last placed, if not the last in order)
+      after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === open ? name : s)), lastAt: open };
     } else if (placed) { // another player's move closes the places left open
       const base = closeOpenPlaces(watched);
       const passing = ((state.check && state.check.must_pass) || []).length > 0;
@@ -2490,9 +2504,9 @@
     } else if (watched && fromPhoto) { // the photo's reading corrected elsewhere
       after = { ...same, order: watched.order, squares: watched.squares };
     }
-    const { order, squares, skipAt, previous } = after || {};
+    const { order, squares, skipAt, previous, lastAt } = after || {};
     state.watched = after ? { order, squares, board: boardText(), ...(skipAt < order.length && { skipAt }),
-      ...(previous && { previous }) } : null;
+      ...(previous && { previous }), ...(lastAt !== undefined && { lastAt }) } : null;
     // one of the first moves changed: the order of play they gave stands only if they still give it
     if (after && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
@@ -2815,7 +2829,7 @@
     });
 
     $("#undo-move").addEventListener("click", () => {
-      const last = lastMove();
+      const last = lastPlacedMove();
       if (last) setSquare(last.name, ".");
     });
     $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); save(); });
