@@ -1384,6 +1384,32 @@ def test_a_board_typed_in_capitals_is_the_same_board(page):
     expect(page.locator("#photo-pane")).to_be_visible()
 
 
+def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
+    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
+    page.click("#new-board")
+    pick(page, "C3", "green 2-pip")
+    pick(page, "D4", "purple 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Purple")
+    page.select_option("#new-size", label="7\u00d77 \u00b7 3 players")
+    page.click("#new-board")  # a tap too many: the game is not lost
+    message = page.locator("#message")
+    expect(message).to_contain_text("A new empty board: the last one, with 2 pieces, is put aside.")
+    expect(message).to_contain_text("Game options set for this board: 3 players")
+    expect(page.locator("#diagram .sq")).to_have_count(49)
+    message.get_by_role("button", name="Put the last board back").click()
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "p2")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Purple")
+    expect(page.locator("#undo-move")).to_have_text("take back the purple 2-pip on D4 \u21b6")
+    assert page.input_value("#opt-players") == "2"
+    expect(message).to_be_hidden()
+    # the offer lasts until the new board changes
+    page.click("#new-board")
+    expect(message).to_contain_text("is put aside")
+    pick(page, "A1", "red 2-pip")
+    expect(message).to_be_hidden()
+
+
 def test_a_new_empty_board_the_server_could_not_score_is_the_one_tried_again(page):
     enter_board(page, MIDGAME)
     page.route("**/api/score", lambda route: route.abort())

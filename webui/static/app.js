@@ -2665,6 +2665,8 @@
       }
     }
     if (!confirmDroppingCorrections("A new empty board", "Start one?")) return;
+    const aside = boardPutAside();
+    let said = "";
     if (choice === "custom") {
       clearMessage();
       if (state.optionsFromBoard) releaseOptionsFromBoard(); // set for a listed board's game, not this one's
@@ -2677,10 +2679,14 @@
       setStash(opt.dataset.threehouse === "1");
       if (JSON.stringify(options()) !== before) {
         state.optionsFromBoard = true;
-        showMessage(`Game options set for this board: ${opt.dataset.players} players, ${nameOfStash(opt.dataset.threehouse === "1")} stash `
-          + "(for this board only: the next photo is read with players and stash on auto again).", "info");
+        said = `Game options set for this board: ${opt.dataset.players} players, ${nameOfStash(opt.dataset.threehouse === "1")} stash `
+          + "(for this board only: the next photo is read with players and stash on auto again).";
       }
     }
+    if (aside) {
+      said = `A new empty board: the last one, with ${aside.pieces} piece${aside.pieces > 1 ? "s" : ""}, is put aside. ${said}`;
+      showMessage(said.trim(), "info", { label: "Put the last board back", onclick: () => putBack(aside) });
+    } else if (said) showMessage(said, "info");
     dropUpload();
     state.seats = []; // another game
     const line = Array(cols).fill(".").join(" ");
@@ -2692,6 +2698,27 @@
     renderDiagram();
     if (!state.textDirty) $("#board-text").value = text; // else the typed text stays, noted as not applied
     analyse(text, { scroll: true, quiet: true });
+  }
+
+  // A board played or typed here (not a photo's: reading it again brings that back), with its
+  // game, put aside by "New empty board" until the next change, one tap from coming back.
+  function boardPutAside() {
+    const pieces = state.cells && !state.reading ? pieceCount(state.cells) : 0;
+    return pieces ? { pieces, text: boardText(), seats: state.seats, seatsWatched: state.seatsWatched,
+      watched: state.watched, options: options(), optionsFromBoard: state.optionsFromBoard,
+      stashFromCheck: state.stashFromCheck } : null;
+  }
+
+  function putBack(aside) {
+    dropUpload();
+    setOptions(aside.options);
+    ({ seats: state.seats, seatsWatched: state.seatsWatched, watched: state.watched,
+      optionsFromBoard: state.optionsFromBoard, stashFromCheck: state.stashFromCheck } = aside);
+    clearMessage();
+    setBoardFromText(aside.text);
+    renderDiagram();
+    if (!state.textDirty) $("#board-text").value = aside.text; // else the typed text stays, noted as not applied
+    analyse(aside.text, { scroll: true, quiet: true });
   }
 
   function wire() {
