@@ -1384,6 +1384,52 @@ def test_a_board_typed_in_capitals_is_the_same_board(page):
     expect(page.locator("#photo-pane")).to_be_visible()
 
 
+def typed_with(page, changes: dict[str, str]) -> None:
+    """Type the board's text again with squares ``changes`` ({"E2": "b2"}) and apply it."""
+    lines = [line.split() for line in page.input_value("#board-text").splitlines()]
+    for cell, token in changes.items():
+        lines[len(lines) - int(cell[1:])][ord(cell[0]) - ord("A")] = token
+    page.fill("#board-text", "\n".join(" ".join(line) for line in lines) + "\n")
+    page.click("#apply-text")
+
+
+def test_a_move_typed_in_the_boards_text_is_a_move_of_the_game_played_here(page):
+    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
+    page.click("#new-board")
+    pick(page, "B2", "red 2-pip")
+    pick(page, "E5", "blue 2-pip")
+    pick(page, "C5", "red 2-pip")
+    to_move, undo = page.locator("#to-move"), page.locator("#undo-move")
+    expect(to_move).to_have_text("Blue to move.")
+    typed_with(page, {"E2": "b2"})  # blue's move typed: as if tapped in
+    expect(undo).to_have_text("take back the blue 2-pip on E2 \u21b6")
+    expect(to_move).to_have_text("Red to move.")
+    expect(page.locator("#board-text")).to_have_value(re.compile(r"\n\. r2 \. \. b2 \.\n\. \. \. \. \. \.\n$"))
+    typed_with(page, {"A3": "b2"})  # out of turn, said as a tap would be
+    expect(page.locator("#board-note")).to_contain_text("It was Red's turn, not Blue's")
+    page.locator("#board-note").get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", ".")
+    # a slip put right (red's C5 was meant for B5: two squares typed otherwise): play goes on from
+    # the board typed, its moves from then on one tap from being taken back
+    typed_with(page, {"C5": ".", "B5": "r2"})
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r2")
+    expect(undo).to_be_hidden()
+    pick(page, "F3", "red 2-pip")
+    expect(undo).to_have_text("take back the red 2-pip on F3 \u21b6")
+
+
+def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    pick(page, "B3", "Empty")
+    to_move = page.locator("#to-move")
+    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    typed_with(page, {"F4": "o2"})
+    expect(to_move).to_have_text("Orange to move.")
+    expect(page.locator("#undo-move")).to_have_text("take back the orange 2-pip on F4 \u21b6")
+
+
 def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
     page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
     page.click("#new-board")

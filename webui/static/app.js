@@ -124,10 +124,9 @@
     return top.reverse(); // row 0 = bottom
   }
 
-  function boardText() {
-    const lines = [];
-    for (let row = state.rows - 1; row >= 0; row--) lines.push(state.cells[row].join(" "));
-    return lines.join("\n") + "\n";
+  // The board's text (of the board shown, or of ``cells``, row 0 the bottom one).
+  function boardText(cells = state.cells) {
+    return cells.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n";
   }
 
   function setBoardFromText(text) {
@@ -2786,6 +2785,20 @@
         return;
       }
       const typed = tokensFromText(text), read = state.readTokens;
+      const wellFormed = typed.every((line) => line.length === typed[0].length
+        && line.every((t) => t === "." || t === "#" || (t.length === 2 && NAME_OF[t[0]] && "123".includes(t[1]))));
+      const sameSize = wellFormed && state.cells && typed.length === state.rows && typed[0].length === state.cols;
+      const changed = sameSize
+        ? typed.flatMap((line, r) => line.map((t, c) => [cellName(c, r), t]).filter(([, t], c) => t !== state.cells[r][c])) : [];
+      // one square typed otherwise: as if tapped and picked (a move, its rules and turn said, or a
+      // correction), the text then written as the board's (a text with comments is kept as typed)
+      if (changed.length === 1 && !text.includes(";")) {
+        dropUpload();
+        state.textDirty = false;
+        textStatus("");
+        inTurn(() => put(...changed[0]));
+        return;
+      }
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
       const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
@@ -2795,7 +2808,7 @@
         // the game watched goes on where its moves are still there.
         const watching = watchOf(boardText());
         if (watching && watching.squares.filter(Boolean).every((cell) => { const { col, row } = parseCell(cell); return typed[row][col] === tokenAt(cell); })) {
-          state.watched = { ...watching, board: typed.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n" };
+          state.watched = { ...watching, board: boardText(typed) };
         }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
           if (!ok && watching) state.watched = watching; // the board not taken: the watch stays on it
@@ -2806,16 +2819,25 @@
       }
       // Another board: the photo's reading goes, and the player's corrections to it with it (not
       // asked of a text that will not parse, which changes nothing).
-      const wellFormed = typed.every((line) => line.length === typed[0].length
-        && line.every((t) => t === "." || t === "#" || (t.length === 2 && NAME_OF[t[0]] && "123".includes(t[1]))));
       if (state.reading && wellFormed && !confirmDroppingCorrections("Scoring another board", "Score it?")) return;
       const putBack = takeAsAnotherBoard(typed);
+      // the game watched goes on where its moves are still there, else a game goes on from this board
+      const watching = state.cells && watchOf(boardText());
+      if (wellFormed) {
+        state.watched = watching && sameSize && watching.squares.filter(Boolean).every((cell) => {
+          const { col, row } = parseCell(cell);
+          return typed[row][col] === tokenAt(cell);
+        }) ? { ...watching, board: boardText(typed) } : { order: [], squares: [], board: boardText(typed) };
+      }
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
           dropUpload(); // taken: a photo still being read would replace it (a text that does not parse keeps it)
           showPhotoPane(false);
           renderDiagram(); // without the photo's marks
-        } else if (ok === false && !state.reading) putBack(); // a text that does not parse changes nothing
+        } else if (ok === false && !state.reading) {
+          putBack(); // a text that does not parse changes nothing
+          state.watched = watching;
+        }
       });
     });
 
