@@ -1344,6 +1344,21 @@ def test_a_piece_typed_off_the_board_by_a_slip_keeps_the_order_of_play(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+def test_the_order_of_play_changed_is_asked_for_again_where_the_counts_say_whose_turn_it_is(page):
+    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
+    page.click("#new-board")
+    pick(page, "B2", "red 2-pip")
+    pick(page, "E5", "blue 2-pip")
+    pick(page, "C5", "red 2-pip")
+    seats = page.locator("#seats")
+    expect(seats).to_contain_text("Order of play: Red \u2192 Blue")
+    seats.get_by_role("button", name="change").click()
+    expect(seats).to_contain_text("Who plays first?")  # not gone with no way to set it
+    seats.locator('.seat[data-colour="red"]').click()  # (blue's seat is the one left)
+    expect(seats).to_contain_text("Order of play: Red \u2192 Blue")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+
+
 def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page):
     # red has placed one more piece than green and blue: red opened the game, green moves next
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. r1 . . . . .\n# . . . . . #\n")

@@ -56,6 +56,7 @@
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
     watched: null,                   // {order, squares, board, skipAt?, previous?, lastAt?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after, the watch before the last move, the move made last if not the last in order (watchChange)
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
+    seatsAskedFor: null,             // the board (its text) the order of play was asked for again on ("change")
     seq: 0,
     analysing: null,                 // the last scoring asked (analyse's promise), which a tap waits on
   };
@@ -1974,12 +1975,16 @@
     if (given) {
       box.replaceChildren(el("p", { class: "seats" }, "Order of play: ",
         ...given.flatMap((c, i) => [i ? " \u2192 " : "", swatch(c), " ", cap(c)]), " ",
-        el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "change")));
+        el("button", { type: "button", class: "button link", onclick: () => {
+          state.seatsAskedFor = boardText(); // asked for again, though the counts say whose turn it is
+          setSeats([]);
+        } }, "change")));
       return;
     }
     const candidates = candidatesSeen(check);
     const ambiguous = candidates.length + (check.unseen_player_may_move ? 1 : 0) > 1 && !check.game_over;
-    if (!ambiguous) { box.replaceChildren(); return; } // whose turn it is is known: no order to ask for
+    // whose turn it is is known: no order to ask for, unless "change" asked for it on this board
+    if (!ambiguous && state.seatsAskedFor !== boardText()) { box.replaceChildren(); return; }
     const onBoard = COLOURS.map((c) => c.name).filter((c) => onBoardColours().has(c)); // (equals in the colours' usual order)
     const needed = seatCount();
     if (state.seats.length >= needed || state.seats.some((c) => !onBoard.includes(c) && onBoard.length >= needed)) {
