@@ -1359,6 +1359,18 @@ def test_the_order_of_play_changed_is_asked_for_again_where_the_counts_say_whose
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
 
 
+def test_before_the_order_of_play_is_known_the_players_are_listed_as_they_first_placed(page):
+    page.select_option("#new-size", label="7\u00d77 \u00b7 3 players")
+    page.click("#new-board")
+    pick(page, "D4", "green 3-pip")
+    pick(page, "C5", "yellow 2-pip")
+    expect(page.locator("#to-move")).to_contain_text("a player with no piece yet")
+    menu = page.locator("#move-colour option").evaluate_all("els => els.map(e => e.value)")
+    assert menu[:2] == ["green", "yellow"], menu  # not yellow first, as the colours' usual order has it
+    stash = page.locator("#stash tbody td:first-child").evaluate_all("els => els.map(e => e.textContent.trim())")
+    assert stash[:2] == ["green", "yellow"], stash
+
+
 def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page):
     # red has placed one more piece than green and blue: red opened the game, green moves next
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. r1 . . . . .\n# . . . . . #\n")

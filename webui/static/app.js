@@ -2025,12 +2025,14 @@
   }
 
   // The players of the stash table and the mid-game Player menu: in the order of play where it
-  // was given, else in the colours' usual order.
+  // was given, else in the order the game watched here saw them first place, the others in the
+  // colours' usual order.
   function stashColours() {
-    const check = state.check || {};
+    const check = state.check || {}, watched = state.cells && watchOf(boardText());
     const names = new Set([...Object.keys(check.stash || {}), ...Object.keys(check.legal_moves || {})]);
-    const seated = (check.seats || []).filter((n) => names.has(n));
-    return seated.concat(COLOURS.map((c) => c.name).filter((n) => names.has(n) && !seated.includes(n)));
+    const first = check.seats || (watched ? watched.order : []);
+    const seen = [...new Set(first)].filter((n) => names.has(n));
+    return seen.concat(COLOURS.map((c) => c.name).filter((n) => names.has(n) && !seen.includes(n)));
   }
 
   // Whose turn it is in the game watched here: the player of a move taken back, to place again
