@@ -532,6 +532,16 @@ def test_an_eight_by_eight_boards_squares_are_a_fingers_reach_on_a_phone(touch_p
     assert_fits_width(page)
 
 
+def test_the_stash_tables_size_headings_stay_whole_on_a_phone(touch_phone):
+    page = touch_phone
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    heads = page.locator("#stash th + th")
+    expect(heads).to_have_count(3)
+    lines = heads.evaluate_all("els => els.map(e => { const text = document.createRange();"
+                               " text.selectNodeContents(e); return text.getClientRects().length; })")
+    assert lines == [1, 1, 1], lines  # one line each: "1-pip", not "1-" over "pip"
+
+
 def test_the_game_options_are_a_fingers_reach_tall(page):
     labels = page.locator("#options label")
     heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
