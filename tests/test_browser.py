@@ -1052,7 +1052,11 @@ def test_the_cards_size_follows_the_player_to_move_again_after_the_others_pass(p
     expect(page.locator("#to-move")).to_have_text("Orange to move. Cyan has no legal move and must pass.")
     expect(page.locator('#midgame .size[data-pips="1"]')).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#moves")).to_contain_text("2 legal squares for an orange 1-pip (green dots): D1 E4")
-    page.click('#midgame .size[data-pips="3"]')  # a size chosen by hand stays, where none is left
+    spent = page.locator('#midgame .size[data-pips="3"]')
+    expect(spent).to_have_class(re.compile(r"\bspent\b"))  # marked as none left, before it is tapped
+    expect(spent).to_have_accessible_name("3-pip, none left")
+    expect(page.locator('#midgame .size[data-pips="1"]')).not_to_have_class(re.compile(r"\bspent\b"))
+    spent.click()  # a size chosen by hand stays, where none is left
     expect(page.locator("#moves")).to_have_text("Orange has no 3-pips left in the stash.")
 
 
@@ -1289,8 +1293,8 @@ def test_a_dotted_square_offers_the_piece_chosen_and_the_next_player_keeps_a_siz
     enter_board(page, "# . . r3 . #\n. . b2 . b2 .\nb2 r3 # . . .\n. . . # . r3\n. r3 . r3 . .\n# . . . b2 #\n")
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
     page.click('#midgame .size[data-pips="3"]')
-    pick(page, "E4", "blue 3-pip")
-    page.locator('#seats .seats-chooser .seat[data-colour="red"]').click()  # level now: red opened the game
+    pick(page, "E4", "blue 3-pip")  # level now: red opened the game, as the move watched says
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Red to move.")
     expect(page.locator("#moves")).to_contain_text("for a red 1-pip")  # not "Red has no 3-pips left"
 

@@ -2202,7 +2202,14 @@
     keepFocusWithin($("#midgame .moves-chooser"), () => { // no piece can go anywhere: nothing to choose
       $("#midgame .moves-chooser").hidden = !!check.game_over;
     });
-    for (const b of $$(".size-buttons .size")) b.setAttribute("aria-pressed", String(Number(b.dataset.pips) === state.movePips));
+    // a size the chosen player has none left of is marked so (still a button: it says so)
+    const left = (check.stash || {})[state.moveColour];
+    for (const b of $$(".size-buttons .size")) {
+      b.setAttribute("aria-pressed", String(Number(b.dataset.pips) === state.movePips));
+      const spent = !!left && left[b.dataset.pips] === 0;
+      b.classList.toggle("spent", spent);
+      if (spent) b.setAttribute("aria-label", `${b.dataset.pips}-pip, none left`); else b.removeAttribute("aria-label");
+    }
     renderMoves();
   }
 
