@@ -475,7 +475,8 @@ def merged_violations(board: Board, violations: Sequence[Violation]) -> list[Vio
 def _merged_message(board: Board, rule: str, cells: list[str]) -> str:
     if rule == RULE_THREE_NEAR_THREE:
         colour = board[Square.parse(cells[0])].colour
-        return f"the {colour} 3-pips on {listed(cells)} are Near {'each other' if len(cells) == 2 else 'one another'}"
+        return (f"the {colour} 3-pips on {listed(cells)} are Near each other" if len(cells) == 2
+                else f"each of the {colour} 3-pips on {listed(cells)} is Near another of them")
     return (f"the 1-pips on {listed(cells)} lean only on each other, and no 3-pip of another colour anchors them: "
             "whichever was placed first had no support")
 

@@ -186,7 +186,7 @@ def test_problems_tell_a_rule_broken_on_touching_squares_once():
     problems = [(v.cell, v.rule, v.message, v.cells) for v in report.problems]
     assert problems[:3] == [
         (None, RULE_THREE_NEAR_THREE, "the red 3-pips on A6 and B6 are Near each other", ("A6", "B6")),
-        (None, RULE_THREE_NEAR_THREE, "the blue 3-pips on A2, B2 and C2 are Near one another", ("A2", "B2", "C2")),
+        (None, RULE_THREE_NEAR_THREE, "each of the blue 3-pips on A2, B2 and C2 is Near another of them", ("A2", "B2", "C2")),
         ("F3", RULE_ONE_UNSUPPORTED, "the green 1-pip on F3 has no 1-pip or 3-pip of another colour Near it", ("F3",)),
     ]
     assert {v.rule for v in report.problems[3:]} == {RULE_TOO_MANY_COLOURS, RULE_TURN_ORDER}
