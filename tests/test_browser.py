@@ -542,6 +542,14 @@ def test_the_stash_tables_size_headings_stay_whole_on_a_phone(touch_phone):
     assert lines == [1, 1, 1], lines  # one line each: "1-pip", not "1-" over "pip"
 
 
+def test_the_page_does_not_scroll_sideways_on_a_small_phone(touch_phone):
+    page = touch_phone
+    page.set_viewport_size({"width": 320, "height": 640})
+    enter_board(page, "# r2 . . . . b3 #\n" + ". . . . . . . .\n" * 6 + "# . . g1 . . . #\n")
+    expect(page.locator("#stash table")).to_be_visible()
+    assert_fits_width(page)
+
+
 def test_the_game_options_are_a_fingers_reach_tall(page):
     labels = page.locator("#options label")
     heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
@@ -895,6 +903,30 @@ def test_the_turn_of_a_game_watched_on_the_page_knows_its_passes(page):
 CYAN_A_PIECE_AHEAD = "# . . . . #\n. . . . . .\n. . c3 . . .\n. . o2 c2 . .\n. . . . . .\n# . . . . #\n"
 
 
+def hold_checks(page) -> None:
+    """Hold the page's checks (/api/check) until ``window.letChecksGo()``."""
+    page.evaluate("""() => { const fetched = window.fetch; // the checks held until let go
+        let letGo; const held = new Promise((done) => { letGo = done; });
+        window.letChecksGo = letGo;
+        window.fetch = (url, options) => String(url).includes("api/check")
+            ? held.then(() => fetched(url, options)) : fetched(url, options); }""")
+
+
+ORANGE_AGAIN = "Orange to move again: a piece of theirs was taken back."
+
+
+def orange_move_taken_back(page):
+    """Read CYAN_A_PIECE_AHEAD, play orange B3 and cyan E5, then take orange's move back: its
+    place is left open. Returns the "to move" line."""
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    pick(page, "B3", "orange 2-pip")
+    pick(page, "E5", "cyan 2-pip")
+    pick(page, "B3", "Empty")
+    to_move = page.locator("#to-move")
+    expect(to_move).to_have_text(ORANGE_AGAIN)
+    return to_move
+
+
 def test_a_game_carried_on_from_a_photo_follows_its_turns_from_the_moves_since(page):
     # cyan one piece ahead in the photo, so cyan moved first; orange's move seen on the page
     # then makes it cyan's turn, not "orange or cyan" as the counts alone would say
@@ -1115,12 +1147,7 @@ def test_guidance_standing_through_a_move_is_not_read_out_again_and_the_turn_is(
 
 
 def test_a_move_taken_back_and_not_made_again_before_another_players_leaves_no_place_open(page):
-    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
-    pick(page, "B3", "orange 2-pip")
-    pick(page, "E5", "cyan 2-pip")
-    pick(page, "B3", "Empty")
-    to_move = page.locator("#to-move")
-    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    to_move = orange_move_taken_back(page)
     pick(page, "A2", "cyan 2-pip")  # out of turn, and kept: orange's place closes
     expect(page.locator("#board-note")).to_contain_text("It was Orange's turn, not Cyan's")
     expect(to_move).to_have_text("Orange to move.")
@@ -1133,12 +1160,7 @@ def test_a_move_taken_back_and_not_made_again_before_another_players_leaves_no_p
 
 
 def test_the_move_that_closed_a_place_left_open_taken_back_opens_it_again(page):
-    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
-    pick(page, "B3", "orange 2-pip")
-    pick(page, "E5", "cyan 2-pip")
-    pick(page, "B3", "Empty")
-    to_move, again = page.locator("#to-move"), "Orange to move again: a piece of theirs was taken back."
-    expect(to_move).to_have_text(again)
+    to_move, again = orange_move_taken_back(page), ORANGE_AGAIN
     with page.expect_response("**/api/check"):
         page.click("#apply-text")  # the board's text applied as it stands: nothing changes
     expect(to_move).to_have_text(again)
@@ -1151,44 +1173,32 @@ def test_the_move_that_closed_a_place_left_open_taken_back_opens_it_again(page):
 
 
 def test_the_move_that_closed_a_place_left_open_taken_back_after_a_reload_opens_it_again(page):
-    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
-    pick(page, "B3", "orange 2-pip")
-    pick(page, "E5", "cyan 2-pip")
-    pick(page, "B3", "Empty")
+    to_move = orange_move_taken_back(page)
     pick(page, "A2", "cyan 2-pip")  # out of turn, and kept: orange's place closes
-    to_move = page.locator("#to-move")
     expect(to_move).to_have_text("Orange to move.")
     page.reload()  # (a phone's browser reloads a page left in the background)
     expect(to_move).to_have_text("Orange to move.")
     page.click("#undo-move")  # cyan's piece on A2 taken back: orange's place opens again
     expect(page.locator('#diagram .sq[data-cell="A2"]')).to_have_attribute("data-value", ".")
-    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    expect(to_move).to_have_text(ORANGE_AGAIN)
 
 
 def test_a_move_made_again_in_its_place_is_the_last_move_tinted_and_taken_back_first(page):
-    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
-    pick(page, "B3", "orange 2-pip")
-    pick(page, "E5", "cyan 2-pip")
-    pick(page, "B3", "Empty")
+    to_move, undo = orange_move_taken_back(page), page.locator("#undo-move")
     pick(page, "F4", "orange 2-pip")  # orange's move made again, after cyan's in time
-    to_move, undo = page.locator("#to-move"), page.locator("#undo-move")
     expect(to_move).to_have_text("Orange to move.")
     expect(undo).to_have_text("take back the orange 2-pip on F4 \u21b6")
     expect(page.locator("#diagram .sq:has(.last-move)")).to_have_attribute("data-cell", "F4")
     undo.click()
     expect(page.locator('#diagram .sq[data-cell="F4"]')).to_have_attribute("data-value", ".")
-    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    expect(to_move).to_have_text(ORANGE_AGAIN)
     expect(undo).to_have_text("take back the cyan 2-pip on E5 \u21b6")
 
 
 def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_turn(page):
     answer_plain_read(page, CYAN_A_PIECE_AHEAD)
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
-    page.evaluate("""() => { const fetched = window.fetch; // the checks held until let go
-        let letGo; const held = new Promise((done) => { letGo = done; });
-        window.letChecksGo = letGo;
-        window.fetch = (url, options) => String(url).includes("api/check")
-            ? held.then(() => fetched(url, options)) : fetched(url, options); }""")
+    hold_checks(page)
     pick(page, "B3", "orange 2-pip")
     pick(page, "E5", "cyan 2-pip")  # in turn, while orange's move is still being scored
     page.evaluate("window.letChecksGo()")
@@ -1203,11 +1213,7 @@ def test_a_move_made_before_the_last_ones_scoring_is_back_is_told_from_the_board
     # the board after orange's move says, not the check of the board before it
     answer_plain_read(page, CYAN_A_PIECE_AHEAD, unsure=("E5",))
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
-    page.evaluate("""() => { const fetched = window.fetch; // the checks held until let go
-        let letGo; const held = new Promise((done) => { letGo = done; });
-        window.letChecksGo = letGo;
-        window.fetch = (url, options) => String(url).includes("api/check")
-            ? held.then(() => fetched(url, options)) : fetched(url, options); }""")
+    hold_checks(page)
     pick(page, "B3", "orange 2-pip")
     pick(page, "E5", "cyan 2-pip")  # cyan's move, while orange's is still being scored
     page.evaluate("window.letChecksGo()")
@@ -1460,12 +1466,7 @@ def test_a_move_typed_in_the_boards_text_is_a_move_of_the_game_played_here(page)
 
 
 def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
-    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
-    pick(page, "B3", "orange 2-pip")
-    pick(page, "E5", "cyan 2-pip")
-    pick(page, "B3", "Empty")
-    to_move = page.locator("#to-move")
-    expect(to_move).to_have_text("Orange to move again: a piece of theirs was taken back.")
+    to_move = orange_move_taken_back(page)
     typed_with(page, {"F4": "o2"})
     expect(to_move).to_have_text("Orange to move.")
     expect(page.locator("#undo-move")).to_have_text("take back the orange 2-pip on F4 \u21b6")
@@ -1478,23 +1479,40 @@ def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
     pick(page, "D4", "purple 2-pip")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Purple")
     page.select_option("#new-size", label="7\u00d77 \u00b7 3 players")
-    page.click("#new-board")  # a tap too many: the game is not lost
-    message = page.locator("#message")
-    expect(message).to_contain_text("A new empty board: the last one, with 2 pieces, is put aside.")
-    expect(message).to_contain_text("Game options set for this board: 3 players")
+    page.dblclick("#new-board")  # a tap too many, twice: the game is not lost
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("A new empty board: the last one, with 2 pieces, is put aside.")
+    expect(page.locator("#message")).to_contain_text("Game options set for this board: 3 players")
     expect(page.locator("#diagram .sq")).to_have_count(49)
-    message.get_by_role("button", name="Put the last board back").click()
+    page.check("#opt-private-parks")  # an option changed: the board is the same, the offer stays
+    expect(page.locator("#opt-loose-parks")).to_be_enabled()
+    page.uncheck("#opt-private-parks")
+    note.get_by_role("button", name="Put the last board back").click()
     expect(page.locator("#diagram .sq")).to_have_count(36)
     expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "p2")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Purple")
     expect(page.locator("#undo-move")).to_have_text("take back the purple 2-pip on D4 \u21b6")
     assert page.input_value("#opt-players") == "2"
-    expect(message).to_be_hidden()
+    expect(note).to_be_hidden()
     # the offer lasts until the new board changes
     page.click("#new-board")
-    expect(message).to_contain_text("is put aside")
+    expect(note).to_contain_text("is put aside")
     pick(page, "A1", "red 2-pip")
-    expect(message).to_be_hidden()
+    expect(note).to_be_hidden()
+
+
+def test_a_tap_waiting_for_the_last_ones_scoring_is_dropped_when_the_board_is_replaced(page):
+    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
+    page.click("#new-board")
+    pick(page, "C3", "green 2-pip")
+    hold_checks(page)
+    pick(page, "D4", "purple 2-pip")
+    pick(page, "B5", "green 2-pip")  # waits for D4's scoring
+    page.click("#new-board")  # meanwhile another board
+    page.evaluate("window.letChecksGo()")
+    expect(page.locator("#board-note")).to_contain_text("the last one, with 2 pieces, is put aside")
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", ".")  # not on the new board
+    expect(page.locator("#diagram .sq:not([data-value='.'])")).to_have_count(0)
 
 
 def test_a_new_empty_board_the_server_could_not_score_is_the_one_tried_again(page):
@@ -3765,6 +3783,14 @@ def test_another_board_marked_in_the_same_photo_is_another_game(page, tmp_path):
     expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "c1")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")  # from its counts: cyan 3, orange 2
     expect(seats).not_to_contain_text("Order of play")  # the first board's is not this one's
+    pick(page, "F3", "orange 2-pip")  # this board's game: its order of play
+    expect(seats).to_contain_text("Order of play: Cyan \u2192 Orange")
+    boards.append(other)  # the board marked, read again: the same game
+    page.once("dialog", lambda dialog: dialog.accept())  # (the piece placed since the photo goes)
+    with page.expect_response("**/api/read"):
+        page.click("#read-again")
+    expect(page.locator('#diagram .sq[data-cell="F3"]')).to_have_attribute("data-value", ".")
+    expect(seats).to_contain_text("Order of play: Cyan \u2192 Orange")
 
 
 def test_a_note_a_check_shown_below_says_too_is_not_repeated(page):

@@ -59,6 +59,8 @@
     seatsAskedFor: null,             // the board (its text) the order of play was asked for again on ("change")
     seq: 0,
     analysing: null,                 // the last scoring asked (analyse's promise), which a tap waits on
+    boardGen: 0,                     // counts the boards put in place other than by a tap: a tap still waiting its turn is then dropped
+    putAside: null,                  // the board "New empty board" last put aside (boardPutAside)
   };
 
   // --- small helpers --------------------------------------------------------------------
@@ -131,6 +133,7 @@
   }
 
   function setBoardFromText(text) {
+    if (!state.cells || text !== boardText()) state.boardGen += 1; // another board, not this one scored
     const cells = tokensFromText(text);
     state.cells = cells;
     state.rows = cells.length;
@@ -771,7 +774,8 @@
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
-      state.lastMarked = marked; // what "read again" sends: the marks of the reading shown
+      // what "read again" sends: the marks of the reading shown (that board, read again, is the same game)
+      state.lastMarked = marked && { corners: marked.corners, squares: marked.squares };
       if (marked) closeMarking();
       showReading(data, { samePhoto: file === shown[0], anotherBoard: !!(marked && marked.another) });
     };
@@ -1490,6 +1494,7 @@
   function turnBoard(turns) {
     if (!state.cells || !state.rows) return;
     const quarters = ((turns % 4) + 4) % 4;
+    if (quarters) state.boardGen += 1; // the squares' names change
     for (let k = 0; k < quarters; k++) turnQuarter();
     if (state.reading) state.reading.turnedFromRead = (turnsFromRead() + quarters) % 4;
     letGoOfLines();
@@ -2417,14 +2422,19 @@
   const SETTLE_MS = 4000;
   let tapsBefore = Promise.resolve();
 
+  // A tap made on a board since replaced (another board typed, read, made or turned) is dropped.
   function inTurn(job) {
+    const gen = state.boardGen;
     const settled = () => {
       let timer;
       const waited = new Promise((done) => { timer = setTimeout(done, SETTLE_MS); });
       return Promise.race([state.analysing, waited]).finally(() => clearTimeout(timer));
     };
-    const run = tapsBefore.then(settled).then(job);
-    tapsBefore = run.catch(() => undefined);
+    const run = tapsBefore.then(settled).then(() => (gen === state.boardGen ? job() : undefined));
+    tapsBefore = run.catch((err) => { // the page's own fault: said, and still an error of the page's
+      showMessage("Something went wrong placing that piece; what you entered is kept. Reload the page to try again.");
+      setTimeout(() => { throw err; });
+    });
     return run;
   }
 
@@ -2678,7 +2688,9 @@
       }
     }
     if (!confirmDroppingCorrections("A new empty board", "Start one?")) return;
-    const aside = boardPutAside();
+    // (a second tap on an empty board offers the board the first put aside again)
+    const aside = boardPutAside() || (state.cells && !state.reading && !pieceCount(state.cells) ? state.putAside : null);
+    state.putAside = aside;
     let said = "";
     if (choice === "custom") {
       clearMessage();
@@ -2696,10 +2708,7 @@
           + "(for this board only: the next photo is read with players and stash on auto again).";
       }
     }
-    if (aside) {
-      said = `A new empty board: the last one, with ${aside.pieces} piece${aside.pieces > 1 ? "s" : ""}, is put aside. ${said}`;
-      showMessage(said.trim(), "info", { label: "Put the last board back", onclick: () => putBack(aside) });
-    } else if (said) showMessage(said, "info");
+    if (said) showMessage(said, "info");
     dropUpload();
     state.seats = []; // another game
     const line = Array(cols).fill(".").join(" ");
@@ -2710,6 +2719,11 @@
     setBoardFromText(text); // shown now: a scoring that fails is tried again on this board
     renderDiagram();
     if (!state.textDirty) $("#board-text").value = text; // else the typed text stays, noted as not applied
+    // under the board, as long as it stays the new one (a scoring that fails, an option changed, aside)
+    if (aside) {
+      showBoardNote(`A new empty board: the last one, with ${aside.pieces} piece${aside.pieces > 1 ? "s" : ""}, is put aside.`,
+        { label: "Put the last board back", onclick: () => putBack(aside) });
+    }
     analyse(text, { scroll: true, quiet: true });
   }
 
@@ -2724,6 +2738,7 @@
 
   function putBack(aside) {
     dropUpload();
+    state.putAside = null;
     setOptions(aside.options);
     ({ seats: state.seats, seatsWatched: state.seatsWatched, watched: state.watched,
       optionsFromBoard: state.optionsFromBoard, stashFromCheck: state.stashFromCheck } = aside);
@@ -2808,11 +2823,14 @@
       // correction), the text then written as the board's (a text with comments is kept as typed)
       if (changed.length === 1 && !text.includes(";")) {
         dropUpload();
-        state.textDirty = false;
-        textStatus("");
-        inTurn(() => put(...changed[0]));
+        inTurn(() => {
+          state.textDirty = false;
+          textStatus("");
+          put(...changed[0]);
+        });
         return;
       }
+      state.boardGen += 1; // the board typed replaces the one a tap still waiting was made on
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
       const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
