@@ -450,33 +450,29 @@ SQUARE_RULES = (RULE_THREE_NEAR_THREE, RULE_ONE_UNSUPPORTED, RULE_ONE_UNROOTED)
 
 
 def merged_violations(board: Board, violations: Sequence[Violation]) -> list[Violation]:
-    """The violations as problems to tell a player, each once: those of one rule on squares
-    that touch (3-pips of a colour Near each other, the 1-pips of a cluster no 3-pip anchors,
+    """The violations as problems to tell a player, each once: those of one rule on the same
+    squares (two 3-pips of a colour Near each other, the 1-pips of a cluster no 3-pip anchors,
     each a violation of its own square) become one, with no single ``cell`` and a message
-    naming every square, in the board's order."""
+    naming every square, in the board's order. A chain of 3-pips stays a problem a square: one
+    of them may be a misreading, the others not."""
     merged: list[Violation] = []
-    joined: list[list[Violation]] = []  # per entry of merged: the square violations it holds
+    same: dict[tuple[str, frozenset[str]], int] = {}  # (rule, squares) -> index in merged
     for v in violations:
+        key = (v.rule, frozenset(v.cells))
         if not (v.cell and v.rule in SQUARE_RULES):
             merged.append(v)
-            joined.append([])
-            continue
-        touching = [i for i, m in enumerate(merged) if m.rule == v.rule and set(m.cells) & set(v.cells)]
-        cells = set(v.cells).union(*(merged[i].cells for i in touching))
-        group = [v, *(w for i in touching for w in joined[i])]
-        for i in reversed(touching):
-            del merged[i], joined[i]
-        order = [sq.name for sq in board.squares() if sq.name in cells]
-        merged.append(v if len(group) == 1 else Violation(None, v.rule, _merged_message(board, v.rule, order), tuple(order)))
-        joined.append(group)
+        elif key not in same:
+            same[key] = len(merged)
+            merged.append(v)
+        else:
+            cells = [sq.name for sq in board.squares() if sq.name in key[1]]
+            merged[same[key]] = Violation(None, v.rule, _merged_message(board, v.rule, cells), tuple(cells))
     return merged
 
 
 def _merged_message(board: Board, rule: str, cells: list[str]) -> str:
     if rule == RULE_THREE_NEAR_THREE:
-        colour = board[Square.parse(cells[0])].colour
-        return (f"the {colour} 3-pips on {listed(cells)} are Near each other" if len(cells) == 2
-                else f"each of the {colour} 3-pips on {listed(cells)} is Near another of them")
+        return f"the {board[Square.parse(cells[0])].colour} 3-pips on {listed(cells)} are Near each other"
     return (f"the 1-pips on {listed(cells)} lean only on each other, and no 3-pip of another colour anchors them: "
             "whichever was placed first had no support")
 

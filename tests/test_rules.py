@@ -178,19 +178,22 @@ def test_a_three_pip_near_two_others_names_them_in_the_plural():
     assert messages["B3"] == "the red 3-pip on B3 is Near the red 3-pips on A2 and A3"
 
 
-def test_problems_tell_a_rule_broken_on_touching_squares_once():
+def test_problems_tell_a_rule_broken_on_the_same_squares_once():
     # a pair of red 3-pips, a chain of three blue ones, a lone unsupported 1-pip, and a whole-board rule
     b = board("r3 r3 . . . .\n. . . . . .\n. . . . . .\n. . . . . g1\nb3 b3 b3 . . .\n. . . . . .\n")
     report = check_position(b, players=2)
     assert len([v for v in report.violations if v.rule == RULE_THREE_NEAR_THREE]) == 5  # one a square
     problems = [(v.cell, v.rule, v.message, v.cells) for v in report.problems]
-    assert problems[:3] == [
+    assert set(problems[:5]) == {
+        # a chain: a problem a square (B2's the middle one's), as one of them may be misread
+        ("A2", RULE_THREE_NEAR_THREE, "the blue 3-pip on A2 is Near the blue 3-pip on B2", ("A2", "B2")),
+        ("B2", RULE_THREE_NEAR_THREE, "the blue 3-pip on B2 is Near the blue 3-pips on A2 and C2", ("B2", "A2", "C2")),
+        ("C2", RULE_THREE_NEAR_THREE, "the blue 3-pip on C2 is Near the blue 3-pip on B2", ("C2", "B2")),
         (None, RULE_THREE_NEAR_THREE, "the red 3-pips on A6 and B6 are Near each other", ("A6", "B6")),
-        (None, RULE_THREE_NEAR_THREE, "each of the blue 3-pips on A2, B2 and C2 is Near another of them", ("A2", "B2", "C2")),
         ("F3", RULE_ONE_UNSUPPORTED, "the green 1-pip on F3 has no 1-pip or 3-pip of another colour Near it", ("F3",)),
-    ]
-    assert {v.rule for v in report.problems[3:]} == {RULE_TOO_MANY_COLOURS, RULE_TURN_ORDER}
-    assert report.to_dict()["problems"][0]["cells"] == ["A6", "B6"]
+    }
+    assert {v.rule for v in report.problems[5:]} == {RULE_TOO_MANY_COLOURS, RULE_TURN_ORDER}
+    assert ["A6", "B6"] in [p["cells"] for p in report.to_dict()["problems"]]
     # the 1-pips of an unrooted cluster: one problem naming them all
     ring = board("r1 b1 .\nb1 r1 .\n. . .\n")
     (problem,) = [v for v in merged_violations(ring, check_position(ring, players=2).violations) if v.rule == RULE_ONE_UNROOTED]
