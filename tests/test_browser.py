@@ -2340,6 +2340,32 @@ def test_confirming_a_colour_keeps_the_mark_of_a_piece_whose_own_colour_went_uns
     assert marked == ["A3", "B3", "C2"]
 
 
+def test_confirming_a_colour_keeps_the_mark_of_a_piece_that_may_be_another_players(page):
+    # white and clear both play: a white piece the reader thought likelier clear may be the
+    # clear player's, whatever the white group is called; one whose other guess is a colour not
+    # in play (cyan) is settled by the name
+    board = "w3 w2 x1\n. b2 w1\n# x2 b1\n"
+    cells = [{"cell": "A3", "value": "w3", "confidence": 0.25, "alternatives": [{"value": "x3", "confidence": 0.75}]},
+             {"cell": "B3", "value": "w2", "confidence": 0.78, "alternatives": [{"value": "x2", "confidence": 0.19}]},
+             {"cell": "C2", "value": "w1", "confidence": 0.8, "alternatives": [{"value": "c1", "confidence": 0.19}]},
+             {"cell": "C3", "value": "x1", "confidence": 0.7, "alternatives": [{"value": "w1", "confidence": 0.3}]}]
+    answer_read(page, {"board": board, "uncertain": ["A3", "B3", "C2", "C3"], "unsure_below": 0.97,
+                       "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": [
+                           {"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.8,
+                            "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
+                           {"colour": "clear", "cells": ["C3", "B1"], "confidence": 0.8,
+                            "alternatives": [{"colour": "white", "confidence": 0.2}], "unsure": True},
+                           {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    checks = page.locator("#reader-checks")
+    checks.locator('.colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
+    checks.locator('.colour-check[data-colour="clear"]').get_by_role("button", name="Yes, clear").click()
+    expect(checks).to_be_hidden()
+    expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
+    marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert sorted(marked) == ["A3", "B3", "C3"], marked  # C2 alone settled
+
+
 def test_the_board_is_one_tab_stop_and_arrow_keys_move_between_its_squares(page):
     enter_board(page, MIDGAME)
     stop = page.locator('#diagram .sq[tabindex="0"]')

@@ -1413,12 +1413,14 @@
   // Drop the dashed mark of each square of colour group ``group`` that is sure enough once its
   // name is settled: the odds of its value, with those of its alternatives that come to the
   // same value once read letters are renamed as ``renamed`` says (a letter to a letter), over
-  // what its alternatives in other colours leave. A piece whose own colour went unseen
-  // (``colour_disputed``) is in doubt of belonging to the group at all and keeps its mark.
+  // what its alternatives in other colours leave, bar the colours of other players on the board:
+  // the group's name settled, whether the piece is theirs is not. A piece whose own colour went
+  // unseen (``colour_disputed``) is in doubt of belonging to the group at all and keeps its mark.
   // (The alternatives carry the decoder's odds, the cell its calibrated confidence, which is
   // never above them: this errs towards keeping a mark.)
   function dropSettledMarks(group, renamed) {
     const renamedToken = (t) => (t.length === 2 && renamed[t[0]] ? renamed[t[0]] + t[1] : t);
+    const players = new Set([...onBoardColours()].map((c) => LETTER_OF[c]));
     const settled = new Set(group.cells.filter((cell) => {
       const info = state.reading.byCell[cell];
       if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) return false;
@@ -1427,7 +1429,7 @@
       for (const alternative of alternativesOf(info)) {
         const value = renamedToken(alternative.value || "");
         if (value === own) same += alternative.confidence || 0;
-        else if (value.length === 2 && value[0] !== own[0]) otherColours += alternative.confidence || 0;
+        else if (value.length === 2 && value[0] !== own[0] && !players.has(value[0])) otherColours += alternative.confidence || 0;
       }
       return same / Math.max(1e-9, 1 - otherColours) >= (state.reading.unsureBelow || UNSURE_BELOW);
     }));
