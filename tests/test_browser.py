@@ -1822,12 +1822,48 @@ def answer_read_stash_unsure(page) -> None:
 
 def test_the_stash_check_stays_after_a_reload_and_says_how_to_read_the_photo_again(page):
     answer_read_stash_unsure(page)
-    expect(page.locator("#reader-checks .stash-check").get_by_role("button")).to_have_count(1)
+    expect(page.locator("#reader-checks .stash-check").get_by_role("button")).to_have_count(2)
     page.reload()  # the photo file itself is not kept: no button to read it again, the way to do it said
     check = page.locator("#reader-checks .stash-check")
     expect(check).to_contain_text("If it is ThreeHouse, set the stash under Game and send the photo again (it is not kept after a reload).")
-    expect(check.get_by_role("button")).to_have_count(0)
+    expect(check.get_by_role("button")).to_have_text(["It is standard"])  # the stash as read: no photo needed
     expect(page.locator("#message")).to_contain_text("Check the stash (below).")  # no tap promised
+
+
+def test_each_close_call_of_the_reading_can_be_said_right_in_one_tap(page):
+    board = "# . . . . #\n. r3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"
+    reads = []
+
+    def answer(route):
+        reads.append(route.request.url)
+        route.fulfill(status=200, json={
+            "board": board, "uncertain": [], "threehouse": False,
+            "reading": {"board": board, "cells": [], "colour_groups": [], "stash_unsure": True, "threehouse": False,
+                        "row_one_alternative": 2, "colours_told": ["red", "blue"],
+                        "warnings": ["some pieces do not look like any of the colours told (red, blue): check those colours",
+                                     "unsure of the stash: 7 parks on a 6x6 board, read as standard",
+                                     "the board is turned near 45 degrees in the photo, so which edge is row 1 is a guess"],
+                        "warning_kinds": ["colours_told", "stash", "row_one"]},
+            "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+    page.route("**/api/read", answer)
+    page.check('#opt-colours input[value="red"]')
+    page.check('#opt-colours input[value="blue"]')
+    page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    checks = page.locator("#reader-checks")
+    expect(checks.locator("> p")).to_have_count(3)
+    checks.locator(".colours-told-check").get_by_role("button", name="They are right").click()
+    checks.locator(".row-one-check").get_by_role("button", name="Row 1 is right").click()
+    with page.expect_response("**/api/check"):  # scored again with the stash set, not read again
+        checks.locator(".stash-check").get_by_role("button", name="It is standard").click()
+    expect(checks).to_be_hidden()
+    expect(page.locator("#message")).to_contain_text("The standard stash is confirmed. Nothing the reader doubted is left to check")
+    assert page.is_checked("#opt-standard") and page.is_checked('#opt-colours input[value="blue"]')
+    expect(page.locator("#board-text")).to_have_value(board)  # row 1 as read
+    assert len(reads) == 1
+    page.reload()  # the answers are kept with the reading
+    expect(page.locator("#diagram .sq")).to_have_count(36)
+    expect(checks).to_be_hidden()
 
 
 def test_a_reading_back_after_a_reload_says_its_photo_is_not_kept(page):

@@ -1236,6 +1236,8 @@
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
       // (one tap only while the photo is at hand: after a reload it is not kept)
       checks.push({ kind: "stash", topic: "the stash", oneTap: !!state.lastPhoto, node: () => el("p", { class: "stash-check" }, `Read as a ${read} game, but the photo leaves the stash in doubt. `,
+        // as read: the stash set so for this photo (the board scored again, not read again)
+        el("button", { type: "button", class: "button", onclick: () => keepStashRead() }, `It is ${read}`), " ",
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
           `It is ${other}: read again`)
           // the photo is not kept across a reload: the way back to it is the player's own
@@ -1244,18 +1246,22 @@
     // Colours ticked under Game that the photo does not bear out (most likely the last game's,
     // left ticked): the reader's own words, and one tap to untick them and read the photo again.
     const toldDoubts = state.reading.notes.filter((w, i) => (state.reading.noteKinds || [])[i] === "colours_told");
-    if (toldDoubts.length && state.lastPhoto) { // first: the other checks come of a reading with those colours
+    if (toldDoubts.length && state.lastPhoto && !state.reading.toldKept) { // first: the other checks come of a reading with those colours
       checks.unshift({ kind: "colours_told", topic: "the colours ticked under Game", node: () => el("p", { class: "colours-told-check" },
         toldDoubts.map((w) => `${cap(w)}. `).join(""),
+        el("button", { type: "button", class: "button", onclick: () => keepChecked("toldKept", "The colours ticked are confirmed.") },
+          "They are right"), " ",
         el("button", { type: "button", class: "button", onclick: readAgainWithoutColours }, "Untick them and read again")) });
     }
     // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
     const runnerUp = rowOneTurns(), turned = turnsFromRead();
-    if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp)) {
+    if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp) && !state.reading.rowOneKept) {
       const back = turned !== 0;
       checks.push({ kind: "row_one", topic: back ? null : "which edge is row 1", node: () => el("p", { class: "row-one-check" },
         back ? "Row 1 is now the other edge the reader weighed. "
           : "The board is turned near 45\u00b0 in the photo, so which edge is row 1 was a guess (the score is the same). ",
+        back ? "" : el("button", { type: "button", class: "button", onclick: () => keepChecked("rowOneKept", "Row 1 is confirmed.") },
+          "Row 1 is right"), back ? "" : " ",
         el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - runnerUp : runnerUp) },
           back ? "Turn it back" : "Make the other edge row 1")) });
     }
@@ -1276,6 +1282,15 @@
     return checks;
   }
 
+  // A close call of the reading's said right by the player (``flag``, kept with the reading): its
+  // check goes.
+  function keepChecked(flag, confirmed) {
+    state.reading[flag] = true;
+    save();
+    renderWarnings();
+    sayConfirmed(confirmed);
+  }
+
   // The other names an unsure colour group is offered in one tap: the reader's alternatives,
   // bar its own name (a player card may have given it one of them), those at odds that show
   // as 0%, and the name of another group already settled (read surely, or answered): two
@@ -1284,6 +1299,15 @@
     const taken = new Set(state.reading.colourGroups.filter((g) => g === group || !g.unsure).map((g) => g.colour));
     return (group.alternatives || []).filter((a) => !taken.has(a.colour)
       && !(typeof a.confidence === "number" && Math.round(a.confidence * 100) === 0));
+  }
+
+  // The stash as the reader read it, said right: set so for this photo's game.
+  function keepStashRead() {
+    setStash(state.reading.threehouse);
+    state.stashFromCheck = true;
+    save();
+    renderWarnings();
+    rescore().then((ok) => { if (ok) sayConfirmed(`The ${nameOfStash(state.reading.threehouse)} stash is confirmed.`); });
   }
 
   function readAgainAs(threehouse) {
