@@ -2284,6 +2284,8 @@ def test_a_board_read_unsure_of_nearly_every_square_says_so_at_the_top_without_a
     pick(page, "A3", "black 3-pip")  # confirmed as read by the player: the score is theirs
     expect(page.locator("#outcome")).to_have_text("Black wins with 6 points.")
     expect(page.locator("#message")).to_contain_text("8 squares are uncertain")
+    expect(page.locator("#message")).not_to_contain_text("nearly every square")  # a square checked: a game's board
+    expect(page.locator("#message").get_by_role("button")).to_have_count(0)  # still no "All 8 are right"
     page.reload()  # (kept with the reading)
     expect(page.locator("#outcome")).to_have_text("Black wins with 6 points.")
     pick(page, "B3", "black 2-pip")  # corrected: the same

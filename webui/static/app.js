@@ -837,6 +837,14 @@
     });
   }
 
+  // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all (said
+  // so until the player checks a square).
+  function unsureBoardStands() {
+    const reading = state.reading;
+    return !!(reading && reading.unsureBoard
+      && uncheckedUnsure().length >= (reading.unsureRead === undefined ? reading.unsure.length : reading.unsureRead));
+  }
+
   // The reader's unsure squares not corrected since.
   function uncheckedUnsure() {
     return state.reading ? state.reading.unsure.filter(stillAsRead) : [];
@@ -861,7 +869,7 @@
       : colours.length && n ? ` Answer the colour question first: it may settle many of these squares.` : "";
     const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
-    const retake = (state.reading.unsureBoard ? `${cap(state.reading.unsureBoard)}. ` : "")
+    const retake = (unsureBoardStands() ? `${cap(state.reading.unsureBoard)}. ` : "")
       + (state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "");
     // Once no colour, grid or play area is in question (their answers may change or clear the
     // squares), the squares found right on the photo are one tap together.
@@ -1817,10 +1825,7 @@
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
     else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied for the lead"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
-    // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all.
-    const reading = state.reading;
-    if (ranking.length && reading && reading.unsureBoard
-        && uncheckedUnsure().length >= (reading.unsureRead === undefined ? reading.unsure.length : reading.unsureRead)) {
+    if (ranking.length && unsureBoardStands()) {
       outcome.textContent = `If the reading is right (it is unsure of nearly every square): ${outcome.textContent}`;
     }
     const sentence = outcome.textContent + (ranking.length && broken ? " The board breaks a rule." : "");
