@@ -2342,6 +2342,14 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     assert marked == ["B3", "C2"]
 
 
+def test_a_colour_question_counts_the_groups_pieces_as_they_stand(page):
+    answer_read_white_maybe_clear(page)
+    check = page.locator("#reader-checks .colour-check")
+    expect(check).to_contain_text("3 pieces read as white (80%).")
+    pick(page, "C2", "blue 1-pip")  # one of them put right by hand: the question is of the other two
+    expect(check).to_contain_text("2 pieces read as white (80%).")
+
+
 def test_the_squares_left_uncertain_are_confirmed_together_once_no_colour_is_in_question(page):
     answer_read_white_maybe_clear(page)
     message = page.locator("#message")

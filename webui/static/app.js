@@ -1230,7 +1230,8 @@
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
-        swatch(g.colour), `${counted(g.cells.length, "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
+        // (the group's pieces still of its colour: those corrected since are the player's)
+        swatch(g.colour), `${counted(g.cells.filter((cell) => (tokenAt(cell) || "")[0] === LETTER_OF[g.colour]).length, "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
           swatch(g.colour), `Yes, ${g.colour}`),
         renameChoices(g).map((a) => el("button", {
