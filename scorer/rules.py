@@ -450,23 +450,26 @@ SQUARE_RULES = (RULE_THREE_NEAR_THREE, RULE_ONE_UNSUPPORTED, RULE_ONE_UNROOTED)
 
 
 def merged_violations(board: Board, violations: Sequence[Violation]) -> list[Violation]:
-    """The violations as problems to tell a player, each once: those of one rule on the same
-    squares (two 3-pips of a colour Near each other, the 1-pips of a cluster no 3-pip anchors,
-    each a violation of its own square) become one, with no single ``cell`` and a message
-    naming every square, in the board's order. A chain of 3-pips stays a problem a square: one
-    of them may be a misreading, the others not."""
+    """The violations as problems to tell a player, each once: those of one rule where every
+    square of a set has its own violation naming that same set (two 3-pips of a colour Near
+    each other, the 1-pips of a cluster no 3-pip anchors) become one, with no single ``cell``
+    and a message naming every square, in the board's order. Any other set (a chain or a T of
+    3-pips) stays a problem a square: one of them may be a misreading, the others not."""
+    keys = [(v.rule, frozenset(v.cells)) if v.cell and v.rule in SQUARE_RULES else None for v in violations]
+    members: dict[tuple[str, frozenset[str]], set[str]] = {}
+    for v, key in zip(violations, keys):
+        if key:
+            members.setdefault(key, set()).add(v.cell)
     merged: list[Violation] = []
-    same: dict[tuple[str, frozenset[str]], int] = {}  # (rule, squares) -> index in merged
-    for v in violations:
-        key = (v.rule, frozenset(v.cells))
-        if not (v.cell and v.rule in SQUARE_RULES):
+    told: set[tuple[str, frozenset[str]]] = set()
+    for v, key in zip(violations, keys):
+        whole = key is not None and len(key[1]) > 1 and members[key] == key[1]
+        if not whole:
             merged.append(v)
-        elif key not in same:
-            same[key] = len(merged)
-            merged.append(v)
-        else:
+        elif key not in told:
+            told.add(key)
             cells = [sq.name for sq in board.squares() if sq.name in key[1]]
-            merged[same[key]] = Violation(None, v.rule, _merged_message(board, v.rule, cells), tuple(cells))
+            merged.append(Violation(None, v.rule, _merged_message(board, v.rule, cells), tuple(cells)))
     return merged
 
 

@@ -200,6 +200,11 @@ def test_problems_tell_a_rule_broken_on_the_same_squares_once():
     assert problem.cells == ("A2", "B2", "A3", "B3") and problem.message.startswith(
         "the 1-pips on A2, B2, A3 and B3 lean only on each other")
     assert merged_violations(b, []) == []
+    # a T of 3-pips (diagonals are Near): B4's and B5's violations name the same four squares,
+    # but A4 and C4 are not Near each other: a problem a square
+    tee = board("r3 r3 r3 .\n. r3 . .\n. . . .\n. . . b1\n")
+    tee_problems = merged_violations(tee, check_position(tee, players=2).violations)
+    assert sorted(v.cell for v in tee_problems if v.rule == RULE_THREE_NEAR_THREE) == ["A4", "B3", "B4", "C4"]
 
 
 def test_too_many_pieces_of_one_size():
