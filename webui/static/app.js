@@ -365,7 +365,7 @@
       state.reading.noteKinds = []; // saved before the kinds, or damaged: every note is shown
     }
     if (!state.reading) state.readTokens = null;
-    else settleRenamedGroups();
+    else settleRenamedGroups(typeof saved.board === "string" ? coloursIn(tokensFromText(saved.board)) : new Set());
     state.optionsFromBoard = saved.optionsFromBoard === true;
     state.stashFromCheck = saved.stashFromCheck === true;
     state.seats = Array.isArray(saved.seats) && saved.seats.every((c) => typeof c === "string" && LETTER_OF[c]) ? saved.seats : [];
@@ -1183,6 +1183,7 @@
     if (!state.reading) return [];
     const checked = new Set(readerChecks().map((c) => c.kind));
     if (!$("#opt-stash-auto").checked) checked.add("stash");
+    if (state.reading.toldKept) checked.add("colours_told"); // said right by the player
     const kinds = state.reading.noteKinds || [];
     const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
     const settled = (state.reading.settled || []).filter((cell) => stillAsRead(cell) && state.reading.byCell[cell])
@@ -1226,12 +1227,13 @@
   function readerChecks() {
     if (!state.reading) return [];
     const onBoard = onBoardColours();
-    const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour));
+    // (while any of the group's pieces is still of its colour: those corrected since are the player's)
+    const left = (g) => g.cells.filter((cell) => (tokenAt(cell) || "")[0] === LETTER_OF[g.colour]).length;
+    const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour) && left(g));
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
-        // (the group's pieces still of its colour: those corrected since are the player's)
-        swatch(g.colour), `${counted(g.cells.filter((cell) => (tokenAt(cell) || "")[0] === LETTER_OF[g.colour]).length, "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
+        swatch(g.colour), `${counted(left(g), "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
           swatch(g.colour), `Yes, ${g.colour}`),
         renameChoices(g).map((a) => el("button", {
@@ -1264,7 +1266,7 @@
     }
     // Which edge is row 1: the reader's choice and the runner-up, either way one tap from the other.
     const runnerUp = rowOneTurns(), turned = turnsFromRead();
-    if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp) && !state.reading.rowOneKept) {
+    if (runnerUp && state.readTokens && (turned === 0 || turned === runnerUp) && !(state.reading.rowOneKept && turned === 0)) {
       const back = turned !== 0;
       checks.push({ kind: "row_one", topic: back ? null : "which edge is row 1", node: () => el("p", { class: "row-one-check" },
         back ? "Row 1 is now the other edge the reader weighed. "
@@ -1411,9 +1413,10 @@
   // A reading saved before a renamed group's squares kept their marks (each square then counted
   // as corrected, which hid them): its groups renamed since drop the marks their names explain,
   // as a rename now does (again, for a reading saved since: the same marks, already gone).
-  function settleRenamedGroups() {
+  // (``onBoard``: the colours of the board kept, not drawn yet after a reload)
+  function settleRenamedGroups(onBoard) {
     const renamed = renamedGroups();
-    for (const g of renamed) dropSettledMarks(g, letterRenames(g, renamed));
+    for (const g of renamed) dropSettledMarks(g, letterRenames(g, renamed), onBoard);
   }
 
   // How colour group ``g``, one of ``renamed``, renames the reader's letters (as
@@ -1451,9 +1454,9 @@
   // unseen (``colour_disputed``) is in doubt of belonging to the group at all and keeps its mark.
   // (The alternatives carry the decoder's odds, the cell its calibrated confidence, which is
   // never above them: this errs towards keeping a mark.)
-  function dropSettledMarks(group, renamed) {
+  function dropSettledMarks(group, renamed, onBoard = onBoardColours()) {
     const renamedToken = (t) => (t.length === 2 && renamed[t[0]] ? renamed[t[0]] + t[1] : t);
-    const players = new Set([...onBoardColours()].map((c) => LETTER_OF[c]));
+    const players = new Set([...onBoard].map((c) => LETTER_OF[c]));
     const settled = new Set(group.cells.filter((cell) => {
       const info = state.reading.byCell[cell];
       if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) return false;
@@ -2743,6 +2746,7 @@
     if (said) showMessage(said, "info");
     dropUpload();
     state.seats = []; // another game
+    state.newSizeFollowed = JSON.stringify([rows, cols]); // its size, as chosen: not picked again when it is scored
     const line = Array(cols).fill(".").join(" ");
     const text = Array(rows).fill(line).join("\n") + "\n";
     state.reading = null;
