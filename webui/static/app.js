@@ -695,8 +695,6 @@
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`, undefined, another);
       return;
     }
-    // (put back if the photo cannot be read: the reading shown stays, and its options with it)
-    const optionsBefore = { options: options(), optionsFromBoard: state.optionsFromBoard, stashFromCheck: state.stashFromCheck };
     if (state.optionsFromBoard && file !== state.lastPhoto) { // a new photo is read with them on auto
       releaseOptionsFromBoard();
       save();
@@ -724,13 +722,7 @@
     state.lastPhoto = file;
     // A photo that could not be read: "read again" and "mark the corners" go on with the
     // photo whose reading is shown.
-    const keepShown = () => {
-      if (!shown[0] || file === shown[0]) return;
-      [state.lastPhoto, state.lastMarked] = shown;
-      setOptions(optionsBefore.options);
-      ({ optionsFromBoard: state.optionsFromBoard, stashFromCheck: state.stashFromCheck } = optionsBefore);
-      save();
-    };
+    const keepShown = () => { if (shown[0] && file !== shown[0]) [state.lastPhoto, state.lastMarked] = shown; };
     state.uploadKey = key;
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
