@@ -129,6 +129,12 @@ def enter_board(page, text: str) -> None:
     expect(page.locator("#results")).to_be_visible()
 
 
+def new_empty_board(page, label: str) -> None:
+    """Make a new empty board of the setup ``label`` ("6\u00d76 \u00b7 2 players")."""
+    page.select_option("#new-size", label=label)
+    page.click("#new-board")
+
+
 def total_of(page, colour: str):
     return page.locator(f'#players .player[data-colour="{colour}"] .total')
 
@@ -609,8 +615,7 @@ def expect_picker_offers(page, cell: str, colours: set[str]) -> None:
 
 
 def test_the_picker_offers_every_colour_until_each_player_has_one_on_the_board(page):
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     pick(page, "C3", "red 2-pip")
     # the second player's first piece: their colour is not on the board yet
     expect_picker_offers(page, "D4", set(COLOURS))
@@ -620,8 +625,7 @@ def test_the_picker_offers_every_colour_until_each_player_has_one_on_the_board(p
 
 
 def test_the_picker_offers_the_colours_ticked_before_any_piece_is_down(page):
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     page.check('#opt-colours input[value="yellow"]')
     page.check('#opt-colours input[value="cyan"]')
     expect_picker_offers(page, "C3", {"yellow", "cyan"})
@@ -631,8 +635,7 @@ def test_the_picker_offers_the_colours_ticked_before_any_piece_is_down(page):
 
 
 def test_new_empty_board_then_place_pieces(page):
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     expect(page.locator("#diagram .sq")).to_have_count(36)
     expect(page.locator("#outcome")).to_have_text("No pyramids on the board yet.")
     assert page.input_value("#opt-players") == "2"
@@ -774,8 +777,7 @@ def test_a_placement_against_the_rules_is_said_under_the_board_which_stays_in_vi
 
 
 def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
-    page.select_option("#new-size", label="7×7 · 3 players")
-    page.click("#new-board")
+    new_empty_board(page, "7×7 · 3 players")
     pick(page, "B2", "green 2-pip")
     pick(page, "F6", "red 2-pip")
     pick(page, "D1", "blue 1-pip")  # against the rules (nothing Near it), and taken back
@@ -843,8 +845,7 @@ def test_a_reload_comes_back_to_the_card_in_view(page):
 
 def test_a_game_played_on_the_page_is_not_interrupted_by_the_outcome_toast(touch_phone):
     page = touch_phone
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     page.wait_for_timeout(800)  # the page's own scroll to the board done
     page.evaluate("window.scrollBy(0, document.querySelector('#summary').getBoundingClientRect().bottom + 5)")
     pick(page, "B1", "red 2-pip")  # the lead changes with each move, out of sight: no toast over the controls
@@ -1365,8 +1366,7 @@ def test_a_piece_typed_off_the_board_by_a_slip_keeps_the_order_of_play(page):
 
 
 def test_the_order_of_play_changed_is_asked_for_again_where_the_counts_say_whose_turn_it_is(page):
-    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "B2", "red 2-pip")
     pick(page, "E5", "blue 2-pip")
     pick(page, "C5", "red 2-pip")
@@ -1380,8 +1380,7 @@ def test_the_order_of_play_changed_is_asked_for_again_where_the_counts_say_whose
 
 
 def test_before_the_order_of_play_is_known_the_players_are_listed_as_they_first_placed(page):
-    page.select_option("#new-size", label="7\u00d77 \u00b7 3 players")
-    page.click("#new-board")
+    new_empty_board(page, "7\u00d77 \u00b7 3 players")
     pick(page, "D4", "green 3-pip")
     pick(page, "C5", "yellow 2-pip")
     expect(page.locator("#to-move")).to_contain_text("a player with no piece yet")
@@ -1441,8 +1440,7 @@ def typed_with(page, changes: dict[str, str]) -> None:
 
 
 def test_a_move_typed_in_the_boards_text_is_a_move_of_the_game_played_here(page):
-    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "B2", "red 2-pip")
     pick(page, "E5", "blue 2-pip")
     pick(page, "C5", "red 2-pip")
@@ -1473,8 +1471,7 @@ def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
 
 
 def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
-    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "C3", "green 2-pip")
     pick(page, "D4", "purple 2-pip")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Purple")
@@ -1502,8 +1499,7 @@ def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
 
 
 def test_a_tap_waiting_for_the_last_ones_scoring_is_dropped_when_the_board_is_replaced(page):
-    page.select_option("#new-size", label="6\u00d76 \u00b7 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "C3", "green 2-pip")
     hold_checks(page)
     pick(page, "D4", "purple 2-pip")
@@ -1518,8 +1514,7 @@ def test_a_tap_waiting_for_the_last_ones_scoring_is_dropped_when_the_board_is_re
 def test_a_new_empty_board_the_server_could_not_score_is_the_one_tried_again(page):
     enter_board(page, MIDGAME)
     page.route("**/api/score", lambda route: route.abort())
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     expect(page.locator("#message")).to_contain_text("The score shown is from before the last change")
     expect(page.locator("#diagram .sq[data-value]:not([data-value='.'])")).to_have_count(0)  # shown empty at once
     page.unroute("**/api/score")
@@ -1545,8 +1540,7 @@ def test_a_players_colour_menu_waits_for_the_board_to_be_scored(page):
 
 
 def test_a_new_board_short_of_parks_gets_the_usual_ones_in_one_tap(page):
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     expect(page.locator("#check-notes")).to_contain_text("place them before the first move (this board has 0)")
     button = page.locator("#place-parks")  # beside the board, which the page scrolled to (on a phone, the mid-game
     expect(button).to_have_text("place the usual parks (A1, A6, C3, D4, F1 and F6)")  # card is a screen below it)
@@ -1597,8 +1591,7 @@ def test_custom_size_board(page):
 
 
 def test_a_custom_size_board_after_a_listed_one_has_the_options_back_on_auto(page):
-    page.select_option("#new-size", label="6×6 · 4 players · ThreeHouse")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 4 players · ThreeHouse")
     assert page.input_value("#opt-players") == "4" and page.is_checked("#opt-threehouse")
     page.select_option("#new-size", "custom")
     page.fill("#new-rows", "9")
@@ -1649,8 +1642,7 @@ def test_bad_board_text_shows_a_message_and_keeps_the_text(page):
 
 
 def test_a_bad_text_keeps_the_options_a_new_board_set_and_the_order_of_play(page):
-    page.select_option("#new-size", label="6×6 · 4 players · ThreeHouse")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 4 players · ThreeHouse")
     expect(page.locator("#diagram .sq")).to_have_count(36)
     page.fill("#board-text", "r4 . . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .\n")  # another size, and bad
     page.click("#apply-text")
@@ -2630,8 +2622,7 @@ def test_a_bad_text_whose_answer_comes_after_a_new_board_does_not_bring_the_read
     page.fill("#board-text", board.replace("b1", "bx"))
     page.click("#apply-text")
     page.wait_for_function("document.querySelector('#text-status').textContent.startsWith('Scoring')")
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     expect(page.locator("#diagram .sq")).to_have_count(36)
     for route in held:
         route.fulfill(status=400, json={"error": "square C1: unknown token 'bx'"})
@@ -2775,8 +2766,7 @@ def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(pa
     page.click("#new-board")  # no such board: nothing to ask
     expect(page.locator("#message")).to_contain_text("A board has 3 to 12 rows and 3 to 12 columns.")
     assert not asked
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "r1")  # kept
     assert asked and asked[0].startswith("A new empty board replaces the board, and your 1 correction with it.")
     expect(page.locator("#photo-pane")).to_be_visible()
@@ -2877,8 +2867,7 @@ def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
     expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", "r3")
     assert page.input_value("#board-text") == typed
     expect(page.locator("#text-status")).to_have_text("The text above has edits not applied yet.")
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     expect(page.locator("#diagram .sq")).to_have_count(36)
     assert page.input_value("#board-text") == typed
     expect(page.locator("#message")).to_contain_text("Game options set for this board: 2 players, standard stash "
@@ -2886,8 +2875,7 @@ def test_text_typed_and_not_applied_survives_a_photo_and_a_new_board(page):
 
 
 def test_options_a_new_board_set_go_back_to_auto_for_the_next_photo(page):
-    page.select_option("#new-size", label="7×7 · 3 players")
-    page.click("#new-board")
+    new_empty_board(page, "7×7 · 3 players")
     assert page.input_value("#opt-players") == "3"
     sent = answer_reads_with(page, "r3 . .\n. b2 .\n. . r1\n")
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
@@ -3241,8 +3229,7 @@ def test_axe_finds_no_accessibility_problem_through_a_reading_its_fixes_and_a_ga
     page.locator("#players .hoverable").first.click()  # a line of the breakdown lit
     assert_no_axe_violations(page, "a square corrected, a line of the breakdown lit")
     page.once("dialog", lambda dialog: dialog.accept())
-    page.select_option("#new-size", label="6×6 · 2 players")
-    page.click("#new-board")
+    new_empty_board(page, "6×6 · 2 players")
     pick(page, "C3", "red 2-pip")
     page.select_option("#move-colour", "red")
     page.click('#midgame .size[data-pips="2"]')
@@ -3812,8 +3799,7 @@ def test_a_new_game_typed_or_photographed_is_not_held_to_the_last_ones_reading_o
     expect(page.locator("#photo-pane")).to_be_hidden()  # another board, not the photo's corrected
     expect(page.locator("#diagram .mark.corrected")).to_have_count(0)
     # a new 7x7 board set 3 players; a typed 6x6 board is another game: back to auto
-    page.select_option("#new-size", label="7×7 · 3 players")
-    page.click("#new-board")
+    new_empty_board(page, "7×7 · 3 players")
     assert page.input_value("#opt-players") == "3"
     page.fill("#board-text", other)
     page.click("#apply-text")

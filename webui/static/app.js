@@ -54,7 +54,7 @@
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
-    watched: null,                   // {order, squares, board, skipAt?, previous?, lastAt?}: the colours and squares placed one by one here since the board was empty or the photo read (a square null: a move taken back, its place open), the board after, the watch before the last move, the move made last if not the last in order (watchChange)
+    watched: null,                   // {order, squares, board, skipAt?, previous?, lastAt?}: the colours and squares placed one by one here since the board was empty, typed or read from a photo (a square null: a move taken back, its place open), the board after, the watch before the last move, the move made last if not the last in order (watchChange)
     seatsWatched: false,             // the order of play was set from the game watched here, not tapped in
     seatsAskedFor: null,             // the board (its text) the order of play was asked for again on ("change")
     seq: 0,
@@ -311,7 +311,7 @@
   }
 
   // The most watches before the game watched here kept across a reload (a watch's ``previous``
-  // chain is one a move at most: an 8x8 board holds 64 moves).
+  // chain is one a move at most: four players' stashes hold 60 pieces).
   const MAX_WATCHES_BEFORE = 100;
 
   // The game watched here as kept from the last visit ({order, squares, board, skipAt?,
@@ -2758,7 +2758,7 @@
     // under the board, as long as it stays the new one (a scoring that fails, an option changed, aside)
     if (aside) {
       showBoardNote(`A new empty board: the last one, with ${aside.pieces} piece${aside.pieces > 1 ? "s" : ""}, is put aside.`,
-        { label: "Put the last board back", onclick: () => putBack(aside) });
+        { label: "Put the last board back", onclick: () => putBoardBack(aside) });
     }
     analyse(text, { scroll: true, quiet: true });
   }
@@ -2772,7 +2772,7 @@
       stashFromCheck: state.stashFromCheck } : null;
   }
 
-  function putBack(aside) {
+  function putBoardBack(aside) {
     dropUpload();
     state.putAside = null;
     setOptions(aside.options);
