@@ -1228,7 +1228,7 @@
     if (!state.reading) return [];
     const onBoard = onBoardColours();
     // (while any of the group's pieces is still of its colour: those corrected since are the player's)
-    const left = (g) => g.cells.filter((cell) => (tokenAt(cell) || "")[0] === LETTER_OF[g.colour]).length;
+    const left = (g) => piecesStillOfGroup(g).length;
     const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour) && left(g));
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
@@ -1300,6 +1300,14 @@
     save();
     renderWarnings();
     sayConfirmed(confirmed);
+  }
+
+  // The squares of the reader's colour group ``g`` whose piece is still of the group's colour.
+  function piecesStillOfGroup(g) {
+    return g.cells.filter((cell) => {
+      const token = tokenAt(cell) || "";
+      return token.length === 2 && token[0] === LETTER_OF[g.colour];
+    });
   }
 
   // The other names an unsure colour group is offered in one tap: the reader's alternatives,
@@ -1482,11 +1490,7 @@
     const a = LETTER_OF[from], b = LETTER_OF[to];
     if (!a || !b || a === b || !state.cells) return;
     const swap = { [a]: b, [b]: a };
-    const ofItsGroup = (g) => (cell) => {
-      const token = tokenAt(cell) || "";
-      return token.length === 2 && token[0] === LETTER_OF[g.colour];
-    };
-    const only = groups && new Set(groups.flatMap((g) => g.cells.filter(ofItsGroup(g))));
+    const only = groups && new Set(groups.flatMap(piecesStillOfGroup));
     const changing = groups || (state.reading && state.reading.colourGroups) || [];
     // The letters read as the answer leaves them: two groups swap, or a group's name and the
     // one it was thought to have instead become one.
@@ -2710,6 +2714,15 @@
     };
   }
 
+  // Whether every move of the game ``watched`` still holds its piece in the board ``typed`` (its
+  // tokens, of the board's size).
+  function movesStillIn(watched, typed) {
+    return watched.squares.filter(Boolean).every((cell) => {
+      const { col, row } = parseCell(cell);
+      return typed[row][col] === tokenAt(cell);
+    });
+  }
+
   // --- wiring -----------------------------------------------------------------------------
   function newBoard() {
     const choice = $("#new-size").value;
@@ -2875,7 +2888,7 @@
         // correction, and the board is checked as the picker's corrections are (the photo's stash);
         // the game watched goes on where its moves are still there.
         const watching = watchOf(boardText());
-        if (watching && watching.squares.filter(Boolean).every((cell) => { const { col, row } = parseCell(cell); return typed[row][col] === tokenAt(cell); })) {
+        if (watching && movesStillIn(watching, typed)) {
           state.watched = { ...watching, board: boardText(typed) };
         }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
@@ -2892,10 +2905,8 @@
       // the game watched goes on where its moves are still there, else a game goes on from this board
       const watching = state.cells && watchOf(boardText());
       if (wellFormed) {
-        state.watched = watching && sameSize && watching.squares.filter(Boolean).every((cell) => {
-          const { col, row } = parseCell(cell);
-          return typed[row][col] === tokenAt(cell);
-        }) ? { ...watching, board: boardText(typed) } : { order: [], squares: [], board: boardText(typed) };
+        state.watched = watching && sameSize && movesStillIn(watching, typed)
+          ? { ...watching, board: boardText(typed) } : { order: [], squares: [], board: boardText(typed) };
       }
       analyse(text, { fromText: true, scroll: true }).then((ok) => {
         if (ok) {
