@@ -1861,6 +1861,79 @@ def test_each_close_call_of_the_reading_can_be_said_right_in_one_tap(page):
     expect(checks.locator(".row-one-check")).to_contain_text("Row 1 is now the other edge")
 
 
+def test_a_photo_that_cannot_be_read_leaves_the_stash_answered_for_the_reading_shown(page):
+    answer_read_stash_unsure(page)
+    page.locator("#reader-checks .stash-check").get_by_role("button", name="It is standard").click()
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    page.unroute("**/api/read")
+    sent = []
+    page.route("**/api/read", lambda route: (sent.append(route.request.post_data_buffer),
+                                             route.fulfill(status=500, json={"error": "the reader failed"})))
+    page.set_input_files("#file-input", files=[{"name": "next.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\xe0"}])
+    expect(page.locator("#message")).to_contain_text("The reader failed.")
+    assert b'name="threehouse"\r\n\r\nauto' in sent[-1]  # sent for another game: the stash inferred
+    assert page.is_checked("#opt-standard")  # not read: the reading shown stays, and its stash as answered
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#message")).not_to_contain_text("Check the stash")
+    assert page.is_checked("#opt-standard")
+
+
+def hold_photo_reads(page) -> list:
+    """From now on, hold each photo sent to /api/read until the test answers it; returns the held routes."""
+    page.unroute("**/api/read")
+    held = []
+    page.route("**/api/read", lambda route: held.append(route))
+    return held
+
+
+def send_photo(page, name: str) -> None:
+    page.set_input_files("#file-input", files=[{"name": name, "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff" + name.encode()}])
+
+
+def test_options_set_while_a_photo_is_read_stand_when_it_cannot_be_read(page):
+    answer_read_stash_unsure(page)
+    page.locator("#reader-checks .stash-check").get_by_role("button", name="It is standard").click()
+    held = hold_photo_reads(page)
+    send_photo(page, "next.jpg")
+    wait_for_count(page, held, 1)
+    assert page.is_checked("#opt-stash-auto")
+    page.check("#opt-threehouse")  # the player's own choice, made while the photo is on its way
+    held[0].fulfill(status=500, json={"error": "the reader failed"})
+    expect(page.locator("#message")).to_contain_text("The reader failed.")
+    assert page.is_checked("#opt-threehouse")
+
+
+def test_a_second_photo_that_cannot_be_read_leaves_the_options_of_the_reading_shown(page):
+    answer_read_stash_unsure(page)
+    page.locator("#reader-checks .stash-check").get_by_role("button", name="It is standard").click()
+    held = hold_photo_reads(page)
+    send_photo(page, "next.jpg")
+    wait_for_count(page, held, 1)
+    send_photo(page, "other.jpg")  # replaces the first, still on its way
+    wait_for_count(page, held, 2)
+    assert b'name="threehouse"\r\n\r\nauto' in held[1].request.post_data_buffer
+    held[1].fulfill(status=400, json={"error": "photo: not an image (expected JPEG, PNG, WebP, HEIC, TIFF or BMP)", "field": "photo"})
+    expect(page.locator("#message")).to_contain_text("not an image")
+    assert page.is_checked("#opt-standard")
+    expect(page.locator("#reader-checks")).to_be_hidden()
+
+
+def test_a_photo_that_cannot_be_read_leaves_a_new_boards_game_as_it_was(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "B2", "red 2-pip")
+    sent = []
+    page.route("**/api/read", lambda route: (sent.append(route.request.post_data_buffer), route.abort()))
+    send_photo(page, "board.jpg")
+    expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
+    assert page.input_value("#opt-players") == "2" and page.is_checked("#opt-standard")  # the board's game, still shown
+    send_photo(page, "board2.jpg")
+    wait_for_count(page, sent, 2)
+    expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
+    assert page.input_value("#opt-players") == "2"
+    assert all(b'name="players"\r\n\r\nauto' in body for body in sent)  # each photo read on auto, as another game's
+
+
 def test_a_reading_back_after_a_reload_says_its_photo_is_not_kept(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     answer_read(page, {"board": board, "uncertain": ["B2"],
@@ -3772,7 +3845,7 @@ def test_the_stash_a_check_set_goes_back_to_auto_for_the_next_photo(page):
     wait_for_count(page, sent, 2)  # the message already says it from the first read: wait for the second
     expect(page.locator("#message")).to_contain_text("Could not reach the scorer")
     assert len(sent) == 2 and b'name="threehouse"\r\n\r\nauto' in sent[-1]  # the next game's photo: inferred again
-    assert page.is_checked("#opt-stash-auto")
+    assert page.is_checked("#opt-threehouse")  # not read: the reading shown stays, with the stash set for it
 
 
 def test_a_colour_check_renames_the_readers_pieces_not_the_players_corrections(page):

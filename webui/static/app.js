@@ -61,6 +61,7 @@
     analysing: null,                 // the last scoring asked (analyse's promise), which a tap waits on
     boardGen: 0,                     // counts the boards put in place other than by a tap: a tap still waiting its turn is then dropped
     putAside: null,                  // the board "New empty board" last put aside (boardPutAside)
+    released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
   };
 
   // --- small helpers --------------------------------------------------------------------
@@ -275,6 +276,35 @@
     $("#opt-players").value = "auto";
     setStash("auto");
     state.optionsFromBoard = false;
+  }
+
+  // A new photo is read with the players and stash a new board or a stash check set on auto:
+  // they were for the game shown. Kept (state.released) until the photo is read, to be put back
+  // if it is not (putReleasedBack).
+  function releaseForPhoto() {
+    if (!state.optionsFromBoard && !state.stashFromCheck) return; // nothing to release (or released for a photo still on its way)
+    const before = { players: $("#opt-players").value, stash: options().stash,
+      optionsFromBoard: state.optionsFromBoard, stashFromCheck: state.stashFromCheck };
+    if (state.optionsFromBoard) releaseOptionsFromBoard();
+    else setStash("auto");
+    state.stashFromCheck = false;
+    state.released = { before, after: JSON.stringify(options()), gen: state.boardGen };
+    save();
+  }
+
+  // The photo sent was not read: the reading shown keeps the options released for it, where
+  // nothing has changed since (no option set, no board typed, made or read).
+  function putReleasedBack() {
+    const released = state.released;
+    state.released = null;
+    if (!released || released.gen !== state.boardGen || JSON.stringify(options()) !== released.after
+      || state.optionsFromBoard || state.stashFromCheck) return;
+    const { players, stash, optionsFromBoard, stashFromCheck } = released.before;
+    $("#opt-players").value = players;
+    setStash(threehouseOption({ stash }));
+    Object.assign(state, { optionsFromBoard, stashFromCheck });
+    save();
+    renderWarnings();
   }
 
   function setStash(threehouse) {
@@ -695,18 +725,11 @@
       showMessage(`This photo is ${(file.size / 1e6).toFixed(1)} MB; photos up to 25 MB are accepted.`, undefined, another);
       return;
     }
-    if (state.optionsFromBoard && file !== state.lastPhoto) { // a new photo is read with them on auto
-      releaseOptionsFromBoard();
-      save();
-    }
-    if (state.stashFromCheck && file !== state.lastPhoto) { // set for that photo's game, not for the next
-      setStash("auto");
-      state.stashFromCheck = false;
-      save();
-    }
+    if (file !== state.lastPhoto) releaseForPhoto();
     const o = options();
     const colours = coloursToSend(o);
     if (colours && o.players !== "auto" && Number(o.players) !== colours.length) { // one of them left from another game
+      putReleasedBack(); // not sent
       showMessage(`Players is set to ${o.players} under Game, but ${colours.length} colours are ticked there (${listed(colours, "and")}).`,
         undefined, { label: "Read with Players on auto", onclick: () => {
           $("#opt-players").value = "auto";
@@ -723,6 +746,8 @@
     // A photo that could not be read: "read again" and "mark the corners" go on with the
     // photo whose reading is shown.
     const keepShown = () => { if (shown[0] && file !== shown[0]) [state.lastPhoto, state.lastMarked] = shown; };
+    // Not read (refused, failed, unreachable, no board marked): the reading shown stays, and the options released for it.
+    const notRead = () => { keepShown(); putReleasedBack(); };
     state.uploadKey = key;
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
@@ -750,7 +775,7 @@
       if (e.lengthComputable) progress(`Uploading\u2026 ${Math.round((100 * e.loaded) / e.total)}%`, (100 * e.loaded) / e.total);
     };
     xhr.upload.onload = () => progress("Reading the board\u2026");
-    xhr.onerror = () => { progress(null); keepShown(); showMessage("Could not reach the scorer: check the connection and try again."); };
+    xhr.onerror = () => { progress(null); notRead(); showMessage("Could not reach the scorer: check the connection and try again."); };
     xhr.onload = () => {
       progress(null);
       const data = xhr.response;
@@ -760,13 +785,13 @@
           // Cancelled, "read again" and "mark the corners" go on with the reading shown.
           showMessage(`${serverSays(data.error)} Mark the board's four corners on the photo below to read it.`);
           openMarking();
-          state.onMarkingCancelled = () => { keepShown(); showMessage(serverSays(data.error)); };
+          state.onMarkingCancelled = () => { notRead(); showMessage(serverSays(data.error)); };
           return;
         }
         if (marked && !$("#mark-card").hidden && file !== shown[0]) {
           // Marks on a photo with no reading of its own: the marking stays on that photo.
-          state.onMarkingCancelled = () => { keepShown(); clearMessage(); };
-        } else keepShown();
+          state.onMarkingCancelled = () => { notRead(); clearMessage(); };
+        } else notRead();
         const refused = data && data.field === "photo" ? another : undefined; // the file itself refused
         if (data && data.error) showMessage(serverSays(data.error), undefined, refused);
         else if (xhr.status === 200) showMessage(NOT_THE_SCORERS_ANSWER);
@@ -774,6 +799,7 @@
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
+      state.released = null; // read: the options it was sent with are this reading's
       // what "read again" sends: the marks of the reading shown (that board, read again, is the same game)
       state.lastMarked = marked && { corners: marked.corners, squares: marked.squares };
       if (marked) closeMarking();
