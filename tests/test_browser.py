@@ -484,6 +484,15 @@ def test_the_summary_leads_to_the_moves_mid_game_only(page):
     expect(moves).to_be_hidden()
 
 
+def test_a_turn_order_broken_names_the_squares_the_reader_was_unsure_of(page):
+    board = "r3 . . .\nr2 . . .\n. . b2 .\nr2 . . #\n"  # red 3 pieces, blue 1: no order of turns gives it
+    answer_plain_read(page, board, unsure=("A3", "D4"))
+    problem = page.locator("#violations li").filter(has_text="take turns")
+    expect(problem).to_contain_text("The reader was unsure of A3 and D4: check them first.")  # a piece misread or missed
+    pick(page, "D4", "blue 2-pip")  # the piece it missed: turns again
+    expect(page.locator("#violations .ok")).to_be_visible()
+
+
 def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_first(page):
     # Read as it stands, the board breaks no rule; the 3-pip set on B3 by hand is Near the red
     # 3-pip the reader was unsure of (A4, read so by the stash counts) and the one it was sure of (C2).

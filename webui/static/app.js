@@ -1983,8 +1983,10 @@
       el("p", { text: `${list.length} problem${list.length === 1 ? "" : "s"}${violationCells().size ? ", marked in red on the board" : ""}:` }),
       el("ul", { class: "violations" }, list.map((v) => {
         const cells = [v.cell, ...(v.cells || [])].filter(Boolean);
+        // the turns counted over the whole board: any square misread may be the piece too many or too few
+        const doubted = v.rule === "turn_order" ? uncheckedUnsure() : cells;
         return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule,
-          doubtedNote(cells)), cells);
+          doubtedNote(doubted)), cells);
       })));
   }
 
