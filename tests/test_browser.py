@@ -1900,12 +1900,19 @@ def send_photo(page, name: str) -> None:
     page.set_input_files("#file-input", files=[{"name": name, "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff" + name.encode()}])
 
 
-def test_options_set_while_a_photo_is_read_stand_when_it_cannot_be_read(page):
+def standard_said_and_next_photo_held(page) -> list:
+    """Read a photo whose stash is in doubt, say "It is standard", then send another photo and
+    hold it on its way; returns the held routes."""
     answer_read_stash_unsure(page)
     page.locator("#reader-checks .stash-check").get_by_role("button", name="It is standard").click()
     held = hold_photo_reads(page)
     send_photo(page, "next.jpg")
     wait_for_count(page, held, 1)
+    return held
+
+
+def test_options_set_while_a_photo_is_read_stand_when_it_cannot_be_read(page):
+    held = standard_said_and_next_photo_held(page)
     assert page.is_checked("#opt-stash-auto")
     page.check("#opt-threehouse")  # the player's own choice, made while the photo is on its way
     held[0].fulfill(status=500, json={"error": "the reader failed"})
@@ -1914,11 +1921,7 @@ def test_options_set_while_a_photo_is_read_stand_when_it_cannot_be_read(page):
 
 
 def test_a_second_photo_that_cannot_be_read_leaves_the_options_of_the_reading_shown(page):
-    answer_read_stash_unsure(page)
-    page.locator("#reader-checks .stash-check").get_by_role("button", name="It is standard").click()
-    held = hold_photo_reads(page)
-    send_photo(page, "next.jpg")
-    wait_for_count(page, held, 1)
+    held = standard_said_and_next_photo_held(page)
     send_photo(page, "other.jpg")  # replaces the first, still on its way
     wait_for_count(page, held, 2)
     assert b'name="threehouse"\r\n\r\nauto' in held[1].request.post_data_buffer
