@@ -2373,6 +2373,29 @@ def test_a_board_read_unsure_of_nearly_every_square_says_so_at_the_top_without_a
     expect(page.locator("#outcome")).not_to_contain_text("If the reading is right")
 
 
+def test_a_next_best_in_a_group_renamed_since_is_named_anew_on_the_other_squares(page):
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {
+        "board": board, "uncertain": ["C1", "B1"],
+        "reading": {"board": board, "warnings": [], "warning_kinds": [],
+                    "cells": [{"cell": "C1", "value": "b1", "confidence": 0.7, "alternatives": [{"value": "w1", "confidence": 0.3}]},
+                              {"cell": "B1", "value": ".", "confidence": 0.6, "alternatives": [{"value": "w2", "confidence": 0.4}]}],
+                    "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.6,
+                                       "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True},
+                                      {"colour": "blue", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [],
+                                       "unsure": False}]},
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
+    # C1's next best was the piece of the group read white: that group is clear now, and no white piece is left
+    page.locator('#diagram .sq[data-cell="C1"]').click()
+    expect(page.locator("#picker-reading")).to_have_text("Read as blue 1-pip (70% sure); next best: clear 1-pip 30%.")
+    expect(page.locator('#picker .choice[data-value="x1"]')).to_have_class(re.compile(r"\bsuggested\b"))
+    expect(page.locator('#picker .picker-colour[data-colour="white"]')).to_have_class(re.compile(r"\bhidden-colour\b"))
+    page.keyboard.press("Escape")
+    page.locator('#diagram .sq[data-cell="B1"]').click()  # an empty square's next best too
+    expect(page.locator("#picker-reading")).to_have_text("Read as empty (60% sure); next best: clear 2-pip 40%.")
+
+
 def answer_read_white_maybe_clear(page, colour_disputed: bool = False) -> str:
     """Read a photo of a 3x3 board whose white group may be clear; return the board
     (``colour_disputed``: A3's own colour went unseen and looks like another)."""

@@ -1461,12 +1461,14 @@
     return swappedAmong(g, renamed) ? { [a]: b, [b]: a } : { [a]: b, [b]: b };
   }
 
-  // Square ``name``'s reading (``info``: its value and alternatives) in the colour name the
-  // player has given its group since: alternatives that come to the same value merged, and
-  // none that is the value.
+  // Square ``name``'s reading (``info``: its value and alternatives) in the colour names the
+  // player has given the groups since (a next best in another group's colour is a piece of that
+  // group: named as it is now): alternatives that come to the same value merged, and none that
+  // is the value.
   function readingNamedNow(name, info) {
     const renamed = renamedGroups(), group = groupOfCell(name);
-    const letters = group && renamed.includes(group) ? letterRenames(group, renamed) : {};
+    const others = Object.fromEntries(renamed.map((g) => [readLetterOf(g), LETTER_OF[g.colour]]));
+    const letters = { ...others, ...(group && renamed.includes(group) ? letterRenames(group, renamed) : {}) };
     const named = (v) => (typeof v === "string" && v.length === 2 && letters[v[0]] ? letters[v[0]] + v[1] : v);
     const value = named(info.value);
     const alternatives = [];
