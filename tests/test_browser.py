@@ -1345,6 +1345,17 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+def test_a_board_typed_without_three_of_the_last_ones_pieces_is_another_game(page):
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "blue"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
+    # as many pieces and more, the same colours, none of the three where they were: another game
+    enter_board(page, "# . . . . . #\n. r2 . . . . .\n. . . . . g2 .\n. . . . . . .\n. b2 . . . . .\n. . . . . r2 .\n# . . . . . #\n")
+    expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
+
+
 def test_the_stash_and_the_player_menu_follow_the_order_of_play(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     rows = page.locator("#stash tbody tr")
@@ -1505,6 +1516,60 @@ def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
     expect(note).to_contain_text("is put aside")
     pick(page, "A1", "red 2-pip")
     expect(note).to_be_hidden()
+
+
+def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_moves(page):
+    photo = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
+    answer_reads_with(page, photo)
+    send_photo(page, "first.jpg")
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r2")
+    pick(page, "C3", "red 2-pip")
+    pick(page, "D2", "blue 2-pip")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
+    send_photo(page, "first_again.jpg")  # the first photo picked again from the gallery: the moves are not on it
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("A new photo: the last board, with 4 pieces, is put aside.")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", ".")
+    note.get_by_role("button", name="Put the last board back").click()
+    expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("data-value", "b2")
+    expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on D2 \u21b6")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
+    expect(page.locator("#photo-pane")).to_be_hidden()  # the photo shown was not this board's
+    expect(note).to_be_hidden()
+
+
+def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):
+    photo = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
+    answer_reads_with(page, photo)
+    send_photo(page, "first.jpg")
+    pick(page, "C3", "red 2-pip")
+    pick(page, "D2", "blue 2-pip")
+    # the next photo, taken from the other side of the table: the same game, its moves on it, turned
+    played = Board.from_text(page.input_value("#board-text"))
+    page.unroute("**/api/read")
+    answer_reads_with(page, played.rotated().rotated().to_text())
+    send_photo(page, "second.jpg")
+    expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "r2")  # C3 turned
+    expect(page.locator("#board-note")).to_be_hidden()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")  # the same game
+
+
+def test_a_photo_of_another_game_of_the_same_colours_asks_for_its_order_of_play(page):
+    first = "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n"
+    answer_reads_with(page, first)
+    send_photo(page, "first.jpg")
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "blue"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
+    # more pieces, the same colours, but two of the first board's pieces are not there: another table's game
+    other = "# . . . . . #\n. . . . g1 . .\n. . b2 . . . .\n. . . r2 . . .\n. . . . b2 . .\n. . g3 . . r1 .\n# . . . . . #\n"
+    page.unroute("**/api/read")
+    answer_reads_with(page, other)
+    send_photo(page, "other.jpg")
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "b2")
+    expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
+    expect(page.locator("#board-note")).to_be_hidden()  # nothing entered on the page was lost: the first photo's board is its own
 
 
 def test_a_tap_waiting_for_the_last_ones_scoring_is_dropped_when_the_board_is_replaced(page):

@@ -799,11 +799,11 @@
         else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
-      state.released = null; // read: the options it was sent with are this reading's
       // what "read again" sends: the marks of the reading shown (that board, read again, is the same game)
       state.lastMarked = marked && { corners: marked.corners, squares: marked.squares };
       if (marked) closeMarking();
       showReading(data, { samePhoto: file === shown[0], anotherBoard: !!(marked && marked.another) });
+      state.released = null; // read: the options it was sent with are this reading's
     };
     progress("Uploading\u2026", 0);
     xhr.send(form);
@@ -818,6 +818,9 @@
   // ``samePhoto``: the board shown read again from its photo (read again, its play area or
   // corners marked, other options): the same game.
   function showReading(data, { samePhoto = false, anotherBoard = false } = {}) {
+    // what was entered here (a board played or typed, corrections, moves since the last photo),
+    // kept aside where this photo's board does not hold it
+    const aside = samePhoto ? null : boardPutAside({ entered: true });
     const reading = data.reading || {};
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
@@ -844,18 +847,26 @@
       showMessage("The board was found but its squares could not be read. Enter the board by hand, or try another photo.");
       return;
     }
-    const [before, sizeBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`];
+    const [before, sizeBefore, cellsBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`, state.cells];
     setBoardFromText(data.board);
-    // another board marked in the photo, another photo with fewer pieces than the board shown or
-    // of another size, or none of the seated players' colours (one of them may be misread, its
-    // question not yet answered): another game
-    const otherBoard = pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore;
+    const gone = cellsBefore ? piecesGone(cellsBefore, state.cells, unsure) : { all: 0, sure: 0 };
+    // another board marked in the photo, another photo with fewer pieces than the board shown,
+    // of another size, or without two of its pieces where the reader is sure (pieces are never
+    // moved; the photo may be taken from another side), or none of the seated players' colours
+    // (one of them may be misread, its question not yet answered): another game
+    const otherBoard = pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore
+      || gone.sure > SURE_MISREADS;
     if (anotherBoard || (otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
     syncBoardText();
     save();
+    if (aside && gone.all) {
+      state.putAside = aside;
+      showBoardNote(`A new photo: the last board, with ${counted(aside.pieces, "piece")}, is put aside.`,
+        { label: "Put the last board back", onclick: () => putBoardBack(aside) });
+    }
     analyse(data.board).then((ok) => {
       if (!ok) return;
       showReadingMessage();
@@ -1592,18 +1603,43 @@
     const cols = state.cols;
     const turnedName = (name) => { const { col, row } = parseCell(name); return cellName(row, cols - 1 - col); };
     // grid[row][col] -> the turned grid: its row r, column c is the old row c, column cols - 1 - r.
-    const turnedGrid = (grid) => Array.from({ length: cols }, (_, r) => grid.map((line) => line[cols - 1 - r]));
     const sameShape = state.readTokens && state.readTokens.length === state.rows
       && state.readTokens.every((line) => line.length === cols);
-    state.readTokens = sameShape ? turnedGrid(state.readTokens) : null;
+    state.readTokens = sameShape ? quarterTurned(state.readTokens) : null;
     const watching = watchOf(boardText());
-    state.cells = turnedGrid(state.cells);
+    state.cells = quarterTurned(state.cells);
     [state.rows, state.cols] = [state.cols, state.rows];
     state.watched = watching ? { ...watching, squares: watching.squares.map((name) => name && turnedName(name)), board: boardText() } : null;
     // The reading, the squares on the photo, and the last score and check (shown until the
     // server answers for the turned board, or kept if it cannot be reached).
     for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
     if (state.reading) state.reading.notes = state.reading.notes.map((w) => w.replace(CELL_NAMES_IN_TEXT, turnedName));
+  }
+
+  // Grid ``grid`` (rows of tokens, row 0 the bottom) turned a quarter clockwise: its row r,
+  // column c is the old row c, column cols - 1 - r.
+  function quarterTurned(grid) {
+    const cols = grid.length ? grid[0].length : 0;
+    return Array.from({ length: cols }, (_, r) => grid.map((line) => line[cols - 1 - r]));
+  }
+
+  // The pyramids of ``before`` that ``after`` does not hold on their squares, turned as the two
+  // boards fit best (a photo from another side of the table): ``all``, and ``sure`` on squares
+  // not among ``unsure`` (names on ``after``).
+  function piecesGone(before, after, unsure) {
+    let best = null, grid = before;
+    for (let q = 0; q < 4; q++, grid = quarterTurned(grid)) {
+      if (grid.length !== after.length || !grid.every((line, r) => line.length === after[r].length)) continue;
+      const gone = { all: 0, sure: 0 };
+      grid.forEach((line, r) => line.forEach((t, c) => {
+        if (t.length !== 2 || after[r][c] === t) return;
+        gone.all += 1;
+        if (!unsure.has(cellName(c, r))) gone.sure += 1;
+      }));
+      if (!best || gone.all < best.all) best = gone;
+    }
+    const pieces = pieceCount(before);
+    return best || { all: pieces, sure: pieces };
   }
 
   // ``value`` with every cell name in it (a plain object's key or a whole string) put through ``rename``.
@@ -2720,6 +2756,7 @@
   }
 
   const TYPO_SQUARES = 2; // squares a typed board may change and stay the same game (its order of play kept)
+  const SURE_MISREADS = 1; // pieces of the last board a photo of the same game may lack where the reader is sure
 
   // A typed board (``typed``: its rows of tokens) taken as another board than the one shown:
   // not the photo's (most of its squares changed, or another size), nor, when it is another
@@ -2737,7 +2774,9 @@
     const changed = otherSize || !state.cells ? Infinity
       : typed.reduce((n, line, r) => n + line.filter((t, c) => t !== state.cells[r][c]).length, 0);
     const fewer = pieceCount(typed) < pieceCount(state.cells || []);
-    if (otherSize || (fewer && (changed > TYPO_SQUARES || pieceCount(typed) === 0))) state.seats = [];
+    // (pieces are never moved: more than a slip's of them gone is another game, however many are added)
+    const gone = otherSize || !state.cells ? Infinity : piecesGone(state.cells, typed, new Set()).all;
+    if (otherSize || gone > TYPO_SQUARES || (fewer && (changed > TYPO_SQUARES || pieceCount(typed) === 0))) state.seats = [];
     return () => {
       ({ reading: state.reading, readTokens: state.readTokens, seats: state.seats, optionsFromBoard: state.optionsFromBoard } = before);
       setOptions(before.options);
@@ -2800,7 +2839,7 @@
     if (!state.textDirty) $("#board-text").value = text; // else the typed text stays, noted as not applied
     // under the board, as long as it stays the new one (a scoring that fails, an option changed, aside)
     if (aside) {
-      showBoardNote(`A new empty board: the last one, with ${aside.pieces} piece${aside.pieces > 1 ? "s" : ""}, is put aside.`,
+      showBoardNote(`A new empty board: the last one, with ${counted(aside.pieces, "piece")}, is put aside.`,
         { label: "Put the last board back", onclick: () => putBoardBack(aside) });
     }
     analyse(text, { scroll: true, quiet: true });
@@ -2808,16 +2847,27 @@
 
   // A board played or typed here (not a photo's: reading it again brings that back), with its
   // game, put aside by "New empty board" until the next change, one tap from coming back.
-  function boardPutAside() {
-    const pieces = state.cells && !state.reading ? pieceCount(state.cells) : 0;
+  // ``entered``: a photo's board too where the player changed it (corrections, moves since).
+  function boardPutAside({ entered = false } = {}) {
+    const changed = !state.reading || (entered && (correctionCount() || placedSinceCount()));
+    const pieces = state.cells && changed ? pieceCount(state.cells) : 0;
+    const before = state.released && state.released.before; // released for the photo being read: this board's
+    const opts = before ? { ...options(), players: before.players, stash: before.stash } : options();
+    const flags = before || state;
     return pieces ? { pieces, text: boardText(), seats: state.seats, seatsWatched: state.seatsWatched,
-      watched: state.watched, options: options(), optionsFromBoard: state.optionsFromBoard,
-      stashFromCheck: state.stashFromCheck } : null;
+      watched: state.watched, options: opts, optionsFromBoard: flags.optionsFromBoard, stashFromCheck: flags.stashFromCheck } : null;
   }
 
   function putBoardBack(aside) {
     dropUpload();
     state.putAside = null;
+    if (state.reading) { // the photo shown is not this board's
+      state.reading = null;
+      state.readTokens = null;
+      state.lastPhoto = state.lastMarked = null;
+      showPhotoPane(false);
+      renderWarnings();
+    }
     setOptions(aside.options);
     ({ seats: state.seats, seatsWatched: state.seatsWatched, watched: state.watched,
       optionsFromBoard: state.optionsFromBoard, stashFromCheck: state.stashFromCheck } = aside);
