@@ -1490,6 +1490,32 @@ def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
     expect(page.locator("#undo-move")).to_have_text("take back the orange 2-pip on F4 \u21b6")
 
 
+def test_a_text_edited_before_a_move_was_tapped_keeps_the_move_when_applied(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "B2", "red 2-pip")
+    pick(page, "E5", "blue 3-pip")  # a slip: it was a 2-pip
+    page.fill("#board-text", page.input_value("#board-text").replace("b3", "b2"))  # put right in the text, not applied yet
+    pick(page, "C4", "red 2-pip")  # meanwhile the next move is tapped in
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "b2")
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "r2")  # not wiped
+    expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on C4 \u21b6")
+    assert "r2" in page.input_value("#board-text").split("\n")[2]  # the text now the board's (row 4)
+    expect(page.locator("#text-status")).to_have_text("")
+
+
+def test_a_text_edited_before_a_reload_and_a_tap_keeps_the_move_when_applied(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "B2", "red 2-pip")
+    page.fill("#board-text", page.input_value("#board-text").replace("r2", "r3"))
+    page.reload()
+    expect(page.locator("#text-status")).to_contain_text("edits not applied")
+    pick(page, "E5", "blue 2-pip")
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r3")
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "b2")
+
+
 def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "C3", "green 2-pip")

@@ -41,6 +41,7 @@
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
     seats: [],                       // the order of play the player tapped in, first player first (colour names)
     textDirty: false,
+    textBase: null,                  // the board (its tokens) the text was edited from, while no other board replaced it (mergeTextEdits)
     pendingBoard: null,              // the board kept from the last visit, while the server cannot be reached to show it
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
@@ -133,8 +134,16 @@
     return cells.slice().reverse().map((line) => line.join(" ")).join("\n") + "\n";
   }
 
+  // Another board put in place other than by a tap: a tap still waiting its turn is dropped, and
+  // a text being edited is no longer an edit of the board shown.
+  function boardReplaced() {
+    state.boardGen += 1;
+    state.textBase = null;
+  }
+
   function setBoardFromText(text) {
-    if (!state.cells || text !== boardText()) state.boardGen += 1; // another board, not this one scored
+    if (!state.cells) state.boardGen += 1; // the first board shown (the one kept from the last visit: its text's edits stay its)
+    else if (text !== boardText()) boardReplaced(); // another board, not this one scored
     const cells = tokensFromText(text);
     state.cells = cells;
     state.rows = cells.length;
@@ -362,6 +371,7 @@
         options: options(),
         text: $("#board-text").value,
         textDirty: state.textDirty,
+        textBase: state.textBase && boardText(state.textBase),
         board: state.cells ? boardText() : state.pendingBoard, // a kept board not shown yet stays kept
         readTokens: state.readTokens,
         reading: state.reading,
@@ -385,6 +395,7 @@
     setOptions(saved.options);
     if (typeof saved.text === "string") $("#board-text").value = saved.text;
     state.textDirty = !!saved.textDirty;
+    state.textBase = state.textDirty && typeof saved.textBase === "string" ? tokensFromText(saved.textBase) : null;
     state.readTokens = Array.isArray(saved.readTokens) && saved.readTokens.every(Array.isArray) ? saved.readTokens : null;
     state.reading = wellFormedReading(saved.reading) ? saved.reading : null;
     if (state.reading && !state.reading.notes) { // saved before the notes: its warnings, all of them
@@ -1575,7 +1586,7 @@
   function turnBoard(turns) {
     if (!state.cells || !state.rows) return;
     const quarters = ((turns % 4) + 4) % 4;
-    if (quarters) state.boardGen += 1; // the squares' names change
+    if (quarters) boardReplaced(); // the squares' names change
     for (let k = 0; k < quarters; k++) turnQuarter();
     if (state.reading) state.reading.turnedFromRead = (turnsFromRead() + quarters) % 4;
     letGoOfLines();
@@ -2783,6 +2794,16 @@
     };
   }
 
+  // A text edited from the board shown before taps changed it (a move tapped meanwhile): the
+  // squares the text changed, put on the board as it stands now, so that the taps are kept;
+  // null where the board is as the text started from, or the text is of another size.
+  function mergeTextEdits(typed) {
+    const base = state.textDirty && state.textBase, cells = state.cells;
+    const sameShape = (a, b) => a.length === b.length && a.every((line, r) => line.length === b[r].length);
+    if (!base || !cells || !sameShape(base, typed) || !sameShape(base, cells) || boardText(base) === boardText()) return null;
+    return typed.map((line, r) => line.map((t, c) => (t !== base[r][c] ? t : cells[r][c])));
+  }
+
   // Whether every move of the game ``watched`` still holds its piece in the board ``typed`` (its
   // tokens, of the board's size).
   function movesStillIn(watched, typed) {
@@ -2934,17 +2955,28 @@
     $("#new-size").addEventListener("change", () => { $("#custom-size").hidden = $("#new-size").value !== "custom"; save(); });
     for (const input of [$("#new-rows"), $("#new-cols")]) input.addEventListener("input", save);
     $("#new-board").addEventListener("click", newBoard);
-    $("#board-text").addEventListener("input", () => { state.textDirty = true; save(); });
+    $("#board-text").addEventListener("input", () => {
+      if (!state.textDirty) state.textBase = state.cells && state.cells.map((line) => line.slice()); // the board the text showed
+      state.textDirty = true;
+      save();
+    });
     $("#apply-text").addEventListener("click", () => {
-      const text = $("#board-text").value;
+      let text = $("#board-text").value;
       if (!text.trim()) {
         textStatus(""); // an earlier text's reason no longer applies
         showMessage("Type or paste a board first, or make a new empty board.");
         return;
       }
-      const typed = tokensFromText(text), read = state.readTokens;
+      let typed = tokensFromText(text);
+      const read = state.readTokens;
       const wellFormed = typed.every((line) => line.length === typed[0].length
         && line.every((t) => t === "." || t === "#" || (t.length === 2 && NAME_OF[t[0]] && "123".includes(t[1]))));
+      const merged = wellFormed && mergeTextEdits(typed);
+      if (merged) {
+        typed = merged;
+        text = boardText(merged);
+        $("#board-text").value = text;
+      }
       const sameSize = wellFormed && state.cells && typed.length === state.rows && typed[0].length === state.cols;
       const changed = sameSize
         ? typed.flatMap((line, r) => line.map((t, c) => [cellName(c, r), t]).filter(([, t], c) => t !== state.cells[r][c])) : [];
@@ -2959,7 +2991,7 @@
         });
         return;
       }
-      state.boardGen += 1; // the board typed replaces the one a tap still waiting was made on
+      boardReplaced(); // the board typed replaces the one a tap still waiting was made on
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
       const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
