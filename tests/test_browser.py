@@ -1490,6 +1490,23 @@ def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
     expect(page.locator("#undo-move")).to_have_text("take back the orange 2-pip on F4 \u21b6")
 
 
+def test_a_piece_put_on_a_park_in_a_game_going_on_is_said_and_one_tap_from_undone(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    page.click("#place-parks")  # the corners, C3 and D4
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "#")
+    pick(page, "B2", "red 2-pip")
+    pick(page, "E5", "blue 2-pip")
+    pick(page, "C3", "red 2-pip")  # the square beside the one meant
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("C3 held a park, and pieces go on empty squares only")
+    note.get_by_role("button", name="Put the park back").click()
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "#")
+    expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on E5 \u21b6")  # the game's moves kept
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    page.reload()
+    expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on E5 \u21b6")
+
+
 def test_a_text_edited_before_a_move_was_tapped_keeps_the_move_when_applied(page):
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "B2", "red 2-pip")

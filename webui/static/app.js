@@ -2562,12 +2562,16 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
+    // a pyramid put on a park of a game going on here (not one the reader was unsure of): a slip, likeliest
+    const parkGame = state.cells[row][col] === "#" && value.length === 2
+      && !(state.reading && state.reading.unsure.includes(name)) ? watchOf(boardText()) : null;
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     // whose turn it was, where the check on hand answers for the board and options as they stand
     // (not for a move back, still being scored)
     const turn = state.checkedFor === JSON.stringify(checkAsked(boardText())) ? turnNow(state.check || {}).sure : null;
     setSquare(name, value).then((ok) => {
       if (!ok) return;
+      if (parkGame) sayOnPark(name, value, parkGame);
       // a placement said to be wrong sets no order of play
       if (placed && (sayPlacementBroke(name, value, brokenBefore) || sayOutOfTurn(name, value, turn))) return;
       const seen = watchedSeats();
@@ -2708,6 +2712,23 @@
     if (!turn || colour === turn || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
     showBoardNote(`It was ${cap(turn)}'s turn, not ${cap(colour)}'s: that piece was placed out of turn.`, takeBack(name, value));
     return true;
+  }
+
+  // A pyramid ``value`` put on the park on square ``name`` in the game ``watched``: said (pieces
+  // go on empty squares), with the park and the game as they were one tap away; the piece stays
+  // where the park was the mistake.
+  function sayOnPark(name, value, watched) {
+    if (tokenAt(name) !== value) return;
+    showBoardNote(`${name} held a park, and pieces go on empty squares only (a park put there by mistake: leave the piece).`, {
+      label: "Put the park back",
+      onclick: () => {
+        if (tokenAt(name) !== value) return;
+        setSquare(name, "#");
+        state.watched = watched; // the game's moves as before the slip, each still to be taken back
+        save();
+        showOnBoard(`.sq[data-cell="${name}"]`);
+      },
+    });
   }
 
   // The message button that takes the piece ``value`` off square ``name`` (if still there).
