@@ -1929,6 +1929,27 @@ def answer_read_stash_unsure(page) -> None:
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
 
 
+def test_the_stash_is_asked_before_questions_its_reading_again_would_ask_anew(page):
+    board = "# . . . . #\n. w3 . . . .\n. . # . . .\n. . . # . .\n. # . . b3 .\n# . . . . #\n"
+    told = "3 colours told (white, blue, green), but the board is set up for 2 players: check the colours set for this game"
+    answer_read(page, {"board": board, "uncertain": ["B5"],
+                       "reading": {"board": board, "cells": [], "threehouse": False, "stash_inferred": True, "stash_unsure": True,
+                                   "colours_told": ["white", "blue", "green"],
+                                   "colour_groups": [{"colour": "white", "cells": ["B5"], "confidence": 0.6,
+                                                      "alternatives": [{"colour": "clear", "confidence": 0.4}], "unsure": True}],
+                                   "warnings": [told], "warning_kinds": ["colours_told"]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    checks = page.locator("#reader-checks > p")
+    # the colours ticked doubted only for the players the board is set up for: the stash may change that
+    expect(checks).to_have_count(3)
+    expect(checks.first).to_have_class("stash-check")
+    expect(checks.nth(1)).to_have_class("colours-told-check")
+    expect(page.locator("#message")).to_contain_text(
+        "Check the stash first: if it is ThreeHouse, the photo is read again and the rest asked anew.")
+    page.locator("#reader-checks .stash-check").get_by_role("button", name="It is standard").click()
+    expect(checks.first).to_have_class("colours-told-check")  # then the colours ticked, as before
+
+
 def test_the_stash_check_stays_after_a_reload_and_says_how_to_read_the_photo_again(page):
     answer_read_stash_unsure(page)
     expect(page.locator("#reader-checks .stash-check").get_by_role("button")).to_have_count(2)

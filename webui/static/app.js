@@ -906,15 +906,20 @@
     const pending = readerChecks();
     const topics = pending.map((c) => c.topic).filter(Boolean);
     const colours = topics.filter((t) => t.colour).map((t) => t.colour);
-    const toldFirst = pending[0] && pending[0].kind === "colours_told" && (n > 0 || pending.slice(1).some((c) => c.topic));
-    const checks = (toldFirst ? [pending[0].topic] : [])
+    const othersLeft = n > 0 || pending.slice(1).some((c) => c.topic);
+    const toldFirst = pending[0] && pending[0].kind === "colours_told" && othersLeft;
+    const stashFirst = pending[0] && pending[0].kind === "stash" && pending[0].oneTap && othersLeft;
+    const first = toldFirst || stashFirst ? [pending[0].topic] : [];
+    const checks = first
       .concat(colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
-      .concat(topics.filter((t) => typeof t === "string" && !(toldFirst && t === pending[0].topic)));
+      .concat(topics.filter((t) => typeof t === "string" && !first.includes(t)));
     // A colour's answer clears the marks its doubt alone put on squares: before tapping them.
     // Colours ticked that the photo doubts come before all: the reading made with them may be
-    // another game's colours, and read again without them the other questions may change.
+    // another game's colours, and read again without them the other questions may change; so
+    // does a stash read again as the other (stashAskedFirst).
     const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
-      : colours.length && n ? ` Answer the colour question first: it may settle many of these squares.` : "";
+      : stashFirst ? ` Check the stash first: if it is ${nameOfStash(!state.reading.threehouse)}, the photo is read again and the rest asked anew.`
+        : colours.length && n ? ` Answer the colour question first: it may settle many of these squares.` : "";
     const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
     const retake = (unsureBoardStands() ? `${cap(state.reading.unsureBoard)}. ` : "")
@@ -1338,6 +1343,20 @@
         + "Setting the players (under Game) and reading the photo again settles most boards. ",
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => markShownPhoto(true) }, "Mark the play area's corners") : "") });
     }
+    return stashAskedFirst(checks, toldDoubts);
+  }
+
+  // The stash asked before the colour questions while the photo is at hand: its other answer
+  // reads the photo again, and the answers given before it are asked anew. Before the colours
+  // ticked too where all the photo doubts of them is the players the board is set up for, which
+  // the stash read otherwise may change (``toldDoubts``: the reader's notes of the colours told).
+  function stashAskedFirst(checks, toldDoubts) {
+    const at = checks.findIndex((c) => c.kind === "stash");
+    if (at <= 0 || !state.lastPhoto) return checks;
+    const setupOnly = toldDoubts.every((w) => /\bset up for \d players\b/.test(w));
+    const to = checks[0].kind === "colours_told" && !setupOnly ? 1 : 0;
+    const [stash] = checks.splice(at, 1);
+    checks.splice(to, 0, stash);
     return checks;
   }
 
