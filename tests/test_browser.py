@@ -2572,6 +2572,10 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")  # the marks kept are explained
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["B3", "C2"]
+    # A3 unmarked at 79%: its picker says why (the odds once its colour is known)
+    page.locator('#diagram .sq[data-cell="A3"]').click()
+    expect(page.locator("#picker-reading")).to_have_text(
+        "Read as white 3-pip (79% sure, 98% with its colour answered); next best: clear 3-pip 20%.")
 
 
 def test_a_colour_question_counts_the_groups_pieces_as_they_stand(page):

@@ -1544,7 +1544,10 @@
         if (value === own) same += alternative.confidence || 0;
         else if (value.length === 2 && value[0] !== own[0] && !players.has(value[0])) otherColours += alternative.confidence || 0;
       }
-      return same / Math.max(1e-9, 1 - otherColours) >= (state.reading.unsureBelow || UNSURE_BELOW);
+      const odds = same / Math.max(1e-9, 1 - otherColours);
+      if (odds < (state.reading.unsureBelow || UNSURE_BELOW)) return false;
+      info.colourSettled = odds; // what its picker says it is sure of now
+      return true;
     }));
     state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
   }
@@ -2472,7 +2475,10 @@
       const alts = now.alternatives;
       alts.forEach((a) => suggestions.add(a.value));
       // rounded down: a square under the unsure line (95%) never shows as 95% sure
-      const conf = typeof info.confidence === "number" ? ` (${Math.floor(info.confidence * 100)}% sure)` : "";
+      // (a mark its colour's answer took away: how sure it is once that is known)
+      const answered = typeof info.colourSettled === "number" && !state.reading.unsure.includes(name) && now.value === tokenAt(name)
+        ? `, ${Math.floor(info.colourSettled * 100)}% with its colour answered` : "";
+      const conf = typeof info.confidence === "number" ? ` (${Math.floor(info.confidence * 100)}% sure${answered})` : "";
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
       // A value chosen over likelier-looking ones says what chose it.
       const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
