@@ -937,6 +937,14 @@ def orange_move_taken_back(page):
     return to_move
 
 
+def test_a_turn_order_broken_by_a_move_taken_back_says_it_mends_once_made_again(page):
+    orange_move_taken_back(page)
+    problem = page.locator("#violations li").filter(has_text="take turns")
+    expect(problem).to_contain_text("A piece of orange's was taken back: the turns fit again once orange places again.")
+    pick(page, "C4", "orange 2-pip")
+    expect(page.locator("#violations .ok")).to_be_visible()
+
+
 def test_a_game_carried_on_from_a_photo_follows_its_turns_from_the_moves_since(page):
     # cyan one piece ahead in the photo, so cyan moved first; orange's move seen on the page
     # then makes it cyan's turn, not "orange or cyan" as the counts alone would say

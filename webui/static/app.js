@@ -2057,8 +2057,14 @@
         // the turns counted over the whole board: any square misread may be the piece too many or too few
         const doubted = v.rule === "turn_order" ? uncheckedUnsure() : cells;
         return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule,
-          doubtedNote(doubted)), cells);
+          doubtedNote(doubted), v.rule === "turn_order" ? retakingNote() : ""), cells);
       })));
+  }
+
+  // A turn order broken while a move taken back here waits to be made again: why, and when it mends.
+  function retakingNote() {
+    const player = retakingPlayer();
+    return player ? `. A piece of ${player}'s was taken back: the turns fit again once ${player} places again.` : "";
   }
 
   const DOUBTED_NAMED = 6; // squares a violation's note names before "and N more" (a colour too many: every piece)
