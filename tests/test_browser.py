@@ -1498,6 +1498,37 @@ def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
     expect(page.locator("#undo-move")).to_have_text("take back the orange 2-pip on F4 \u21b6")
 
 
+def test_a_park_of_a_photo_put_right_before_any_move_is_a_correction(page):
+    answer_plain_read(page, "# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # . .\n. . . . b2 .\n# . . . . #\n")
+    pick(page, "C4", "blue 1-pip")  # the reader took a small pyramid for a park
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "b1")
+    expect(page.locator("#board-note")).to_be_hidden()
+
+
+def test_a_text_refused_keeps_the_moves_tapped_since_it_was_edited_when_put_right(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "B2", "red 2-pip")
+    page.fill("#board-text", page.input_value("#board-text").replace("r2", "r3").replace(". . . . . .", "zz . . . . .", 1))
+    pick(page, "E5", "blue 2-pip")
+    page.click("#apply-text")
+    expect(page.locator("#text-status")).to_contain_text("zz")
+    page.fill("#board-text", page.input_value("#board-text").replace("zz", "."))
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r3")
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "b2")
+
+
+def test_another_board_pasted_over_a_text_being_edited_is_not_merged_with_the_taps(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "B2", "red 2-pip")
+    page.fill("#board-text", page.input_value("#board-text").replace("r2", "r3"))
+    pick(page, "E5", "blue 2-pip")
+    page.fill("#board-text", "# . . . . #\n. . . . . .\n. . g2 . . .\n. . . . . .\n. . . . p2 .\n# . . . . #\n")
+    page.click("#apply-text")
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "g2")
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", ".")  # the board pasted, as it is
+
+
 def test_a_piece_put_on_a_park_in_a_game_going_on_is_said_and_one_tap_from_undone(page):
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     page.click("#place-parks")  # the corners, C3 and D4
@@ -1603,6 +1634,33 @@ def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):
     expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "r2")  # C3 turned
     expect(page.locator("#board-note")).to_be_hidden()
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")  # the same game
+
+
+def test_a_photo_without_pieces_the_last_reading_doubted_is_still_the_same_game(page):
+    first = "# . . . . . #\n. . . . . . .\n. . r2 . . . b1\n. . . g2 . . .\n. . . . b2 . .\n. r1 . . . g1 .\n# . . . . . #\n"
+    answer_plain_read(page, first, unsure=("B2", "F2"))
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("red", "green"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue")
+    # B2 and F2, doubted and never checked, were shadows: the next photo of the game reads them empty
+    second = "# . . . . . #\n. . . . . g1 .\n. . r2 . . . b1\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . r3\n# . . . . . #\n"
+    page.unroute("**/api/read")
+    answer_reads_with(page, second)
+    send_photo(page, "second.jpg")
+    expect(page.locator('#diagram .sq[data-cell="G2"]')).to_have_attribute("data-value", "r3")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue")
+
+
+def test_a_board_typed_with_sizes_put_right_keeps_the_order_of_play(page):
+    board = "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n"
+    enter_board(page, board)
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "blue"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
+    enter_board(page, board.replace("2", "3"))  # three sizes put right: the same pieces
+    expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
 
 
 def test_a_photo_of_another_game_of_the_same_colours_asks_for_its_order_of_play(page):
@@ -2066,6 +2124,38 @@ def test_a_second_photo_that_cannot_be_read_leaves_the_options_of_the_reading_sh
     expect(page.locator("#message")).to_contain_text("not an image")
     assert page.is_checked("#opt-standard")
     expect(page.locator("#reader-checks")).to_be_hidden()
+
+
+def test_a_photo_let_go_for_a_board_typed_leaves_nothing_to_put_back_later(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "B2", "red 2-pip")
+    held = hold_photo_reads(page)
+    send_photo(page, "board.jpg")
+    wait_for_count(page, held, 1)
+    enter_board(page, ". . . . .\n. r2 . . .\n. . . . .\n. . . b2 .\n. . . . .\n")  # the photo let go
+    page.select_option("#opt-players", "3")
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    page.locator("#board-note").get_by_role("button", name="Put the last board back").click()
+    expect(page.locator("#diagram .sq")).to_have_count(25)
+    assert page.input_value("#opt-players") == "3" and page.is_checked("#opt-stash-auto")  # that board's, not the 6x6's
+
+
+def test_a_photo_that_cannot_be_read_has_the_board_checked_again_with_the_options_put_back(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "B2", "red 2-pip")
+    held = hold_photo_reads(page)
+    send_photo(page, "board.jpg")
+    wait_for_count(page, held, 1)
+    checked = []
+    page.on("request", lambda r: checked.append(r.post_data_json) if r.url.endswith("/api/check") else None)
+    pick(page, "E5", "blue 2-pip")  # checked with the options released for the photo
+    wait_for_count(page, checked, 1)
+    assert checked[-1]["players"] == "auto"
+    held[0].fulfill(status=500, json={"error": "the reader failed"})
+    expect(page.locator("#message")).to_contain_text("The reader failed.")
+    wait_for_count(page, checked, 2)
+    assert checked[-1]["players"] == "2" and checked[-1]["threehouse"] is False
+    expect(page.locator("#stash")).to_contain_text("Left in stash (standard)")
 
 
 def test_a_photo_that_cannot_be_read_leaves_a_new_boards_game_as_it_was(page):

@@ -314,6 +314,8 @@
     Object.assign(state, { optionsFromBoard, stashFromCheck });
     save();
     renderWarnings();
+    // (a tap while the photo was read had the board checked with them released)
+    if (state.cells && state.checkedFor !== JSON.stringify(checkAsked(boardText()))) rescore();
   }
 
   function setStash(threehouse) {
@@ -778,6 +780,7 @@
       progress(null);
       if (marked && !$("#mark-card").hidden && file !== shown[0]) closeMarking(); // its marks go with it
       keepShown();
+      state.released = null; // let go for a board made or typed: the options as they stand are its
     };
     xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
     xhr.open("POST", "api/read");
@@ -832,6 +835,7 @@
     // what was entered here (a board played or typed, corrections, moves since the last photo),
     // kept aside where this photo's board does not hold it
     const aside = samePhoto ? null : boardPutAside({ entered: true });
+    const doubtedBefore = new Set(uncheckedUnsure()); // the last board's own doubts: no sure piece of it
     const reading = data.reading || {};
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
@@ -860,7 +864,7 @@
     }
     const [before, sizeBefore, cellsBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`, state.cells];
     setBoardFromText(data.board);
-    const gone = cellsBefore ? piecesGone(cellsBefore, state.cells, unsure) : { all: 0, sure: 0 };
+    const gone = cellsBefore ? piecesGone(cellsBefore, state.cells, { doubted: doubtedBefore, unsure }) : { changed: 0, gone: 0, sure: 0 };
     // another board marked in the photo, another photo with fewer pieces than the board shown,
     // of another size, or without two of its pieces where the reader is sure (pieces are never
     // moved; the photo may be taken from another side), or none of the seated players' colours
@@ -873,7 +877,7 @@
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
     syncBoardText();
     save();
-    if (aside && gone.all) {
+    if (aside && gone.changed) {
       state.putAside = aside;
       showBoardNote(`A new photo: the last board, with ${counted(aside.pieces, "piece")}, is put aside.`,
         { label: "Put the last board back", onclick: () => putBoardBack(aside) });
@@ -1656,23 +1660,28 @@
     return Array.from({ length: cols }, (_, r) => grid.map((line) => line[cols - 1 - r]));
   }
 
-  // The pyramids of ``before`` that ``after`` does not hold on their squares, turned as the two
-  // boards fit best (a photo from another side of the table): ``all``, and ``sure`` on squares
-  // not among ``unsure`` (names on ``after``).
-  function piecesGone(before, after, unsure) {
+  // The pyramids of ``before`` that ``after`` does not hold as they are, the two boards turned
+  // as they fit best (a photo from another side of the table): ``changed``; ``gone``, those whose
+  // squares hold none of their colour (a size put right is the same piece); and ``sure``, those
+  // gone on squares neither ``doubted`` on ``before`` nor ``unsure`` on ``after`` (names on each).
+  function piecesGone(before, after, { doubted = new Set(), unsure = new Set() } = {}) {
     let best = null, grid = before;
-    for (let q = 0; q < 4; q++, grid = quarterTurned(grid)) {
+    let doubts = before.map((line, r) => line.map((_, c) => doubted.has(cellName(c, r))));
+    for (let q = 0; q < 4; q++, grid = quarterTurned(grid), doubts = quarterTurned(doubts)) {
       if (grid.length !== after.length || !grid.every((line, r) => line.length === after[r].length)) continue;
-      const gone = { all: 0, sure: 0 };
+      const gone = { changed: 0, gone: 0, sure: 0 };
       grid.forEach((line, r) => line.forEach((t, c) => {
-        if (t.length !== 2 || after[r][c] === t) return;
-        gone.all += 1;
-        if (!unsure.has(cellName(c, r))) gone.sure += 1;
+        const now = after[r][c];
+        if (t.length !== 2 || now === t) return;
+        gone.changed += 1;
+        if (now.length === 2 && now[0] === t[0]) return;
+        gone.gone += 1;
+        if (!doubts[r][c] && !unsure.has(cellName(c, r))) gone.sure += 1;
       }));
-      if (!best || gone.all < best.all) best = gone;
+      if (!best || gone.changed < best.changed) best = gone;
     }
     const pieces = pieceCount(before);
-    return best || { all: pieces, sure: pieces };
+    return best || { changed: pieces, gone: pieces, sure: pieces };
   }
 
   // ``value`` with every cell name in it (a plain object's key or a whole string) put through ``rename``.
@@ -2593,9 +2602,11 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
-    // a pyramid put on a park of a game going on here (not one the reader was unsure of): a slip, likeliest
-    const parkGame = state.cells[row][col] === "#" && value.length === 2
+    // a pyramid put on a park of a game going on here (on a photo's board, once a move was made
+    // since; not a park the reader was unsure of): a slip, likeliest
+    const watching = state.cells[row][col] === "#" && value.length === 2
       && !(state.reading && state.reading.unsure.includes(name)) ? watchOf(boardText()) : null;
+    const parkGame = watching && (!state.reading || watching.order.length > 0) ? watching : null;
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     // whose turn it was, where the check on hand answers for the board and options as they stand
     // (not for a move back, still being scored)
@@ -2838,7 +2849,7 @@
       : typed.reduce((n, line, r) => n + line.filter((t, c) => t !== state.cells[r][c]).length, 0);
     const fewer = pieceCount(typed) < pieceCount(state.cells || []);
     // (pieces are never moved: more than a slip's of them gone is another game, however many are added)
-    const gone = otherSize || !state.cells ? Infinity : piecesGone(state.cells, typed, new Set()).all;
+    const gone = otherSize || !state.cells ? Infinity : piecesGone(state.cells, typed).gone;
     if (otherSize || gone > TYPO_SQUARES || (fewer && (changed > TYPO_SQUARES || pieceCount(typed) === 0))) state.seats = [];
     return () => {
       ({ reading: state.reading, readTokens: state.readTokens, seats: state.seats, optionsFromBoard: state.optionsFromBoard } = before);
@@ -2848,11 +2859,14 @@
 
   // A text edited from the board shown before taps changed it (a move tapped meanwhile): the
   // squares the text changed, put on the board as it stands now, so that the taps are kept;
-  // null where the board is as the text started from, or the text is of another size.
+  // null where the board is as the text started from, or the text is of another size or
+  // another board (more squares changed than a few edits: one pasted over it).
   function mergeTextEdits(typed) {
     const base = state.textDirty && state.textBase, cells = state.cells;
     const sameShape = (a, b) => a.length === b.length && a.every((line, r) => line.length === b[r].length);
     if (!base || !cells || !sameShape(base, typed) || !sameShape(base, cells) || boardText(base) === boardText()) return null;
+    const edited = base.reduce((n, line, r) => n + line.filter((t, c) => typed[r][c] !== t).length, 0);
+    if (edited > Math.max(TYPO_SQUARES, pieceCount(base) / 2)) return null;
     return typed.map((line, r) => line.map((t, c) => (t !== base[r][c] ? t : cells[r][c])));
   }
 
@@ -3043,7 +3057,7 @@
         });
         return;
       }
-      boardReplaced(); // the board typed replaces the one a tap still waiting was made on
+      state.boardGen += 1; // the board typed replaces the one a tap still waiting was made on (its text's base forgotten once taken)
       const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
       const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
