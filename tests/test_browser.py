@@ -1652,6 +1652,21 @@ def test_a_photo_without_pieces_the_last_reading_doubted_is_still_the_same_game(
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue")
 
 
+def test_a_piece_of_a_typed_board_put_right_keeps_the_moves_played_since(page):
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "blue"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    pick(page, "B6", "green 2-pip")
+    pick(page, "D4", "green 3-pip")  # a piece typed wrong, put right: not a move
+    undo = page.locator("#undo-move")
+    expect(undo).to_have_text("take back the green 2-pip on B6 \u21b6")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "F6", "red 2-pip")  # out of turn: still said
+    expect(page.locator("#board-note")).to_contain_text("It was Blue's turn, not Red's")
+
+
 def test_a_board_typed_with_sizes_put_right_keeps_the_order_of_play(page):
     board = "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n"
     enter_board(page, board)

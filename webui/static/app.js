@@ -2650,7 +2650,8 @@
   // order of play the watch gave from the first moves now changed; an earlier move taken off
   // leaves its place open (its square null) to its player's next piece (a piece found against
   // the rules after the next player had moved), until another player places; a photo's reading
-  // corrected elsewhere leaves the moves as they were; any other change ends the watch. The
+  // corrected elsewhere, or any other board's pieces and parks other than its moves, leaves the
+  // moves as they were; a pyramid put on a park there ends the watch (sayOnPark). The
   // first move from which the turns may have skipped a player (one made while a player had to
   // pass, or where a place left open closed) is noted (``skipAt``): the first moves then say no
   // order of play.
@@ -2686,7 +2687,7 @@
       after = { ...same, order: watched.order.map((c, i) => (i === at ? colour : c)), squares: watched.squares };
     } else if (at >= 0) { // an earlier move taken off: its place kept for its player's next piece
       after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === at ? null : s)) };
-    } else if (watched && fromPhoto) { // the photo's reading corrected elsewhere
+    } else if (watched && (fromPhoto || !(was === "#" && colour))) { // the board put right elsewhere (not a piece on a park: sayOnPark)
       after = { ...same, order: watched.order, squares: watched.squares };
     }
     const { order, squares, skipAt, previous, lastAt } = after || {};
