@@ -3616,6 +3616,39 @@ def on_screen(page, point, photo_size) -> tuple[float, float]:
             frame["y"] + point[1] / photo_size[1] * frame["height"])
 
 
+def test_the_marking_takes_the_keyboard_to_it_and_back_when_cancelled(page):
+    answer_plain_read(page, "w3 w2 .\n. b2 w1\n# . b1\n")
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    expect(page.locator("#read-title")).to_be_focused()  # the reading shown, and the keyboard gone to it
+    opener = page.locator("#mark-open")
+    opener.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#mark-title")).to_be_focused()  # the card sits above the button: the keyboard goes to it
+    tap_corners(page, [[30, 30], [290, 30]], (320, 240))
+    page.locator("#mark-undo").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")  # none left: the button greys out under the keyboard
+    expect(page.locator("#mark-undo")).to_be_disabled()
+    expect(page.locator("#mark-wrap")).to_be_focused()
+    page.locator("#mark-cancel").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#mark-card")).to_be_hidden()
+    expect(opener).to_be_focused()
+
+
+def test_turning_the_board_and_tapping_the_order_of_play_are_said_to_a_screen_reader(page):
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    status = page.locator("#score-status")
+    page.locator("#seats .seats-chooser .seat[data-colour=\"green\"]").click()
+    expect(status).to_have_text("Order of play so far: Green.")
+    hold_checks(page)  # the scoring's own status waits
+    page.click("#turn-board")
+    expect(status).to_have_text("The board is turned a quarter clockwise: the squares' names change, the score does not.")
+    page.evaluate("window.letChecksGo()")
+    expect(status).to_contain_text("Scored.")
+
+
 def tap_corners(page, corners, photo_size) -> None:
     """Tap each corner (photo px) on the marking view of the photo."""
     page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")

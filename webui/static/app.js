@@ -50,6 +50,7 @@
     lastMarked: null,                // {corners, squares} the last photo was read with, if marked by hand
     onMarkingCancelled: null,        // what cancelling the marking of a photo with no board found puts back
     marks: [], mark: null,           // corners tapped so far (preview px); {scale, size} of the preview
+    markOpener: null,                // what had the keyboard's focus when the marking opened: it goes back there if cancelled
     drag: null,                      // {index, pointer} of the corner being dragged
     pressing: null,                  // the pointer of a finger pressing on the photo to place a corner
     toastTimer: null,                // hides the toast of a correction's new outcome
@@ -96,6 +97,12 @@
 
   // The live region ``node``'s content replaced by ``children`` (strings and nodes) only where
   // its words change: set again to the same words, a screen reader would read them out again.
+  // ``text`` said to a screen reader (the scoring's status line, which the next scoring rewrites):
+  // the outcome of a control whose change shows only on the board.
+  function announce(text) {
+    $("#score-status").textContent = text;
+  }
+
   function replaceLive(node, ...children) {
     const next = el("span", {}, ...children);
     if (node.textContent !== next.textContent) node.replaceChildren(...next.childNodes);
@@ -972,7 +979,10 @@
     state.keyMark = null;
     renderMarking();
     $("#mark-photo").removeAttribute("src");
-    $("#mark-card").hidden = false;
+    const card = $("#mark-card");
+    if (card.hidden) state.markOpener = document.activeElement;
+    card.hidden = false;
+    focusOn($("#mark-title")); // the card sits above the buttons that open it
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
     fetch("api/preview", { method: "POST", body: form }).then(async (response) => {
@@ -1425,7 +1435,12 @@
   // The marking closed; one open on a later photo where no board was found is cancelled, so
   // that the reading shown's own buttons ("read again", its marking) go on with its photo.
   function cancelMarking() {
+    const focused = $("#mark-card").contains(document.activeElement), opener = state.markOpener;
     closeMarking();
+    if (focused) { // back where the marking was opened from, else to the board
+      const back = opener && opener.isConnected && opener.offsetParent !== null ? opener : $('#diagram .sq[tabindex="0"]');
+      if (back) focusOn(back);
+    }
     if (state.markingInstruction === messagesShown && !(state.reading && showReadingMessage())) clearMessage(); // nothing said since
     state.markingInstruction = null;
     const putBack = state.onMarkingCancelled;
@@ -1620,6 +1635,7 @@
     save(); // kept even if the server cannot be reached to score it
     if (state.score) renderAll(); // the reader's notes with it
     else renderWarnings();
+    if (quarters) announce(`The board is turned ${["", "a quarter clockwise", "half round", "a quarter anticlockwise"][quarters]}: the squares' names change, the score does not.`);
     rescore();
   }
 
@@ -2163,6 +2179,7 @@
       const next = state.seats.concat([c]);
       const left = offered.filter((x) => !next.includes(x));
       if (next.length === needed - 1 && left.length === 1) next.push(left[0]); // the last seat is forced
+      announce(`Order of play so far: ${next.map(cap).join(", ")}.`);
       setSeats(next);
     };
     box.replaceChildren(el("div", { class: "seats-chooser" },
@@ -3009,7 +3026,12 @@
     $("#mark-wrap").addEventListener("pointermove", moveDrag);
     ["pointerup", "pointercancel"].forEach((t) => $("#mark-wrap").addEventListener(t, endDrag));
     $("#mark-squares").addEventListener("change", renderMarking);
-    $("#mark-undo").addEventListener("click", () => { endDrag(); state.marks.pop(); renderMarking(); });
+    $("#mark-undo").addEventListener("click", () => {
+      endDrag();
+      state.marks.pop();
+      renderMarking();
+      if ($("#mark-undo").disabled) $("#mark-wrap").focus(); // none left to undo: on to the photo, to place the first again
+    });
     $("#mark-cancel").addEventListener("click", cancelMarking);
     $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", (e) => {
