@@ -1498,6 +1498,17 @@ def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
     expect(page.locator("#undo-move")).to_have_text("take back the orange 2-pip on F4 \u21b6")
 
 
+def test_a_park_of_a_typed_board_put_right_before_any_move_keeps_the_game_watched(page):
+    enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 # . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in ("green", "blue"):
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    pick(page, "E4", "green 2-pip")  # a stray park typed where a piece is: put right
+    expect(page.locator("#board-note")).to_be_hidden()
+    pick(page, "B6", "blue 2-pip")
+    expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on B6 \u21b6")
+
+
 def test_a_park_of_a_photo_put_right_before_any_move_is_a_correction(page):
     answer_plain_read(page, "# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # . .\n. . . . b2 .\n# . . . . #\n")
     pick(page, "C4", "blue 1-pip")  # the reader took a small pyramid for a park
@@ -2171,6 +2182,44 @@ def test_a_photo_that_cannot_be_read_has_the_board_checked_again_with_the_option
     wait_for_count(page, checked, 2)
     assert checked[-1]["players"] == "2" and checked[-1]["threehouse"] is False
     expect(page.locator("#stash")).to_contain_text("Left in stash (standard)")
+
+
+def test_a_photo_with_no_board_left_unmarked_leaves_nothing_to_put_back_on_other_boards(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    send_photo(page, "blank.jpg")
+    expect(page.locator("#mark-card")).to_be_visible()  # left open
+    new_empty_board(page, "8\u00d78 \u00b7 4 players")
+    pick(page, "D4", "red 2-pip")
+    new_empty_board(page, "8\u00d78 \u00b7 4 players")
+    page.locator("#board-note").get_by_role("button", name="Put the last board back").click()
+    expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "r2")
+    assert page.input_value("#opt-players") == "4"
+
+
+def test_a_square_typed_while_a_photo_is_read_keeps_the_games_options(page):
+    new_empty_board(page, "6\u00d76 \u00b7 3 players \u00b7 ThreeHouse")
+    pick(page, "B2", "red 2-pip")
+    held = hold_photo_reads(page)
+    send_photo(page, "board.jpg")
+    wait_for_count(page, held, 1)
+    assert page.input_value("#opt-players") == "auto"  # released for the photo
+    typed_with(page, {"E5": "b2"})  # the same game put on: the photo let go
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "b2")
+    assert page.input_value("#opt-players") == "3" and page.is_checked("#opt-threehouse")
+
+
+def test_a_reload_while_a_photo_is_read_keeps_the_games_options(page):
+    new_empty_board(page, "6\u00d76 \u00b7 3 players \u00b7 ThreeHouse")
+    pick(page, "B2", "red 2-pip")
+    held = hold_photo_reads(page)
+    send_photo(page, "board.jpg")
+    wait_for_count(page, held, 1)
+    page.reload()  # the photo goes with the page
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r2")
+    assert page.input_value("#opt-players") == "3" and page.is_checked("#opt-threehouse")
 
 
 def test_a_photo_that_cannot_be_read_leaves_a_new_boards_game_as_it_was(page):
@@ -3637,16 +3686,44 @@ def test_the_marking_takes_the_keyboard_to_it_and_back_when_cancelled(page):
     expect(opener).to_be_focused()
 
 
+def test_a_preview_that_fails_gives_the_keyboard_back_to_the_marking_button(page):
+    answer_plain_read(page, "w3 w2 .\n. b2 w1\n# . b1\n")
+    expect(page.locator("#read-title")).to_be_focused()
+    page.route("**/api/preview", lambda route: route.fulfill(status=500, json={"error": "the preview failed"}))
+    opener = page.locator("#mark-open")
+    opener.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#message")).to_contain_text("The preview failed.")
+    expect(page.locator("#mark-card")).to_be_hidden()
+    expect(opener).to_be_focused()
+
+
+def test_a_photo_with_no_board_leaves_the_keyboard_in_the_text_being_typed(page):
+    held = hold_photo_reads(page)
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    send_photo(page, "blank.jpg")
+    wait_for_count(page, held, 1)
+    page.locator("#board-text").focus()
+    page.keyboard.type("r2 . .")
+    held[0].fulfill(status=422, json={"error": "no checkerboard found in the photo"})
+    expect(page.locator("#mark-card")).to_be_visible()
+    page.keyboard.type(" b2")
+    expect(page.locator("#board-text")).to_be_focused()
+    assert page.input_value("#board-text").endswith("r2 . . b2")
+
+
 def test_turning_the_board_and_tapping_the_order_of_play_are_said_to_a_screen_reader(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
-    status = page.locator("#score-status")
-    page.locator("#seats .seats-chooser .seat[data-colour=\"green\"]").click()
+    status = page.locator("#page-status")
+    chooser = page.locator("#seats .seats-chooser")
+    chooser.locator('.seat[data-colour="green"]').click()
     expect(status).to_have_text("Order of play so far: Green.")
-    hold_checks(page)  # the scoring's own status waits
+    chooser.locator('.seat[data-colour="blue"]').click()
+    expect(status).to_have_text("Order of play: Green, Blue, Red.")  # the last seat filled in itself
     page.click("#turn-board")
     expect(status).to_have_text("The board is turned a quarter clockwise: the squares' names change, the score does not.")
-    page.evaluate("window.letChecksGo()")
-    expect(status).to_contain_text("Scored.")
+    expect(page.locator("#score-status")).to_contain_text("Scored.")  # the scoring's line, apart
 
 
 def tap_corners(page, corners, photo_size) -> None:

@@ -97,10 +97,10 @@
 
   // The live region ``node``'s content replaced by ``children`` (strings and nodes) only where
   // its words change: set again to the same words, a screen reader would read them out again.
-  // ``text`` said to a screen reader (the scoring's status line, which the next scoring rewrites):
-  // the outcome of a control whose change shows only on the board.
+  // ``text`` said to a screen reader (a status line of its own, apart from the scoring's): the
+  // outcome of a control whose change shows only on the board.
   function announce(text) {
-    $("#score-status").textContent = text;
+    $("#page-status").textContent = text;
   }
 
   function replaceLive(node, ...children) {
@@ -309,11 +309,12 @@
   }
 
   // The photo sent was not read: the reading shown keeps the options released for it, where
-  // nothing has changed since (no option set, no board typed, made or read).
-  function putReleasedBack() {
+  // nothing has changed since (no option set, no board typed, made or read; ``anyBoard``: the
+  // board put right meanwhile, the same game).
+  function putReleasedBack({ anyBoard = false } = {}) {
     const released = state.released;
     state.released = null;
-    if (!released || released.gen !== state.boardGen || JSON.stringify(options()) !== released.after
+    if (!released || (!anyBoard && released.gen !== state.boardGen) || JSON.stringify(options()) !== released.after
       || state.optionsFromBoard || state.stashFromCheck) return;
     const { players, stash, optionsFromBoard, stashFromCheck } = released.before;
     $("#opt-players").value = players;
@@ -381,6 +382,7 @@
         text: $("#board-text").value,
         textDirty: state.textDirty,
         textBase: state.textBase && boardText(state.textBase),
+        released: state.released && { before: state.released.before, after: state.released.after }, // put back at a reload: the photo let go
         board: state.cells ? boardText() : state.pendingBoard, // a kept board not shown yet stays kept
         readTokens: state.readTokens,
         reading: state.reading,
@@ -418,6 +420,12 @@
     else settleRenamedGroups(typeof saved.board === "string" ? coloursIn(tokensFromText(saved.board)) : new Set());
     state.optionsFromBoard = saved.optionsFromBoard === true;
     state.stashFromCheck = saved.stashFromCheck === true;
+    const released = saved.released && saved.released.before; // sent with a photo the reload let go, nothing set since
+    if (released && typeof released.players === "string" && JSON.stringify(saved.options) === saved.released.after) {
+      setOptions({ ...options(), players: released.players, stash: released.stash });
+      state.optionsFromBoard = released.optionsFromBoard === true;
+      state.stashFromCheck = released.stashFromCheck === true;
+    }
     state.seats = Array.isArray(saved.seats) && saved.seats.every((c) => typeof c === "string" && LETTER_OF[c]) ? saved.seats : [];
     if (Array.isArray(saved.move)) { // a player the board no longer has falls back when the card is drawn
       if (typeof saved.move[0] === "string") state.moveColour = saved.move[0];
@@ -822,7 +830,7 @@
       }
       // what "read again" sends: the marks of the reading shown (that board, read again, is the same game)
       state.lastMarked = marked && { corners: marked.corners, squares: marked.squares };
-      if (marked) closeMarking();
+      if (marked) closeMarking({ refocus: false });
       showReading(data, { samePhoto: file === shown[0], anotherBoard: !!(marked && marked.another) });
       state.released = null; // read: the options it was sent with are this reading's
     };
@@ -832,8 +840,13 @@
 
   // A board typed or made while a photo is still being read is the one wanted: the photo is
   // let go, so that its reading does not replace the board when it lands.
-  function dropUpload() {
+  // ``sameGame``: the board shown put right (one square typed, the photo's board corrected as
+  // text): the options released for the photo come back; else another board: forgotten.
+  function dropUpload({ sameGame = false } = {}) {
+    const released = state.released;
     if (state.upload) state.upload.abort();
+    state.released = sameGame ? released : null;
+    if (sameGame) putReleasedBack({ anyBoard: true });
   }
 
   // ``samePhoto``: the board shown read again from its photo (read again, its play area or
@@ -982,7 +995,8 @@
     const card = $("#mark-card");
     if (card.hidden) state.markOpener = document.activeElement;
     card.hidden = false;
-    focusOn($("#mark-title")); // the card sits above the buttons that open it
+    // the card sits above the buttons that open it: the focus goes to it, but not from a text being typed
+    if (focusLeftBehind() || document.activeElement.matches("button")) focusOn($("#mark-title"));
     const form = new FormData();
     form.append("photo", file, file.name || "photo.jpg");
     fetch("api/preview", { method: "POST", body: form }).then(async (response) => {
@@ -1023,8 +1037,17 @@
     menu.value = Array.from(menu.options).some((o) => o.value === size) ? size : "8x8";
   }
 
-  function closeMarking() {
-    $("#mark-card").hidden = true;
+  // ``refocus``: the keyboard's focus, if in the card, goes back where the marking was opened
+  // from (else to the board); not when the photo is read with the corners (the reading takes it).
+  function closeMarking({ refocus = true } = {}) {
+    const card = $("#mark-card"), opener = state.markOpener;
+    const focused = card.contains(document.activeElement);
+    card.hidden = true;
+    state.markOpener = null;
+    if (focused && refocus) {
+      const back = opener && opener.isConnected && opener.offsetParent !== null ? opener : $('#diagram .sq[tabindex="0"]');
+      if (back) focusOn(back);
+    }
     state.marks = [];
     state.markCursor = null;
     state.keyMark = null;
@@ -1435,12 +1458,7 @@
   // The marking closed; one open on a later photo where no board was found is cancelled, so
   // that the reading shown's own buttons ("read again", its marking) go on with its photo.
   function cancelMarking() {
-    const focused = $("#mark-card").contains(document.activeElement), opener = state.markOpener;
     closeMarking();
-    if (focused) { // back where the marking was opened from, else to the board
-      const back = opener && opener.isConnected && opener.offsetParent !== null ? opener : $('#diagram .sq[tabindex="0"]');
-      if (back) focusOn(back);
-    }
     if (state.markingInstruction === messagesShown && !(state.reading && showReadingMessage())) clearMessage(); // nothing said since
     state.markingInstruction = null;
     const putBack = state.onMarkingCancelled;
@@ -2179,7 +2197,7 @@
       const next = state.seats.concat([c]);
       const left = offered.filter((x) => !next.includes(x));
       if (next.length === needed - 1 && left.length === 1) next.push(left[0]); // the last seat is forced
-      announce(`Order of play so far: ${next.map(cap).join(", ")}.`);
+      announce(`Order of play${next.length < needed ? " so far" : ""}: ${next.map(cap).join(", ")}.`);
       setSeats(next);
     };
     box.replaceChildren(el("div", { class: "seats-chooser" },
@@ -2623,7 +2641,7 @@
     // since; not a park the reader was unsure of): a slip, likeliest
     const watching = state.cells[row][col] === "#" && value.length === 2
       && !(state.reading && state.reading.unsure.includes(name)) ? watchOf(boardText()) : null;
-    const parkGame = watching && (!state.reading || watching.order.length > 0) ? watching : null;
+    const parkGame = watching && watching.order.length > 0 ? watching : null;
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     // whose turn it was, where the check on hand answers for the board and options as they stand
     // (not for a move back, still being scored)
@@ -2668,7 +2686,7 @@
   // leaves its place open (its square null) to its player's next piece (a piece found against
   // the rules after the next player had moved), until another player places; a photo's reading
   // corrected elsewhere, or any other board's pieces and parks other than its moves, leaves the
-  // moves as they were; a pyramid put on a park there ends the watch (sayOnPark). The
+  // moves as they were; a pyramid put on a park once a move was made ends the watch (sayOnPark). The
   // first move from which the turns may have skipped a player (one made while a player had to
   // pass, or where a place left open closed) is noted (``skipAt``): the first moves then say no
   // order of play.
@@ -2704,7 +2722,7 @@
       after = { ...same, order: watched.order.map((c, i) => (i === at ? colour : c)), squares: watched.squares };
     } else if (at >= 0) { // an earlier move taken off: its place kept for its player's next piece
       after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === at ? null : s)) };
-    } else if (watched && (fromPhoto || !(was === "#" && colour))) { // the board put right elsewhere (not a piece on a park: sayOnPark)
+    } else if (watched && (fromPhoto || !(was === "#" && colour && watched.order.length))) { // the board put right elsewhere (not a piece on a park in play: sayOnPark)
       after = { ...same, order: watched.order, squares: watched.squares };
     }
     const { order, squares, skipAt, previous, lastAt } = after || {};
@@ -3072,7 +3090,7 @@
       // one square typed otherwise: as if tapped and picked (a move, its rules and turn said, or a
       // correction), the text then written as the board's (a text with comments is kept as typed)
       if (changed.length === 1 && !text.includes(";")) {
-        dropUpload();
+        dropUpload({ sameGame: true });
         inTurn(() => {
           state.textDirty = false;
           textStatus("");
@@ -3094,7 +3112,7 @@
         }
         analyse(text, { fromText: true, scroll: true }).then((ok) => {
           if (!ok && watching) state.watched = watching; // the board not taken: the watch stays on it
-          if (ok) dropUpload();
+          if (ok) dropUpload({ sameGame: true });
           if (ok && !showReadingMessage()) clearMessage();
         });
         return;
