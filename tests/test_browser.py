@@ -1190,6 +1190,16 @@ def test_the_move_that_closed_a_place_left_open_taken_back_opens_it_again(page):
     expect(to_move).to_have_text("Orange to move.")
 
 
+def test_the_move_that_closed_a_place_left_open_taken_back_after_a_correction_opens_it_again(page):
+    to_move = orange_move_taken_back(page)
+    pick(page, "A2", "cyan 2-pip")  # out of turn, and kept: orange's place closes
+    expect(to_move).to_have_text("Orange to move.")
+    pick(page, "C4", "cyan 2-pip")  # the photo's 3-pip put right: not a move
+    page.click("#undo-move")  # cyan's piece on A2 taken back: orange's place opens again
+    expect(page.locator('#diagram .sq[data-cell="A2"]')).to_have_attribute("data-value", ".")
+    expect(to_move).to_have_text(ORANGE_AGAIN)
+
+
 def test_the_move_that_closed_a_place_left_open_taken_back_after_a_reload_opens_it_again(page):
     to_move = orange_move_taken_back(page)
     pick(page, "A2", "cyan 2-pip")  # out of turn, and kept: orange's place closes

@@ -2723,7 +2723,9 @@
     } else if (at >= 0) { // an earlier move taken off: its place kept for its player's next piece
       after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === at ? null : s)) };
     } else if (watched && (fromPhoto || !(was === "#" && colour && watched.order.length))) { // the board put right elsewhere (not a piece on a park in play: sayOnPark)
-      after = { ...same, order: watched.order, squares: watched.squares };
+      // (the watch before the last move put right too, so that taking that move back still finds it)
+      const previous = watched.previous && { ...watched.previous, board: withToken(watched.previous.board, name, value) };
+      after = { ...same, previous, order: watched.order, squares: watched.squares };
     }
     const { order, squares, skipAt, previous, lastAt } = after || {};
     state.watched = after ? { order, squares, board: boardText(), ...(skipAt < order.length && { skipAt }),
@@ -2731,6 +2733,13 @@
     // one of the first moves changed: the order of play they gave stands only if they still give it
     if (after && at >= 0 && state.seatsWatched && at < state.seats.length
         && String(watchedSeats()) !== String(state.seats)) state.seats = [];
+  }
+
+  // Board text ``text`` with ``token`` on square ``name``.
+  function withToken(text, name, token) {
+    const cells = tokensFromText(text), { col, row } = parseCell(name);
+    if (cells[row] && cells[row][col] !== undefined) cells[row][col] = token;
+    return boardText(cells);
   }
 
   // ``watched`` with the places its moves taken back left open closed: the turns may have
