@@ -129,6 +129,13 @@ def enter_board(page, text: str) -> None:
     expect(page.locator("#results")).to_be_visible()
 
 
+def tap_order_of_play(page, *colours: str) -> None:
+    """Tap ``colours`` into the order of play's chooser, first player first."""
+    chooser = page.locator("#seats .seats-chooser")
+    for colour in colours:
+        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+
+
 def new_empty_board(page, label: str) -> None:
     """Make a new empty board of the setup ``label`` ("6\u00d76 \u00b7 2 players")."""
     page.select_option("#new-size", label=label)
@@ -1443,9 +1450,7 @@ def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page)
 
 def test_a_board_of_another_size_is_another_game_its_order_asked_for_again(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
-    chooser = page.locator("#seats .seats-chooser")
-    for colour in ("green", "red"):
-        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    tap_order_of_play(page, "green", "red")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     eight = [". " * 7 + "."] * 8
     eight[2] = ". . r2 . . g2 . ."
@@ -1510,9 +1515,7 @@ def test_a_piece_typed_where_a_move_was_taken_back_makes_it_again(page):
 
 def test_a_park_of_a_typed_board_put_right_before_any_move_keeps_the_game_watched(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 # . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
-    chooser = page.locator("#seats .seats-chooser")
-    for colour in ("green", "blue"):
-        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    tap_order_of_play(page, "green", "blue")
     pick(page, "E4", "green 2-pip")  # a stray park typed where a piece is: put right
     expect(page.locator("#board-note")).to_be_hidden()
     pick(page, "B6", "blue 2-pip")
@@ -1526,23 +1529,33 @@ def test_a_park_of_a_photo_put_right_before_any_move_is_a_correction(page):
     expect(page.locator("#board-note")).to_be_hidden()
 
 
-def test_a_text_refused_keeps_the_moves_tapped_since_it_was_edited_when_put_right(page):
+def red_put_right_in_the_text(page, typo: bool = False) -> None:
+    """On a new 6x6 board, place a red 2-pip on B2, then make it a 3-pip in the board's text,
+    not applied (``typo``: with a token the text refuses, "zz", on the top row)."""
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "B2", "red 2-pip")
-    page.fill("#board-text", page.input_value("#board-text").replace("r2", "r3").replace(". . . . . .", "zz . . . . .", 1))
+    text = page.input_value("#board-text").replace("r2", "r3")
+    page.fill("#board-text", text.replace(". . . . . .", "zz . . . . .", 1) if typo else text)
+
+
+def expect_the_text_and_the_tap_kept(page) -> None:
+    """B2 as the text put it right (r3), and E5 as tapped meanwhile (b2)."""
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r3")
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "b2")
+
+
+def test_a_text_refused_keeps_the_moves_tapped_since_it_was_edited_when_put_right(page):
+    red_put_right_in_the_text(page, typo=True)
     pick(page, "E5", "blue 2-pip")
     page.click("#apply-text")
     expect(page.locator("#text-status")).to_contain_text("zz")
     page.fill("#board-text", page.input_value("#board-text").replace("zz", "."))
     page.click("#apply-text")
-    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r3")
-    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "b2")
+    expect_the_text_and_the_tap_kept(page)
 
 
 def test_another_board_pasted_over_a_text_being_edited_is_not_merged_with_the_taps(page):
-    new_empty_board(page, "6\u00d76 \u00b7 2 players")
-    pick(page, "B2", "red 2-pip")
-    page.fill("#board-text", page.input_value("#board-text").replace("r2", "r3"))
+    red_put_right_in_the_text(page)
     pick(page, "E5", "blue 2-pip")
     page.fill("#board-text", "# . . . . #\n. . . . . .\n. . g2 . . .\n. . . . . .\n. . . . p2 .\n# . . . . #\n")
     page.click("#apply-text")
@@ -1582,15 +1595,12 @@ def test_a_text_edited_before_a_move_was_tapped_keeps_the_move_when_applied(page
 
 
 def test_a_text_edited_before_a_reload_and_a_tap_keeps_the_move_when_applied(page):
-    new_empty_board(page, "6\u00d76 \u00b7 2 players")
-    pick(page, "B2", "red 2-pip")
-    page.fill("#board-text", page.input_value("#board-text").replace("r2", "r3"))
+    red_put_right_in_the_text(page)
     page.reload()
     expect(page.locator("#text-status")).to_contain_text("edits not applied")
     pick(page, "E5", "blue 2-pip")
     page.click("#apply-text")
-    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r3")
-    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "b2")
+    expect_the_text_and_the_tap_kept(page)
 
 
 def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
@@ -1649,9 +1659,7 @@ def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):
     pick(page, "D2", "blue 2-pip")
     # the next photo, taken from the other side of the table: the same game, its moves on it, turned
     played = Board.from_text(page.input_value("#board-text"))
-    page.unroute("**/api/read")
-    answer_reads_with(page, played.rotated().rotated().to_text())
-    send_photo(page, "second.jpg")
+    send_photo_of(page, played.rotated().rotated().to_text(), "second.jpg")
     expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "r2")  # C3 turned
     expect(page.locator("#board-note")).to_be_hidden()
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")  # the same game
@@ -1660,24 +1668,18 @@ def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):
 def test_a_photo_without_pieces_the_last_reading_doubted_is_still_the_same_game(page):
     first = "# . . . . . #\n. . . . . . .\n. . r2 . . . b1\n. . . g2 . . .\n. . . . b2 . .\n. r1 . . . g1 .\n# . . . . . #\n"
     answer_plain_read(page, first, unsure=("B2", "F2"))
-    chooser = page.locator("#seats .seats-chooser")
-    for colour in ("red", "green"):
-        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    tap_order_of_play(page, "red", "green")
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue")
     # B2 and F2, doubted and never checked, were shadows: the next photo of the game reads them empty
     second = "# . . . . . #\n. . . . . g1 .\n. . r2 . . . b1\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . r3\n# . . . . . #\n"
-    page.unroute("**/api/read")
-    answer_reads_with(page, second)
-    send_photo(page, "second.jpg")
+    send_photo_of(page, second, "second.jpg")
     expect(page.locator('#diagram .sq[data-cell="G2"]')).to_have_attribute("data-value", "r3")
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue")
 
 
 def test_a_piece_of_a_typed_board_put_right_keeps_the_moves_played_since(page):
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
-    chooser = page.locator("#seats .seats-chooser")
-    for colour in ("green", "blue"):
-        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    tap_order_of_play(page, "green", "blue")
     expect(page.locator("#to-move")).to_have_text("Green to move.")
     pick(page, "B6", "green 2-pip")
     pick(page, "D4", "green 3-pip")  # a piece typed wrong, put right: not a move
@@ -1691,9 +1693,7 @@ def test_a_piece_of_a_typed_board_put_right_keeps_the_moves_played_since(page):
 def test_a_board_typed_with_sizes_put_right_keeps_the_order_of_play(page):
     board = "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n"
     enter_board(page, board)
-    chooser = page.locator("#seats .seats-chooser")
-    for colour in ("green", "blue"):
-        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    tap_order_of_play(page, "green", "blue")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
     enter_board(page, board.replace("2", "3"))  # three sizes put right: the same pieces
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
@@ -1703,15 +1703,11 @@ def test_a_photo_of_another_game_of_the_same_colours_asks_for_its_order_of_play(
     first = "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n"
     answer_reads_with(page, first)
     send_photo(page, "first.jpg")
-    chooser = page.locator("#seats .seats-chooser")
-    for colour in ("green", "blue"):
-        chooser.locator(f'.seat[data-colour="{colour}"]').click()
+    tap_order_of_play(page, "green", "blue")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Blue \u2192 Red")
     # more pieces, the same colours, but two of the first board's pieces are not there: another table's game
     other = "# . . . . . #\n. . . . g1 . .\n. . b2 . . . .\n. . . r2 . . .\n. . . . b2 . .\n. . g3 . . r1 .\n# . . . . . #\n"
-    page.unroute("**/api/read")
-    answer_reads_with(page, other)
-    send_photo(page, "other.jpg")
+    send_photo_of(page, other, "other.jpg")
     expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "b2")
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
     expect(page.locator("#board-note")).to_be_hidden()  # nothing entered on the page was lost: the first photo's board is its own
@@ -2125,6 +2121,13 @@ def hold_photo_reads(page) -> list:
     held = []
     page.route("**/api/read", lambda route: held.append(route))
     return held
+
+
+def send_photo_of(page, board: str, name: str) -> None:
+    """Answer the photos sent from now on with a plain reading of ``board``, and send one, ``name``."""
+    page.unroute("**/api/read")
+    answer_reads_with(page, board)
+    send_photo(page, name)
 
 
 def send_photo(page, name: str) -> None:
