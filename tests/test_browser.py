@@ -2224,6 +2224,31 @@ def test_a_square_typed_while_a_photo_is_read_keeps_the_games_options(page):
     assert page.input_value("#opt-players") == "3" and page.is_checked("#opt-threehouse")
 
 
+def test_a_reload_after_another_board_typed_while_a_photo_was_read_keeps_its_options(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    held = hold_photo_reads(page)
+    send_photo(page, "board.jpg")
+    wait_for_count(page, held, 1)
+    enter_board(page, ". . . . .\n. r2 . . .\n. . . . .\n. . . b2 .\n. . . . .\n")  # another board: the photo let go
+    page.reload()
+    expect(page.locator('#diagram .sq[data-cell="B4"]')).to_have_attribute("data-value", "r2")
+    assert page.input_value("#opt-players") == "auto" and page.is_checked("#opt-stash-auto")  # not the 6x6's
+
+
+def test_a_square_typed_while_a_photo_waits_to_be_marked_leaves_it_read_on_auto(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    mark_a_photo_with_no_board(page)
+    typed_with(page, {"B2": "r2"})
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r2")
+    sent = []
+    page.unroute("**/api/read")
+    page.route("**/api/read", lambda route: (sent.append(route.request.post_data_buffer), route.abort()))
+    tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
+    page.click("#mark-read")
+    wait_for_count(page, sent, 1)
+    assert b'name="players"\r\n\r\nauto' in sent[0] and b'name="threehouse"\r\n\r\nauto' in sent[0]
+
+
 def test_a_reload_while_a_photo_is_read_keeps_the_games_options(page):
     new_empty_board(page, "6\u00d76 \u00b7 3 players \u00b7 ThreeHouse")
     pick(page, "B2", "red 2-pip")

@@ -100,7 +100,8 @@
   // ``text`` said to a screen reader (a status line of its own, apart from the scoring's): the
   // outcome of a control whose change shows only on the board.
   function announce(text) {
-    $("#page-status").textContent = text;
+    const status = $("#page-status");
+    status.textContent = status.textContent === text ? `${text}\u00a0` : text; // the same words again: a change still
   }
 
   function replaceLive(node, ...children) {
@@ -315,7 +316,10 @@
     const released = state.released;
     state.released = null;
     if (!released || (!anyBoard && released.gen !== state.boardGen) || JSON.stringify(options()) !== released.after
-      || state.optionsFromBoard || state.stashFromCheck) return;
+      || state.optionsFromBoard || state.stashFromCheck) {
+      save();
+      return;
+    }
     const { players, stash, optionsFromBoard, stashFromCheck } = released.before;
     $("#opt-players").value = players;
     setStash(threehouseOption({ stash }));
@@ -796,6 +800,7 @@
       if (marked && !$("#mark-card").hidden && file !== shown[0]) closeMarking(); // its marks go with it
       keepShown();
       state.released = null; // let go for a board made or typed: the options as they stand are its
+      save();
     };
     xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
     xhr.open("POST", "api/read");
@@ -833,6 +838,7 @@
       if (marked) closeMarking({ refocus: false });
       showReading(data, { samePhoto: file === shown[0], anotherBoard: !!(marked && marked.another) });
       state.released = null; // read: the options it was sent with are this reading's
+      save();
     };
     progress("Uploading\u2026", 0);
     xhr.send(form);
@@ -843,10 +849,15 @@
   // ``sameGame``: the board shown put right (one square typed, the photo's board corrected as
   // text): the options released for the photo come back; else another board: forgotten.
   function dropUpload({ sameGame = false } = {}) {
-    const released = state.released;
-    if (state.upload) state.upload.abort();
-    state.released = sameGame ? released : null;
-    if (sameGame) putReleasedBack({ anyBoard: true });
+    const upload = state.upload, released = state.released;
+    if (upload) upload.abort();
+    if (sameGame) { // (a photo not on its way, its board left to be marked, keeps what was released for it)
+      state.released = released;
+      if (upload) putReleasedBack({ anyBoard: true });
+    } else if (released) {
+      state.released = null;
+      save();
+    }
   }
 
   // ``samePhoto``: the board shown read again from its photo (read again, its play area or
@@ -2723,9 +2734,9 @@
     } else if (at >= 0) { // an earlier move taken off: its place kept for its player's next piece
       after = { ...same, order: watched.order, squares: watched.squares.map((s, i) => (i === at ? null : s)) };
     } else if (watched && (fromPhoto || !(was === "#" && colour && watched.order.length))) { // the board put right elsewhere (not a piece on a park in play: sayOnPark)
-      // (the watch before the last move put right too, so that taking that move back still finds it)
-      const previous = watched.previous && { ...watched.previous, board: withToken(watched.previous.board, name, value) };
-      after = { ...same, previous, order: watched.order, squares: watched.squares };
+      // (the watches before each move put right too, so that taking those moves back still finds them)
+      const putRight = (w) => w && { ...w, board: withToken(w.board, name, value), previous: putRight(w.previous) };
+      after = { ...same, previous: putRight(watched.previous), order: watched.order, squares: watched.squares };
     }
     const { order, squares, skipAt, previous, lastAt } = after || {};
     state.watched = after ? { order, squares, board: boardText(), ...(skipAt < order.length && { skipAt }),
