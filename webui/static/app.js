@@ -95,8 +95,6 @@
     return node;
   }
 
-  // The live region ``node``'s content replaced by ``children`` (strings and nodes) only where
-  // its words change: set again to the same words, a screen reader would read them out again.
   // ``text`` said to a screen reader (a status line of its own, apart from the scoring's): the
   // outcome of a control whose change shows only on the board.
   function announce(text) {
@@ -104,6 +102,8 @@
     status.textContent = status.textContent === text ? `${text}\u00a0` : text; // the same words again: a change still
   }
 
+  // The live region ``node``'s content replaced by ``children`` (strings and nodes) only where
+  // its words change: set again to the same words, a screen reader would read them out again.
   function replaceLive(node, ...children) {
     const next = el("span", {}, ...children);
     if (node.textContent !== next.textContent) node.replaceChildren(...next.childNodes);
@@ -897,8 +897,8 @@
     setBoardFromText(data.board);
     const gone = cellsBefore ? piecesGone(cellsBefore, state.cells, { doubted: doubtedBefore, unsure }) : { changed: 0, gone: 0, sure: 0 };
     // another board marked in the photo, another photo with fewer pieces than the board shown,
-    // of another size, or without two of its pieces where the reader is sure (pieces are never
-    // moved; the photo may be taken from another side), or none of the seated players' colours
+    // of another size, or without two of its pieces on squares neither reading doubted (pieces
+    // are never moved; the photo may be taken from another side), or none of the seated players' colours
     // (one of them may be misread, its question not yet answered): another game
     const otherBoard = pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore
       || gone.sure > SURE_MISREADS;
@@ -1684,7 +1684,6 @@
   function turnQuarter() {
     const cols = state.cols;
     const turnedName = (name) => { const { col, row } = parseCell(name); return cellName(row, cols - 1 - col); };
-    // grid[row][col] -> the turned grid: its row r, column c is the old row c, column cols - 1 - r.
     const sameShape = state.readTokens && state.readTokens.length === state.rows
       && state.readTokens.every((line) => line.length === cols);
     state.readTokens = sameShape ? quarterTurned(state.readTokens) : null;
@@ -2648,8 +2647,8 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
-    // a pyramid put on a park of a game going on here (on a photo's board, once a move was made
-    // since; not a park the reader was unsure of): a slip, likeliest
+    // a pyramid put on a park of a game going on here, once a move was made (before, a park put
+    // right; nor one the reader was unsure of): a slip, likeliest
     const watching = state.cells[row][col] === "#" && value.length === 2
       && !(state.reading && state.reading.unsure.includes(name)) ? watchOf(boardText()) : null;
     const parkGame = watching && watching.order.length > 0 ? watching : null;
@@ -2886,7 +2885,7 @@
   }
 
   const TYPO_SQUARES = 2; // squares a typed board may change and stay the same game (its order of play kept)
-  const SURE_MISREADS = 1; // pieces of the last board a photo of the same game may lack where the reader is sure
+  const SURE_MISREADS = 1; // pieces of the last board a photo of the same game may lack on squares neither reading doubted
 
   // A typed board (``typed``: its rows of tokens) taken as another board than the one shown:
   // not the photo's (most of its squares changed, or another size), nor, when it is another
