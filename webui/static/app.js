@@ -1684,9 +1684,7 @@
   function turnQuarter() {
     const cols = state.cols;
     const turnedName = (name) => { const { col, row } = parseCell(name); return cellName(row, cols - 1 - col); };
-    const sameShape = state.readTokens && state.readTokens.length === state.rows
-      && state.readTokens.every((line) => line.length === cols);
-    state.readTokens = sameShape ? quarterTurned(state.readTokens) : null;
+    state.readTokens = state.readTokens && sameShape(state.readTokens, state.cells) ? quarterTurned(state.readTokens) : null;
     const watching = watchOf(boardText());
     state.cells = quarterTurned(state.cells);
     [state.rows, state.cols] = [state.cols, state.rows];
@@ -1695,6 +1693,11 @@
     // server answers for the turned board, or kept if it cannot be reached).
     for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
     if (state.reading) state.reading.notes = state.reading.notes.map((w) => w.replace(CELL_NAMES_IN_TEXT, turnedName));
+  }
+
+  // Whether grids ``a`` and ``b`` (rows of tokens) have as many rows, each as long.
+  function sameShape(a, b) {
+    return a.length === b.length && a.every((line, r) => line.length === b[r].length);
   }
 
   // Grid ``grid`` (rows of tokens, row 0 the bottom) turned a quarter clockwise: its row r,
@@ -1712,7 +1715,7 @@
     let best = null, grid = before;
     let doubts = before.map((line, r) => line.map((_, c) => doubted.has(cellName(c, r))));
     for (let q = 0; q < 4; q++, grid = quarterTurned(grid), doubts = quarterTurned(doubts)) {
-      if (grid.length !== after.length || !grid.every((line, r) => line.length === after[r].length)) continue;
+      if (!sameShape(grid, after)) continue;
       const gone = { changed: 0, gone: 0, sure: 0 };
       grid.forEach((line, r) => line.forEach((t, c) => {
         const now = after[r][c];
@@ -2918,7 +2921,6 @@
   // another board (more squares changed than a few edits: one pasted over it).
   function mergeTextEdits(typed) {
     const base = state.textDirty && state.textBase, cells = state.cells;
-    const sameShape = (a, b) => a.length === b.length && a.every((line, r) => line.length === b[r].length);
     if (!base || !cells || !sameShape(base, typed) || !sameShape(base, cells) || boardText(base) === boardText()) return null;
     const edited = base.reduce((n, line, r) => n + line.filter((t, c) => typed[r][c] !== t).length, 0);
     if (edited > Math.max(TYPO_SQUARES, pieceCount(base) / 2)) return null;
@@ -3118,10 +3120,10 @@
         return;
       }
       state.boardGen += 1; // the board typed replaces the one a tap still waiting was made on (its text's base forgotten once taken)
-      const sameShape = read && typed.length === read.length && typed.every((line, r) => line.length === read[r].length);
+      const asRead = read && sameShape(typed, read);
       // The photo's board corrected, or another board of its size: most of the pyramids read still there.
-      const kept = sameShape ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
-      if (state.reading && sameShape && kept * 2 >= pieceCount(read)) {
+      const kept = asRead ? typed.reduce((n, line, r) => n + line.filter((t, c) => t.length === 2 && t === readNowAt(cellName(c, r))).length, 0) : 0;
+      if (state.reading && asRead && kept * 2 >= pieceCount(read)) {
         // The read board corrected as text: the reading stays, each square changed counting as a
         // correction, and the board is checked as the picker's corrections are (the photo's stash);
         // the game watched goes on where its moves are still there.
