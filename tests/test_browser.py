@@ -1651,6 +1651,43 @@ def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_move
     expect(note).to_be_hidden()
 
 
+def test_a_board_put_aside_by_a_photo_is_still_offered_back_after_a_reload(page):
+    photo = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
+    answer_reads_with(page, photo)
+    send_photo(page, "first.jpg")
+    pick(page, "C3", "red 2-pip")
+    pick(page, "D2", "blue 2-pip")
+    send_photo(page, "first_again.jpg")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("A new photo: the last board, with 4 pieces, is put aside.")
+    page.reload()  # a phone's browser reloads a page left in the background
+    expect(note).to_contain_text("A new photo: the last board, with 4 pieces, is put aside.")
+    note.get_by_role("button", name="Put the last board back").click()
+    expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("data-value", "b2")
+    expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on D2 \u21b6")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
+    expect(note).to_be_hidden()
+    page.reload()  # put back: nothing offered any more
+    expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("data-value", "b2")
+    expect(note).to_be_hidden()
+
+
+def test_a_board_put_aside_by_a_new_empty_board_is_offered_back_after_a_reload_until_the_board_changes(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "C3", "green 2-pip")
+    pick(page, "D4", "purple 2-pip")
+    new_empty_board(page, "7\u00d77 \u00b7 3 players")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("A new empty board: the last one, with 2 pieces, is put aside.")
+    page.reload()
+    expect(note).to_contain_text("A new empty board: the last one, with 2 pieces, is put aside.")
+    pick(page, "A1", "red 2-pip")  # the new board changed: the offer ends, and stays ended
+    expect(note).to_be_hidden()
+    page.reload()
+    expect(page.locator('#diagram .sq[data-cell="A1"]')).to_have_attribute("data-value", "r2")
+    expect(note).to_be_hidden()
+
+
 def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):
     photo = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
     answer_reads_with(page, photo)

@@ -62,7 +62,8 @@
     seq: 0,
     analysing: null,                 // the last scoring asked (analyse's promise), which a tap waits on
     boardGen: 0,                     // counts the boards put in place other than by a tap: a tap still waiting its turn is then dropped
-    putAside: null,                  // the board "New empty board" last put aside (boardPutAside)
+    putAside: null,                  // the board "New empty board" or a new photo last put aside (boardPutAside)
+    asideNote: null,                 // {kind, board}: the note offering it back, "new" or "photo", and the board (its text) it is under
     released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
   };
 
@@ -399,6 +400,8 @@
         seatsWatched: state.seatsWatched,
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
+        putAside: state.putAside,
+        asideNote: !$("#board-note").hidden && state.asideNote && state.asideNote.board === state.noteBoard ? state.asideNote : null,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -448,9 +451,16 @@
       $("#custom-size").hidden = option.value !== "custom";
       if (typeof size.rows === "string" && typeof size.cols === "string") [$("#new-rows").value, $("#new-cols").value] = [size.rows, size.cols];
     }
+    state.putAside = restoredAside(saved.putAside);
+    const note = saved.asideNote;
+    const asideShown = state.putAside && note && ["new", "photo"].includes(note.kind) && note.board === saved.board ? note.kind : null;
     if (typeof saved.board === "string" && saved.board.trim()) {
-      // The photo is not kept across a reload; its marks and checks are, and say so at the top.
-      restoreBoard(saved.board).then(returnToPlace);
+      // The photo is not kept across a reload; its marks and checks are, and say so at the top;
+      // a board put aside by this board is still offered back under it.
+      restoreBoard(saved.board).then(() => {
+        if (asideShown && state.cells && boardText() === saved.board) showAsideNote(state.putAside, asideShown, { reveal: false });
+        returnToPlace();
+      });
     }
   }
 
@@ -527,11 +537,34 @@
   // What a placement did wrong (a rule it breaks, a move out of turn), said under the board,
   // where the eyes are (on a phone the top message is screens above), as long as the board
   // stays the one it speaks of (``renderDiagram`` lets it go).
-  function showBoardNote(text, action) {
+  function showBoardNote(text, action, { reveal = true } = {}) {
     const note = $("#board-note");
     fillMessage(note, text, action);
     state.noteBoard = boardText();
-    scrollIntoViewIfOut(note, "nearest");
+    state.asideNote = null; // (showAsideNote's sets it again)
+    if (reveal) scrollIntoViewIfOut(note, "nearest");
+  }
+
+  // The note under the board offering back the board ``aside`` put aside (boardPutAside) by a
+  // new photo (``kind`` "photo") or "New empty board" ("new"); shown again after a reload
+  // (``reveal`` false) while the board is still the one that replaced it.
+  function showAsideNote(aside, kind, { reveal = true } = {}) {
+    const what = kind === "photo" ? "A new photo: the last board" : "A new empty board: the last one";
+    showBoardNote(`${what}, with ${counted(aside.pieces, "piece")}, is put aside.`,
+      { label: "Put the last board back", onclick: () => putBoardBack(aside) }, { reveal });
+    state.asideNote = { kind, board: state.noteBoard };
+  }
+
+  // The board put aside as kept from the last visit (boardPutAside's fields), else null.
+  function restoredAside(aside) {
+    const isFlag = (v) => v === undefined || typeof v === "boolean";
+    if (!(aside && Number.isInteger(aside.pieces) && aside.pieces > 0 && typeof aside.text === "string"
+      && Array.isArray(aside.seats) && aside.seats.every((c) => typeof c === "string" && LETTER_OF[c])
+      && aside.options && typeof aside.options === "object" && isFlag(aside.seatsWatched)
+      && isFlag(aside.optionsFromBoard) && isFlag(aside.stashFromCheck))) return null;
+    return { pieces: aside.pieces, text: aside.text, seats: aside.seats, seatsWatched: !!aside.seatsWatched,
+      watched: restoredWatch(aside.watched), options: aside.options, optionsFromBoard: !!aside.optionsFromBoard,
+      stashFromCheck: !!aside.stashFromCheck };
   }
 
   // ``node`` scrolled to (``block`` as scrollIntoView takes it) when any of it is off the screen.
@@ -910,8 +943,8 @@
     save();
     if (aside && gone.changed) {
       state.putAside = aside;
-      showBoardNote(`A new photo: the last board, with ${counted(aside.pieces, "piece")}, is put aside.`,
-        { label: "Put the last board back", onclick: () => putBoardBack(aside) });
+      showAsideNote(aside, "photo");
+      save();
     }
     analyse(data.board).then((ok) => {
       if (!ok) return;
@@ -2983,8 +3016,8 @@
     if (!state.textDirty) $("#board-text").value = text; // else the typed text stays, noted as not applied
     // under the board, as long as it stays the new one (a scoring that fails, an option changed, aside)
     if (aside) {
-      showBoardNote(`A new empty board: the last one, with ${counted(aside.pieces, "piece")}, is put aside.`,
-        { label: "Put the last board back", onclick: () => putBoardBack(aside) });
+      showAsideNote(aside, "new");
+      save();
     }
     analyse(text, { scroll: true, quiet: true });
   }
