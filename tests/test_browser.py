@@ -1647,7 +1647,7 @@ def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_move
     expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("data-value", "b2")
     expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on D2 \u21b6")
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
-    expect(page.locator("#photo-pane")).to_be_hidden()  # the photo shown was not this board's
+    expect(page.locator("#photo-pane")).to_be_visible()  # its own photo, not the one that put it aside
     expect(note).to_be_hidden()
 
 
@@ -1686,6 +1686,41 @@ def test_a_board_put_aside_by_a_new_empty_board_is_offered_back_after_a_reload_u
     page.reload()
     expect(page.locator('#diagram .sq[data-cell="A1"]')).to_have_attribute("data-value", "r2")
     expect(note).to_be_hidden()
+
+
+def put_aside_by_another_photo(page, first: str) -> None:
+    """Read ``first`` with E3 unsure, play red on C3 and blue on D2, and send another photo of
+    ``first`` (picked again by mistake: the moves are not on it), which puts the board aside."""
+    answer_plain_read(page, first, unsure=("E3",))
+    pick(page, "C3", "red 2-pip")
+    pick(page, "D2", "blue 2-pip")
+    page.unroute("**/api/read")
+    answer_plain_read(page, first)
+    expect(page.locator("#board-note")).to_contain_text("the last board, with 4 pieces, is put aside")
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
+
+
+def test_a_photos_board_put_back_comes_back_with_its_reading_and_photo(page):
+    first = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
+    put_aside_by_another_photo(page, first)
+    page.locator("#board-note").get_by_role("button", name="Put the last board back").click()
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
+    expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("aria-label", re.compile("placed since the photo"))
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    expect(page.locator("#photo-pane")).to_be_visible()
+    expect(page.locator("#read-again")).to_be_visible()
+
+
+def test_a_photos_board_put_back_after_a_reload_keeps_its_reading_without_the_photo(page):
+    first = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
+    put_aside_by_another_photo(page, first)
+    page.reload()
+    page.locator("#board-note").get_by_role("button", name="Put the last board back").click()
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
+    expect(page.locator("#message")).to_contain_text("The photo itself is not kept when the page reloads")
+    expect(page.locator("#photo-pane")).to_be_hidden()
+    page.reload()  # the reading put back is the board's, and stays
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
 
 
 def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):

@@ -400,7 +400,7 @@
         seatsWatched: state.seatsWatched,
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
-        putAside: state.putAside,
+        putAside: state.putAside && { ...state.putAside, photo: null }, // the photo itself is not kept
         asideNote: !$("#board-note").hidden && state.asideNote && state.asideNote.board === state.noteBoard ? state.asideNote : null,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
@@ -562,9 +562,11 @@
       && Array.isArray(aside.seats) && aside.seats.every((c) => typeof c === "string" && LETTER_OF[c])
       && aside.options && typeof aside.options === "object" && isFlag(aside.seatsWatched)
       && isFlag(aside.optionsFromBoard) && isFlag(aside.stashFromCheck))) return null;
+    const read = wellFormedReading(aside.reading) && Array.isArray(aside.readTokens) && aside.readTokens.every(Array.isArray)
+      ? { reading: aside.reading, readTokens: aside.readTokens } : {}; // a photo's board: its reading, damaged dropped
     return { pieces: aside.pieces, text: aside.text, seats: aside.seats, seatsWatched: !!aside.seatsWatched,
       watched: restoredWatch(aside.watched), options: aside.options, optionsFromBoard: !!aside.optionsFromBoard,
-      stashFromCheck: !!aside.stashFromCheck };
+      stashFromCheck: !!aside.stashFromCheck, ...read };
   }
 
   // ``node`` scrolled to (``block`` as scrollIntoView takes it) when any of it is off the screen.
@@ -912,7 +914,7 @@
       anotherBoard: !!(reading.grid && reading.grid.another_board),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
       rowOneTurns: reading.row_one_alternative, coloursTold: Array.isArray(reading.colours_told) ? reading.colours_told : null,
-      grid: reading.grid || null, file: state.lastPhoto };
+      grid: reading.grid || null, file: state.lastPhoto, marked: state.lastMarked };
     state.photo = data.overlay ? { size: data.overlay_size, squares: data.squares || {} } : null;
     $("#overlay").src = data.overlay || "";
     showPhotoPane(!!data.overlay);
@@ -3024,21 +3026,43 @@
 
   // A board played or typed here (not a photo's: reading it again brings that back), with its
   // game, put aside by "New empty board" until the next change, one tap from coming back.
-  // ``entered``: a photo's board too where the player changed it (corrections, moves since).
+  // ``entered``: a photo's board too where the player changed it (corrections, moves since),
+  // with its reading (its marks and corrections) and, until the page reloads, its photo.
   function boardPutAside({ entered = false } = {}) {
     const changed = !state.reading || (entered && (correctionCount() || placedSinceCount()));
     const pieces = state.cells && changed ? pieceCount(state.cells) : 0;
     const before = state.released && state.released.before; // released for the photo being read: this board's
     const opts = before ? { ...options(), players: before.players, stash: before.stash } : options();
     const flags = before || state;
+    const reading = state.reading && state.readTokens
+      ? { reading: state.reading, readTokens: state.readTokens, photo: shownPhoto() } : {};
     return pieces ? { pieces, text: boardText(), seats: state.seats, seatsWatched: state.seatsWatched,
-      watched: state.watched, options: opts, optionsFromBoard: flags.optionsFromBoard, stashFromCheck: flags.stashFromCheck } : null;
+      watched: state.watched, options: opts, optionsFromBoard: flags.optionsFromBoard, stashFromCheck: flags.stashFromCheck,
+      ...reading } : null;
+  }
+
+  // The photo of the reading shown, as its board put aside keeps it in memory (a reload lets it
+  // go): the file read again by "read again", its marks, the overlay drawn; null where not shown.
+  function shownPhoto() {
+    const file = state.reading && state.reading.file;
+    if (!(file instanceof Blob) || $("#photo-pane").hidden) return null;
+    return { file, marked: state.reading.marked || null, overlay: $("#overlay").src, shown: state.photo };
   }
 
   function putBoardBack(aside) {
     dropUpload();
     state.putAside = null;
-    if (state.reading) { // the photo shown is not this board's
+    if (aside.reading) { // a photo's board: its reading back, and its photo unless the page reloaded since
+      const photo = aside.photo;
+      state.reading = aside.reading;
+      state.readTokens = aside.readTokens;
+      [state.lastPhoto, state.lastMarked] = photo ? [photo.file, photo.marked] : [null, null];
+      $("#overlay").src = photo ? photo.overlay : "";
+      showPhotoPane(!!photo);
+      state.photo = photo ? photo.shown : null;
+      $("#read-again").hidden = $("#mark-open").hidden = !photo;
+      renderWarnings();
+    } else if (state.reading) { // the photo shown is not this board's
       state.reading = null;
       state.readTokens = null;
       state.lastPhoto = state.lastMarked = null;
@@ -3052,7 +3076,9 @@
     setBoardFromText(aside.text);
     renderDiagram();
     if (!state.textDirty) $("#board-text").value = aside.text; // else the typed text stays, noted as not applied
-    analyse(aside.text, { scroll: true, quiet: true });
+    analyse(aside.text, { scroll: true, quiet: true }).then((ok) => {
+      if (ok && state.reading) showReadingMessage({ restored: !state.lastPhoto }); // what is still to check on it
+    });
   }
 
   function wire() {
