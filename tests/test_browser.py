@@ -1524,7 +1524,9 @@ def test_a_park_of_a_typed_board_put_right_before_any_move_keeps_the_game_watche
 
 def test_a_park_of_a_photo_put_right_before_any_move_is_a_correction(page):
     answer_plain_read(page, "# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # . .\n. . . . b2 .\n# . . . . #\n")
-    pick(page, "C4", "blue 1-pip")  # the reader took a small pyramid for a park
+    page.locator('#diagram .sq[data-cell="C4"]').click()  # the reader took a small pyramid for a park
+    expect(page.locator("#picker .choice.barred")).to_have_count(0)  # nothing barred: a correction
+    page.get_by_label("blue 1-pip", exact=True).click()
     expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "b1")
     expect(page.locator("#board-note")).to_be_hidden()
 
@@ -1569,7 +1571,10 @@ def test_a_piece_put_on_a_park_in_a_game_going_on_is_said_and_one_tap_from_undon
     expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "#")
     pick(page, "B2", "red 2-pip")
     pick(page, "E5", "blue 2-pip")
-    pick(page, "C3", "red 2-pip")  # the square beside the one meant
+    page.locator('#diagram .sq[data-cell="C3"]').click()  # the square beside the one meant: marked before
+    expect(page.locator("#picker-barred-key")).to_be_visible()
+    expect(page.get_by_label("red 2-pip", exact=True)).to_have_class(re.compile(r"\bbarred\b"))
+    page.get_by_label("red 2-pip", exact=True).click()  # placed all the same
     note = page.locator("#board-note")
     expect(note).to_contain_text("C3 held a park, and pieces go on empty squares only")
     note.get_by_role("button", name="Put the park back").click()

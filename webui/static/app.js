@@ -2629,11 +2629,22 @@
     if (currentChoice && currentChoice.offsetParent !== null) currentChoice.focus();
   }
 
+  // The game watched here where square ``name`` is one of its parks and a move was made (before
+  // any, a park may be a piece put right; nor a park the reader was unsure of), else null.
+  function parkInPlay(name) {
+    const { col, row } = parseCell(name);
+    if (state.cells[row][col] !== "#" || (state.reading && state.reading.unsure.includes(name))) return null;
+    const watching = watchOf(boardText());
+    return watching && watching.order.length > 0 ? watching : null;
+  }
+
   // On an empty square of a game going on, the pieces that may not be placed there (not legal
-  // there, none left in the stash, a colour more than the game has players), as picker values ("r1"). Still offered:
-  // the picker also puts right what a photo shows, whatever the rules say.
+  // there, none left in the stash, a colour more than the game has players), and on a park of a
+  // game going on here every pyramid, as picker values ("r1"). Still offered: the picker also
+  // puts right what a photo shows, whatever the rules say.
   function barredPieces(name, current) {
     const check = state.check;
+    if (parkInPlay(name)) return new Set(COLOURS.flatMap(({ letter }) => ["1", "2", "3"].map((pips) => letter + pips)));
     if (current !== "." || !check || check.game_over || !check.legal_moves) return new Set();
     const barred = new Set();
     for (const { name: colour, letter } of COLOURS) {
@@ -2685,11 +2696,7 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
-    // a pyramid put on a park of a game going on here, once a move was made (before, a park put
-    // right; nor one the reader was unsure of): a slip, likeliest
-    const watching = state.cells[row][col] === "#" && value.length === 2
-      && !(state.reading && state.reading.unsure.includes(name)) ? watchOf(boardText()) : null;
-    const parkGame = watching && watching.order.length > 0 ? watching : null;
+    const parkGame = value.length === 2 ? parkInPlay(name) : null; // a slip, likeliest
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     // whose turn it was, where the check on hand answers for the board and options as they stand
     // (not for a move back, still being scored)
