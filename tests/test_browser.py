@@ -1636,13 +1636,20 @@ def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
     expect(note).to_be_hidden()
 
 
-def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_moves(page):
-    photo = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
-    answer_reads_with(page, photo)
-    send_photo(page, "first.jpg")
+PHOTO_PLAYED_ON = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
+
+
+def red_and_blue_played_after_a_photo(page, unsure: tuple[str, ...] = ()) -> None:
+    """Read a photo of PHOTO_PLAYED_ON (every photo sent from now on: ``unsure`` its unsure
+    squares), then play a red 2-pip on C3 and a blue one on D2."""
+    answer_plain_read(page, PHOTO_PLAYED_ON, unsure)
     expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r2")
     pick(page, "C3", "red 2-pip")
     pick(page, "D2", "blue 2-pip")
+
+
+def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_moves(page):
+    red_and_blue_played_after_a_photo(page)
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
     send_photo(page, "first_again.jpg")  # the first photo picked again from the gallery: the moves are not on it
     note = page.locator("#board-note")
@@ -1657,11 +1664,7 @@ def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_move
 
 
 def test_a_board_put_aside_by_a_photo_is_still_offered_back_after_a_reload(page):
-    photo = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
-    answer_reads_with(page, photo)
-    send_photo(page, "first.jpg")
-    pick(page, "C3", "red 2-pip")
-    pick(page, "D2", "blue 2-pip")
+    red_and_blue_played_after_a_photo(page)
     send_photo(page, "first_again.jpg")
     note = page.locator("#board-note")
     expect(note).to_contain_text("A new photo: the last board, with 4 pieces, is put aside.")
@@ -1693,21 +1696,18 @@ def test_a_board_put_aside_by_a_new_empty_board_is_offered_back_after_a_reload_u
     expect(note).to_be_hidden()
 
 
-def put_aside_by_another_photo(page, first: str) -> None:
-    """Read ``first`` with E3 unsure, play red on C3 and blue on D2, and send another photo of
-    ``first`` (picked again by mistake: the moves are not on it), which puts the board aside."""
-    answer_plain_read(page, first, unsure=("E3",))
-    pick(page, "C3", "red 2-pip")
-    pick(page, "D2", "blue 2-pip")
+def put_aside_by_another_photo(page) -> None:
+    """Read PHOTO_PLAYED_ON with E3 unsure, play red on C3 and blue on D2, and send another
+    photo of it (picked again by mistake: the moves are not on it), which puts the board aside."""
+    red_and_blue_played_after_a_photo(page, unsure=("E3",))
     page.unroute("**/api/read")
-    answer_plain_read(page, first)
+    answer_plain_read(page, PHOTO_PLAYED_ON)
     expect(page.locator("#board-note")).to_contain_text("the last board, with 4 pieces, is put aside")
     expect(page.locator('#diagram .sq[data-cell="E3"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
 
 
 def test_a_photos_board_put_back_comes_back_with_its_reading_and_photo(page):
-    first = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
-    put_aside_by_another_photo(page, first)
+    put_aside_by_another_photo(page)
     page.locator("#board-note").get_by_role("button", name="Put the last board back").click()
     expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
     expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("aria-label", re.compile("placed since the photo"))
@@ -1717,8 +1717,7 @@ def test_a_photos_board_put_back_comes_back_with_its_reading_and_photo(page):
 
 
 def test_a_photos_board_put_back_after_a_reload_keeps_its_reading_without_the_photo(page):
-    first = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
-    put_aside_by_another_photo(page, first)
+    put_aside_by_another_photo(page)
     page.reload()
     page.locator("#board-note").get_by_role("button", name="Put the last board back").click()
     expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
@@ -1729,11 +1728,7 @@ def test_a_photos_board_put_back_after_a_reload_keeps_its_reading_without_the_ph
 
 
 def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):
-    photo = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
-    answer_reads_with(page, photo)
-    send_photo(page, "first.jpg")
-    pick(page, "C3", "red 2-pip")
-    pick(page, "D2", "blue 2-pip")
+    red_and_blue_played_after_a_photo(page)
     # the next photo, taken from the other side of the table: the same game, its moves on it, turned
     played = Board.from_text(page.input_value("#board-text"))
     send_photo_of(page, played.rotated().rotated().to_text(), "second.jpg")
