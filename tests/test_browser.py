@@ -1639,11 +1639,17 @@ def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
 PHOTO_PLAYED_ON = "# . . . . #\n. r2 . . . .\n. . . . . .\n. . . . b2 .\n. . . . . .\n# . . . . #\n"
 
 
-def red_and_blue_played_after_a_photo(page, unsure: tuple[str, ...] = ()) -> None:
+def photo_played_on_read(page, unsure: tuple[str, ...] = ()) -> None:
     """Read a photo of PHOTO_PLAYED_ON (every photo sent from now on: ``unsure`` its unsure
-    squares), then play a red 2-pip on C3 and a blue one on D2."""
+    squares), and wait for its board."""
     answer_plain_read(page, PHOTO_PLAYED_ON, unsure)
     expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r2")
+
+
+def red_and_blue_played_after_a_photo(page, unsure: tuple[str, ...] = ()) -> None:
+    """Read a photo of PHOTO_PLAYED_ON (photo_played_on_read), then play a red 2-pip on C3 and
+    a blue one on D2."""
+    photo_played_on_read(page, unsure)
     pick(page, "C3", "red 2-pip")
     pick(page, "D2", "blue 2-pip")
 
@@ -1732,9 +1738,11 @@ def test_a_photo_of_the_game_played_on_puts_nothing_aside(page):
     # the next photo, taken from the other side of the table: the same game, its moves on it, turned
     played = Board.from_text(page.input_value("#board-text"))
     send_photo_of(page, played.rotated().rotated().to_text(), "second.jpg")
-    expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "r2")  # C3 turned
-    expect(page.locator("#board-note")).to_be_hidden()
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "r2")  # turned back as drawn
+    expect(page.locator("#board-note")).to_have_text(
+        "The photo, taken from another side of the table, is turned to match the board. Nothing is new on this photo.")
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")  # the same game
+    expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on D2 \u21b6")  # its moves still to take back
 
 
 def test_a_photo_without_pieces_the_last_reading_doubted_is_still_the_same_game(page):
@@ -2211,6 +2219,7 @@ def standard_said_and_next_photo_held(page) -> list:
     hold it on its way; returns the held routes."""
     answer_read_stash_unsure(page)
     page.locator("#reader-checks .stash-check").get_by_role("button", name="It is standard").click()
+    expect(page.locator("#message")).to_contain_text("The standard stash is confirmed.")  # its scoring back
     held = hold_photo_reads(page)
     send_photo(page, "next.jpg")
     wait_for_count(page, held, 1)
@@ -4571,3 +4580,102 @@ def test_the_players_colours_ticked_go_with_each_photo_and_are_kept(page):
     page.wait_for_function("() => !document.querySelector('#progress') || document.querySelector('#progress').hidden")
     assert len(sent) == 2 and b'name="colours"\r\n\r\npurple,white\r\n' in sent[1]
     expect(page.locator("#colours-used")).to_have_text("")  # read with them
+
+
+# --- a photo after every move: the game carried on from photo to photo ---------------------------
+
+def board_with(text: str, squares: dict[str, str]) -> str:
+    """Board text ``text`` with the pieces ``squares`` ({"C3": "r2"}) put on it."""
+    board = Board.from_text(text)
+    for name, symbol in squares.items():
+        board[name] = Piece.from_symbol(symbol)
+    return board.to_text()
+
+
+def test_a_photo_of_the_game_carried_on_takes_its_new_piece_for_the_move(page):
+    photo_played_on_read(page)
+    send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2"}), "second.jpg")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("New on this photo: the red 2-pip on C3.")
+    expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on C3 \u21b6")
+    expect(page.locator("#diagram rect.last-move")).to_have_count(1)
+    send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2", "D2": "b2"}), "third.jpg")
+    expect(note).to_contain_text("New on this photo: the blue 2-pip on D2.")
+    expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")  # seen from the photos
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    page.click("#undo-move")
+    expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on C3 \u21b6")  # the move before, still to take back
+    send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2", "D2": "b2"}), "third_again.jpg")
+    expect(note).to_contain_text("New on this photo: the blue 2-pip on D2.")  # taken back, and seen again
+
+
+def test_a_photo_of_the_game_carried_on_keeps_what_the_player_settled_on_the_last(page):
+    photo_played_on_read(page, unsure=("A1", "E3"))
+    pick(page, "E3", "blue 3-pip")  # the reader's 2-pip put right
+    page.locator("#message").get_by_role("button", name="It is right").click()  # the park on A1
+    expect(page.locator("#message")).to_contain_text("is confirmed. Nothing the reader doubted is left to check")
+    page.unroute("**/api/read")
+    answer_plain_read(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2"}), unsure=("A1", "E3", "C3"))  # the same doubts again
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: the red 2-pip on C3.")
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("data-value", "b3")
+    expect(page.locator('#diagram .sq[data-cell="A1"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("aria-label", re.compile("unsure"))  # new: the reader's doubt
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+
+
+def test_a_photo_of_the_game_carried_on_names_its_colours_as_the_player_did(page):
+    board = "x3 x2 . .\n. b2 x2 .\n# . b3 .\nb2 . . #\n"  # white (read clear) to move
+    groups = [{"colour": "clear", "cells": ["A4", "B4", "C3"], "confidence": 0.55,
+               "alternatives": [{"colour": "white", "confidence": 0.45}], "unsure": True},
+              {"colour": "blue", "cells": ["B3", "C2", "A1"], "confidence": 0.99, "alternatives": [], "unsure": False}]
+
+    def read(board_text, cells):
+        page.unroute("**/api/read")
+        answer_read(page, {"board": board_text, "uncertain": cells, "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                           "reading": {"board": board_text, "cells": [], "warnings": [], "colour_groups": [
+                               {**groups[0], "cells": cells}, groups[1]]}})
+
+    read(board, ["A4", "B4", "C3"])
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are white").click()
+    expect(page.locator("#reader-checks")).to_be_hidden()
+    read(board_with(board, {"D3": "x2"}), ["A4", "B4", "C3", "D3"])  # named clear again, a piece more
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: the white 2-pip on D3.")
+    expect(page.locator('#diagram .sq[data-cell="A4"]')).to_have_attribute("data-value", "w3")
+    expect(page.locator("#reader-checks")).to_be_hidden()  # answered on the last photo
+
+
+def test_a_photo_of_a_piece_placed_out_of_turn_says_which(page):
+    red_and_blue_played_after_a_photo(page)
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    played = page.input_value("#board-text")
+    send_photo_of(page, board_with(played, {"B2": "b2"}), "second.jpg")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("It was Red's turn, not Blue's: that piece was placed out of turn.")
+    note.get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", ".")
+
+
+def test_a_photo_of_a_piece_placed_against_the_rules_says_which(page):
+    enter_board(page, MIDGAME)
+    answer_plain_read(page, MIDGAME)  # the photo of the game typed so far
+    expect(page.locator("#board-note")).to_have_text("Nothing is new on this photo.")
+    send_photo_of(page, board_with(MIDGAME, {"F3": "r1"}), "next.jpg")  # nothing Near F3: no 1-pip may go there
+    expect(page.locator("#board-note")).to_contain_text("That placement breaks a rule: the red 1-pip on F3")
+
+
+def test_a_photo_of_the_game_from_the_other_side_of_the_table_is_turned_to_match_the_board(page):
+    photo_played_on_read(page)
+    turned = Board.from_text(board_with(PHOTO_PLAYED_ON, {"C3": "r2"})).rotated().rotated().to_text()
+    send_photo_of(page, turned, "other_side.jpg")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "r2")  # as the board was drawn
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r2")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("The photo, taken from another side of the table, is turned to match the board.")
+    expect(note).to_contain_text("New on this photo: the red 2-pip on C3.")
+
+
+def test_a_photo_that_reads_a_settled_piece_otherwise_marks_it_and_says_what_it_was(page):
+    photo_played_on_read(page)
+    send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2", "E3": "b3"}), "second.jpg")  # E3's 2-pip read surely as a 3-pip
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
+    expect(page.locator("#board-note")).to_contain_text("On the last board E3 held a blue 2-pip: check it (dashed orange).")

@@ -901,7 +901,8 @@
     // what was entered here (a board played or typed, corrections, moves since the last photo),
     // kept aside where this photo's board does not hold it
     const aside = samePhoto ? null : boardPutAside({ entered: true });
-    const doubtedBefore = new Set(uncheckedUnsure()); // the last board's own doubts: no sure piece of it
+    const last = lastBoardSeen();
+    const doubtedBefore = last ? last.doubted : new Set(); // the last board's own doubts: no sure piece of it
     const reading = data.reading || {};
     const byCell = {};
     for (const c of reading.cells || []) byCell[c.cell] = c;
@@ -930,29 +931,184 @@
     }
     const [before, sizeBefore, cellsBefore] = [pieceCount(state.cells || []), `${state.rows}x${state.cols}`, state.cells];
     setBoardFromText(data.board);
-    const gone = cellsBefore ? piecesGone(cellsBefore, state.cells, { doubted: doubtedBefore, unsure }) : { changed: 0, gone: 0, sure: 0 };
+    const gone = cellsBefore ? piecesGone(cellsBefore, state.cells, { doubted: doubtedBefore, unsure }) : { changed: 0, gone: 0, sure: 0, turns: 0 };
     // another board marked in the photo, another photo with fewer pieces than the board shown,
     // of another size, or without two of its pieces on squares neither reading doubted (pieces
     // are never moved; the photo may be taken from another side), or none of the seated players' colours
     // (one of them may be misread, its question not yet answered): another game
     const otherBoard = pieceCount(state.cells) < before || `${state.rows}x${state.cols}` !== sizeBefore
       || gone.sure > SURE_MISREADS;
-    if (anotherBoard || (otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
+    // a photo of the game carried on since the last board: read onto it
+    const carried = last && !samePhoto && !anotherBoard && !otherBoard && carriedOnFrom(last, gone.turns, unsure)
+      ? carryOn(last, gone.turns) : null;
+    if (anotherBoard || (otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
     syncBoardText();
     save();
-    if (aside && gone.changed) {
+    const lacking = aside && !carried && gone.changed; // (carried on: what differs is marked and said)
+    if (lacking) {
       state.putAside = aside;
       showAsideNote(aside, "photo");
       save();
     }
-    analyse(data.board).then((ok) => {
+    analyse(boardText()).then((ok) => {
       if (!ok) return;
+      if (carried && !lacking) sayCarriedOn(last, carried);
       showReadingMessage();
       goTo($("#message").hidden ? $("#results") : $("#message"), focusLeftBehind());
     });
+  }
+
+  // The board shown, as a new photo of it is read (showReading): its tokens, the squares still
+  // in doubt on it, those of colour groups whose name is (``colourDoubted``), the game watched on
+  // it, the rules it broke and whose turn it was; null without a board.
+  function lastBoardSeen() {
+    if (!state.cells) return null;
+    const text = boardText();
+    const check = state.checkedFor === JSON.stringify(checkAsked(text)) ? state.check : null;
+    const groups = (state.reading && state.reading.colourGroups) || [];
+    return { cells: state.cells.map((line) => line.slice()), doubted: new Set(uncheckedUnsure()), watched: watchOf(text),
+      colourDoubted: new Set(groups.filter((g) => g.unsure).flatMap((g) => g.cells)),
+      broken: new Set(((check && check.violations) || []).map((v) => v.rule)), turn: check ? turnNow(check).sure : null };
+  }
+
+  const MOST_NEW_ON_A_PHOTO = 4; // pyramids a photo of the game carried on may add: a round of four players
+
+  // Whether the photo's board (``state.cells``, ``unsure`` its reader's doubts) is the last
+  // board's game (``last``: lastBoardSeen, turned ``turns`` quarter turns onto it) carried on a
+  // few moves: every park where it was and none more (bar squares either reading doubted), and
+  // at most MOST_NEW_ON_A_PHOTO pyramids on squares that were empty.
+  function carriedOnFrom(last, turns, unsure) {
+    let grid = last.cells, doubts = grid.map((line, r) => line.map((_, c) => last.doubted.has(cellName(c, r))));
+    for (let k = 0; k < turns; k++) [grid, doubts] = [quarterTurned(grid), quarterTurned(doubts)];
+    if (!sameShape(grid, state.cells)) return false;
+    let fresh = 0;
+    for (let row = 0; row < state.rows; row++) {
+      for (let col = 0; col < state.cols; col++) {
+        const was = grid[row][col], now = state.cells[row][col];
+        if (doubts[row][col] || unsure.has(cellName(col, row))) continue;
+        if ((was === "#") !== (now === "#")) return false;
+        if (was === "." && now.length === 2) fresh += 1;
+      }
+    }
+    return fresh <= MOST_NEW_ON_A_PHOTO;
+  }
+
+  // A new photo of the game shown, carried on since (``last``: lastBoardSeen), read onto the
+  // board as the game stands. Taken from another side of the table (``turns``: quarter turns of
+  // the last board onto the photo's, piecesGone's) it is turned as the last board was drawn. The
+  // reader's colour groups are named as the last board's pieces on their squares; a square the
+  // last board held as the player left it (not one still in doubt there) keeps that where the
+  // reader is unsure of it now (pieces never move, and parks never come), and is marked unsure
+  // where the reader is sure it holds something else (``disputed``: {name: the last board's
+  // token}). The pyramids on squares the last board held empty are new: ``fresh``, taken as
+  // moves where they can be (watchFresh: ``moved``). {fresh, moved, disputed, turned}.
+  function carryOn(last, turns) {
+    const back = (4 - turns) % 4;
+    for (let k = 0; k < back; k++) turnQuarter();
+    const reading = state.reading;
+    if (back) reading.turnedFromRead = back;
+    const wasAt = (name) => { const { col, row } = parseCell(name); return last.cells[row][col]; };
+    const vetted = (name) => !last.doubted.has(name);
+    nameGroupsAsBefore(wasAt, (name) => !last.colourDoubted.has(name));
+    const unsure = new Set(reading.unsure), answered = [], doubtedAgain = [], fresh = [];
+    for (let row = 0; row < state.rows; row++) {
+      for (let col = 0; col < state.cols; col++) {
+        const name = cellName(col, row), was = last.cells[row][col], now = state.cells[row][col];
+        if (!vetted(name) || (was === now && !unsure.has(name))) continue;
+        if (was === now) answered.push(name);
+        else if (was === "." && now.length === 2) fresh.push(name);
+        else if (unsure.has(name)) {
+          state.cells[row][col] = was;
+          answered.push(name);
+        } else doubtedAgain.push(name);
+      }
+    }
+    reading.unsure = reading.unsure.filter((cell) => !answered.includes(cell)).concat(doubtedAgain);
+    doubtsAnswered(answered.filter(stillAsRead));
+    reading.doubted = (reading.doubted || []).concat(doubtedAgain);
+    const moved = watchFresh(last, fresh);
+    if (!moved) state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
+    return { fresh, moved, disputed: Object.fromEntries(doubtedAgain.map((name) => [name, wasAt(name)])), turned: back > 0 };
+  }
+
+  // The reader's colour groups named as the last board's pieces on their squares (``wasAt``:
+  // square name to token; ``vetted``: whether the player left its colour so), where most of a group's
+  // such pieces, two at least, are of one colour and no two groups come to one name: the
+  // player's answers stand, and a group so named has its question answered.
+  function nameGroupsAsBefore(wasAt, vetted) {
+    const groups = state.reading.colourGroups;
+    const named = groups.map((g) => {
+      const seen = {};
+      for (const cell of g.cells) {
+        const was = vetted(cell) ? wasAt(cell) : undefined;
+        if (was && was.length === 2 && NAME_OF[was[0]]) seen[NAME_OF[was[0]]] = (seen[NAME_OF[was[0]]] || 0) + 1;
+      }
+      const [colour, n] = Object.entries(seen).sort((a, b) => b[1] - a[1])[0] || [null, 0];
+      return n >= 2 && 2 * n > Object.values(seen).reduce((a, b) => a + b, 0) ? colour : null;
+    });
+    const names = groups.map((g, i) => named[i] || g.colour);
+    if (new Set(names).size < names.length) return;
+    groups.forEach((g, i) => {
+      const [from, to] = [LETTER_OF[g.colour], LETTER_OF[names[i]]];
+      if (from === to) return;
+      for (const cell of g.cells) {
+        const { col, row } = parseCell(cell), token = state.cells[row] && state.cells[row][col];
+        if (token && token.length === 2 && token[0] === from) state.cells[row][col] = to + token[1];
+      }
+      g.colour = names[i];
+    });
+    const renamed = renamedGroups();
+    groups.forEach((g, i) => {
+      if (!named[i] || !g.unsure) return;
+      dropSettledMarks(g, renamed.includes(g) ? letterRenames(g, renamed) : {});
+      g.unsure = false;
+    });
+  }
+
+  // The pyramids ``fresh`` (square names) new on a photo of the game carried on since the last
+  // board (``last``) taken as moves: one alone whatever its player, several where each is
+  // another player's and they follow the order of play from the player whose turn it was. The
+  // moves before them stay, each still to be taken back (none new: the game watched goes on).
+  // Whether they were taken so.
+  function watchFresh(last, fresh) {
+    const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
+    const seats = state.seats, n = seats.length, from = seats.indexOf(last.turn);
+    const colours = fresh.map(colourOf);
+    const inTurn = from >= 0 && new Set(colours).size === colours.length && colours.every((c) => seats.includes(c));
+    if (fresh.length > 1 && !inTurn) return false;
+    const after = (name) => (seats.indexOf(colourOf(name)) - from + n) % n;
+    const order = fresh.length > 1 ? fresh.slice().sort((a, b) => after(a) - after(b)) : fresh;
+    const values = Object.fromEntries(order.map((name) => [name, tokenAt(name)]));
+    for (const name of order) state.cells[parseCell(name).row][parseCell(name).col] = ".";
+    state.watched = { ...(last.watched || { order: [], squares: [] }), board: boardText() };
+    for (const name of order) {
+      const before = boardText(), { col, row } = parseCell(name);
+      state.cells[row][col] = values[name];
+      watchChange(name, ".", values[name], before, false, [colourOf(name)], { seen: true });
+    }
+    return true;
+  }
+
+  // What a photo of the game carried on brought (``carried``: carryOn's), said under the board: a
+  // move that breaks a rule or was out of turn as a tapped one is, else the pieces new since the
+  // last photo (or none), the squares it reads otherwise than the last board, and a photo turned
+  // to match the board.
+  function sayCarriedOn(last, carried) {
+    const { fresh, moved, disputed, turned } = carried;
+    const placed = fresh.filter((name) => tokenAt(name) && tokenAt(name).length === 2);
+    if (moved && placed.some((name) => sayPlacementBroke(name, tokenAt(name), last.broken))) return;
+    if (moved && placed.length === 1 && sayOutOfTurn(placed[0], tokenAt(placed[0]), last.turn)) return;
+    const seen = watchedSeats();
+    if (seen && !state.seats.length) setSeats(seen, { watched: true });
+    const turnedNote = turned ? "The photo, taken from another side of the table, is turned to match the board. " : "";
+    const what = placed.length ? `New on this photo: ${listed(placed.map((name) => `the ${describe(tokenAt(name))} on ${name}`), "and")}.`
+      : "Nothing is new on this photo.";
+    const differ = Object.entries(disputed).map(([name, was]) => `${name} ${was === "." ? "was empty" : `held a ${describe(was)}`}`);
+    const check = differ.length ? ` On the last board ${listed(differ, "and")}: check ${differ.length > 1 ? "them" : "it"} (dashed orange).` : "";
+    showBoardNote(turnedNote + what + check, undefined, { reveal: false });
   }
 
   // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all (said
@@ -1743,7 +1899,8 @@
   }
 
   // The pyramids of ``before`` that ``after`` does not hold as they are, the two boards turned
-  // as they fit best (a photo from another side of the table): ``changed``; ``gone``, those whose
+  // as they fit best (a photo from another side of the table; ``turns``: clockwise quarter turns
+  // of ``before`` onto ``after``, the fewest of those that fit alike): ``changed``; ``gone``, those whose
   // squares hold none of their colour (a size put right is the same piece); and ``sure``, those
   // gone on squares neither ``doubted`` on ``before`` nor ``unsure`` on ``after`` (names on each).
   function piecesGone(before, after, { doubted = new Set(), unsure = new Set() } = {}) {
@@ -1751,7 +1908,7 @@
     let doubts = before.map((line, r) => line.map((_, c) => doubted.has(cellName(c, r))));
     for (let q = 0; q < 4; q++, grid = quarterTurned(grid), doubts = quarterTurned(doubts)) {
       if (!sameShape(grid, after)) continue;
-      const gone = { changed: 0, gone: 0, sure: 0 };
+      const gone = { changed: 0, gone: 0, sure: 0, turns: q };
       grid.forEach((line, r) => line.forEach((t, c) => {
         const now = after[r][c];
         if (t.length !== 2 || now === t) return;
@@ -1763,7 +1920,7 @@
       if (!best || gone.changed < best.changed) best = gone;
     }
     const pieces = pieceCount(before);
-    return best || { changed: pieces, gone: pieces, sure: pieces };
+    return best || { changed: pieces, gone: pieces, sure: pieces, turns: 0 };
   }
 
   // ``value`` with every cell name in it (a plain object's key or a whole string) put through ``rename``.
@@ -2735,7 +2892,8 @@
   // was ``before`` (its text), ``next`` being the players who might place next as the page said
   // then: a placement adds one, a move (on a photo's board, where the reader was sure the square
   // was empty, the mid-game card's piece on one of its dotted squares, or once play has gone on
-  // a piece of a player who might place next; else a piece the reader missed, a correction);
+  // a piece of a player who might place next, or a piece ``seen`` new on a photo of the game
+  // carried on; else a piece the reader missed, a correction);
   // a move taken back or put right (another piece on its square) changes it, and with it an
   // order of play the watch gave from the first moves now changed; an earlier move taken off
   // leaves its place open (its square null) to its player's next piece (a piece found against
@@ -2745,7 +2903,7 @@
   // first move from which the turns may have skipped a player (one made while a player had to
   // pass, or where a place left open closed) is noted (``skipAt``): the first moves then say no
   // order of play.
-  function watchChange(name, was, value, before, fromEmpty, next = []) {
+  function watchChange(name, was, value, before, fromEmpty, next = [], { seen = false } = {}) {
     const watched = watchOf(before) || (fromEmpty ? { order: [], squares: [] } : null);
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
     const fromPhoto = !!state.readTokens;
@@ -2753,7 +2911,7 @@
     const asDotted = value === dottedPiece(name);
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const last = watched && at >= 0 && at === watched.squares.length - 1;
-    const aMove = !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
+    const aMove = seen || !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
     const open = watched && colour ? watched.squares.findIndex((s, i) => s === null && watched.order[i] === colour) : -1;
     const placed = watched && was === "." && colour && aMove;
     // the watch after the change: {order, squares, skipAt?, previous?, lastAt?} (``previous``: the
