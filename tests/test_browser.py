@@ -4679,3 +4679,74 @@ def test_a_photo_that_reads_a_settled_piece_otherwise_marks_it_and_says_what_it_
     send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2", "E3": "b3"}), "second.jpg")  # E3's 2-pip read surely as a 3-pip
     expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
     expect(page.locator("#board-note")).to_contain_text("On the last board E3 held a blue 2-pip: check it (dashed orange).")
+
+
+def green_and_purple_played_on_a_new_board(page) -> str:
+    """On a new 6x6 two-player board, green 2-pip on C3 and purple on D4 (green to move); the board's text."""
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "C3", "green 2-pip")
+    pick(page, "D4", "purple 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    return page.input_value("#board-text")
+
+
+def test_a_photo_after_a_new_board_judges_its_move_with_the_boards_options(page):
+    played = green_and_purple_played_on_a_new_board(page)  # its players and stash released for the photo
+    send_photo_of(page, board_with(played, {"D3": "p2"}), "second.jpg")
+    expect(page.locator("#board-note")).to_contain_text("It was Green's turn, not Purple's")
+
+
+def test_a_photo_of_two_moves_in_turn_takes_both_for_moves(page):
+    played = green_and_purple_played_on_a_new_board(page)
+    send_photo_of(page, board_with(played, {"C2": "g2", "D3": "p2"}), "second.jpg")
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: the green 2-pip on C2 and the purple 2-pip on D3.")
+    expect(page.locator("#undo-move")).to_have_text("take back the purple 2-pip on D3 \u21b6")
+
+
+def test_a_photo_of_two_moves_skipping_the_player_to_move_says_so(page):
+    page.select_option("#opt-players", "3")
+    enter_board(page, "\n".join([" ".join(["."] * 7)] * 7) + "\n")
+    pick(page, "C3", "red 2-pip")
+    pick(page, "E5", "blue 2-pip")
+    pick(page, "C5", "green 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    answer_plain_read(page, board_with(page.input_value("#board-text"), {"E3": "b2", "B6": "g2"}))
+    expect(page.locator("#board-note")).to_contain_text(
+        "They are not the next players' in the order of play, one each, from Red's turn: check who placed them.")
+    expect(page.locator("#undo-move")).to_be_hidden()  # not taken for moves
+
+
+def test_a_photo_unsure_of_nearly_every_square_is_not_read_onto_the_last_board(page):
+    photo_played_on_read(page)
+    board = "\n".join(" ".join("k1" if (r + c) % 2 else "w2" for c in range(6)) for r in range(6)) + "\n"
+    doubt = "the reader is unsure of nearly every square (36 of 36): check that this is a Subdivision game"
+    page.unroute("**/api/read")
+    answer_read(page, {"board": board, "uncertain": [f"{c}{r}" for c in "ABCDEF" for r in range(1, 7)],
+                       "reading": {"board": board, "cells": [], "colour_groups": [], "warnings": [doubt], "warning_kinds": ["unsure_board"]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#message")).to_contain_text("nearly every square")
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "w2")  # the photo's, not the last board's
+    expect(page.locator("#board-note")).not_to_contain_text("New on this photo")
+
+
+def test_a_photo_whose_squares_failed_leaves_the_last_boards_doubts_standing(page):
+    photo_played_on_read(page, unsure=("E3",))
+    page.unroute("**/api/read")
+    answer_read(page, {"board": None, "uncertain": [], "reading": {"cells": [], "warnings": [], "colour_groups": []},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    expect(page.locator("#message")).to_contain_text("its squares could not be read")
+    page.unroute("**/api/read")
+    answer_plain_read(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2", "E3": "b3"}), unsure=("E3",))
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("data-value", "b3")  # the reader's, still in doubt
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
+
+
+def test_a_photo_turned_to_match_read_again_stays_turned_with_its_moves(page):
+    red_and_blue_played_after_a_photo(page)
+    turned = Board.from_text(board_with(page.input_value("#board-text"), {"B2": "r2"})).rotated().rotated().to_text()
+    send_photo_of(page, turned, "other_side.jpg")
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: the red 2-pip on B2.")
+    with page.expect_response(lambda r: r.url.endswith("/api/check")):  # read, then checked
+        page.click("#read-again")  # the same photo read again (other options, say)
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "r2")
+    expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on B2 \u21b6")

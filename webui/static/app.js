@@ -664,9 +664,8 @@
     return data;
   }
 
-  // What /api/check is asked of board ``text`` with the options and order of play as they stand.
-  function checkAsked(text) {
-    const o = options();
+  // What /api/check is asked of board ``text`` with the options (``o``: as they stand) and order of play.
+  function checkAsked(text, o = options()) {
     return { board: text, players: o.players, threehouse: checkedStash(o), seats: seatsToSend(text) };
   }
 
@@ -940,6 +939,7 @@
       || gone.sure > SURE_MISREADS;
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
+    if (samePhoto && last) keepAsDrawn(last);
     // a photo of the game carried on since the last board: read onto it
     const carried = last && !samePhoto && !anotherBoard && !otherBoard && carriedOnFrom(last, gone.turns, unsure)
       ? carryOn(last, gone.turns) : null;
@@ -961,39 +961,58 @@
     });
   }
 
-  // The board shown, as a new photo of it is read (showReading): its tokens, the squares still
-  // in doubt on it, those of colour groups whose name is (``colourDoubted``), the game watched on
-  // it, the rules it broke and whose turn it was; null without a board.
+  // The board shown, as a new photo of it is read (showReading): its tokens and text, the squares
+  // still in doubt on it, those of colour groups whose name is (``colourDoubted``), the game
+  // watched on it, the quarter turns it was drawn at from its reading, the rules it broke and
+  // whose turn it was (its check with the options it had, before any released for the photo);
+  // null without a board, or where the last photo's squares could not be read (its doubts gone).
   function lastBoardSeen() {
-    if (!state.cells) return null;
-    const text = boardText();
-    const check = state.checkedFor === JSON.stringify(checkAsked(text)) ? state.check : null;
+    if (!state.cells || (state.reading && !state.readTokens)) return null;
+    const text = boardText(), before = state.released && state.released.before;
+    const asked = [checkAsked(text)].concat(before ? [checkAsked(text, { ...options(), players: before.players, stash: before.stash })] : []);
+    const check = asked.some((a) => state.checkedFor === JSON.stringify(a)) ? state.check : null;
     const groups = (state.reading && state.reading.colourGroups) || [];
-    return { cells: state.cells.map((line) => line.slice()), doubted: new Set(uncheckedUnsure()), watched: watchOf(text),
-      colourDoubted: new Set(groups.filter((g) => g.unsure).flatMap((g) => g.cells)),
+    return { cells: state.cells.map((line) => line.slice()), text, doubted: new Set(uncheckedUnsure()), watched: watchOf(text),
+      colourDoubted: new Set(groups.filter((g) => g.unsure).flatMap((g) => g.cells)), turned: turnsFromRead(),
       broken: new Set(((check && check.violations) || []).map((v) => v.rule)), turn: check ? turnNow(check).sure : null };
+  }
+
+  // The board shown read again from its photo (``last``: lastBoardSeen) turned as it was drawn,
+  // and, where it comes out the same, its game watched going on (read again with other options,
+  // say): its moves still to be taken back.
+  function keepAsDrawn(last) {
+    if (last.turned % 2 && state.rows !== state.cols) return;
+    for (let k = 0; k < last.turned; k++) turnQuarter();
+    if (last.turned) state.reading.turnedFromRead = last.turned;
+    if (last.watched && boardText() === last.text) state.watched = { ...last.watched, board: boardText() };
   }
 
   const MOST_NEW_ON_A_PHOTO = 4; // pyramids a photo of the game carried on may add: a round of four players
 
   // Whether the photo's board (``state.cells``, ``unsure`` its reader's doubts) is the last
   // board's game (``last``: lastBoardSeen, turned ``turns`` quarter turns onto it) carried on a
-  // few moves: every park where it was and none more (bar squares either reading doubted), and
-  // at most MOST_NEW_ON_A_PHOTO pyramids on squares that were empty.
+  // few moves, of the last board's squares bar those it doubted: at least half its pieces and
+  // parks seen again where the reader is sure (a pyramid as a pyramid, a park as a park), no
+  // park where the reader is sure of an empty square or a pyramid nor the other way round, and at
+  // most MOST_NEW_ON_A_PHOTO pyramids, sure or not, on its empty squares. Not a photo the reader
+  // is unsure of nearly everywhere (no game, perhaps).
   function carriedOnFrom(last, turns, unsure) {
+    if (state.reading.unsureBoard) return false;
     let grid = last.cells, doubts = grid.map((line, r) => line.map((_, c) => last.doubted.has(cellName(c, r))));
     for (let k = 0; k < turns; k++) [grid, doubts] = [quarterTurned(grid), quarterTurned(doubts)];
     if (!sameShape(grid, state.cells)) return false;
-    let fresh = 0;
+    let fresh = 0, held = 0, seen = 0;
     for (let row = 0; row < state.rows; row++) {
       for (let col = 0; col < state.cols; col++) {
-        const was = grid[row][col], now = state.cells[row][col];
-        if (doubts[row][col] || unsure.has(cellName(col, row))) continue;
-        if ((was === "#") !== (now === "#")) return false;
-        if (was === "." && now.length === 2) fresh += 1;
+        const was = grid[row][col], now = state.cells[row][col], sure = !unsure.has(cellName(col, row));
+        if (doubts[row][col]) continue;
+        if (was === ".") fresh += now.length === 2 ? 1 : 0;
+        else held += 1;
+        if (sure && (was === "#") !== (now === "#")) return false;
+        if (sure && was !== "." && (was === "#") === (now === "#") && now !== ".") seen += 1;
       }
     }
-    return fresh <= MOST_NEW_ON_A_PHOTO;
+    return fresh <= MOST_NEW_ON_A_PHOTO && 2 * seen >= held;
   }
 
   // A new photo of the game shown, carried on since (``last``: lastBoardSeen), read onto the
@@ -1069,18 +1088,18 @@
   }
 
   // The pyramids ``fresh`` (square names) new on a photo of the game carried on since the last
-  // board (``last``) taken as moves: one alone whatever its player, several where each is
-  // another player's and they follow the order of play from the player whose turn it was. The
+  // board (``last``) taken as moves: one alone whatever its player, several where they are the
+  // next players' in the order of play from the player whose turn it was, one each. The
   // moves before them stay, each still to be taken back (none new: the game watched goes on).
   // Whether they were taken so.
   function watchFresh(last, fresh) {
     const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
     const seats = state.seats, n = seats.length, from = seats.indexOf(last.turn);
     const colours = fresh.map(colourOf);
-    const inTurn = from >= 0 && new Set(colours).size === colours.length && colours.every((c) => seats.includes(c));
-    if (fresh.length > 1 && !inTurn) return false;
     const after = (name) => (seats.indexOf(colourOf(name)) - from + n) % n;
-    const order = fresh.length > 1 ? fresh.slice().sort((a, b) => after(a) - after(b)) : fresh;
+    const order = fresh.slice().sort((a, b) => after(a) - after(b));
+    const inTurn = from >= 0 && colours.every((c) => seats.includes(c)) && order.every((name, i) => after(name) === i);
+    if (fresh.length > 1 && !inTurn) return false;
     const values = Object.fromEntries(order.map((name) => [name, tokenAt(name)]));
     for (const name of order) state.cells[parseCell(name).row][parseCell(name).col] = ".";
     state.watched = { ...(last.watched || { order: [], squares: [] }), board: boardText() };
@@ -1108,7 +1127,9 @@
       : "Nothing is new on this photo.";
     const differ = Object.entries(disputed).map(([name, was]) => `${name} ${was === "." ? "was empty" : `held a ${describe(was)}`}`);
     const check = differ.length ? ` On the last board ${listed(differ, "and")}: check ${differ.length > 1 ? "them" : "it"} (dashed orange).` : "";
-    showBoardNote(turnedNote + what + check, undefined, { reveal: false });
+    const unordered = !moved && placed.length > 1 && state.seats.includes(last.turn)
+      ? ` They are not the next players' in the order of play, one each, from ${cap(last.turn)}'s turn: check who placed them.` : "";
+    showBoardNote(turnedNote + what + unordered + check, undefined, { reveal: false });
   }
 
   // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all (said
