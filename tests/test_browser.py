@@ -4678,7 +4678,8 @@ def test_a_photo_that_reads_a_settled_piece_otherwise_marks_it_and_says_what_it_
     photo_played_on_read(page)
     send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2", "E3": "b3"}), "second.jpg")  # E3's 2-pip read surely as a 3-pip
     expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
-    expect(page.locator("#board-note")).to_contain_text("On the last board E3 held a blue 2-pip: check it (dashed orange).")
+    expect(page.locator("#board-note")).to_contain_text(
+        "On the last board E3 held a blue 2-pip, and this photo reads it otherwise: check it (dashed orange).")
 
 
 def green_and_purple_played_on_a_new_board(page) -> str:
@@ -4750,3 +4751,42 @@ def test_a_photo_turned_to_match_read_again_stays_turned_with_its_moves(page):
         page.click("#read-again")  # the same photo read again (other options, say)
     expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "r2")
     expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on B2 \u21b6")
+
+
+def test_a_move_tapped_wrong_that_the_next_photo_reads_otherwise_is_asked_not_kept_silently(page):
+    photo_played_on_read(page)
+    pick(page, "C3", "red 3-pip")  # tapped as a 3-pip: it was a 2-pip
+    page.unroute("**/api/read")
+    answer_plain_read(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2"}), unsure=("C3",))
+    expect(page.locator("#board-note")).to_contain_text(
+        "On the last board C3 held a red 3-pip, and this photo reads it otherwise: check it (dashed orange).")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("aria-label", re.compile("unsure"))
+
+
+def test_the_last_move_gone_from_the_next_photo_is_taken_back_and_its_player_places_again(page):
+    red_and_blue_played_after_a_photo(page)  # D2 found against the rules at the table, say, and taken off
+    played = page.input_value("#board-text")
+    send_photo_of(page, board_with(played.replace("b2 . .\n#", ". . .\n#"), {"E2": "b2"}), "second.jpg")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("The blue 2-pip on D2 is taken back: this photo has none there. New on this photo: the blue 2-pip on E2.")
+    expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on E2 \u21b6")
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+
+
+def test_a_photo_of_the_game_gone_back_puts_the_moves_seen_on_photos_aside(page):
+    photo_played_on_read(page)
+    send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2"}), "second.jpg")
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: the red 2-pip on C3.")
+    send_photo_of(page, PHOTO_PLAYED_ON, "first_again.jpg")  # the older photo picked again
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("A new photo: the last board, with 3 pieces, is put aside.")
+    note.get_by_role("button", name="Put the last board back").click()
+    expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on C3 \u21b6")
+
+
+def test_a_new_piece_the_reader_doubts_is_not_judged_before_it_is_checked(page):
+    red_and_blue_played_after_a_photo(page)
+    page.unroute("**/api/read")
+    answer_plain_read(page, board_with(page.input_value("#board-text"), {"B2": "b2"}), unsure=("B2",))  # red's, misread?
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: the blue 2-pip on B2.")
+    expect(page.locator("#board-note")).not_to_contain_text("out of turn")

@@ -537,9 +537,10 @@
   // What a placement did wrong (a rule it breaks, a move out of turn), said under the board,
   // where the eyes are (on a phone the top message is screens above), as long as the board
   // stays the one it speaks of (``renderDiagram`` lets it go).
-  function showBoardNote(text, action, { reveal = true } = {}) {
+  function showBoardNote(text, action, { reveal = true, info = false } = {}) {
     const note = $("#board-note");
     fillMessage(note, text, action);
+    note.className = "message board-note" + (info ? " info" : ""); // news, not a problem
     state.noteBoard = boardText();
     state.asideNote = null; // (showAsideNote's sets it again)
     if (reveal) scrollIntoViewIfOut(note, "nearest");
@@ -955,16 +956,17 @@
     }
     analyse(boardText()).then((ok) => {
       if (!ok) return;
-      if (carried && !lacking) sayCarriedOn(last, carried);
+      if (carried && !lacking) sayCarriedOn(carried);
       showReadingMessage();
       goTo($("#message").hidden ? $("#results") : $("#message"), focusLeftBehind());
     });
   }
 
   // The board shown, as a new photo of it is read (showReading): its tokens and text, the squares
-  // still in doubt on it, those of colour groups whose name is (``colourDoubted``), the game
-  // watched on it, the quarter turns it was drawn at from its reading, the rules it broke and
-  // whose turn it was (its check with the options it had, before any released for the photo);
+  // still in doubt on it, those of colour groups whose name is (``colourDoubted``), what its
+  // reader read (``read``, named as now), the game watched on it and its last move, the quarter
+  // turns it was drawn at from its reading, the rules it broke and whose turn it was (``turns``:
+  // the player to move, or those who might; its check with the options it had, before any released for the photo);
   // null without a board, or where the last photo's squares could not be read (its doubts gone).
   function lastBoardSeen() {
     if (!state.cells || (state.reading && !state.readTokens)) return null;
@@ -972,9 +974,12 @@
     const asked = [checkAsked(text)].concat(before ? [checkAsked(text, { ...options(), players: before.players, stash: before.stash })] : []);
     const check = asked.some((a) => state.checkedFor === JSON.stringify(a)) ? state.check : null;
     const groups = (state.reading && state.reading.colourGroups) || [];
+    const turn = check ? turnNow(check) : null;
+    const turns = !turn ? [] : turn.sure ? [turn.sure] : check.unseen_player_may_move ? [] : turn.candidates;
     return { cells: state.cells.map((line) => line.slice()), text, doubted: new Set(uncheckedUnsure()), watched: watchOf(text),
       colourDoubted: new Set(groups.filter((g) => g.unsure).flatMap((g) => g.cells)), turned: turnsFromRead(),
-      broken: new Set(((check && check.violations) || []).map((v) => v.rule)), turn: check ? turnNow(check).sure : null };
+      read: state.readTokens ? state.cells.map((line, r) => line.map((_, c) => readNowAt(cellName(c, r)))) : null,
+      lastMove: lastPlacedMove(), broken: new Set(((check && check.violations) || []).map((v) => v.rule)), turns };
   }
 
   // The board shown read again from its photo (``last``: lastBoardSeen) turned as it was drawn,
@@ -1020,10 +1025,12 @@
   // the last board onto the photo's, piecesGone's) it is turned as the last board was drawn. The
   // reader's colour groups are named as the last board's pieces on their squares; a square the
   // last board held as the player left it (not one still in doubt there) keeps that where the
-  // reader is unsure of it now (pieces never move, and parks never come), and is marked unsure
-  // where the reader is sure it holds something else (``disputed``: {name: the last board's
-  // token}). The pyramids on squares the last board held empty are new: ``fresh``, taken as
-  // moves where they can be (watchFresh: ``moved``). {fresh, moved, disputed, turned}.
+  // reader is unsure of it now and read it so last time, the player putting that right (pieces
+  // never move, and parks never come); where the reader reads it otherwise, it is marked unsure
+  // (``disputed``: {name: the last board's token}), the photo's value shown. The last move
+  // gone from the photo was taken back (``takenBack``; play goes on as before it: ``from``). The
+  // pyramids on squares the last board held empty are new: ``fresh``, taken as moves where they
+  // can be (watchFresh: ``moved``). {fresh, moved, from, takenBack, disputed, turned}.
   function carryOn(last, turns) {
     const back = (4 - turns) % 4;
     for (let k = 0; k < back; k++) turnQuarter();
@@ -1039,23 +1046,28 @@
         if (!vetted(name) || (was === now && !unsure.has(name))) continue;
         if (was === now) answered.push(name);
         else if (was === "." && now.length === 2) fresh.push(name);
-        else if (unsure.has(name)) {
+        else if (unsure.has(name) && last.read && last.read[row][col] === now) { // the misread put right last time
           state.cells[row][col] = was;
           answered.push(name);
         } else doubtedAgain.push(name);
       }
     }
-    reading.unsure = reading.unsure.filter((cell) => !answered.includes(cell)).concat(doubtedAgain);
+    // the last move gone from the photo: taken off the table (found against the rules, say); its player places again
+    const move = last.lastMove, takenBack = move && doubtedAgain.includes(move.name) && tokenAt(move.name) === ".";
+    const from = takenBack ? { ...last, watched: last.watched && last.watched.previous, turns: [move.colour], broken: new Set() } : last;
+    const disputed = doubtedAgain.filter((name) => !(takenBack && name === move.name));
+    reading.unsure = reading.unsure.filter((cell) => !answered.includes(cell) && !doubtedAgain.includes(cell)).concat(disputed);
     doubtsAnswered(answered.filter(stillAsRead));
-    reading.doubted = (reading.doubted || []).concat(doubtedAgain);
-    const moved = watchFresh(last, fresh);
+    reading.doubted = (reading.doubted || []).concat(disputed);
+    const moved = watchFresh(from, fresh);
     if (!moved) state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
-    return { fresh, moved, disputed: Object.fromEntries(doubtedAgain.map((name) => [name, wasAt(name)])), turned: back > 0 };
+    return { fresh, moved, from, takenBack: takenBack ? move : null, turned: back > 0,
+      disputed: Object.fromEntries(disputed.map((name) => [name, wasAt(name)])) };
   }
 
   // The reader's colour groups named as the last board's pieces on their squares (``wasAt``:
   // square name to token; ``vetted``: whether the player left its colour so), where most of a group's
-  // such pieces, two at least, are of one colour and no two groups come to one name: the
+  // such pieces, two at least or all of them, are of one colour and no two groups come to one name: the
   // player's answers stand, and a group so named has its question answered.
   function nameGroupsAsBefore(wasAt, vetted) {
     const groups = state.reading.colourGroups;
@@ -1066,7 +1078,8 @@
         if (was && was.length === 2 && NAME_OF[was[0]]) seen[NAME_OF[was[0]]] = (seen[NAME_OF[was[0]]] || 0) + 1;
       }
       const [colour, n] = Object.entries(seen).sort((a, b) => b[1] - a[1])[0] || [null, 0];
-      return n >= 2 && 2 * n > Object.values(seen).reduce((a, b) => a + b, 0) ? colour : null;
+      const total = Object.values(seen).reduce((a, b) => a + b, 0);
+      return (n >= 2 || n === total) && 2 * n > total ? colour : null;
     });
     const names = groups.map((g, i) => named[i] || g.colour);
     if (new Set(names).size < names.length) return;
@@ -1094,7 +1107,7 @@
   // Whether they were taken so.
   function watchFresh(last, fresh) {
     const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
-    const seats = state.seats, n = seats.length, from = seats.indexOf(last.turn);
+    const seats = state.seats, n = seats.length, from = last.turns.length === 1 ? seats.indexOf(last.turns[0]) : -1;
     const colours = fresh.map(colourOf);
     const after = (name) => (seats.indexOf(colourOf(name)) - from + n) % n;
     const order = fresh.slice().sort((a, b) => after(a) - after(b));
@@ -1115,21 +1128,26 @@
   // move that breaks a rule or was out of turn as a tapped one is, else the pieces new since the
   // last photo (or none), the squares it reads otherwise than the last board, and a photo turned
   // to match the board.
-  function sayCarriedOn(last, carried) {
-    const { fresh, moved, disputed, turned } = carried;
+  function sayCarriedOn(carried) {
+    const { fresh, moved, from, takenBack, disputed, turned } = carried;
     const placed = fresh.filter((name) => tokenAt(name) && tokenAt(name).length === 2);
-    if (moved && placed.some((name) => sayPlacementBroke(name, tokenAt(name), last.broken))) return;
-    if (moved && placed.length === 1 && sayOutOfTurn(placed[0], tokenAt(placed[0]), last.turn)) return;
+    // (a piece the reader is unsure of is checked first: its message says so)
+    const judged = moved ? placed.filter((name) => !state.reading.unsure.includes(name)) : [];
+    if (judged.some((name) => sayPlacementBroke(name, tokenAt(name), from.broken))) return;
+    if (judged.length === 1 && placed.length === 1 && sayOutOfTurn(judged[0], tokenAt(judged[0]), from.turns)) return;
     const seen = watchedSeats();
     if (seen && !state.seats.length) setSeats(seen, { watched: true });
-    const turnedNote = turned ? "The photo, taken from another side of the table, is turned to match the board. " : "";
+    const turnedNote = (turned ? "The photo, taken from another side of the table, is turned to match the board. " : "")
+      + (takenBack ? `The ${describe(takenBack.value)} on ${takenBack.name} is taken back: this photo has none there. ` : "");
     const what = placed.length ? `New on this photo: ${listed(placed.map((name) => `the ${describe(tokenAt(name))} on ${name}`), "and")}.`
       : "Nothing is new on this photo.";
     const differ = Object.entries(disputed).map(([name, was]) => `${name} ${was === "." ? "was empty" : `held a ${describe(was)}`}`);
-    const check = differ.length ? ` On the last board ${listed(differ, "and")}: check ${differ.length > 1 ? "them" : "it"} (dashed orange).` : "";
-    const unordered = !moved && placed.length > 1 && state.seats.includes(last.turn)
-      ? ` They are not the next players' in the order of play, one each, from ${cap(last.turn)}'s turn: check who placed them.` : "";
-    showBoardNote(turnedNote + what + unordered + check, undefined, { reveal: false });
+    const check = differ.length ? ` On the last board ${listed(differ, "and")}, and this photo reads ${differ.length > 1 ? "them" : "it"} `
+      + `otherwise: check ${differ.length > 1 ? "them" : "it"} (dashed orange).` : "";
+    const turn = from.turns.length === 1 ? from.turns[0] : null;
+    const unordered = !moved && placed.length > 1 && state.seats.includes(turn)
+      ? ` They are not the next players' in the order of play, one each, from ${cap(turn)}'s turn: check who placed them.` : "";
+    showBoardNote(turnedNote + what + unordered + check, undefined, { reveal: false, info: !unordered && !check });
   }
 
   // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all (said
@@ -2883,7 +2901,7 @@
       if (!ok) return;
       if (parkGame) sayOnPark(name, value, parkGame);
       // a placement said to be wrong sets no order of play
-      if (placed && (sayPlacementBroke(name, value, brokenBefore) || sayOutOfTurn(name, value, turn))) return;
+      if (placed && (sayPlacementBroke(name, value, brokenBefore) || sayOutOfTurn(name, value, turn ? [turn] : []))) return;
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
@@ -3026,12 +3044,14 @@
     return true;
   }
 
-  // A move placed by another player than the one the page said was to move (``turn``) is said
-  // at once, with its undoing one tap away. Whether it was said.
-  function sayOutOfTurn(name, value, turn) {
+  // A move placed by another player than the one the page said was to move (``turns``: that
+  // player, or those who might; none: not judged) is said at once, with its undoing one tap away.
+  // Whether it was said.
+  function sayOutOfTurn(name, value, turns) {
     const colour = NAME_OF[value[0]], watched = watchOf(boardText());
-    if (!turn || colour === turn || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
-    showBoardNote(`It was ${cap(turn)}'s turn, not ${cap(colour)}'s: that piece was placed out of turn.`, takeBack(name, value));
+    if (!turns.length || turns.includes(colour) || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
+    const whose = listed(turns.map((c) => `${cap(c)}'s`), "or");
+    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, takeBack(name, value));
     return true;
   }
 
@@ -3212,10 +3232,11 @@
 
   // A board played or typed here (not a photo's: reading it again brings that back), with its
   // game, put aside by "New empty board" until the next change, one tap from coming back.
-  // ``entered``: a photo's board too where the player changed it (corrections, moves since),
+  // ``entered``: a photo's board too where the player changed it (corrections, moves since, moves seen on photos since),
   // with its reading (its marks and corrections) and, until the page reloads, its photo.
   function boardPutAside({ entered = false } = {}) {
-    const changed = !state.reading || (entered && (correctionCount() || placedSinceCount()));
+    const watched = state.cells && watchOf(boardText()), moves = watched && watched.squares.some(Boolean);
+    const changed = !state.reading || (entered && (correctionCount() || placedSinceCount() || moves));
     const pieces = state.cells && changed ? pieceCount(state.cells) : 0;
     const before = state.released && state.released.before; // released for the photo being read: this board's
     const opts = before ? { ...options(), players: before.players, stash: before.stash } : options();
