@@ -534,9 +534,10 @@
     box.hidden = false;
   }
 
-  // What a placement did wrong (a rule it breaks, a move out of turn), said under the board,
+  // What a placement did wrong (a rule it breaks, a move out of turn), a board put aside, or what
+  // a photo of the game carried on brought (``info``: news, not a problem), said under the board,
   // where the eyes are (on a phone the top message is screens above), as long as the board
-  // stays the one it speaks of (``renderDiagram`` lets it go).
+  // stays the one it speaks of (``renderDiagram`` lets it go). ``reveal``: scrolled into view.
   function showBoardNote(text, action, { reveal = true, info = false } = {}) {
     const note = $("#board-note");
     fillMessage(note, text, action);
@@ -898,8 +899,8 @@
   // ``samePhoto``: the board shown read again from its photo (read again, its play area or
   // corners marked, other options): the same game.
   function showReading(data, { samePhoto = false, anotherBoard = false } = {}) {
-    // what was entered here (a board played or typed, corrections, moves since the last photo),
-    // kept aside where this photo's board does not hold it
+    // what was entered here (a board played or typed, corrections, moves since the last photo or
+    // seen on photos of the game), kept aside where this photo's board does not hold it
     const aside = samePhoto ? null : boardPutAside({ entered: true });
     const last = lastBoardSeen();
     const doubtedBefore = last ? last.doubted : new Set(); // the last board's own doubts: no sure piece of it
@@ -3230,8 +3231,8 @@
     analyse(text, { scroll: true, quiet: true });
   }
 
-  // A board played or typed here (not a photo's: reading it again brings that back), with its
-  // game, put aside by "New empty board" until the next change, one tap from coming back.
+  // A board played or typed here (not a photo's as read: reading it again brings that back), with
+  // its game, put aside by "New empty board" or a new photo until the next change, one tap from coming back.
   // ``entered``: a photo's board too where the player changed it (corrections, moves since, moves seen on photos since),
   // with its reading (its marks and corrections) and, until the page reloads, its photo.
   function boardPutAside({ entered = false } = {}) {
