@@ -1608,10 +1608,17 @@ def test_a_text_edited_before_a_reload_and_a_tap_keeps_the_move_when_applied(pag
     expect_the_text_and_the_tap_kept(page)
 
 
-def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
+def green_and_purple_played_on_a_new_board(page) -> str:
+    """On a new 6x6 two-player board, green 2-pip on C3 and purple on D4 (green to move); the board's text."""
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "C3", "green 2-pip")
     pick(page, "D4", "purple 2-pip")
+    expect(page.locator("#to-move")).to_have_text("Green to move.")
+    return page.input_value("#board-text")
+
+
+def test_a_game_replaced_by_a_new_empty_board_is_one_tap_from_coming_back(page):
+    green_and_purple_played_on_a_new_board(page)
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Purple")
     page.select_option("#new-size", label="7\u00d77 \u00b7 3 players")
     page.dblclick("#new-board")  # a tap too many, twice: the game is not lost
@@ -1669,13 +1676,20 @@ def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_move
     expect(note).to_be_hidden()
 
 
+def offered_again_after_a_reload(page, offer: str):
+    """The note under the board says ``offer``, and says it again once the page is reloaded (as a
+    phone's browser reloads a page left in the background); the note."""
+    note = page.locator("#board-note")
+    expect(note).to_contain_text(offer)
+    page.reload()
+    expect(note).to_contain_text(offer)
+    return note
+
+
 def test_a_board_put_aside_by_a_photo_is_still_offered_back_after_a_reload(page):
     red_and_blue_played_after_a_photo(page)
     send_photo(page, "first_again.jpg")
-    note = page.locator("#board-note")
-    expect(note).to_contain_text("A new photo: the last board, with 4 pieces, is put aside.")
-    page.reload()  # a phone's browser reloads a page left in the background
-    expect(note).to_contain_text("A new photo: the last board, with 4 pieces, is put aside.")
+    note = offered_again_after_a_reload(page, "A new photo: the last board, with 4 pieces, is put aside.")
     note.get_by_role("button", name="Put the last board back").click()
     expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("data-value", "b2")
     expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on D2 \u21b6")
@@ -1687,14 +1701,9 @@ def test_a_board_put_aside_by_a_photo_is_still_offered_back_after_a_reload(page)
 
 
 def test_a_board_put_aside_by_a_new_empty_board_is_offered_back_after_a_reload_until_the_board_changes(page):
-    new_empty_board(page, "6\u00d76 \u00b7 2 players")
-    pick(page, "C3", "green 2-pip")
-    pick(page, "D4", "purple 2-pip")
+    green_and_purple_played_on_a_new_board(page)
     new_empty_board(page, "7\u00d77 \u00b7 3 players")
-    note = page.locator("#board-note")
-    expect(note).to_contain_text("A new empty board: the last one, with 2 pieces, is put aside.")
-    page.reload()
-    expect(note).to_contain_text("A new empty board: the last one, with 2 pieces, is put aside.")
+    note = offered_again_after_a_reload(page, "A new empty board: the last one, with 2 pieces, is put aside.")
     pick(page, "A1", "red 2-pip")  # the new board changed: the offer ends, and stays ended
     expect(note).to_be_hidden()
     page.reload()
@@ -4680,15 +4689,6 @@ def test_a_photo_that_reads_a_settled_piece_otherwise_marks_it_and_says_what_it_
     expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
     expect(page.locator("#board-note")).to_contain_text(
         "On the last board E3 held a blue 2-pip, and this photo reads it otherwise: check it (dashed orange).")
-
-
-def green_and_purple_played_on_a_new_board(page) -> str:
-    """On a new 6x6 two-player board, green 2-pip on C3 and purple on D4 (green to move); the board's text."""
-    new_empty_board(page, "6\u00d76 \u00b7 2 players")
-    pick(page, "C3", "green 2-pip")
-    pick(page, "D4", "purple 2-pip")
-    expect(page.locator("#to-move")).to_have_text("Green to move.")
-    return page.input_value("#board-text")
 
 
 def test_a_photo_after_a_new_board_judges_its_move_with_the_boards_options(page):

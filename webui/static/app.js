@@ -310,6 +310,12 @@
     save();
   }
 
+  // The options as they stand, with the players and stash as they were ``before`` a photo
+  // released them (state.released.before).
+  function optionsBeforeRelease(before) {
+    return { ...options(), players: before.players, stash: before.stash };
+  }
+
   // The photo sent was not read: the reading shown keeps the options released for it, where
   // nothing has changed since (no option set, no board typed, made or read; ``anyBoard``: the
   // board put right meanwhile, the same game).
@@ -429,7 +435,7 @@
     state.stashFromCheck = saved.stashFromCheck === true;
     const released = saved.released && saved.released.before; // sent with a photo the reload let go, nothing set since
     if (released && typeof released.players === "string" && JSON.stringify(saved.options) === saved.released.after) {
-      setOptions({ ...options(), players: released.players, stash: released.stash });
+      setOptions(optionsBeforeRelease(released));
       state.optionsFromBoard = released.optionsFromBoard === true;
       state.stashFromCheck = released.stashFromCheck === true;
     }
@@ -972,7 +978,7 @@
   function lastBoardSeen() {
     if (!state.cells || (state.reading && !state.readTokens)) return null;
     const text = boardText(), before = state.released && state.released.before;
-    const asked = [checkAsked(text)].concat(before ? [checkAsked(text, { ...options(), players: before.players, stash: before.stash })] : []);
+    const asked = [checkAsked(text)].concat(before ? [checkAsked(text, optionsBeforeRelease(before))] : []);
     const check = asked.some((a) => state.checkedFor === JSON.stringify(a)) ? state.check : null;
     const groups = (state.reading && state.reading.colourGroups) || [];
     const turn = check ? turnNow(check) : null;
@@ -988,8 +994,7 @@
   // say): its moves still to be taken back.
   function keepAsDrawn(last) {
     if (last.turned % 2 && state.rows !== state.cols) return;
-    for (let k = 0; k < last.turned; k++) turnQuarter();
-    if (last.turned) state.reading.turnedFromRead = last.turned;
+    turnQuarters(last.turned);
     if (last.watched && boardText() === last.text) state.watched = { ...last.watched, board: boardText() };
   }
 
@@ -1034,9 +1039,8 @@
   // can be (watchFresh: ``moved``). {fresh, moved, from, takenBack, disputed, turned}.
   function carryOn(last, turns) {
     const back = (4 - turns) % 4;
-    for (let k = 0; k < back; k++) turnQuarter();
+    turnQuarters(back);
     const reading = state.reading;
-    if (back) reading.turnedFromRead = back;
     const wasAt = (name) => { const { col, row } = parseCell(name); return last.cells[row][col]; };
     const vetted = (name) => !last.doubted.has(name);
     nameGroupsAsBefore(wasAt, (name) => !last.colourDoubted.has(name));
@@ -1888,8 +1892,7 @@
     if (!state.cells || !state.rows) return;
     const quarters = ((turns % 4) + 4) % 4;
     if (quarters) boardReplaced(); // the squares' names change
-    for (let k = 0; k < quarters; k++) turnQuarter();
-    if (state.reading) state.reading.turnedFromRead = (turnsFromRead() + quarters) % 4;
+    turnQuarters(quarters);
     letGoOfLines();
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
@@ -1910,6 +1913,13 @@
   function turnsFromRead() {
     const turns = state.reading && state.reading.turnedFromRead;
     return Number.isInteger(turns) ? turns : 0;
+  }
+
+  // The board shown and all kept by cell name turned ``quarters`` quarter turns clockwise
+  // (turnQuarter), the reading's turn since it was read counted on.
+  function turnQuarters(quarters) {
+    for (let k = 0; k < quarters; k++) turnQuarter();
+    if (state.reading) state.reading.turnedFromRead = (turnsFromRead() + quarters) % 4;
   }
 
   function turnQuarter() {
@@ -3240,7 +3250,7 @@
     const changed = !state.reading || (entered && (correctionCount() || placedSinceCount() || moves));
     const pieces = state.cells && changed ? pieceCount(state.cells) : 0;
     const before = state.released && state.released.before; // released for the photo being read: this board's
-    const opts = before ? { ...options(), players: before.players, stash: before.stash } : options();
+    const opts = before ? optionsBeforeRelease(before) : options();
     const flags = before || state;
     const reading = state.reading && state.readTokens
       ? { reading: state.reading, readTokens: state.readTokens, photo: shownPhoto() } : {};
