@@ -1152,6 +1152,20 @@ def test_a_piece_placed_out_of_turn_is_said_with_its_undoing_one_tap_away(page):
     expect(message).to_be_hidden()
 
 
+def test_a_piece_placed_out_of_turn_is_still_said_after_a_reload_with_its_undoing(page):
+    answer_plain_read(page, CYAN_A_PIECE_AHEAD)
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    pick(page, "E4", "cyan 2-pip")
+    note = offered_again_after_a_reload(page, "It was Orange's turn, not Cyan's: that piece was placed out of turn.")
+    expect(note).not_to_have_class(re.compile(r"\binfo\b"))  # a problem, as first said
+    note.get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="E4"]')).to_have_attribute("data-value", ".")
+    expect(note).to_be_hidden()
+    page.reload()  # taken back: nothing said any more
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    expect(note).to_be_hidden()
+
+
 def test_guidance_standing_through_a_move_is_not_read_out_again_and_the_turn_is(page):
     answer_plain_read(page, CYAN_A_PIECE_AHEAD, unsure=("E5",))
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")
@@ -1577,6 +1591,7 @@ def test_a_piece_put_on_a_park_in_a_game_going_on_is_said_and_one_tap_from_undon
     page.get_by_label("red 2-pip", exact=True).click()  # placed all the same
     note = page.locator("#board-note")
     expect(note).to_contain_text("C3 held a park, and pieces go on empty squares only")
+    note = offered_again_after_a_reload(page, "C3 held a park, and pieces go on empty squares only")
     note.get_by_role("button", name="Put the park back").click()
     expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "#")
     expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on E5 \u21b6")  # the game's moves kept
@@ -3695,6 +3710,31 @@ def test_a_reading_damaged_in_storage_is_dropped_and_the_board_still_works(page,
     expect(page.locator("#message")).to_be_hidden()
 
 
+@pytest.mark.parametrize("note", ["abc", {"text": 5, "info": False, "action": None},
+                                  {"text": "x", "info": False, "action": {"kind": "take_back", "name": "Z9", "value": "r1"}},
+                                  {"text": "x", "info": False, "action": {"kind": "park_back", "name": "D3", "value": "r1", "watched": 3}},
+                                  {"text": "x", "info": False, "action": {"kind": "put_back"}}])  # nothing put aside
+def test_a_board_note_damaged_in_storage_is_dropped_and_the_board_still_works(page, note):
+    reload_with_saved(page, {"board": MIDGAME, "boardNote": note if isinstance(note, str) else {**note, "board": MIDGAME}})
+    expect(total_of(page, "red")).to_have_text("4")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)  # (the note kept is said once the board is scored)
+    expect(page.locator("#board-note")).to_be_hidden()
+    pick(page, "D3", "blue 2-pip")  # the picker opens: no error in the page (the fixture fails on one)
+    expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "b2")
+
+
+def test_a_board_note_kept_for_another_board_is_not_said_on_this_one(page):
+    note = {"text": "It was Orange's turn", "info": False, "action": None}
+    reload_with_saved(page, {"board": MIDGAME, "boardNote": {**note, "board": CYAN_A_PIECE_AHEAD}})
+    expect(total_of(page, "red")).to_have_text("4")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    expect(page.locator("#board-note")).to_be_hidden()
+    reload_with_saved(page, {"board": MIDGAME, "boardNote": {**note, "board": MIDGAME}})  # the control: its own board
+    expect(page.locator("#board-note")).to_have_text("It was Orange's turn")
+
+
 def test_a_board_damaged_in_storage_is_named_as_last_visits_and_the_text_kept(page):
     reload_with_saved(page, {"board": "r3 zz\n. .", "text": "my notes r3", "textDirty": True})
     expect(page.locator("#message")).to_contain_text("The board kept from your last visit could not be shown")
@@ -4608,6 +4648,8 @@ def test_a_photo_of_the_game_carried_on_takes_its_new_piece_for_the_move(page):
     expect(note).to_contain_text("New on this photo: the red 2-pip on C3.")
     expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on C3 \u21b6")
     expect(page.locator("#diagram rect.last-move")).to_have_count(1)
+    offered_again_after_a_reload(page, "New on this photo: the red 2-pip on C3.")  # (a phone reloads a page left behind)
+    expect(note).to_have_class(re.compile(r"\binfo\b"))  # news, as first said
     send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2", "D2": "b2"}), "third.jpg")
     expect(note).to_contain_text("New on this photo: the blue 2-pip on D2.")
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")  # seen from the photos

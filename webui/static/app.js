@@ -35,7 +35,7 @@
     moveColour: null, movePips: null,
     turnFollowed: null,              // the player to move the mid-game card's player last followed
     boardFollowed: null,             // the board (its text) the card's size was last fitted to the turn on
-    noteBoard: null,                 // the board (its text) the note under it speaks of (showBoardNote)
+    boardNote: null,                 // {text, info, action, board}: the note under the board (showBoardNote), its button as data, and the board (its text) it speaks of
     checkedFor: null,                // what the last check answered (checkAsked, as JSON)
     optionsFromBoard: false,         // players and stash were set by "New empty board", not by the player
     stashFromCheck: false,           // the stash was set by the reader's stash check for that photo, not by the player
@@ -63,7 +63,6 @@
     analysing: null,                 // the last scoring asked (analyse's promise), which a tap waits on
     boardGen: 0,                     // counts the boards put in place other than by a tap: a tap still waiting its turn is then dropped
     putAside: null,                  // the board "New empty board" or a new photo last put aside (boardPutAside)
-    asideNote: null,                 // {kind, board}: the note offering it back, "new" or "photo", and the board (its text) it is under
     released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
   };
 
@@ -407,7 +406,7 @@
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
         putAside: state.putAside && { ...state.putAside, photo: null }, // the photo itself is not kept
-        asideNote: !$("#board-note").hidden && state.asideNote && state.asideNote.board === state.noteBoard ? state.asideNote : null,
+        boardNote: !$("#board-note").hidden && state.cells && state.boardNote.board === boardText() ? state.boardNote : null,
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -458,16 +457,29 @@
       if (typeof size.rows === "string" && typeof size.cols === "string") [$("#new-rows").value, $("#new-cols").value] = [size.rows, size.cols];
     }
     state.putAside = restoredAside(saved.putAside);
-    const note = saved.asideNote;
-    const asideShown = state.putAside && note && ["new", "photo"].includes(note.kind) && note.board === saved.board ? note.kind : null;
+    const note = restoredNote(saved.boardNote);
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top;
-      // a board put aside by this board is still offered back under it.
+      // the note under the board (a move against the rules, a board put aside) is said again.
       restoreBoard(saved.board).then(() => {
-        if (asideShown && state.cells && boardText() === saved.board) showAsideNote(state.putAside, asideShown, { reveal: false });
+        if (note && state.cells && boardText() === note.board) showBoardNote(note.text, note.action, { reveal: false, info: note.info });
         returnToPlace();
       });
     }
+  }
+
+  // The note under the board as kept from the last visit (showBoardNote's fields), else null; one
+  // offering back a board put aside only while that board is still kept.
+  function restoredNote(note) {
+    const action = note && note.action;
+    const valid = action === null
+      || (action && ["take_back", "park_back"].includes(action.kind) && CELL_NAME.test(action.name)
+        && /^[a-z][123]$/.test(action.value) && !!NAME_OF[action.value[0]]
+        && (action.kind === "take_back" || restoredWatch(action.watched)))
+      || (action && action.kind === "put_back" && state.putAside);
+    if (!(note && typeof note.text === "string" && typeof note.board === "string" && typeof note.info === "boolean" && valid)) return null;
+    return { text: note.text, info: note.info, board: note.board,
+      action: action && action.kind === "park_back" ? { ...action, watched: restoredWatch(action.watched) } : action };
   }
 
   // A reload (a phone's browser reloads a page left in the background) comes back to the card
@@ -543,24 +555,31 @@
   // What a placement did wrong (a rule it breaks, a move out of turn), a board put aside, or what
   // a photo of the game carried on brought (``info``: news, not a problem), said under the board,
   // where the eyes are (on a phone the top message is screens above), as long as the board
-  // stays the one it speaks of (``renderDiagram`` lets it go). ``reveal``: scrolled into view.
-  function showBoardNote(text, action, { reveal = true, info = false } = {}) {
+  // stays the one it speaks of (``renderDiagram`` lets it go), a reload included. ``action``: its
+  // button, as data kept across a reload (noteButton). ``reveal``: scrolled into view.
+  function showBoardNote(text, action = null, { reveal = true, info = false } = {}) {
     const note = $("#board-note");
-    fillMessage(note, text, action);
+    fillMessage(note, text, action && noteButton(action));
     note.className = "message board-note" + (info ? " info" : ""); // news, not a problem
-    state.noteBoard = boardText();
-    state.asideNote = null; // (showAsideNote's sets it again)
+    state.boardNote = { text, info, action, board: boardText() };
+    save();
     if (reveal) scrollIntoViewIfOut(note, "nearest");
   }
 
+  // The button of the note under the board from its data: ``take_back`` the piece ``value`` off
+  // square ``name``; ``park_back``: the park on ``name`` where ``value`` was put by mistake, and
+  // the game ``watched`` as it was (sayOnPark); ``put_back`` the board put aside (boardPutAside).
+  function noteButton(action) {
+    if (action.kind === "take_back") return takeBack(action.name, action.value);
+    if (action.kind === "park_back") return parkBack(action.name, action.value, action.watched);
+    return { label: "Put the last board back", onclick: () => state.putAside && putBoardBack(state.putAside) };
+  }
+
   // The note under the board offering back the board ``aside`` put aside (boardPutAside) by a
-  // new photo (``kind`` "photo") or "New empty board" ("new"); shown again after a reload
-  // (``reveal`` false) while the board is still the one that replaced it.
-  function showAsideNote(aside, kind, { reveal = true } = {}) {
+  // new photo (``kind`` "photo") or "New empty board" ("new").
+  function showAsideNote(aside, kind) {
     const what = kind === "photo" ? "A new photo: the last board" : "A new empty board: the last one";
-    showBoardNote(`${what}, with ${counted(aside.pieces, "piece")}, is put aside.`,
-      { label: "Put the last board back", onclick: () => putBoardBack(aside) }, { reveal });
-    state.asideNote = { kind, board: state.noteBoard };
+    showBoardNote(`${what}, with ${counted(aside.pieces, "piece")}, is put aside.`, { kind: "put_back" });
   }
 
   // The board put aside as kept from the last visit (boardPutAside's fields), else null.
@@ -1152,7 +1171,7 @@
     const turn = from.turns.length === 1 ? from.turns[0] : null;
     const unordered = !moved && placed.length > 1 && state.seats.includes(turn)
       ? ` They are not the next players' in the order of play, one each, from ${cap(turn)}'s turn: check who placed them.` : "";
-    showBoardNote(turnedNote + what + unordered + check, undefined, { reveal: false, info: !unordered && !check });
+    showBoardNote(turnedNote + what + unordered + check, null, { reveal: false, info: !unordered && !check });
   }
 
   // Nearly every square in doubt and none checked since: perhaps no Subdivision game at all (said
@@ -1997,7 +2016,7 @@
 
   function renderDiagram() {
     const note = $("#board-note");
-    if (!note.hidden && state.noteBoard !== boardText()) keepFocusWithin(note, () => { note.hidden = true; });
+    if (!note.hidden && state.boardNote.board !== boardText()) keepFocusWithin(note, () => { note.hidden = true; });
     const wrap = $("#diagram");
     const width = LEFT + state.cols * S + RIGHT;
     const height = TOP + state.rows * S + BOTTOM;
@@ -3051,7 +3070,7 @@
     const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name
       || (v.cell === null && !brokenBefore.has(v.rule) && (v.cells || []).includes(name)));
     if (!broken) return false;
-    showBoardNote(`That placement breaks a rule: ${broken.message}.`, takeBack(name, value));
+    showBoardNote(`That placement breaks a rule: ${broken.message}.`, { kind: "take_back", name, value });
     return true;
   }
 
@@ -3062,7 +3081,7 @@
     const colour = NAME_OF[value[0]], watched = watchOf(boardText());
     if (!turns.length || turns.includes(colour) || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
     const whose = listed(turns.map((c) => `${cap(c)}'s`), "or");
-    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, takeBack(name, value));
+    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, { kind: "take_back", name, value });
     return true;
   }
 
@@ -3071,7 +3090,14 @@
   // where the park was the mistake.
   function sayOnPark(name, value, watched) {
     if (tokenAt(name) !== value) return;
-    showBoardNote(`${name} held a park, and pieces go on empty squares only (a park put there by mistake: leave the piece).`, {
+    showBoardNote(`${name} held a park, and pieces go on empty squares only (a park put there by mistake: leave the piece).`,
+      { kind: "park_back", name, value, watched });
+  }
+
+  // The message button that puts the park back on square ``name`` where the piece ``value`` was
+  // put by mistake (if still there), with the game as it was before the slip (``watched``).
+  function parkBack(name, value, watched) {
+    return {
       label: "Put the park back",
       onclick: () => {
         if (tokenAt(name) !== value) return;
@@ -3080,7 +3106,7 @@
         save();
         showOnBoard(`.sq[data-cell="${name}"]`);
       },
-    });
+    };
   }
 
   // The message button that takes the piece ``value`` off square ``name`` (if still there).
