@@ -4746,6 +4746,22 @@ def test_a_photo_of_two_moves_in_turn_takes_both_for_moves(page):
     expect(page.locator("#undo-move")).to_have_text("take back the purple 2-pip on D3 \u21b6")
 
 
+def test_a_photo_of_two_rounds_takes_each_turns_piece_for_its_move(page):
+    red_and_blue_played_after_a_photo(page)  # Red to move
+    played = page.input_value("#board-text")
+    send_photo_of(page, board_with(played, {"B2": "b2", "E5": "r2", "A3": "b2", "F4": "r2"}), "two_rounds_on.jpg")  # a photo skipped
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: ")
+    expect(page.locator("#board-note")).not_to_contain_text("check who placed them")
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    undo = page.locator("#undo-move")
+    expect(undo).to_have_text(re.compile(r"take back the blue 2-pip on (B2|A3) \u21b6"))
+    for _ in range(4):  # the four moves, back to the last photo's, each player's in turn
+        undo.click()
+    expect(undo).to_have_text("take back the blue 2-pip on D2 \u21b6")
+    for name in ("B2", "E5", "A3", "F4"):
+        expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("data-value", ".")
+
+
 def test_a_photo_of_two_moves_skipping_the_player_to_move_says_so(page):
     page.select_option("#opt-players", "3")
     enter_board(page, "\n".join([" ".join(["."] * 7)] * 7) + "\n")
@@ -4755,7 +4771,7 @@ def test_a_photo_of_two_moves_skipping_the_player_to_move_says_so(page):
     expect(page.locator("#to-move")).to_have_text("Red to move.")
     answer_plain_read(page, board_with(page.input_value("#board-text"), {"E3": "b2", "B6": "g2"}))
     expect(page.locator("#board-note")).to_contain_text(
-        "They are not the next players' in the order of play, one each, from Red's turn: check who placed them.")
+        "They do not follow the order of play from Red's turn, one a turn: check who placed them.")
     expect(page.locator("#undo-move")).to_be_hidden()  # not taken for moves
 
 

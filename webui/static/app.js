@@ -1126,17 +1126,22 @@
 
   // The pyramids ``fresh`` (square names) new on a photo of the game carried on since the last
   // board (``last``) taken as moves: one alone whatever its player, several where they are the
-  // next players' in the order of play from the player whose turn it was, one each. The
-  // moves before them stay, each still to be taken back (none new: the game watched goes on).
-  // Whether they were taken so.
+  // next turns' in the order of play from the player whose turn it was (a round or more: a photo
+  // skipped), one a turn; of a player's several, which came first is not known (taken in the
+  // reader's order). The moves before them stay, each still to be taken back (none new: the game
+  // watched goes on). Whether they were taken so.
   function watchFresh(last, fresh) {
     const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
-    const seats = state.seats, n = seats.length, from = last.turns.length === 1 ? seats.indexOf(last.turns[0]) : -1;
-    const colours = fresh.map(colourOf);
-    const after = (name) => (seats.indexOf(colourOf(name)) - from + n) % n;
-    const order = fresh.slice().sort((a, b) => after(a) - after(b));
-    const inTurn = from >= 0 && colours.every((c) => seats.includes(c)) && order.every((name, i) => after(name) === i);
+    const seats = state.seats, from = last.turns.length === 1 ? seats.indexOf(last.turns[0]) : -1;
+    const left = from >= 0 ? fresh.slice() : [], inOrder = [];
+    for (let i = 0; left.length; i++) { // each turn's player's piece, while there is one
+      const at = left.findIndex((name) => colourOf(name) === seats[(from + i) % seats.length]);
+      if (at < 0) break;
+      inOrder.push(...left.splice(at, 1));
+    }
+    const inTurn = from >= 0 && inOrder.length === fresh.length;
     if (fresh.length > 1 && !inTurn) return false;
+    const order = inTurn ? inOrder : fresh;
     const values = Object.fromEntries(order.map((name) => [name, tokenAt(name)]));
     for (const name of order) state.cells[parseCell(name).row][parseCell(name).col] = ".";
     state.watched = { ...(last.watched || { order: [], squares: [] }), board: boardText() };
@@ -1170,7 +1175,7 @@
       + `otherwise: check ${differ.length > 1 ? "them" : "it"} (dashed orange).` : "";
     const turn = from.turns.length === 1 ? from.turns[0] : null;
     const unordered = !moved && placed.length > 1 && state.seats.includes(turn)
-      ? ` They are not the next players' in the order of play, one each, from ${cap(turn)}'s turn: check who placed them.` : "";
+      ? ` They do not follow the order of play from ${cap(turn)}'s turn, one a turn: check who placed them.` : "";
     showBoardNote(turnedNote + what + unordered + check, null, { reveal: false, info: !unordered && !check });
   }
 
