@@ -2960,13 +2960,29 @@ def test_confirming_a_colour_keeps_the_mark_of_a_piece_that_may_be_another_playe
     answer_read_white_and_clear(page)
     checks = page.locator("#reader-checks")
     checks.locator('.colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
-    checks.locator('.colour-check[data-colour="clear"]').get_by_role("button", name="Yes, clear").click()
+    # clear's only other name is white, confirmed: nothing is left to ask of it
     expect(checks).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
     assert uncertain_squares(page) == ["A3", "B3", "C3"]  # C2 alone settled
     page.reload()
     expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
     assert uncertain_squares(page) == ["A3", "B3", "C3"]
+
+
+def test_confirming_one_of_two_groups_each_the_others_other_name_settles_both(page):
+    board = "x3 x2 . .\n. w2 w1 .\n. . c2 c1\n# . . #\n"
+    answer_read_groups(page, board, [("clear", ["A4", "B4"], 0.6, {"white": 0.4}, True),
+                                     ("white", ["B3", "C3"], 0.6, {"clear": 0.4}, True),
+                                     ("cyan", ["C2", "D2"], 0.6, {"blue": 0.4}, True)])
+    checks = page.locator("#reader-checks")
+    checks.locator('.colour-check[data-colour="cyan"]').get_by_role("button", name="Yes, cyan").click()
+    expect(checks.locator(".colour-check")).to_have_count(2)  # blue was cyan's other name: nothing to white or clear
+    checks.locator('.colour-check[data-colour="clear"]').get_by_role("button", name="Yes, clear").click()
+    expect(checks).to_be_hidden()  # white was the white group's one other name
+    expect(page.locator("#message")).to_contain_text("The clear pieces are confirmed, and so are the white ones: "
+                                                     "no other colour is left for them. Nothing the reader doubted is left to check")
+    page.reload()
+    expect(page.locator("#reader-checks")).to_be_hidden()
 
 
 def test_swapping_white_and_clear_keeps_the_marks_of_pieces_either_player_may_own_after_a_reload(page):

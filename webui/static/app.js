@@ -1778,10 +1778,26 @@
     if (!state.reading) return;
     dropSettledMarks(group, {});
     group.unsure = false;
+    const also = settleGroupsLeftNoChoice();
     save();
-    sayConfirmed(`The ${group.colour} pieces are confirmed.`);
+    sayConfirmed(`The ${group.colour} pieces are confirmed`
+      + (also.length ? `, and so are the ${listed(also, "and")} ones: no other colour is left for them.` : "."));
     renderWarnings();
     renderDiagram();
+  }
+
+  // The unsure colour groups on the board left no other name (every one the reader weighed
+  // for them is another player's, settled: clear confirmed, the white group's one other name
+  // was clear) settled as named: their check would offer only "Yes". Their names.
+  function settleGroupsLeftNoChoice() {
+    const onBoard = onBoardColours();
+    const forced = state.reading.colourGroups.filter((g) => g.unsure && onBoard.has(g.colour)
+      && piecesStillOfGroup(g).length && !renameChoices(g).length);
+    for (const g of forced) {
+      dropSettledMarks(g, {});
+      g.unsure = false;
+    }
+    return forced.map((g) => g.colour);
   }
 
   // The user names an unsure colour group ``to``: its check is answered, and so is the check
