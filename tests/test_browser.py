@@ -630,6 +630,37 @@ def expect_picker_offers(page, cell: str, colours: set[str]) -> None:
         more.to_be_hidden()
 
 
+def test_a_picker_choice_the_keyboard_moves_to_is_not_under_its_cancel_bar(page):
+    page.set_viewport_size({"width": page.viewport_size["width"], "height": 640})  # a short window, or zoomed in
+    enter_board(page, MIDGAME)
+    page.locator('#diagram .sq[data-cell="D3"]').click()
+    page.click("#picker-more")
+    seen = 0
+    for _ in range(40):  # Tab down the colours to Cancel
+        page.keyboard.press("Tab")
+        focused_choice = page.locator("#picker .choice:focus")
+        if not focused_choice.count():
+            if page.evaluate("document.activeElement.closest('#picker .row.end') !== null"):
+                break
+            continue
+        box, bar = focused_choice.bounding_box(), page.locator("#picker .row.end").bounding_box()
+        assert box["y"] + box["height"] <= bar["y"] + 1, (focused_choice.get_attribute("aria-label"), box, bar)
+        seen += 1
+    assert seen >= 20  # the colours after "more colours…", three sizes each
+
+
+def test_a_scroll_to_what_needs_the_eyes_is_not_animated_where_the_system_asks_for_less_motion(page):
+    page.emulate_media(reduced_motion="reduce")
+    page.set_viewport_size({"width": page.viewport_size["width"], "height": 500})
+    enter_board(page, MIDGAME)
+    page.evaluate("window.scrollTo(0, 0)")
+    pick(page, "F3", "red 1-pip")  # against the rules: the note under the board brought into view
+    note = page.locator("#board-note")
+    expect(note).to_be_visible()
+    assert page.evaluate("""() => { const r = document.querySelector("#board-note").getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight + 1; }"""), "not in view at once"
+
+
 def test_the_picker_offers_every_colour_until_each_player_has_one_on_the_board(page):
     new_empty_board(page, "6×6 · 2 players")
     pick(page, "C3", "red 2-pip")
@@ -688,6 +719,7 @@ def test_the_keyboard_stays_on_what_it_was_on_when_a_control_is_drawn_anew(page)
     menu = page.locator('#players .player[data-colour="red"] select.name')
     menu.focus()
     page.keyboard.press("ArrowDown")  # a closed menu takes the next colour at once
+    page.keyboard.press("Enter")  # and the player's is changed to it
     expect(page.locator('#players .player[data-colour="red"]')).to_have_count(0)
     expect(page.locator("#score-status")).to_contain_text("Scored. ")
     assert focused(page).startswith("select Colour of the ") and "red" not in focused(page)
@@ -3849,6 +3881,59 @@ def on_screen(page, point, photo_size) -> tuple[float, float]:
             frame["y"] + point[1] / photo_size[1] * frame["height"])
 
 
+def test_a_players_colour_menu_browsed_by_keyboard_renames_them_once_at_enter_or_on_leaving(page):
+    enter_board(page, MIDGAME)
+    menu = page.locator('#players .player[data-colour="red"] select.name')
+    menu.focus()
+    for _ in range(3):  # past yellow and orange (and no swap with blue on the way)
+        page.keyboard.press("ArrowDown")
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "r3")  # nothing renamed yet
+    page.keyboard.press("Enter")
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "g3")
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "b1")  # blue untouched
+    expect(page.locator('#players .player[data-colour="green"]')).to_have_count(1)  # scored again: the cards drawn anew
+    menu = page.locator('#players .player[data-colour="blue"] select.name')
+    menu.focus()
+    page.keyboard.press("ArrowUp")  # cyan
+    page.keyboard.press("Tab")  # on leaving the menu
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "c1")
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "g3")
+    page.select_option('#players .player[data-colour="cyan"] select.name', "yellow")  # a pointer's choice: at once
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "y1")
+
+
+def test_the_score_lines_are_one_tab_stop_a_card_the_arrows_moving_between_them(page):
+    enter_board(page, MIDGAME)
+    card = page.locator('#players .player[data-colour="red"]')
+    expect(card.get_by_role("table", name="Red's score, line by line")).to_be_visible()
+    expect(card.locator('.hoverable[tabindex="0"]')).to_have_count(1)
+    lines = card.locator(".hoverable")
+    lines.first.focus()
+    page.keyboard.press("ArrowDown")
+    expect(lines.nth(1)).to_be_focused()
+    expect(card.locator('.hoverable[tabindex="0"]')).to_have_count(1)  # the one Tab stop moved with it
+    page.keyboard.press("Enter")
+    expect(lines.nth(1)).to_have_attribute("aria-current", "true")
+    page.keyboard.press("End")
+    expect(card.locator("tr.total-row")).not_to_be_focused()  # the total lights nothing: not a line to move to
+    page.keyboard.press("Tab")  # on past the card's lines, not through them
+    expect(page.locator('#players .player[data-colour="blue"] select.name')).to_be_focused()
+
+
+def test_in_forced_colours_the_states_shown_by_a_background_get_a_frame_and_the_pieces_keep_their_colours(page):
+    page.emulate_media(forced_colors="active")
+    enter_board(page, MIDGAME)
+    line = page.locator('#players .player[data-colour="red"] .hoverable').first
+    line.click()  # pinned: its squares lit
+    expect(line).to_have_attribute("aria-current", "true")
+    assert line.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+    card = page.locator('#players .player[data-colour="red"]')
+    assert card.locator(".swatch").first.evaluate("e => getComputedStyle(e).forcedColorAdjust") == "none"
+    lit = page.locator("#diagram .sq.hl .cell").first
+    assert lit.evaluate("e => getComputedStyle(e).fill") == "rgb(255, 227, 138)"  # the board as drawn
+    assert float(lit.evaluate("e => parseFloat(getComputedStyle(e).strokeWidth)")) >= 3  # framed: the tint alone is faint
+
+
 def test_the_marking_takes_the_keyboard_to_it_and_back_when_cancelled(page):
     answer_plain_read(page, "w3 w2 .\n. b2 w1\n# . b1\n")
     page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
@@ -3863,9 +3948,18 @@ def test_the_marking_takes_the_keyboard_to_it_and_back_when_cancelled(page):
     page.keyboard.press("Enter")
     page.keyboard.press("Enter")  # none left: the button greys out under the keyboard
     expect(page.locator("#mark-undo")).to_be_disabled()
-    expect(page.locator("#mark-wrap")).to_be_focused()
+    expect(page.locator("#mark-title")).to_be_focused()
+    page.keyboard.press("Enter")  # pressed once more: no corner placed
+    expect(page.locator("#mark-status")).not_to_contain_text("1 of 4")
+    assert page.locator("#mark-dots circle").count() == 0
     page.locator("#mark-cancel").focus()
     page.keyboard.press("Enter")
+    expect(page.locator("#mark-card")).to_be_hidden()
+    expect(opener).to_be_focused()
+    opener.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#mark-title")).to_be_focused()
+    page.keyboard.press("Escape")  # Escape closes it too
     expect(page.locator("#mark-card")).to_be_hidden()
     expect(opener).to_be_focused()
 

@@ -599,13 +599,19 @@
   // ``node`` scrolled to (``block`` as scrollIntoView takes it) when any of it is off the screen.
   function scrollIntoViewIfOut(node, block) {
     const { top, bottom } = node.getBoundingClientRect();
-    if (top < 0 || bottom > window.innerHeight) node.scrollIntoView({ behavior: "smooth", block });
+    if (top < 0 || bottom > window.innerHeight) bringIntoView(node, block);
+  }
+
+  // ``node`` scrolled to, smoothly unless the system asks for less motion.
+  function bringIntoView(node, block) {
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    node.scrollIntoView({ behavior: still ? "auto" : "smooth", block });
   }
 
   // ``node`` scrolled to the top of the screen and, where ``follow``, the keyboard's focus moved
   // there too (onto its first heading shown, else itself): a keyboard lands where the eyes do.
   function goTo(node, follow = true) {
-    node.scrollIntoView({ behavior: "smooth", block: "start" });
+    bringIntoView(node, "start");
     if (!follow) return;
     focusOn(Array.from(node.querySelectorAll("h2, h3")).find((h) => h.offsetParent !== null) || node);
   }
@@ -1285,7 +1291,7 @@
         if (anotherBoard) $("#mark-squares").value = "8x8";
         else startFromReadGrid(file, playArea === true);
         renderMarking();
-        $("#mark-card").scrollIntoView({ behavior: "smooth", block: "start" });
+        bringIntoView($("#mark-card"), "start");
       };
       photo.src = data.preview;
     }).catch(() => {
@@ -2226,13 +2232,23 @@
     else node.removeAttribute("aria-current");
   }
 
+  // A line of the breakdown lighting ``cells`` on the board, pointed at or tapped (pinned). Its
+  // list's lines are one Tab stop, the arrow keys moving between them (oneTabStop).
   function hoverable(node, cells) {
     node.classList.add("hoverable");
-    node.tabIndex = 0;
+    node.tabIndex = -1;
+    node.setAttribute("aria-describedby", "line-hint");
     node.addEventListener("mouseenter", () => { if (!state.pinned) setHighlight(cells); });
     node.addEventListener("mouseleave", () => { if (!state.pinned) setHighlight([]); });
     node.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") { e.preventDefault(); node.click(); }
+      const lines = [...node.parentElement.querySelectorAll(":scope > .hoverable")], at = lines.indexOf(node);
+      const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: lines.length - 1 }[e.key];
+      if (to === undefined || !lines[to]) return;
+      e.preventDefault();
+      node.tabIndex = -1;
+      lines[to].tabIndex = 0;
+      lines[to].focus();
     });
     node.addEventListener("click", () => {
       const again = state.pinned === node;
@@ -2303,9 +2319,9 @@
     const parks = score.private_parks ? score.park_results || [] : [];
     $("#park-results").replaceChildren(...(parks.length ? [
       el("h3", { text: "Private Parks" }),
-      el("ul", { class: "park-list" }, parks.map((p) => hoverable(el("li", {},
+      oneTabStop(el("ul", { class: "park-list" }, parks.map((p) => hoverable(el("li", {},
         el("strong", { text: `${p.park}: ` }), p.owner ? `${cap(p.owner)} +${p.points}` : "nobody", ` (${p.reason})`),
-        [p.park, ...p.cells]))),
+        [p.park, ...p.cells])))),
     ] : []));
   }
 
@@ -2342,21 +2358,43 @@
       for (const park of parks) line(`park ${park.park}: ${park.cells.join(" ")}`, signed(park.points), "sub park", [park.park, ...park.cells]);
     }
     line("Total", String(p.total), "total-row", null);
-    return el("article", { class: "player" + (winner ? " winner" : ""), "data-colour": rank.colour },
+    const head = el("tr", {}, el("th", { scope: "col", text: "Line" }), el("th", { scope: "col", text: "Points" }));
+    return el("article", { class: "player" + (winner ? " winner" : ""), "data-colour": rank.colour, "aria-label": `${cap(rank.colour)}'s score` },
       el("header", {}, swatch(rank.colour), colourSelect(rank.colour),
         rank.rank ? el("span", { class: "visually-hidden", text: "placed " }) : null, // "placed #1, total 4"
         rank.rank ? el("span", { class: "rank", text: `#${rank.rank}` }) : null,
         el("span", { class: "visually-hidden", text: ", total " }),
         el("span", { class: "total", text: String(p.total) })),
-      el("table", {}, el("tbody", {}, rows)));
+      el("table", { "aria-label": `${cap(rank.colour)}'s score, line by line` }, el("thead", { class: "visually-hidden" }, head), oneTabStop(el("tbody", {}, rows))));
   }
 
+  // ``list`` with its first line of the breakdown (hoverable) its one Tab stop.
+  function oneTabStop(list) {
+    const first = list.querySelector(":scope > .hoverable");
+    if (first) first.tabIndex = 0;
+    return list;
+  }
+
+  // A player's colour menu. Browsed by keyboard (on Windows and Linux the arrows change a closed
+  // menu's value at each step) it renames the player once, at Enter or on leaving the menu, not
+  // at each colour passed (each a swap with the player of that colour, the next swapping again).
   function colourSelect(colour) {
     const used = onBoardColours();
+    const apply = (menu) => {
+      delete menu.dataset.browsing;
+      if (menu.value === colour) return;
+      state.colourMenuFocus = menu.value;
+      recolour(colour, menu.value);
+    };
     return el("select", {
       class: "name", "aria-label": `Colour of the ${colour} pieces`,
       title: "Change this player's colour (all their pieces); a colour another player has swaps with them",
-      onchange: (e) => { state.colourMenuFocus = e.target.value; recolour(colour, e.target.value); },
+      onkeydown: (e) => {
+        if (e.key === "Enter") apply(e.target);
+        else if (/^(Arrow|Page)|^(Home|End)$/.test(e.key) || (e.key.length === 1 && e.key !== " ")) e.target.dataset.browsing = "1";
+      },
+      onchange: (e) => { if (!e.target.dataset.browsing) apply(e.target); },
+      onblur: (e) => { if (e.target.dataset.browsing) apply(e.target); },
     }, COLOURS.map((c) => el("option", { value: c.name, selected: c.name === colour,
       text: c.name === colour || !used.has(c.name) ? c.name : `${c.name} (swap)` })));
   }
@@ -2462,7 +2500,7 @@
     if (given) {
       box.replaceChildren(el("p", { class: "seats" }, "Order of play: ",
         ...given.flatMap((c, i) => [i ? " \u2192 " : "", swatch(c), " ", cap(c)]), " ",
-        el("button", { type: "button", class: "button link", onclick: () => {
+        el("button", { type: "button", class: "button link", "aria-label": "change the order of play", onclick: () => {
           state.seatsAskedFor = boardText(); // asked for again, though the counts say whose turn it is
           setSeats([]);
         } }, "change")));
@@ -2751,7 +2789,7 @@
   // The board scrolled to, and the keyboard put on the square of the first mark matching
   // ``selector`` (a lit square, a legal dot): it goes with the eye, not back to the page's top.
   function showOnBoard(selector) {
-    $("#board-pane").scrollIntoView({ behavior: "smooth", block: "start" });
+    bringIntoView($("#board-pane"), "start");
     const mark = $(`#diagram ${selector}`);
     const square = mark && mark.closest(".sq");
     if (square) square.focus({ preventScroll: true });
@@ -3393,9 +3431,13 @@
       endDrag();
       state.marks.pop();
       renderMarking();
-      if ($("#mark-undo").disabled) $("#mark-wrap").focus(); // none left to undo: on to the photo, to place the first again
+      // none left to undo: on to the card's title (a key pressed again there places nothing), the photo next but one
+      if ($("#mark-undo").disabled) focusOn($("#mark-title"));
     });
     $("#mark-cancel").addEventListener("click", cancelMarking);
+    $("#mark-card").addEventListener("keydown", (e) => { // (the photo's own Escape lets go of a corner picked up)
+      if (e.key === "Escape" && !e.defaultPrevented) cancelMarking();
+    });
     $("#mark-read").addEventListener("click", readMarked);
     $("#options").addEventListener("change", (e) => {
       if (e.target.matches('#opt-players, input[name="stash"]')) state.optionsFromBoard = false; // the player's own choice now
