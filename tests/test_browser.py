@@ -1737,6 +1737,7 @@ def test_a_board_put_aside_by_a_photo_is_still_offered_back_after_a_reload(page)
     red_and_blue_played_after_a_photo(page)
     send_photo(page, "first_again.jpg")
     note = offered_again_after_a_reload(page, "A new photo: the last board, with 4 pieces, is put aside.")
+    expect(note).to_have_class(re.compile(r"\binfo\b"))  # news, not an alarm: a new game is no fault
     note.get_by_role("button", name="Put the last board back").click()
     expect(page.locator('#diagram .sq[data-cell="D2"]')).to_have_attribute("data-value", "b2")
     expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on D2 \u21b6")
@@ -2655,6 +2656,24 @@ def answer_plain_read(page, board: str, unsure: tuple[str, ...] = ()) -> None:
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
 
 
+def test_among_many_unsure_squares_the_top_message_names_those_likelier_wrong_than_right_first(page):
+    board = "r3 r2 b1 b2\nr1 . b3 .\n. r2 . b2\n# . . #\n"
+    odds = {"A4": 0.8, "B4": 0.45, "C4": 0.9, "D4": 0.3, "A3": 0.7, "C3": 0.13, "B2": 0.6}
+    cells = [{"cell": c, "value": Board.from_text(board)[c].symbol, "confidence": p, "alternatives": []} for c, p in odds.items()]
+    answer_read(page, {"board": board, "uncertain": list(odds), "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": []}})
+    message = page.locator("#message")
+    expect(message).to_contain_text("7 squares are uncertain (dashed orange): tap to check them. "
+                                    "The reader holds C3, D4 and B4 likelier wrong than right: check those first.")
+    pick(page, "C3", "red 1-pip")  # put right: the rest still named, least sure first
+    expect(message).to_contain_text("The reader holds D4 and B4 likelier wrong than right")
+    for name in ("D4", "B4", "A4"):  # four or fewer left: all named by the count alone
+        page.locator(f'#diagram .sq[data-cell="{name}"]').click()
+        page.locator("#picker .choice.current").click()
+    expect(message).to_contain_text("3 squares are uncertain")
+    expect(message).not_to_contain_text("likelier wrong")
+
+
 def answer_reads_with(page, board: str) -> list[bytes]:
     """Answer every photo the page sends with a plain reading of ``board``; returns the list
     the requests' bodies are added to."""
@@ -2738,7 +2757,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="C1"]').click()  # read over a likelier-looking value: says why
     expect(page.locator("#picker-reading")).to_have_text(
-        "Read as red 1-pip (30% sure); next best: park 70%. It was settled by the stash counts.")
+        "Read as red 1-pip (30% sure); next best: park 70%. It was read so only to fit the stash counts: its look says otherwise.")
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="B2"]').click()
     page.get_by_label("blue 3-pip", exact=True).click()
@@ -2748,7 +2767,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator("#photo-marks .ps.uncertain")).to_have_count(0)
     expect(total_of(page, "blue")).to_have_text("2")  # 3 pips, one group -1
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the guidance follows the fix
-    settled = "C1: read as red 1-pip (settled by the stash counts)"  # in words, not the board's notation
+    settled = "C1: read as red 1-pip only to fit the stash counts"  # in words, not the board's notation
     expect(page.locator("#reading-warnings li")).to_have_text([settled, "unsure about C1"])  # and the reader's notes
     shot(page, "uncertain", full_page=False)
     pick(page, "C1", "red 1-pip")  # picked as it was read: confirmed, the mark and the note go

@@ -579,7 +579,7 @@
   // new photo (``kind`` "photo") or "New empty board" ("new").
   function showAsideNote(aside, kind) {
     const what = kind === "photo" ? "A new photo: the last board" : "A new empty board: the last one";
-    showBoardNote(`${what}, with ${counted(aside.pieces, "piece")}, is put aside.`, { kind: "put_back" });
+    showBoardNote(`${what}, with ${counted(aside.pieces, "piece")}, is put aside.`, { kind: "put_back" }, { info: true }); // news: a new game is no fault
   }
 
   // The board put aside as kept from the last visit (boardPutAside's fields), else null.
@@ -1193,6 +1193,17 @@
       && uncheckedUnsure().length >= (reading.unsureRead === undefined ? reading.unsure.length : reading.unsureRead));
   }
 
+  const LEAST_SURE = 0.5; // an unsure square read at odds under this is likelier wrong than right
+  const LEAST_SURE_NAMED = 4; // the most of them the top message names, where more squares are unsure than this
+
+  // The unsure squares not checked since that the reader read at odds under LEAST_SURE, least sure
+  // first: among many unsure squares all marked alike, those to check first.
+  function leastSure() {
+    const odds = (name) => (state.reading.byCell[name] || {}).confidence;
+    return uncheckedUnsure().filter((name) => typeof odds(name) === "number" && odds(name) < LEAST_SURE)
+      .sort((a, b) => odds(a) - odds(b));
+  }
+
   // The reader's unsure squares not corrected since.
   function uncheckedUnsure() {
     return state.reading ? state.reading.unsure.filter(stillAsRead) : [];
@@ -1232,7 +1243,10 @@
       : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
     // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
     const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
-    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${checkNote}${photoGone}`, "info", allRight);
+    const least = n > LEAST_SURE_NAMED ? leastSure() : [];
+    const leastNote = least.length ? ` The reader holds ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
+      ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} likelier wrong than right: check ${least.length > 1 ? "those" : "that"} first.` : "";
+    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight);
     else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info");
     return Boolean(n || checkNote || retake || photoGone);
   }
@@ -1553,7 +1567,7 @@
     const kinds = state.reading.noteKinds || [];
     const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
     const settled = (state.reading.settled || []).filter((cell) => stillAsRead(cell) && state.reading.byCell[cell])
-      .map((cell) => `${cell}: read as ${describe(tokenAt(cell))} (settled by the ${state.reading.byCell[cell].settled_by})`);
+      .map((cell) => `${cell}: read as ${describe(tokenAt(cell))} only to fit the ${state.reading.byCell[cell].settled_by}`);
     const unsure = uncheckedUnsure().sort((a, b) => parseCell(a).row - parseCell(b).row || parseCell(a).col - parseCell(b).col);
     return notes.concat(settled, unsure.length ? [`unsure about ${listed(unsure, "and")}`] : []); // how many: the top message
   }
@@ -2864,7 +2878,7 @@
       const conf = typeof info.confidence === "number" ? ` (${Math.floor(info.confidence * 100)}% sure${answered})` : "";
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
       // A value chosen over likelier-looking ones says what chose it.
-      const settled = typeof info.settled_by === "string" ? ` It was settled by the ${info.settled_by}.` : "";
+      const settled = typeof info.settled_by === "string" ? ` It was read so only to fit the ${info.settled_by}: its look says otherwise.` : "";
       // A pyramid the piece in front partly hides: a small one may be that piece's side, a taller one shows only its top.
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
       // A piece the colour of its square (or a black or see-through one seen from straight above on a black one) shows little outline.
