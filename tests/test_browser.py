@@ -3036,6 +3036,25 @@ def test_confirming_one_of_two_groups_each_the_others_other_name_settles_both(pa
     expect(page.locator("#reader-checks")).to_be_hidden()
 
 
+def test_a_colour_answer_tapped_by_mistake_is_one_tap_from_undone(page):
+    answer_read_white_and_clear(page)
+    checks = page.locator("#reader-checks")
+    checks.locator('.colour-check[data-colour="clear"]').get_by_role("button", name="They are white: swap with the white ones").click()
+    expect(page.locator('#diagram .sq[data-cell="A3"]')).to_have_attribute("data-value", "x3")  # the white ones are clear now
+    answered = page.locator("#colour-answered")
+    expect(answered).to_have_text("You said the clear pieces are white (and the white ones clear). Undo")
+    answered.get_by_role("button", name="Undo").click()
+    for name, value in {"A3": "w3", "C3": "x1", "B1": "x2", "B2": "b2"}.items():  # as read
+        expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("data-value", value)
+    expect(checks.locator(".colour-check")).to_have_count(2)  # both asked again
+    assert uncertain_squares(page) == ["A3", "B3", "C2", "C3"]
+    expect(answered).to_be_hidden()
+    checks.locator('.colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
+    expect(answered).to_have_text("You said the white pieces are white (and so the clear ones clear). Undo")
+    pick(page, "C2", "white 2-pip")  # the board changed since: the answer stands
+    expect(answered).to_be_hidden()
+
+
 def test_swapping_white_and_clear_keeps_the_marks_of_pieces_either_player_may_own_after_a_reload(page):
     answer_read_white_and_clear(page)
     check = page.locator('#reader-checks .colour-check[data-colour="clear"]')

@@ -64,6 +64,7 @@
     boardGen: 0,                     // counts the boards put in place other than by a tap: a tap still waiting its turn is then dropped
     putAside: null,                  // the board "New empty board" or a new photo last put aside (boardPutAside)
     released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
+    colourAnswer: null,              // the last colour check answered, one tap from undone while the board is as it left it (answeredColour)
   };
 
   // --- small helpers --------------------------------------------------------------------
@@ -1592,6 +1593,11 @@
     const answered = box.contains(document.activeElement); // by keyboard, or a tap on one of its buttons
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
+    // under the checks: the last colour answer, the way back from a wrong tap
+    const answer = state.colourAnswer, undo = $("#colour-answered");
+    undo.hidden = !standingAnswer(answer);
+    undo.replaceChildren(...(undo.hidden ? [] : [`${answer.text} `,
+      el("button", { type: "button", class: "button", onclick: undoColourAnswer }, "Undo")]));
     if (answered) { // the focus goes on to the next check (its text, so a held key answers nothing), or to the board
       const target = box.firstElementChild || $('#diagram .sq[tabindex="0"]');
       if (target) focusOn(target);
@@ -1796,9 +1802,12 @@
   // of each of its squares that is sure enough once the other colours are ruled out.
   function confirmColour(group) {
     if (!state.reading) return;
+    const before = colourDoubts();
     dropSettledMarks(group, {});
     group.unsure = false;
     const also = settleGroupsLeftNoChoice();
+    answeredColour(`You said the ${group.colour} pieces are ${group.colour}`
+      + (also.length ? ` (and so the ${listed(also.map((c) => `${c} ones ${c}`), "and")}).` : "."), before);
     save();
     sayConfirmed(`The ${group.colour} pieces are confirmed`
       + (also.length ? `, and so are the ${listed(also, "and")} ones: no other colour is left for them.` : "."));
@@ -1825,7 +1834,43 @@
   // Only the squares the reader put in the groups change (``recolour``), and a square whose
   // doubt was not only the group's name (its size, a park) keeps its mark.
   function renameGroup(group, to) {
-    recolour(group.colour, to, state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to)));
+    const before = colourDoubts(), from = group.colour;
+    const groups = state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to));
+    recolour(from, to, groups);
+    answeredColour(`You said the ${from} pieces are ${to}${groups.length > 1 ? ` (and the ${to} ones ${from})` : ""}.`, before, [to, from, groups]);
+    renderReaderChecks();
+  }
+
+  // The colour groups' doubts as they stand (the groups and whether each is unsure, the unsure
+  // squares): what undoing a colour answer puts back.
+  function colourDoubts() {
+    return { groups: state.reading.colourGroups.map((g) => [g, g.unsure]), unsure: state.reading.unsure.slice() };
+  }
+
+  // A colour check answered (``text``: the answer, as said back), one tap from undone while the
+  // board stays as the answer left it (a wrong tap swapped a whole player): the doubts as they
+  // were (``before``: colourDoubts) and, for a rename, recolour's arguments turning it back.
+  function answeredColour(text, before, rename = null) {
+    state.colourAnswer = { text, board: boardText(), reading: state.reading, before, rename };
+  }
+
+  // Whether the colour ``answer`` (answeredColour's) stands to be undone: its reading still
+  // shown, the board as it left it.
+  function standingAnswer(answer) {
+    return !!answer && answer.reading === state.reading && answer.board === boardText();
+  }
+
+  function undoColourAnswer() {
+    const answer = state.colourAnswer;
+    state.colourAnswer = null;
+    if (!standingAnswer(answer)) return;
+    if (answer.rename) recolour(...answer.rename);
+    for (const [g, unsure] of answer.before.groups) g.unsure = unsure;
+    state.reading.unsure = answer.before.unsure;
+    save();
+    renderWarnings();
+    renderDiagram();
+    showReadingMessage();
   }
 
   // A reading saved before a renamed group's squares kept their marks (each square then counted
