@@ -2310,6 +2310,7 @@ def test_a_photo_let_go_for_a_board_typed_leaves_nothing_to_put_back_later(page)
     send_photo(page, "board.jpg")
     wait_for_count(page, held, 1)
     enter_board(page, ". . . . .\n. r2 . . .\n. . . . .\n. . . b2 .\n. . . . .\n")  # the photo let go
+    expect(page.locator("#diagram .sq")).to_have_count(25)  # (taken once scored)
     page.select_option("#opt-players", "3")
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     page.locator("#board-note").get_by_role("button", name="Put the last board back").click()
