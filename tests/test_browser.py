@@ -2916,7 +2916,7 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     board = answer_read_white_maybe_clear(page)
     expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
     expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about C2, A3 and B3"])  # in board order, row 1 first, as the reader lists them
-    expect(page.locator("#message")).to_contain_text("Answer the colour question first: it may settle many of these squares.")
+    expect(page.locator("#message")).to_contain_text("Answer the colour question first: it may settle 1 of these squares.")  # A3
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
@@ -3035,6 +3035,24 @@ def test_confirming_one_of_two_groups_each_the_others_other_name_settles_both(pa
                                                      "no other colour is left for them. Nothing the reader doubted is left to check")
     page.reload()
     expect(page.locator("#reader-checks")).to_be_hidden()
+
+
+def test_the_colour_question_is_put_first_only_where_its_answer_settles_squares(page):
+    answer_read_white_and_clear(page)  # C2's other guess is cyan, not a player: named white, it is settled
+    expect(page.locator("#message")).to_contain_text("4 squares are uncertain (dashed orange): tap to check them. "
+                                                     "Check the colour of the white and clear pieces (one tap below). "
+                                                     "Answer the colour question first: it may settle 1 of these squares.")
+    board = "w3 w2\nx1 x2\n"  # each piece's other guess the other player's: no name settles it
+    cells = [{"cell": c, "value": v, "confidence": 0.7, "alternatives": [{"value": ("x" if v[0] == "w" else "w") + v[1], "confidence": 0.3}]}
+             for c, v in {"A2": "w3", "B2": "w2", "A1": "x1", "B1": "x2"}.items()]
+    page.unroute("**/api/read")
+    answer_read(page, {"board": board, "uncertain": ["A2", "B2", "A1", "B1"], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": [
+                           {"colour": "white", "cells": ["A2", "B2"], "confidence": 0.8, "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
+                           {"colour": "clear", "cells": ["A1", "B1"], "confidence": 0.8, "alternatives": [{"colour": "white", "confidence": 0.2}], "unsure": True}]}})
+    expect(page.locator("#message")).to_contain_text("4 squares are uncertain")
+    expect(page.locator("#message")).to_contain_text("Check the colour of the white and clear pieces")
+    expect(page.locator("#message")).not_to_contain_text("Answer the colour question first")
 
 
 def test_a_colour_answer_tapped_by_mistake_is_one_tap_from_undone(page):

@@ -1231,7 +1231,7 @@
     // does a stash read again as the other (stashAskedFirst).
     const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
       : stashFirst ? ` Check the stash first: if it is ${nameOfStash(!state.reading.threehouse)}, the photo is read again and the rest asked anew.`
-        : colours.length && n ? ` Answer the colour question first: it may settle many of these squares.` : "";
+        : colours.length && n ? colourAnswerSettles() : "";
     const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
     const retake = (unsureBoardStands() ? `${cap(state.reading.unsureBoard)}. ` : "")
@@ -1250,6 +1250,18 @@
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight);
     else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info");
     return Boolean(n || checkNote || retake || photoGone);
+  }
+
+  // What answering the colour questions as read would settle of the unsure squares, said before
+  // them: where it settles some, to answer first (where white and clear both play, a piece's
+  // other guess is often the other player's, which a name does not settle).
+  function colourAnswerSettles() {
+    const onBoard = onBoardColours(), open = new Set(uncheckedUnsure());
+    const settled = new Set((state.reading.colourGroups || []).filter((g) => g.unsure)
+      .flatMap((g) => [...settledByName(g, {}, onBoard).keys()]).filter((cell) => open.has(cell)));
+    if (!settled.size) return "";
+    const which = open.size === 1 ? "that square" : `${settled.size === open.size ? "all" : settled.size} of these squares`;
+    return ` Answer the colour question first: it may settle ${which}.`;
   }
 
   // --- corners marked by hand ---------------------------------------------------------------
@@ -1920,11 +1932,20 @@
   // (The alternatives carry the decoder's odds, the cell its calibrated confidence, which is
   // never above them: this errs towards keeping a mark.)
   function dropSettledMarks(group, renamed, onBoard = onBoardColours()) {
+    const settled = settledByName(group, renamed, onBoard);
+    for (const [cell, odds] of settled) state.reading.byCell[cell].colourSettled = odds; // what its picker says it is sure of now
+    state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
+  }
+
+  // The squares of colour group ``group`` that its name settled (as dropSettledMarks takes
+  // them), each with its odds then: {cell: odds}.
+  function settledByName(group, renamed, onBoard = onBoardColours()) {
     const renamedToken = (t) => (t.length === 2 && renamed[t[0]] ? renamed[t[0]] + t[1] : t);
     const players = new Set([...onBoard].map((c) => LETTER_OF[c]));
-    const settled = new Set(group.cells.filter((cell) => {
+    const settled = new Map();
+    for (const cell of group.cells) {
       const info = state.reading.byCell[cell];
-      if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) return false;
+      if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) continue;
       const own = renamedToken(info.value || "");
       let same = info.confidence, otherColours = 0;
       for (const alternative of alternativesOf(info)) {
@@ -1933,11 +1954,9 @@
         else if (value.length === 2 && value[0] !== own[0] && !players.has(value[0])) otherColours += alternative.confidence || 0;
       }
       const odds = same / Math.max(1e-9, 1 - otherColours);
-      if (odds < (state.reading.unsureBelow || UNSURE_BELOW)) return false;
-      info.colourSettled = odds; // what its picker says it is sure of now
-      return true;
-    }));
-    state.reading.unsure = state.reading.unsure.filter((cell) => !settled.has(cell));
+      if (odds >= (state.reading.unsureBelow || UNSURE_BELOW)) settled.set(cell, odds);
+    }
+    return settled;
   }
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap,
