@@ -4929,6 +4929,29 @@ def test_a_photo_of_two_rounds_takes_each_turns_piece_for_its_move(page):
         expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("data-value", ".")
 
 
+def test_a_photo_of_three_rounds_on_is_read_onto_the_board_its_pieces_seen_again_their_size(page):
+    red_and_blue_played_after_a_photo(page)  # four pyramids, Red to move
+    played = page.input_value("#board-text")
+    six = {"A4": "r2", "F4": "b2", "B2": "r2", "E5": "b2", "A2": "r3", "F2": "b3"}  # two photos skipped
+    send_photo_of(page, board_with(played, six), "three_rounds_on.jpg")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("New on this photo: ")
+    expect(note).not_to_contain_text("check who placed them")
+    expect(page.locator("#to-move")).to_have_text("Red to move.")
+    expect(page.locator("#undo-move")).to_have_text(re.compile(r"take back the blue \d-pip on (F4|E5|F2) \u21b6"))
+
+
+def test_a_photo_of_six_new_pieces_where_the_last_boards_hold_other_sizes_is_another_game(page):
+    red_and_blue_played_after_a_photo(page)
+    six = {"A5": "r2", "F4": "b2", "C1": "r2", "E5": "b2", "A2": "r3", "F2": "b3"}  # (no quarter turn fits the last board better)
+    other = board_with(page.input_value("#board-text"), {**six, "B5": "r3", "E3": "b1", "C3": "r1", "D2": "b3"})
+    send_photo_of(page, other, "another_game.jpg")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("put aside")
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r3")
+    expect(page.locator("#undo-move")).to_be_hidden()
+
+
 def test_a_photo_of_two_moves_skipping_the_player_to_move_says_so(page):
     page.select_option("#opt-players", "3")
     enter_board(page, "\n".join([" ".join(["."] * 7)] * 7) + "\n")

@@ -1025,20 +1025,27 @@
   }
 
   const MOST_NEW_ON_A_PHOTO = 4; // pyramids a photo of the game carried on may add: a round of four players
+  // More, up to three rounds of four players (photos skipped), where the last board had at least
+  // SIZES_SEEN_AGAIN pyramids and SIZES_AGREE of those the reader is sure of now are the same size
+  // (pieces never move; another game's pieces on those squares match a size a third of the time).
+  const MOST_NEW_AFTER_ROUNDS = 12;
+  const SIZES_SEEN_AGAIN = 4;
+  const SIZES_AGREE = 0.75;
 
   // Whether the photo's board (``state.cells``, ``unsure`` its reader's doubts) is the last
   // board's game (``last``: lastBoardSeen, turned ``turns`` quarter turns onto it) carried on a
   // few moves, of the last board's squares bar those it doubted: at least half its pieces and
   // parks seen again where the reader is sure (a pyramid as a pyramid, a park as a park), no
   // park where the reader is sure of an empty square or a pyramid nor the other way round, and at
-  // most MOST_NEW_ON_A_PHOTO pyramids, sure or not, on its empty squares. Not a photo the reader
-  // is unsure of nearly everywhere (no game, perhaps).
+  // most MOST_NEW_ON_A_PHOTO pyramids, sure or not, on its empty squares (or MOST_NEW_AFTER_ROUNDS
+  // where its pyramids are seen again their size). Not a photo the reader is unsure of nearly
+  // everywhere (no game, perhaps).
   function carriedOnFrom(last, turns, unsure) {
     if (state.reading.unsureBoard) return false;
     let grid = last.cells, doubts = grid.map((line, r) => line.map((_, c) => last.doubted.has(cellName(c, r))));
     for (let k = 0; k < turns; k++) [grid, doubts] = [quarterTurned(grid), quarterTurned(doubts)];
     if (!sameShape(grid, state.cells)) return false;
-    let fresh = 0, held = 0, seen = 0;
+    let fresh = 0, held = 0, seen = 0, pyramids = 0, sameSize = 0;
     for (let row = 0; row < state.rows; row++) {
       for (let col = 0; col < state.cols; col++) {
         const was = grid[row][col], now = state.cells[row][col], sure = !unsure.has(cellName(col, row));
@@ -1047,9 +1054,12 @@
         else held += 1;
         if (sure && (was === "#") !== (now === "#")) return false;
         if (sure && was !== "." && (was === "#") === (now === "#") && now !== ".") seen += 1;
+        if (was.length === 2) pyramids += 1;
+        if (was.length === 2 && sure && now.length === 2 && now[1] === was[1]) sameSize += 1;
       }
     }
-    return fresh <= MOST_NEW_ON_A_PHOTO && 2 * seen >= held;
+    const rounds = pyramids >= SIZES_SEEN_AGAIN && sameSize >= SIZES_AGREE * pyramids && fresh <= MOST_NEW_AFTER_ROUNDS;
+    return (fresh <= MOST_NEW_ON_A_PHOTO || rounds) && 2 * seen >= held;
   }
 
   // A new photo of the game shown, carried on since (``last``: lastBoardSeen), read onto the
