@@ -3041,7 +3041,7 @@ def test_the_colour_question_is_put_first_only_where_its_answer_settles_squares(
     answer_read_white_and_clear(page)  # C2's other guess is cyan, not a player: named white, it is settled
     expect(page.locator("#message")).to_contain_text("4 squares are uncertain (dashed orange): tap to check them. "
                                                      "Check the colour of the white and clear pieces (one tap below). "
-                                                     "Answer the colour question first: it may settle 1 of these squares.")
+                                                     "Answer the colour questions first: they may settle 1 of these squares.")
     board = "w3 w2\nx1 x2\n"  # each piece's other guess the other player's: no name settles it
     cells = [{"cell": c, "value": v, "confidence": 0.7, "alternatives": [{"value": ("x" if v[0] == "w" else "w") + v[1], "confidence": 0.3}]}
              for c, v in {"A2": "w3", "B2": "w2", "A1": "x1", "B1": "x2"}.items()]
@@ -3069,9 +3069,62 @@ def test_a_colour_answer_tapped_by_mistake_is_one_tap_from_undone(page):
     assert uncertain_squares(page) == ["A3", "B3", "C2", "C3"]
     expect(answered).to_be_hidden()
     checks.locator('.colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
-    expect(answered).to_have_text("You said the white pieces are white (and so the clear ones clear). Undo")
+    expect(answered).to_have_text("You said the white pieces are white, so the clear ones are clear. Undo")
     pick(page, "C2", "white 2-pip")  # the board changed since: the answer stands
     expect(answered).to_be_hidden()
+
+
+def test_a_colour_answer_is_no_longer_undone_once_squares_are_checked_since(page):
+    answer_read_white_and_clear(page)
+    page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
+    answered = page.locator("#colour-answered")
+    expect(answered).to_be_visible()
+    page.locator("#message").get_by_role("button", name="All 3 are right").click()  # checked since: undoing would drop that
+    expect(answered).to_be_hidden()
+
+
+def test_a_colour_answer_is_no_longer_undone_once_the_board_changes_its_scoring_failed_or_not(page):
+    answer_read_white_and_clear(page)
+    page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
+    answered = page.locator("#colour-answered")
+    expect(answered).to_be_visible()
+    page.route("**/api/score", lambda route: route.abort())
+    pick(page, "C2", "white 2-pip")  # the board changed, its scoring failed: the answer no longer stands
+    expect(answered).to_be_hidden()
+
+
+def test_undoing_a_colour_answer_by_keyboard_puts_the_keyboard_on_the_check_come_back(page):
+    answer_read_white_and_clear(page)
+    page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").focus()
+    page.keyboard.press("Enter")
+    undo = page.locator("#colour-answered").get_by_role("button", name="Undo")
+    undo.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#reader-checks .colour-check").first).to_be_focused()
+
+
+def test_an_answer_settles_only_the_groups_it_leaves_without_another_name(page):
+    board = "w3 w2 . .\n. k2 k1 .\n. . c2 c1\n# . . #\n"
+    answer_read_groups(page, board, [("white", ["A4", "B4"], 0.6, {"black": 0.4}, True),  # black is another player's already
+                                     ("black", ["B3", "C3"], 0.99, {}, False),
+                                     ("cyan", ["C2", "D2"], 0.6, {"blue": 0.4}, True)])
+    checks = page.locator("#reader-checks")
+    checks.locator('.colour-check[data-colour="cyan"]').get_by_role("button", name="Yes, cyan").click()
+    expect(checks.locator('.colour-check[data-colour="white"]')).to_have_count(1)  # not this answer's to settle
+    expect(page.locator("#colour-answered")).to_contain_text("You said the cyan pieces are cyan.")
+
+
+def test_the_least_sure_squares_are_not_named_where_the_colour_answer_settles_them(page):
+    board = "w3 w2 w1 .\n. w2 w3 .\n. . b2 b1\n# . . #\n"
+    cells = [{"cell": c, "value": v, "confidence": 0.45, "alternatives": [{"value": "c" + v[1], "confidence": 0.55}]}
+             for c, v in {"A4": "w3", "B4": "w2", "C4": "w1", "B3": "w2", "C3": "w3"}.items()]
+    answer_read(page, {"board": board, "uncertain": ["A4", "B4", "C4", "B3", "C3"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {}, "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": [
+                           {"colour": "white", "cells": ["A4", "B4", "C4", "B3", "C3"], "confidence": 0.6,
+                            "alternatives": [{"colour": "cyan", "confidence": 0.4}], "unsure": True}]}})
+    message = page.locator("#message")
+    expect(message).to_contain_text("Answer the colour question first: it may settle all of these squares.")
+    expect(message).not_to_contain_text("likelier wrong")  # one thing to do first, not two
 
 
 def test_swapping_white_and_clear_keeps_the_marks_of_pieces_either_player_may_own_after_a_reload(page):
@@ -3959,6 +4012,35 @@ def test_a_players_colour_menu_browsed_by_keyboard_renames_them_once_at_enter_or
     expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "y1")
 
 
+def test_a_colour_menu_left_while_browsed_or_redrawn_meanwhile_lets_the_keyboard_go_on(page):
+    enter_board(page, MIDGAME)
+    page.locator('#players .player[data-colour="red"] select.name').focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Escape")  # the colour put back
+    page.keyboard.press("Tab")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "r3")
+    menu = page.locator('#players .player[data-colour="red"] select.name')
+    menu.focus()
+    page.keyboard.press("ArrowDown")  # yellow
+    page.evaluate("document.querySelector('#opt-private-parks').click()")  # a scoring lands meanwhile: the cards drawn anew
+    page.wait_for_load_state("networkidle")
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "r3")  # nothing chosen yet
+    expect(page.locator('#players .player[data-colour="red"] select.name')).to_be_focused()
+    page.keyboard.press("Tab")  # left: the yellow passed is taken, and the keyboard goes on
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "y3")
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(300)
+    assert not page.evaluate("document.activeElement.matches('select.name')")
+
+
+def test_the_legality_lines_are_one_tab_stop(page):
+    enter_board(page, "r3 r3 . .\n. . . .\n. . . .\n. . . #\n")
+    lines = page.locator("#violations .hoverable")
+    expect(lines).to_have_count(2)
+    expect(page.locator('#violations .hoverable[tabindex="0"]')).to_have_count(1)
+
+
 def test_the_score_lines_are_one_tab_stop_a_card_the_arrows_moving_between_them(page):
     enter_board(page, MIDGAME)
     card = page.locator('#players .player[data-colour="red"]')
@@ -3986,9 +4068,9 @@ def test_in_forced_colours_the_states_shown_by_a_background_get_a_frame_and_the_
     assert line.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
     card = page.locator('#players .player[data-colour="red"]')
     assert card.locator(".swatch").first.evaluate("e => getComputedStyle(e).forcedColorAdjust") == "none"
-    lit = page.locator("#diagram .sq.hl .cell").first
-    assert lit.evaluate("e => getComputedStyle(e).fill") == "rgb(255, 227, 138)"  # the board as drawn
-    assert float(lit.evaluate("e => parseFloat(getComputedStyle(e).strokeWidth)")) >= 3  # framed: the tint alone is faint
+    lit = page.locator("#diagram .sq.hl").first
+    assert lit.locator(".cell").evaluate("e => getComputedStyle(e).fill") == "rgb(255, 227, 138)"  # the board as drawn
+    assert lit.locator(".lit-frame").evaluate("e => getComputedStyle(e).stroke") != "none"  # framed: the tint alone is faint
 
 
 def test_the_marking_takes_the_keyboard_to_it_and_back_when_cancelled(page):

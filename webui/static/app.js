@@ -1228,6 +1228,7 @@
     const pending = readerChecks();
     const topics = pending.map((c) => c.topic).filter(Boolean);
     const colours = topics.filter((t) => t.colour).map((t) => t.colour);
+    const byColour = colours.length ? settledByColourAnswer() : new Set();
     const othersLeft = n > 0 || pending.slice(1).some((c) => c.topic);
     const toldFirst = pending[0] && pending[0].kind === "colours_told" && othersLeft;
     const stashFirst = pending[0] && pending[0].kind === "stash" && pending[0].oneTap && othersLeft;
@@ -1241,7 +1242,8 @@
     // does a stash read again as the other (stashAskedFirst).
     const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
       : stashFirst ? ` Check the stash first: if it is ${nameOfStash(!state.reading.threehouse)}, the photo is read again and the rest asked anew.`
-        : colours.length && n ? colourAnswerSettles() : "";
+        : byColour.size ? ` Answer the colour question${colours.length > 1 ? "s" : ""} first: ${colours.length > 1 ? "they" : "it"} may settle `
+          + `${n === 1 ? "that square" : byColour.size < n ? `${byColour.size} of these squares` : n === 2 ? "both of these squares" : "all of these squares"}.` : "";
     const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
     const retake = (unsureBoardStands() ? `${cap(state.reading.unsureBoard)}. ` : "")
@@ -1254,7 +1256,7 @@
       : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
     // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
     const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
-    const least = n > LEAST_SURE_NAMED ? leastSure() : [];
+    const least = n > LEAST_SURE_NAMED ? leastSure().filter((name) => !byColour.has(name)) : []; // (not those the colour answer settles)
     const leastNote = least.length ? ` The reader holds ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
       ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} likelier wrong than right: check ${least.length > 1 ? "those" : "that"} first.` : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight);
@@ -1262,16 +1264,13 @@
     return Boolean(n || checkNote || retake || photoGone);
   }
 
-  // What answering the colour questions as read would settle of the unsure squares, said before
-  // them: where it settles some, to answer first (where white and clear both play, a piece's
-  // other guess is often the other player's, which a name does not settle).
-  function colourAnswerSettles() {
+  // The unsure squares not checked since that naming the unsure colour groups as read would
+  // settle: where there are some, the colour questions are answered first (where white and clear
+  // both play, a piece's other guess is often the other player's, which a name does not settle).
+  function settledByColourAnswer() {
     const onBoard = onBoardColours(), open = new Set(uncheckedUnsure());
-    const settled = new Set((state.reading.colourGroups || []).filter((g) => g.unsure)
+    return new Set((state.reading.colourGroups || []).filter((g) => g.unsure)
       .flatMap((g) => [...settledByName(g, {}, onBoard).keys()]).filter((cell) => open.has(cell)));
-    if (!settled.size) return "";
-    const which = open.size === 1 ? "that square" : `${settled.size === open.size ? "all" : settled.size} of these squares`;
-    return ` Answer the colour question first: it may settle ${which}.`;
   }
 
   // --- corners marked by hand ---------------------------------------------------------------
@@ -1615,11 +1614,7 @@
     const answered = box.contains(document.activeElement); // by keyboard, or a tap on one of its buttons
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
-    // under the checks: the last colour answer, the way back from a wrong tap
-    const answer = state.colourAnswer, undo = $("#colour-answered");
-    undo.hidden = !standingAnswer(answer);
-    undo.replaceChildren(...(undo.hidden ? [] : [`${answer.text} `,
-      el("button", { type: "button", class: "button", onclick: undoColourAnswer }, "Undo")]));
+    renderColourAnswer(); // under the checks: the way back from a wrong tap
     if (answered) { // the focus goes on to the next check (its text, so a held key answers nothing), or to the board
       const target = box.firstElementChild || $('#diagram .sq[tabindex="0"]');
       if (target) focusOn(target);
@@ -1824,12 +1819,12 @@
   // of each of its squares that is sure enough once the other colours are ruled out.
   function confirmColour(group) {
     if (!state.reading) return;
-    const before = colourDoubts();
+    const before = colourDoubts(), choices = nameChoices();
     dropSettledMarks(group, {});
     group.unsure = false;
-    const also = settleGroupsLeftNoChoice();
+    const also = settleGroupsLeftNoChoice(choices);
     answeredColour(`You said the ${group.colour} pieces are ${group.colour}`
-      + (also.length ? ` (and so the ${listed(also.map((c) => `${c} ones ${c}`), "and")}).` : "."), before);
+      + (also.length ? `, so the ${listed(also.map((c) => `${c} ones are ${c}`), "and")}.` : "."), before);
     save();
     sayConfirmed(`The ${group.colour} pieces are confirmed`
       + (also.length ? `, and so are the ${listed(also, "and")} ones: no other colour is left for them.` : "."));
@@ -1837,13 +1832,19 @@
     renderDiagram();
   }
 
-  // The unsure colour groups on the board left no other name (every one the reader weighed
-  // for them is another player's, settled: clear confirmed, the white group's one other name
-  // was clear) settled as named: their check would offer only "Yes". Their names.
-  function settleGroupsLeftNoChoice() {
+  // How many other names each unsure colour group is offered now (renameChoices).
+  function nameChoices() {
+    return new Map(state.reading.colourGroups.filter((g) => g.unsure).map((g) => [g, renameChoices(g).length]));
+  }
+
+  // The unsure colour groups on the board that an answer left no other name (``before``:
+  // nameChoices before it; every name the reader weighed for them now another player's, settled:
+  // clear confirmed, the white group's one other name was clear) settled as named: their check
+  // would offer only "Yes". Their names.
+  function settleGroupsLeftNoChoice(before) {
     const onBoard = onBoardColours();
     const forced = state.reading.colourGroups.filter((g) => g.unsure && onBoard.has(g.colour)
-      && piecesStillOfGroup(g).length && !renameChoices(g).length);
+      && piecesStillOfGroup(g).length && before.get(g) > 0 && !renameChoices(g).length);
     for (const g of forced) {
       dropSettledMarks(g, {});
       g.unsure = false;
@@ -1856,11 +1857,15 @@
   // Only the squares the reader put in the groups change (``recolour``), and a square whose
   // doubt was not only the group's name (its size, a park) keeps its mark.
   function renameGroup(group, to) {
-    const before = colourDoubts(), from = group.colour;
+    const before = colourDoubts(), choices = nameChoices(), from = group.colour;
     const groups = state.reading.colourGroups.filter((g) => g === group || (g.unsure && g.colour === to));
     recolour(from, to, groups);
-    answeredColour(`You said the ${from} pieces are ${to}${groups.length > 1 ? ` (and the ${to} ones ${from})` : ""}.`, before, [to, from, groups]);
-    renderReaderChecks();
+    const also = settleGroupsLeftNoChoice(choices);
+    answeredColour(`You said the ${from} pieces are ${to}${groups.length > 1 ? ` (and the ${to} ones ${from})` : ""}`
+      + (also.length ? `${groups.length > 1 ? "; so" : ", so"} the ${listed(also.map((c) => `${c} ones are ${c}`), "and")}.` : "."), before, [to, from, groups]);
+    save();
+    renderWarnings();
+    renderDiagram();
   }
 
   // The colour groups' doubts as they stand (the groups and whether each is unsure, the unsure
@@ -1873,26 +1878,44 @@
   // board stays as the answer left it (a wrong tap swapped a whole player): the doubts as they
   // were (``before``: colourDoubts) and, for a rename, recolour's arguments turning it back.
   function answeredColour(text, before, rename = null) {
-    state.colourAnswer = { text, board: boardText(), reading: state.reading, before, rename };
+    state.colourAnswer = { text, board: boardText(), reading: state.reading, unsure: state.reading.unsure.join(), before, rename };
   }
 
   // Whether the colour ``answer`` (answeredColour's) stands to be undone: its reading still
-  // shown, the board as it left it.
+  // shown, the board and the squares in doubt as it left them (nothing checked since).
   function standingAnswer(answer) {
-    return !!answer && answer.reading === state.reading && answer.board === boardText();
+    return !!answer && answer.reading === state.reading && answer.board === boardText()
+      && answer.unsure === state.reading.unsure.join();
+  }
+
+  // Under the checks, the last colour answer while it stands, with its Undo.
+  function renderColourAnswer() {
+    const answer = state.colourAnswer, undo = $("#colour-answered");
+    const stands = standingAnswer(answer);
+    if (!stands && undo.hidden) return;
+    keepFocusWithin(undo, () => {
+      undo.hidden = !stands;
+      undo.replaceChildren(...(stands ? [`${answer.text} `,
+        el("button", { type: "button", class: "button", onclick: undoColourAnswer }, "Undo")] : []));
+    });
   }
 
   function undoColourAnswer() {
-    const answer = state.colourAnswer;
+    const answer = state.colourAnswer, byUndo = $("#colour-answered").contains(document.activeElement);
     state.colourAnswer = null;
-    if (!standingAnswer(answer)) return;
-    if (answer.rename) recolour(...answer.rename);
-    for (const [g, unsure] of answer.before.groups) g.unsure = unsure;
-    state.reading.unsure = answer.before.unsure;
-    save();
-    renderWarnings();
-    renderDiagram();
-    showReadingMessage();
+    if (standingAnswer(answer)) {
+      if (answer.rename) recolour(...answer.rename);
+      for (const [g, unsure] of answer.before.groups) g.unsure = unsure;
+      state.reading.unsure = answer.before.unsure;
+      save();
+      renderWarnings();
+      renderDiagram();
+      showReadingMessage();
+    }
+    renderColourAnswer();
+    // the keyboard on the check come back (its text), or the board
+    const target = $("#reader-checks").firstElementChild || $('#diagram .sq[tabindex="0"]');
+    if (target && byUndo) focusOn(target);
   }
 
   // A reading saved before a renamed group's squares kept their marks (each square then counted
@@ -2132,6 +2155,7 @@
   function renderDiagram() {
     const note = $("#board-note");
     if (!note.hidden && state.boardNote.board !== boardText()) keepFocusWithin(note, () => { note.hidden = true; });
+    renderColourAnswer(); // (a board changed, its scoring failed or not: the answer no longer stands)
     const wrap = $("#diagram");
     const width = LEFT + state.cols * S + RIGHT;
     const height = TOP + state.rows * S + BOTTOM;
@@ -2158,6 +2182,7 @@
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
         if (name === lastPlaced) g.append(svg("rect", { class: "last-move", width: S, height: S }));
+        g.append(svg("rect", { class: "lit-frame", x: 1.5, y: 1.5, width: S - 3, height: S - 3 })); // shown while lit
         drawContent(g, token);
         if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
         if (doubted) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
@@ -2389,6 +2414,8 @@
     return { ranking, winners, summary };
   }
 
+  let redrawingCards = false; // the score cards are being drawn anew (a focused menu's blur is no choice)
+
   function renderScore() {
     letGoOfLines();
     const score = state.score;
@@ -2396,7 +2423,20 @@
     const { ranking, winners, summary } = renderOutcome();
     // mid-game, the moves card is screens below on a phone
     $("#summary-moves").hidden = !state.check || state.check.game_over;
-    $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
+    const browsed = document.activeElement && document.activeElement.matches("#players select.name[data-browsing]")
+      ? { colour: document.activeElement.dataset.colour, value: document.activeElement.value } : null;
+    redrawingCards = true; // (the menu being browsed is let go of: not a choice made)
+    try {
+      $("#players").replaceChildren(...ranking.map((r) => playerCard(r, players[r.colour], winners.includes(r.colour))));
+    } finally {
+      redrawingCards = false;
+    }
+    const again = browsed && $(`#players select.name[data-colour="${browsed.colour}"]`);
+    if (again) { // browsed on where it was
+      again.value = browsed.value;
+      again.dataset.browsing = "1";
+      again.focus();
+    }
     const menuChanged = state.colourMenuFocus;
     state.colourMenuFocus = null;
     if (menuChanged && document.activeElement === document.body) { // the menu the keyboard changed a player's colour
@@ -2466,23 +2506,28 @@
   // A player's colour menu. Browsed by keyboard (on Windows and Linux the arrows change a closed
   // menu's value at each step) it renames the player once, at Enter or on leaving the menu, not
   // at each colour passed (each a swap with the player of that colour, the next swapping again).
+  // (Escape puts the colour back; the menu drawn anew by a scoring meanwhile goes on being browsed:
+  // renderScore.) ``stay``: the keyboard stays on the menu, drawn anew with the card (not when it left).
   function colourSelect(colour) {
     const used = onBoardColours();
-    const apply = (menu) => {
+    const apply = (menu, stay) => {
       delete menu.dataset.browsing;
       if (menu.value === colour) return;
-      state.colourMenuFocus = menu.value;
+      if (stay) state.colourMenuFocus = menu.value;
       recolour(colour, menu.value);
     };
     return el("select", {
-      class: "name", "aria-label": `Colour of the ${colour} pieces`,
+      class: "name", "aria-label": `Colour of the ${colour} pieces`, "data-colour": colour,
       title: "Change this player's colour (all their pieces); a colour another player has swaps with them",
       onkeydown: (e) => {
-        if (e.key === "Enter") apply(e.target);
-        else if (/^(Arrow|Page)|^(Home|End)$/.test(e.key) || (e.key.length === 1 && e.key !== " ")) e.target.dataset.browsing = "1";
+        if (e.key === "Enter") apply(e.target, true);
+        else if (e.key === "Escape" && e.target.dataset.browsing) {
+          e.target.value = colour;
+          delete e.target.dataset.browsing;
+        } else if (/^(Arrow|Page)|^(Home|End)$/.test(e.key) || (e.key.length === 1 && e.key !== " ")) e.target.dataset.browsing = "1";
       },
-      onchange: (e) => { if (!e.target.dataset.browsing) apply(e.target); },
-      onblur: (e) => { if (e.target.dataset.browsing) apply(e.target); },
+      onchange: (e) => { if (!e.target.dataset.browsing) apply(e.target, true); },
+      onblur: (e) => { if (e.target.dataset.browsing && !redrawingCards) apply(e.target, false); },
     }, COLOURS.map((c) => el("option", { value: c.name, selected: c.name === colour,
       text: c.name === colour || !used.has(c.name) ? c.name : `${c.name} (swap)` })));
   }
@@ -2516,13 +2561,13 @@
     }
     box.replaceChildren(
       el("p", { text: `${list.length} problem${list.length === 1 ? "" : "s"}${violationCells().size ? ", marked in red on the board" : ""}:` }),
-      el("ul", { class: "violations" }, list.map((v) => {
+      oneTabStop(el("ul", { class: "violations" }, list.map((v) => {
         const cells = [v.cell, ...(v.cells || [])].filter(Boolean);
         // the turns counted over the whole board: any square misread may be the piece too many or too few
         const doubted = v.rule === "turn_order" ? uncheckedUnsure() : cells;
         return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule,
           doubtedNote(doubted), v.rule === "turn_order" ? retakingNote() : ""), cells);
-      })));
+      }))));
   }
 
   // A turn order broken while a move taken back here waits to be made again: why, and when it mends.
