@@ -3882,6 +3882,20 @@ def test_a_board_note_damaged_in_storage_is_dropped_and_the_board_still_works(pa
     expect(page.locator('#diagram .sq[data-cell="D3"]')).to_have_attribute("data-value", "b2")
 
 
+def test_a_board_note_waits_with_its_board_for_an_unreachable_server(page):
+    note = {"text": "It was Orange's turn", "info": False, "action": None, "board": MIDGAME}
+    page.route("**/api/*", lambda route: route.abort())
+    reload_with_saved(page, {"board": MIDGAME, "text": MIDGAME, "boardNote": note})
+    message = page.locator("#message")
+    expect(message).to_contain_text("Could not reach the scorer to show the board kept from your last visit")
+    page.reload()  # still unreachable: the note stays kept with the board
+    expect(message).to_contain_text("Could not reach the scorer")
+    page.unroute("**/api/*")
+    message.get_by_role("button", name="Try again").click()
+    expect(page.locator("#board-note")).to_have_text("It was Orange's turn")
+    assert page.locator("#board-note").get_attribute("role") is None  # said again, not alerted
+
+
 def test_a_board_note_kept_for_another_board_is_not_said_on_this_one(page):
     note = {"text": "It was Orange's turn", "info": False, "action": None}
     reload_with_saved(page, {"board": MIDGAME, "boardNote": {**note, "board": CYAN_A_PIECE_AHEAD}})

@@ -43,6 +43,7 @@
     textDirty: false,
     textBase: null,                  // the board (its tokens) the text was edited from, while no other board replaced it (mergeTextEdits)
     pendingBoard: null,              // the board kept from the last visit, while the server cannot be reached to show it
+    pendingNote: null,               // the note under that board (restoredNote), said once it is shown
     photo: null,                     // {size: [w, h], squares: {A1: [[x, y] x 4]}} of the overlay shown
     upload: null,                    // the XMLHttpRequest of a photo being read
     uploadKey: null,                 // the options and marks that upload was sent with
@@ -407,7 +408,8 @@
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
         putAside: state.putAside && { ...state.putAside, photo: null }, // the photo itself is not kept
-        boardNote: !$("#board-note").hidden && state.cells && state.boardNote.board === boardText() ? state.boardNote : null,
+        boardNote: !$("#board-note").hidden && state.cells && state.boardNote.board === boardText() ? state.boardNote
+          : !state.cells ? state.pendingNote : null, // a kept board's note, kept with it
       }));
     } catch (err) { /* private mode or full storage: the page still works */ }
   }
@@ -458,14 +460,10 @@
       if (typeof size.rows === "string" && typeof size.cols === "string") [$("#new-rows").value, $("#new-cols").value] = [size.rows, size.cols];
     }
     state.putAside = restoredAside(saved.putAside);
-    const note = restoredNote(saved.boardNote);
+    state.pendingNote = restoredNote(saved.boardNote);
     if (typeof saved.board === "string" && saved.board.trim()) {
-      // The photo is not kept across a reload; its marks and checks are, and say so at the top;
-      // the note under the board (a move against the rules, a board put aside) is said again.
-      restoreBoard(saved.board).then(() => {
-        if (note && state.cells && boardText() === note.board) showBoardNote(note.text, note.action, { reveal: false, info: note.info });
-        returnToPlace();
-      });
+      // The photo is not kept across a reload; its marks and checks are, and say so at the top.
+      restoreBoard(saved.board).then(returnToPlace);
     }
   }
 
@@ -506,10 +504,17 @@
 
   // The board kept from the last visit, scored again (a reading kept with it says what to check,
   // unless a photo sent meanwhile has its own message to show).
+  // The note under it (a move against the rules, a board put aside) is said again, not alerted.
   function restoreBoard(text) {
     const photo = state.lastPhoto;
     return analyse(text, { quiet: true, restoring: true }).then((ok) => {
       if (ok && state.reading && state.lastPhoto === photo) showReadingMessage({ restored: true });
+      const note = state.pendingNote;
+      if (ok === undefined || (!ok && !state.cells)) return; // (not shown yet: kept for "Try again")
+      state.pendingNote = null;
+      if (note && state.cells && boardText() === note.board) {
+        showBoardNote(note.text, note.action, { reveal: false, info: note.info, restored: true });
+      }
     });
   }
 
@@ -558,8 +563,10 @@
   // where the eyes are (on a phone the top message is screens above), as long as the board
   // stays the one it speaks of (``renderDiagram`` lets it go), a reload included. ``action``: its
   // button, as data kept across a reload (noteButton). ``reveal``: scrolled into view.
-  function showBoardNote(text, action = null, { reveal = true, info = false } = {}) {
+  function showBoardNote(text, action = null, { reveal = true, info = false, restored = false } = {}) {
     const note = $("#board-note");
+    if (restored) note.removeAttribute("role"); // said again after a reload: not news to alert
+    else note.setAttribute("role", "alert");
     fillMessage(note, text, action && noteButton(action));
     note.className = "message board-note" + (info ? " info" : ""); // news, not a problem
     state.boardNote = { text, info, action, board: boardText() };
