@@ -1142,9 +1142,7 @@
     });
     const renamed = renamedGroups();
     groups.forEach((g, i) => {
-      if (!named[i] || !g.unsure) return;
-      dropSettledMarks(g, renamed.includes(g) ? letterRenames(g, renamed) : {});
-      g.unsure = false;
+      if (named[i] && g.unsure) settleGroup(g, renamed.includes(g) ? letterRenames(g, renamed) : {});
     });
   }
 
@@ -1827,8 +1825,7 @@
   function confirmColour(group) {
     if (!state.reading) return;
     const before = colourDoubts(), choices = nameChoices();
-    dropSettledMarks(group, {});
-    group.unsure = false;
+    settleGroup(group);
     const also = settleGroupsLeftNoChoice(choices);
     answeredColour(`You said the ${group.colour} pieces are ${group.colour}`
       + (also.length ? `, so the ${listed(also.map((c) => `${c} ones are ${c}`), "and")}.` : "."), before);
@@ -1852,10 +1849,7 @@
     const onBoard = onBoardColours();
     const forced = state.reading.colourGroups.filter((g) => g.unsure && onBoard.has(g.colour)
       && piecesStillOfGroup(g).length && before.get(g) > 0 && !renameChoices(g).length);
-    for (const g of forced) {
-      dropSettledMarks(g, {});
-      g.unsure = false;
-    }
+    for (const g of forced) settleGroup(g);
     return forced.map((g) => g.colour);
   }
 
@@ -1963,6 +1957,13 @@
     return { value, alternatives };
   }
 
+  // Colour group ``group``'s name settled (its check answered): the marks it explains dropped
+  // (``renamed``: as dropSettledMarks takes it).
+  function settleGroup(group, renamed = {}) {
+    dropSettledMarks(group, renamed);
+    group.unsure = false;
+  }
+
   // Drop the dashed mark of each square of colour group ``group`` that is sure enough once its
   // name is settled: the odds of its value, with those of its alternatives that come to the
   // same value once read letters are renamed as ``renamed`` says (a letter to a letter), over
@@ -2021,10 +2022,7 @@
     const swapName = !only || swapping ? (c) => (c === from ? to : c === to ? from : c) : (c) => (c === from ? to : c);
     for (const g of changing) {
       const named = swapName(g.colour);
-      if (named !== g.colour && g.unsure) {
-        dropSettledMarks(g, letters);
-        g.unsure = false;
-      }
+      if (named !== g.colour && g.unsure) settleGroup(g, letters);
       g.colour = named;
     }
     state.seats = state.seats.map(swapName);
