@@ -3074,20 +3074,23 @@ def test_a_colour_answer_tapped_by_mistake_is_one_tap_from_undone(page):
     expect(answered).to_be_hidden()
 
 
-def test_a_colour_answer_is_no_longer_undone_once_squares_are_checked_since(page):
+def white_said_white(page):
+    """Read answer_read_white_and_clear's photo and answer "Yes, white"; the answer said back, with its Undo."""
     answer_read_white_and_clear(page)
     page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
     answered = page.locator("#colour-answered")
     expect(answered).to_be_visible()
+    return answered
+
+
+def test_a_colour_answer_is_no_longer_undone_once_squares_are_checked_since(page):
+    answered = white_said_white(page)
     page.locator("#message").get_by_role("button", name="All 3 are right").click()  # checked since: undoing would drop that
     expect(answered).to_be_hidden()
 
 
 def test_a_colour_answer_is_no_longer_undone_once_the_board_changes_its_scoring_failed_or_not(page):
-    answer_read_white_and_clear(page)
-    page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
-    answered = page.locator("#colour-answered")
-    expect(answered).to_be_visible()
+    answered = white_said_white(page)
     page.route("**/api/score", lambda route: route.abort())
     pick(page, "C2", "white 2-pip")  # the board changed, its scoring failed: the answer no longer stands
     expect(answered).to_be_hidden()
