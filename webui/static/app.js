@@ -65,7 +65,7 @@
     boardGen: 0,                     // counts the boards put in place other than by a tap: a tap still waiting its turn is then dropped
     putAside: null,                  // the board "New empty board" or a new photo last put aside (boardPutAside)
     released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
-    colourAnswer: null,              // the last colour check answered, one tap from undone while the board is as it left it (answeredColour)
+    colourAnswer: null,              // the last colour check answered, one tap from undone while the board and its doubts are as it left them (answeredColour)
   };
 
   // --- small helpers --------------------------------------------------------------------
