@@ -2665,14 +2665,14 @@ def test_among_many_unsure_squares_the_top_message_names_those_likelier_wrong_th
                        "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": []}})
     message = page.locator("#message")
     expect(message).to_contain_text("7 squares are uncertain (dashed orange): tap to check them. "
-                                    "The reader holds C3, D4 and B4 likelier wrong than right: check those first.")
+                                    "The reader is least sure of C3, D4 and B4 (under even odds): check those first.")
     pick(page, "C3", "red 1-pip")  # put right: the rest still named, least sure first
-    expect(message).to_contain_text("The reader holds D4 and B4 likelier wrong than right")
+    expect(message).to_contain_text("The reader is least sure of D4 and B4 (under even odds)")
     for name in ("D4", "B4", "A4"):  # four or fewer left: all named by the count alone
         page.locator(f'#diagram .sq[data-cell="{name}"]').click()
         page.locator("#picker .choice.current").click()
     expect(message).to_contain_text("3 squares are uncertain")
-    expect(message).not_to_contain_text("likelier wrong")
+    expect(message).not_to_contain_text("least sure")
 
 
 def answer_reads_with(page, board: str) -> list[bytes]:
@@ -3127,7 +3127,7 @@ def test_the_least_sure_squares_are_not_named_where_the_colour_answer_settles_th
                             "alternatives": [{"colour": "cyan", "confidence": 0.4}], "unsure": True}]}})
     message = page.locator("#message")
     expect(message).to_contain_text("Answer the colour question first: it may settle all of these squares.")
-    expect(message).not_to_contain_text("likelier wrong")  # one thing to do first, not two
+    expect(message).not_to_contain_text("least sure")  # one thing to do first, not two
 
 
 def test_swapping_white_and_clear_keeps_the_marks_of_pieces_either_player_may_own_after_a_reload(page):
@@ -5028,11 +5028,21 @@ def test_a_photo_of_two_rounds_takes_each_turns_piece_for_its_move(page):
         expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("data-value", ".")
 
 
+def test_a_photo_of_the_game_carried_on_is_read_onto_the_board_where_the_reader_doubts_squares_it_held(page):
+    photo_played_on_read(page)
+    page.unroute("**/api/read")
+    # the parks and a piece the player left settled, read unsure now (a colour or a size in doubt)
+    answer_plain_read(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2"}), unsure=("A1", "F1", "A6", "F6", "B5"))
+    expect(page.locator("#board-note")).to_contain_text("New on this photo: the red 2-pip on C3.")
+    expect(page.locator("#undo-move")).to_have_text("take back the red 2-pip on C3 \u21b6")
+
+
 def test_a_photo_of_three_rounds_on_is_read_onto_the_board_its_pieces_seen_again_their_size(page):
     red_and_blue_played_after_a_photo(page)  # four pyramids, Red to move
     played = page.input_value("#board-text")
     six = {"A4": "r2", "F4": "b2", "B2": "r2", "E5": "b2", "A2": "r3", "F2": "b3"}  # two photos skipped
-    send_photo_of(page, board_with(played, six), "three_rounds_on.jpg")
+    page.unroute("**/api/read")
+    answer_plain_read(page, board_with(played, six), unsure=("B5", "E3"))  # two of the four in doubt (their colour, say)
     note = page.locator("#board-note")
     expect(note).to_contain_text("New on this photo: ")
     expect(note).not_to_contain_text("check who placed them")

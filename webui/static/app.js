@@ -1033,8 +1033,10 @@
 
   const MOST_NEW_ON_A_PHOTO = 4; // pyramids a photo of the game carried on may add: a round of four players
   // More, up to three rounds of four players (photos skipped), where the last board had at least
-  // SIZES_SEEN_AGAIN pyramids and SIZES_AGREE of those the reader is sure of now are the same size
-  // (pieces never move; another game's pieces on those squares match a size a third of the time).
+  // SIZES_SEEN_AGAIN pyramids and the reader reads SIZES_AGREE of them the same size now, sure or
+  // not (pieces never move; another game's pieces on those squares match a size a third of the
+  // time, where there are pieces there at all; a doubt of a piece's colour, white or clear, is
+  // no doubt of its size).
   const MOST_NEW_AFTER_ROUNDS = 12;
   const SIZES_SEEN_AGAIN = 4;
   const SIZES_AGREE = 0.75;
@@ -1042,8 +1044,9 @@
   // Whether the photo's board (``state.cells``, ``unsure`` its reader's doubts) is the last
   // board's game (``last``: lastBoardSeen, turned ``turns`` quarter turns onto it) carried on a
   // few moves, of the last board's squares bar those it doubted: at least half its pieces and
-  // parks seen again where the reader is sure (a pyramid as a pyramid, a park as a park), no
-  // park where the reader is sure of an empty square or a pyramid nor the other way round, and at
+  // parks seen again (a pyramid as a pyramid, a park as a park, sure or not: a doubt of its colour
+  // or size is no doubt that something stands there), no park where the reader is sure of an
+  // empty square or a pyramid nor the other way round, and at
   // most MOST_NEW_ON_A_PHOTO pyramids, sure or not, on its empty squares (or MOST_NEW_AFTER_ROUNDS
   // where its pyramids are seen again their size). Not a photo the reader is unsure of nearly
   // everywhere (no game, perhaps).
@@ -1060,9 +1063,9 @@
         if (was === ".") fresh += now.length === 2 ? 1 : 0;
         else held += 1;
         if (sure && (was === "#") !== (now === "#")) return false;
-        if (sure && was !== "." && (was === "#") === (now === "#") && now !== ".") seen += 1;
+        if (was !== "." && (was === "#") === (now === "#") && now !== ".") seen += 1;
         if (was.length === 2) pyramids += 1;
-        if (was.length === 2 && sure && now.length === 2 && now[1] === was[1]) sameSize += 1;
+        if (was.length === 2 && now.length === 2 && now[1] === was[1]) sameSize += 1; // (a doubt of its colour leaves its size)
       }
     }
     const rounds = pyramids >= SIZES_SEEN_AGAIN && sameSize >= SIZES_AGREE * pyramids && fresh <= MOST_NEW_AFTER_ROUNDS;
@@ -1262,8 +1265,8 @@
     // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
     const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
     const least = n > LEAST_SURE_NAMED ? leastSure().filter((name) => !byColour.has(name)) : []; // (not those the colour answer settles)
-    const leastNote = least.length ? ` The reader holds ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
-      ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} likelier wrong than right: check ${least.length > 1 ? "those" : "that"} first.` : "";
+    const leastNote = least.length ? ` The reader is least sure of ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
+      ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} (under even odds): check ${least.length > 1 ? "those" : "that"} first.` : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight);
     else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info");
     return Boolean(n || checkNote || retake || photoGone);
