@@ -77,6 +77,7 @@
     const text = cap(String(error).replace(/^photo: /, "the photo: "));
     return /[.!?]$/.test(text) ? text : `${text}.`;
   };
+  const isPyramid = (t) => typeof t === "string" && t.length === 2 && !!NAME_OF[t[0]] && "123".includes(t[1]); // "r3"
   const counted = (n, noun) => `${n} ${noun}${Math.abs(n) === 1 ? "" : "s"}`; // "1 piece", "3 pieces"
   const points = (n) => counted(n, "point");
   const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0");
@@ -473,7 +474,7 @@
     const action = note && note.action;
     const valid = action === null
       || (action && ["take_back", "park_back"].includes(action.kind) && CELL_NAME.test(action.name)
-        && /^[a-z][123]$/.test(action.value) && !!NAME_OF[action.value[0]]
+        && isPyramid(action.value)
         && (action.kind === "take_back" || restoredWatch(action.watched)))
       || (action && action.kind === "put_back" && state.putAside);
     if (!(note && typeof note.text === "string" && typeof note.board === "string" && typeof note.info === "boolean" && valid)) return null;
@@ -1046,10 +1047,9 @@
   // few moves, of the last board's squares bar those it doubted: at least half its pieces and
   // parks seen again (a pyramid as a pyramid, a park as a park, sure or not: a doubt of its colour
   // or size is no doubt that something stands there), no park where the reader is sure of an
-  // empty square or a pyramid nor the other way round, and at
-  // most MOST_NEW_ON_A_PHOTO pyramids, sure or not, on its empty squares (or MOST_NEW_AFTER_ROUNDS
-  // where its pyramids are seen again their size). Not a photo the reader is unsure of nearly
-  // everywhere (no game, perhaps).
+  // empty square or a pyramid nor the other way round, and at most MOST_NEW_ON_A_PHOTO pyramids,
+  // sure or not, on its empty squares (or MOST_NEW_AFTER_ROUNDS where its pyramids are read again
+  // their size). Not a photo the reader is unsure of nearly everywhere (no game, perhaps).
   function carriedOnFrom(last, turns, unsure) {
     if (state.reading.unsureBoard) return false;
     let grid = last.cells, doubts = grid.map((line, r) => line.map((_, c) => last.doubted.has(cellName(c, r))));
@@ -1830,13 +1830,18 @@
     const before = colourDoubts(), choices = nameChoices();
     settleGroup(group);
     const also = settleGroupsLeftNoChoice(choices);
-    answeredColour(`You said the ${group.colour} pieces are ${group.colour}`
-      + (also.length ? `, so the ${listed(also.map((c) => `${c} ones are ${c}`), "and")}.` : "."), before);
+    answeredColour(`You said the ${group.colour} pieces are ${group.colour}${soAlso(also, ", so")}.`, before);
     save();
     sayConfirmed(`The ${group.colour} pieces are confirmed`
       + (also.length ? `, and so are the ${listed(also, "and")} ones: no other colour is left for them.` : "."));
     renderWarnings();
     renderDiagram();
+  }
+
+  // The colour groups ``also`` settled with an answer (settleGroupsLeftNoChoice), said after it
+  // (``joined`` by ", so"): ", so the white ones are white"; nothing where none.
+  function soAlso(also, joined) {
+    return also.length ? `${joined} the ${listed(also.map((c) => `${c} ones are ${c}`), "and")}` : "";
   }
 
   // How many other names each unsure colour group is offered now (renameChoices).
@@ -1866,7 +1871,7 @@
     recolour(from, to, groups);
     const also = settleGroupsLeftNoChoice(choices);
     answeredColour(`You said the ${from} pieces are ${to}${groups.length > 1 ? ` (and the ${to} ones ${from})` : ""}`
-      + (also.length ? `${groups.length > 1 ? "; so" : ", so"} the ${listed(also.map((c) => `${c} ones are ${c}`), "and")}.` : "."), before, [to, from, groups]);
+      + `${soAlso(also, groups.length > 1 ? "; so" : ", so")}.`, before, [to, from, groups]);
     save();
     renderWarnings();
     renderDiagram();
@@ -3605,7 +3610,7 @@
       let typed = tokensFromText(text);
       const read = state.readTokens;
       const wellFormed = typed.every((line) => line.length === typed[0].length
-        && line.every((t) => t === "." || t === "#" || (t.length === 2 && NAME_OF[t[0]] && "123".includes(t[1]))));
+        && line.every((t) => t === "." || t === "#" || isPyramid(t)));
       const merged = wellFormed && mergeTextEdits(typed);
       if (merged) {
         typed = merged;
