@@ -1850,13 +1850,33 @@ def test_a_photo_of_another_game_of_the_same_colours_asks_for_its_order_of_play(
     expect(page.locator("#board-note")).to_be_hidden()  # nothing entered on the page was lost: the first photo's board is its own
 
 
+def test_a_tap_waiting_for_the_last_ones_scoring_shows_its_piece_meanwhile(page):
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    pick(page, "C3", "green 2-pip")
+    hold_checks(page)  # a slow connection: D4's scoring takes a while
+    pick(page, "D4", "purple 2-pip")
+    pick(page, "B5", "green 3-pip")  # waits for D4's scoring, its piece shown at once, faded
+    b5 = page.locator('#diagram .sq[data-cell="B5"]')
+    expect(b5).to_have_class(re.compile(r"\bwaiting\b"))
+    expect(b5).to_have_attribute("data-value", "g3")
+    expect(b5).to_have_attribute("aria-label", re.compile(r"^B5: green 3-pip, .*waiting to be placed"))
+    expect(page.locator('#diagram .sq[data-cell="D4"]')).not_to_have_class(re.compile(r"\bwaiting\b"))  # told
+    page.evaluate("window.letChecksGo()")
+    expect(page.locator("#undo-move")).to_have_text("take back the green 3-pip on B5 \u21b6")
+    expect(b5).not_to_have_class(re.compile(r"\bwaiting\b"))
+    expect(b5).to_have_attribute("data-value", "g3")
+    expect(page.locator("#diagram .sq.waiting")).to_have_count(0)
+
+
 def test_a_tap_waiting_for_the_last_ones_scoring_is_dropped_when_the_board_is_replaced(page):
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     pick(page, "C3", "green 2-pip")
     hold_checks(page)
     pick(page, "D4", "purple 2-pip")
     pick(page, "B5", "green 2-pip")  # waits for D4's scoring
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "g2")  # shown waiting
     page.click("#new-board")  # meanwhile another board
+    assert page.locator("#diagram .sq.waiting").count() == 0  # the waiting piece is not on it (at once: it is dropped in time)
     page.evaluate("window.letChecksGo()")
     expect(page.locator("#board-note")).to_contain_text("the last one, with 2 pieces, is put aside")
     expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", ".")  # not on the new board

@@ -2181,23 +2181,26 @@
     for (let row = state.rows - 1; row >= 0; row--) {
       for (let col = 0; col < state.cols; col++) {
         const name = cellName(col, row);
-        const token = state.cells[row][col];
+        const waiting = waitingOn(name); // a tap waiting its turn shows its piece
+        const token = waiting ? waiting.value : state.cells[row][col];
         const x = LEFT + col * S, y = TOP + (state.rows - 1 - row) * S;
         const corrected = isCorrected(name);
         const doubted = unsure.has(name) && stillAsRead(name); // the reader unsure, the square not changed since
         // what the marks show, said too
         const marks = [doubted && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
-          violations.has(name) && "breaks a rule", legal.has(name) && "the chosen piece may go here",
-          name === lastPlaced && "the last move", state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
+          violations.has(name) && "breaks a rule", legal.has(name) && !waiting && "the chosen piece may go here",
+          name === lastPlaced && "the last move", waiting && "waiting to be placed",
+          state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
-          class: "sq", "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
+          class: "sq" + (waiting ? " waiting" : ""), "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
           "aria-label": [`${name}: ${describe(token)}`, ...marks].join(", "), transform: `translate(${x},${y})`,
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
         if (name === lastPlaced) g.append(svg("rect", { class: "last-move", width: S, height: S }));
         g.append(svg("rect", { class: "lit-frame", x: 1.5, y: 1.5, width: S - 3, height: S - 3 })); // shown while lit
         drawContent(g, token);
-        if (legal.has(name)) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
+        if (legal.has(name) && !waiting) g.append(svg("circle", { class: "legal-dot", cx: S / 2, cy: S / 2, r: S * 0.13 }));
+        if (waiting) g.append(svg("rect", { class: "mark waiting", x: 6, y: 6, width: S - 12, height: S - 12, rx: 4 }));
         if (doubted) g.append(svg("rect", { class: "mark uncertain", x: 3, y: 3, width: S - 6, height: S - 6, rx: 4 }));
         // inside the rule's red frame where the square has both, so that both show
         const inset = corrected && violations.has(name) ? 9 : 3;
@@ -3094,7 +3097,7 @@
   function choose(value) {
     const name = pickerCell;
     closePicker();
-    if (name) inTurn(() => put(name, value));
+    if (name) inTurn(name, value, () => put(name, value));
   }
 
   // Taps are told one after another, each once the board it was made on is scored (at most
@@ -3102,17 +3105,41 @@
   // of that board, not of one before it (taps faster than the scoring).
   const SETTLE_MS = 4000;
   let tapsBefore = Promise.resolve();
+  // A tap still waiting its turn after WAITING_SHOWN_MS shows its piece on its square, faded
+  // (``waitingTaps``: square name -> {value, tap, gen}), until it is told or dropped; one told
+  // sooner shows none (no flicker), nor one on a board since replaced (``gen``: its boardGen).
+  const WAITING_SHOWN_MS = 150;
+  const waitingTaps = new Map();
+  let tapsMade = 0;
 
-  // A tap made on a board since replaced (another board typed, read, made or turned) is dropped.
-  function inTurn(job) {
-    const gen = state.boardGen;
+  // The tap waiting its turn to put a piece on square ``name`` of the board shown, if any.
+  function waitingOn(name) {
+    const waiting = waitingTaps.get(name);
+    return waiting && waiting.gen === state.boardGen ? waiting : null;
+  }
+
+  // ``job``, the tap putting ``value`` on square ``name``, in its turn. A tap made on a board
+  // since replaced (another board typed, read, made or turned) is dropped.
+  function inTurn(name, value, job) {
+    const gen = state.boardGen, tap = ++tapsMade;
+    const shown = setTimeout(() => { waitingTaps.set(name, { value, tap, gen }); renderDiagram(); }, WAITING_SHOWN_MS);
+    const told = () => { // whether its waiting piece was shown (and is no more)
+      clearTimeout(shown);
+      const mine = (waitingTaps.get(name) || {}).tap === tap;
+      if (mine) waitingTaps.delete(name);
+      return mine;
+    };
     const settled = () => {
       let timer;
       const waited = new Promise((done) => { timer = setTimeout(done, SETTLE_MS); });
       return Promise.race([state.analysing, waited]).finally(() => clearTimeout(timer));
     };
-    const run = tapsBefore.then(settled).then(() => (gen === state.boardGen ? job() : undefined));
+    const run = tapsBefore.then(settled).then(() => {
+      if (told()) renderDiagram();
+      return gen === state.boardGen ? job() : undefined;
+    });
     tapsBefore = run.catch((err) => { // the page's own fault: said, and still an error of the page's
+      if (told()) renderDiagram();
       showMessage("Something went wrong placing that piece; what you entered is kept. Reload the page to try again.");
       setTimeout(() => { throw err; });
     });
@@ -3624,7 +3651,7 @@
       // correction), the text then written as the board's (a text with comments is kept as typed)
       if (changed.length === 1 && !text.includes(";")) {
         dropUpload({ sameGame: true });
-        inTurn(() => {
+        inTurn(...changed[0], () => {
           state.textDirty = false;
           textStatus("");
           put(...changed[0]);
