@@ -564,6 +564,21 @@ def test_the_stash_tables_size_headings_stay_whole_on_a_phone(touch_phone):
     assert lines == [1, 1, 1], lines  # one line each: "1-pip", not "1-" over "pip"
 
 
+# WCAG 1.4.12's text spacing, as a reader's own style sheet may set it
+TEXT_SPACING = ("* { line-height: 1.5 !important; letter-spacing: 0.12em !important;"
+                " word-spacing: 0.16em !important; } p { margin-bottom: 2em !important; }")
+
+
+def test_the_page_does_not_scroll_sideways_on_a_small_phone_with_wider_text_spacing(touch_phone):
+    page = touch_phone
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.add_style_tag(content=TEXT_SPACING)
+    enter_board(page, "# r2 . . . . b3 #\n" + ". . . . . . . .\n" * 6 + "# . . g1 . . . #\n")
+    expect(page.locator("#stash table")).to_be_visible()  # wider than the page: it scrolls in its own box
+    expect(page.locator("#players .player")).to_have_count(3)
+    assert_fits_width(page)
+
+
 def test_the_page_does_not_scroll_sideways_on_a_small_phone(touch_phone):
     page = touch_phone
     page.set_viewport_size({"width": 320, "height": 640})
