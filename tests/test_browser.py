@@ -1094,6 +1094,25 @@ def test_the_cards_piece_on_a_dotted_square_the_reader_doubted_is_the_first_move
     expect(page.locator("#to-move")).to_have_text("Cyan to move.")
 
 
+def test_the_cards_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_correction(page):
+    cell = {"cell": "B3", "value": ".", "confidence": 0.48, "alternatives": [{"value": "o2", "confidence": 0.36}]}
+    answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": ["B3"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {}, "reading": {"board": CYAN_A_PIECE_AHEAD, "cells": [cell], "warnings": [], "colour_groups": []}})
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    page.click('#midgame .size[data-pips="2"]')  # B3 dotted for it
+    page.locator('#diagram .sq[data-cell="B3"]').click()
+    expect(page.locator("#picker-reading")).to_contain_text("Read as empty (48% sure); next best: orange 2-pip 36%")
+    offered = page.get_by_label("orange 2-pip", exact=True)
+    expect(offered).to_have_class(re.compile(r"\bsuggested\b"))  # the reader's next best, not the card's move
+    expect(offered).not_to_have_class(re.compile(r"\bmove\b"))
+    expect(page.locator("#picker-move-key")).to_be_hidden()
+    offered.click()  # the square put right as the reader asked: a piece it missed, on the table all along
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("aria-label", "B3: orange 2-pip, corrected")
+    expect(page.locator("#undo-move")).to_be_hidden()
+    # the counts' turn (two pieces each), not a move of orange's making it cyan's
+    expect(page.locator("#to-move")).to_have_text("To move: Orange or Cyan (the piece counts allow either).")
+
+
 def test_moves_made_while_a_player_had_to_pass_fill_in_no_order_of_play(page):
     board = "# . . . . #\n. . . . . .\n. . r2 . . .\n. . b2 r2 . .\n. . . . . .\n# . . . . #\n"
     saved = {"options": {"players": "auto", "stash": "auto", "colours": [], "private_parks": False, "loose_parks": False},

@@ -2890,6 +2890,14 @@
 
   // The piece chosen in the mid-game card (``r2``) where square ``name`` is one of its dotted
   // squares, else null.
+  // Whether ``value`` put on square ``name`` (``was`` before: as the reader read it, which it was
+  // unsure of) is one of the reader's next best there: the square put right as it asked (its
+  // top message names squares to check), not a move, though the mid-game card's piece.
+  function correctsDoubt(name, value, was = tokenAt(name)) {
+    const info = state.reading && state.reading.unsure.includes(name) && state.reading.byCell[name];
+    return !!info && was === readNowAt(name) && readingNamedNow(name, info).alternatives.some((a) => a.value === value);
+  }
+
   function dottedPiece(name) {
     return state.moveColour && state.moveColour !== UNSEEN && state.movePips && (legalSquares() || []).includes(name)
       ? LETTER_OF[state.moveColour] + state.movePips : null;
@@ -3045,7 +3053,8 @@
     const barred = barredPieces(name, current);
     $("#picker-barred-key").hidden = !barred.size;
     // a square dotted for the piece chosen in the mid-game card: that piece marked, and focused
-    const move = dottedPiece(name);
+    // (not where it is the reader's next best on a square it asked to check: a correction)
+    const dotted = dottedPiece(name), move = dotted && !correctsDoubt(name, dotted) ? dotted : null;
     $("#picker-move-key").hidden = !move;
     for (const b of $$("#picker .choice")) {
       b.classList.toggle("current", b.dataset.value === current);
@@ -3192,7 +3201,8 @@
   // or the photo read) told of square ``name`` going from ``was`` to ``value`` on the board that
   // was ``before`` (its text), ``next`` being the players who might place next as the page said
   // then: a placement adds one, a move (on a photo's board, where the reader was sure the square
-  // was empty, the mid-game card's piece on one of its dotted squares, or once play has gone on
+  // was empty, the mid-game card's piece on one of its dotted squares (not the reader's next best
+  // on a square it doubted: ``correctsDoubt``), or once play has gone on
   // a piece of a player who might place next, or a piece ``seen`` new on a photo of the game
   // carried on; else a piece the reader missed, a correction);
   // a move taken back or put right (another piece on its square) changes it, and with it an
@@ -3209,7 +3219,7 @@
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
     const fromPhoto = !!state.readTokens;
     // the mid-game card's piece put on one of its dotted squares (the check before this change)
-    const asDotted = value === dottedPiece(name);
+    const asDotted = value === dottedPiece(name) && !correctsDoubt(name, value, was);
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const last = watched && at >= 0 && at === watched.squares.length - 1;
     const aMove = seen || !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
