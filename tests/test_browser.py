@@ -906,6 +906,21 @@ def test_a_reload_comes_back_to_the_card_in_view(page):
     assert page.evaluate("window.scrollY") == 0
 
 
+def test_a_reload_with_the_photo_at_the_top_comes_back_to_the_board_below_it(touch_phone):
+    page = touch_phone
+    answer_plain_read(page, MIDGAME)
+    expect(page.locator("#photo-pane")).to_be_visible()
+    page.wait_for_timeout(800)  # the page's own smooth scroll done
+    page.locator("#photo-pane").evaluate("e => e.scrollIntoView({block: 'start'})")
+    top = "document.querySelector('#board-pane').getBoundingClientRect().top"
+    at = page.evaluate(top)
+    assert 0 < at < page.viewport_size["height"]  # the board on the screen, below the photo
+    page.reload()  # the photo is not kept: its card is gone, the board takes its turn
+    expect(page.locator("#photo-pane")).to_be_hidden()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    page.wait_for_function(f"Math.abs({top} - {at}) < 2")
+
+
 def test_a_game_played_on_the_page_is_not_interrupted_by_the_outcome_toast(touch_phone):
     page = touch_phone
     new_empty_board(page, "6×6 · 2 players")

@@ -484,23 +484,31 @@
 
   // A reload (a phone's browser reloads a page left in the background) comes back to the card
   // at the top of the screen, once the board kept is drawn again: the browser's own restoring
-  // came before the cards were there, and landed in the options.
+  // came before the cards were there, and landed in the options. Each card on the screen is
+  // kept, top first, so that one not shown again (the photo's: the photo is not kept) gives way
+  // to the next where it stood.
   const PLACE_KEY = "subdivision-scorer.place";
 
   function rememberPlace() {
     const shown = $$("#summary, .card[id]").filter((node) => node.getClientRects().length);
-    const first = window.scrollY > 0 && shown.find((node) => node.getBoundingClientRect().bottom > 0);
+    const onScreen = window.scrollY > 0 ? shown.filter((node) => {
+      const { top, bottom } = node.getBoundingClientRect();
+      return bottom > 0 && top < window.innerHeight;
+    }) : [];
     try {
-      sessionStorage.setItem(PLACE_KEY, JSON.stringify(first ? { id: first.id, top: first.getBoundingClientRect().top } : null));
+      sessionStorage.setItem(PLACE_KEY, JSON.stringify(onScreen.map((node) => ({ id: node.id, top: node.getBoundingClientRect().top }))));
     } catch (err) { /* private mode: the page still works */ }
   }
 
   function returnToPlace() {
-    let place = null;
-    try { place = JSON.parse(sessionStorage.getItem(PLACE_KEY) || "null"); } catch (err) { place = null; }
-    const node = place && typeof place.id === "string" && document.getElementById(place.id);
-    if (!node || !node.getClientRects().length || !Number.isFinite(place.top)) return;
-    window.scrollTo(0, window.scrollY + node.getBoundingClientRect().top - place.top);
+    let places = [];
+    try { places = JSON.parse(sessionStorage.getItem(PLACE_KEY) || "[]"); } catch (err) { places = []; }
+    for (const place of Array.isArray(places) ? places : [places]) { // (one place, as a page before kept it)
+      const node = place && typeof place.id === "string" && document.getElementById(place.id);
+      if (!node || !node.getClientRects().length || !Number.isFinite(place.top)) continue;
+      window.scrollTo(0, window.scrollY + node.getBoundingClientRect().top - place.top);
+      return;
+    }
   }
 
   // The board kept from the last visit, scored again (a reading kept with it says what to check,
