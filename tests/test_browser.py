@@ -5041,6 +5041,18 @@ def test_a_photo_of_a_piece_placed_out_of_turn_says_which(page):
     expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", ".")
 
 
+def test_a_photo_from_the_same_side_after_the_board_was_turned_here_says_so(page):
+    photo_played_on_read(page)
+    page.click("#turn-board")  # turned on the page, a quarter: B5 is now E5
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "r2")
+    send_photo_of(page, board_with(PHOTO_PLAYED_ON, {"C3": "r2"}), "same_side.jpg")  # from where the first was taken
+    expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", "r2")  # as the board is drawn
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("The photo is turned as the board was turned here.")
+    expect(note).not_to_contain_text("another side of the table")
+    expect(note).to_contain_text("New on this photo: the red 2-pip on C4.")
+
+
 def test_a_photo_of_a_piece_placed_against_the_rules_says_which(page):
     enter_board(page, MIDGAME)
     answer_plain_read(page, MIDGAME)  # the photo of the game typed so far

@@ -1090,7 +1090,8 @@
   // (``disputed``: {name: the last board's token}), the photo's value shown. The last move
   // gone from the photo was taken back (``takenBack``; play goes on as before it: ``from``). The
   // pyramids on squares the last board held empty are new: ``fresh``, taken as moves where they
-  // can be (watchFresh: ``moved``). {fresh, moved, from, takenBack, disputed, turned}.
+  // can be (watchFresh: ``moved``). {fresh, moved, from, takenBack, disputed, turned} (``turned``:
+  // null, "here" where the photo is turned as the last board was turned on this page, else "side").
   function carryOn(last, turns) {
     const back = (4 - turns) % 4;
     turnQuarters(back);
@@ -1120,7 +1121,9 @@
     reading.doubted = (reading.doubted || []).concat(disputed);
     const moved = watchFresh(from, fresh);
     if (!moved) state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
-    return { fresh, moved, from, takenBack: takenBack ? move : null, turned: back > 0,
+    // turned as the last board was turned here: a photo from the same side as the last one
+    const turned = !back ? null : back === last.turned % 4 ? "here" : "side";
+    return { fresh, moved, from, takenBack: takenBack ? move : null, turned,
       disputed: Object.fromEntries(disputed.map((name) => [name, wasAt(name)])) };
   }
 
@@ -1199,7 +1202,8 @@
     if (judged.length === 1 && placed.length === 1 && sayOutOfTurn(judged[0], tokenAt(judged[0]), from.turns)) return;
     const seen = watchedSeats();
     if (seen && !state.seats.length) setSeats(seen, { watched: true });
-    const turnedNote = (turned ? "The photo, taken from another side of the table, is turned to match the board. " : "")
+    const turnedNote = (turned === "side" ? "The photo, taken from another side of the table, is turned to match the board. "
+      : turned === "here" ? "The photo is turned as the board was turned here. " : "")
       + (takenBack ? `The ${describe(takenBack.value)} on ${takenBack.name} is taken back: this photo has none there. ` : "");
     const what = placed.length ? `New on this photo: ${listed(placed.map((name) => `the ${describe(tokenAt(name))} on ${name}`), "and")}.`
       : "Nothing is new on this photo.";
