@@ -890,6 +890,29 @@ def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+def test_a_photo_still_being_read_when_the_page_reloads_is_said_with_the_way_to_choose_it_again(page):
+    enter_board(page, MIDGAME)
+    page.route("**/api/read", lambda route: None)  # the reading takes a while: never answered
+    page.set_input_files("#file-input", files=[{"name": "table.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator("#progress-text")).to_be_visible()
+    page.reload()
+    message = page.locator("#message")
+    expect(message).to_contain_text("The photo (table.jpg) was still being read when the page was left, and is not kept: "
+                                    "choose it again to read it.")
+    expect(message.get_by_role("button", name="Choose the photo again")).to_be_visible()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")  # the board kept as it was
+    page.unroute("**/api/read")
+    page.reload()  # said once
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    expect(message).to_be_hidden()
+    # a photo read to the end leaves nothing to say
+    answer_plain_read(page, MIDGAME)
+    expect(page.locator("#photo-pane")).to_be_visible()
+    page.reload()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    expect(message).not_to_contain_text("still being read")
+
+
 def test_a_reload_comes_back_to_the_card_in_view(page):
     enter_board(page, MIDGAME)
     page.wait_for_timeout(800)  # the page's own smooth scroll to the results done

@@ -418,7 +418,7 @@
   function restore() {
     let saved = null;
     try { saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null"); } catch (err) { saved = null; }
-    if (!saved) return;
+    if (!saved) { sayPhotoNotRead(); return; }
     setOptions(saved.options);
     if (typeof saved.text === "string") $("#board-text").value = saved.text;
     state.textDirty = !!saved.textDirty;
@@ -464,8 +464,8 @@
     state.pendingNote = restoredNote(saved.boardNote);
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
-      restoreBoard(saved.board).then(returnToPlace);
-    }
+      restoreBoard(saved.board).then(returnToPlace).then(sayPhotoNotRead);
+    } else sayPhotoNotRead();
   }
 
   // The note under the board as kept from the last visit (showBoardNote's fields), else null; one
@@ -509,6 +509,29 @@
       window.scrollTo(0, window.scrollY + node.getBoundingClientRect().top - place.top);
       return;
     }
+  }
+
+  // A photo still being read when the page was left (a reload, a phone's browser reloading a
+  // page left in the background) is said on its return, with the way to choose it again: its
+  // file is not kept. ``file``: the photo sent, else null (read, refused or let go).
+  const READING_KEY = "subdivision-scorer.reading";
+  let leavingPage = false; // (a page left aborts its upload: no photo let go)
+
+  function noteReading(file) {
+    try {
+      if (file) sessionStorage.setItem(READING_KEY, JSON.stringify({ name: typeof file.name === "string" ? file.name : "" }));
+      else sessionStorage.removeItem(READING_KEY);
+    } catch (err) { /* private mode: the page still works */ }
+  }
+
+  function sayPhotoNotRead() {
+    let left = null;
+    try { left = JSON.parse(sessionStorage.getItem(READING_KEY) || "null"); } catch (err) { left = null; }
+    noteReading(null);
+    if (!left || typeof left.name !== "string") return;
+    const name = left.name ? ` (${left.name.slice(0, 80)})` : "";
+    showMessage(`The photo${name} was still being read when the page was left, and is not kept: choose it again to read it.`,
+      "info", { label: "Choose the photo again", onclick: () => $("#file-input").click() }, { reveal: false });
   }
 
   // The board kept from the last visit, scored again (a reading kept with it says what to check,
@@ -879,7 +902,8 @@
     state.upload = xhr;
     if (replaced) replaced.abort(); // a newer photo replaces one still being read
     xhr.onabort = () => { // let go (dropUpload)
-      if (state.upload !== xhr) return;
+      if (state.upload !== xhr || leavingPage) return;
+      noteReading(null);
       progress(null);
       if (marked && !$("#mark-card").hidden && file !== shown[0]) closeMarking(); // its marks go with it
       keepShown();
@@ -893,8 +917,15 @@
       if (e.lengthComputable) progress(`Uploading\u2026 ${Math.round((100 * e.loaded) / e.total)}%`, (100 * e.loaded) / e.total);
     };
     xhr.upload.onload = () => progress("Reading the board\u2026");
-    xhr.onerror = () => { progress(null); notRead(); showMessage("Could not reach the scorer: check the connection and try again."); };
+    xhr.onerror = () => {
+      if (leavingPage) return;
+      noteReading(null);
+      progress(null);
+      notRead();
+      showMessage("Could not reach the scorer: check the connection and try again.");
+    };
     xhr.onload = () => {
+      noteReading(null);
       progress(null);
       const data = xhr.response;
       if (xhr.status !== 200 || !data) {
@@ -925,6 +956,7 @@
       save();
     };
     progress("Uploading\u2026", 0);
+    noteReading(file);
     xhr.send(form);
   }
 
@@ -3786,7 +3818,8 @@
   syncOptionsShown();
   wire();
   if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // returnToPlace instead
-  window.addEventListener("pagehide", rememberPlace);
+  window.addEventListener("pagehide", () => { leavingPage = true; rememberPlace(); });
+  window.addEventListener("pageshow", (e) => { if (e.persisted) leavingPage = false; }); // back from the browser's cache
   // (a phone's browser may discard a page in the background without a pagehide)
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") rememberPlace(); });
   restore();
