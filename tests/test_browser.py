@@ -890,6 +890,20 @@ def test_a_game_placed_here_from_an_empty_board_gives_its_order_of_play(page):
     expect(page.locator("#seats .seats-chooser")).to_contain_text("Who plays first?")
 
 
+@pytest.mark.parametrize("page", ["desktop"], indirect=True)  # two columns: a phone's one is in the page's order
+def test_on_a_wide_screen_the_mid_game_card_of_a_photos_game_stands_under_the_board(page):
+    answer_read(page, {"board": MIDGAME, "uncertain": [], "overlay": tiny_jpeg(300, 600), "overlay_size": [300, 600],
+                       "squares": {}, "reading": {"board": MIDGAME, "cells": [], "warnings": [], "colour_groups": []}})
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")  # a game going on
+    page.wait_for_load_state("networkidle")  # the reading's checks drawn
+    photo, board, midgame = page.evaluate("""() => ['#photo-pane', '#board-pane', '#midgame'].map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return {x: r.x, y: r.y, height: r.height}; })""")  # at one moment: the page may be scrolling
+    assert photo["height"] > board["height"] + 100  # a tall photo beside the board
+    assert abs(midgame["x"] - board["x"]) < 2  # whose turn and where a piece may go: under the board
+    assert 0 <= midgame["y"] - (board["y"] + board["height"]) < 40
+
+
 def test_a_photo_still_being_read_when_the_page_reloads_is_said_with_the_way_to_choose_it_again(page):
     enter_board(page, MIDGAME)
     page.route("**/api/read", lambda route: None)  # the reading takes a while: never answered
