@@ -2781,6 +2781,29 @@ def test_among_many_unsure_squares_the_top_message_names_those_likelier_wrong_th
     expect(message).not_to_contain_text("least sure")
 
 
+def test_the_squares_read_at_under_even_odds_are_left_out_of_the_one_tap_that_confirms_the_rest(page):
+    board = "r3 r2 b1 b2\nr1 . b3 .\n. r2 . b2\n# . . #\n"
+    odds = {"A4": 0.8, "B4": 0.45, "C4": 0.9, "A3": 0.7, "C3": 0.13}
+    cells = [{"cell": c, "value": Board.from_text(board)[c].symbol, "confidence": p, "alternatives": []} for c, p in odds.items()]
+    answer_read(page, {"board": board, "uncertain": list(odds), "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": []}})
+    message = page.locator("#message")
+    expect(message).to_contain_text("The reader is least sure of C3 and B4 (under even odds): check those first.")
+    expect(message.get_by_role("button")).to_have_text("The other 3 are right")  # not "All 5": two likelier wrong
+    message.get_by_role("button", name="The other 3 are right").click()
+    for name in ("A4", "C4", "A3"):
+        expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
+    for name in ("C3", "B4"):  # still to check, one by one
+        expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("aria-label", re.compile("unsure"))
+    expect(message).to_contain_text("2 squares are uncertain (dashed orange): tap to check them. "
+                                    "The reader is least sure of C3 and B4 (under even odds): check those first.")
+    expect(message.get_by_role("button")).to_have_count(0)
+    page.locator('#diagram .sq[data-cell="B4"]').click()
+    page.locator("#picker .choice.current").click()  # B4 is right as read
+    expect(message).to_contain_text("1 square is uncertain")
+    expect(message).to_contain_text("The reader is least sure of C3 (under even odds): check that first.")
+
+
 def answer_reads_with(page, board: str) -> list[bytes]:
     """Answer every photo the page sends with a plain reading of ``board``; returns the list
     the requests' bodies are added to."""

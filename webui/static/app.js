@@ -1257,7 +1257,7 @@
   }
 
   const LEAST_SURE = 0.5; // an unsure square read at odds under this is likelier wrong than right
-  const LEAST_SURE_NAMED = 4; // the most of them the top message names, where more squares are unsure than this
+  const LEAST_SURE_NAMED = 4; // the most of them the top message names (the rest counted)
 
   // The unsure squares not checked since that the reader read at odds under LEAST_SURE, least sure
   // first: among many unsure squares all marked alike, those to check first.
@@ -1303,12 +1303,17 @@
     // Once no colour, grid or play area is in question (their answers may change or clear the
     // squares), the squares found right on the photo are one tap together.
     const settledFirst = pending.some((c) => ["colour_check", "colours_told", "grid", "play_area", "another_board"].includes(c.kind));
+    // (not those the colour answer settles)
+    const least = leastSure().filter((name) => !byColour.has(name));
+    // ... all but those read at under even odds, named: likelier wrong than right, each is checked
     // (not where nearly every square is unsure: perhaps no Subdivision game at all)
-    const allRight = settledFirst || state.reading.unsureBoard ? undefined
-      : { label: n > 1 ? `All ${n} are right` : "It is right", onclick: confirmUnsureSquares };
+    const others = n - least.length;
+    const allRight = settledFirst || state.reading.unsureBoard || !others ? undefined : {
+      label: !least.length ? (n > 1 ? `All ${n} are right` : "It is right") : others > 1 ? `The other ${others} are right` : "The other is right",
+      onclick: () => confirmUnsureSquares(least),
+    };
     // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
     const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
-    const least = n > LEAST_SURE_NAMED ? leastSure().filter((name) => !byColour.has(name)) : []; // (not those the colour answer settles)
     const leastNote = least.length ? ` The reader is least sure of ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
       ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} (under even odds): check ${least.length > 1 ? "those" : "that"} first.` : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight);
@@ -3431,11 +3436,12 @@
   }
 
   // The user says every unsure square not corrected since was read right: their marks go.
-  function confirmUnsureSquares() {
+  // The unsure squares not checked since confirmed as read, but those ``kept`` (left to check).
+  function confirmUnsureSquares(kept = []) {
     if (!state.reading) return;
-    const n = uncheckedUnsure().length;
-    doubtsAnswered(uncheckedUnsure());
-    state.reading.unsure = state.reading.unsure.filter((cell) => !stillAsRead(cell));
+    const confirmed = uncheckedUnsure().filter((cell) => !kept.includes(cell)), n = confirmed.length;
+    doubtsAnswered(confirmed);
+    state.reading.unsure = state.reading.unsure.filter((cell) => !confirmed.includes(cell));
     save();
     renderConfirmed();
     sayConfirmed(n > 1 ? `The ${n} uncertain squares are confirmed.` : "The uncertain square is confirmed.");
