@@ -905,26 +905,40 @@ def test_on_a_wide_screen_the_mid_game_card_of_a_photos_game_stands_under_the_bo
 
 
 def test_a_photo_still_being_read_when_the_page_reloads_is_said_with_the_way_to_choose_it_again(page):
-    enter_board(page, MIDGAME)
-    page.route("**/api/read", lambda route: None)  # the reading takes a while: never answered
+    answer_plain_read(page, MIDGAME, unsure=("B5", "C5"))
+    expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
+    page.unroute("**/api/read")
+    page.route("**/api/read", lambda route: None)  # the next photo's reading takes a while: never answered
     page.set_input_files("#file-input", files=[{"name": "table.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
     expect(page.locator("#progress-text")).to_be_visible()
     page.reload()
-    message = page.locator("#message")
-    expect(message).to_contain_text("The photo (table.jpg) was still being read when the page was left, and is not kept: "
-                                    "choose it again to read it.")
-    expect(message.get_by_role("button", name="Choose the photo again")).to_be_visible()
-    expect(page.locator("#to-move")).to_have_text("Blue to move.")  # the board kept as it was
+    lost = page.locator("#photo-lost")  # said where photos are chosen
+    expect(lost).to_contain_text("The photo (table.jpg) was still being read when the page was left, and is not kept: "
+                                 "choose it again to read it.")
+    expect(lost.get_by_role("button", name="Choose the photo again")).to_be_visible()
+    expect(page.locator("#message")).to_contain_text("2 squares are uncertain")  # the board kept says what it says
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
     page.unroute("**/api/read")
     page.reload()  # said once
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
-    expect(message).to_be_hidden()
-    # a photo read to the end leaves nothing to say
-    answer_plain_read(page, MIDGAME)
-    expect(page.locator("#photo-pane")).to_be_visible()
-    page.reload()
-    expect(page.locator("#to-move")).to_have_text("Blue to move.")
-    expect(message).not_to_contain_text("still being read")
+    expect(lost).to_be_hidden()
+
+
+def test_a_photo_chosen_while_the_kept_board_is_restored_is_not_said_lost(page):
+    enter_board(page, MIDGAME)
+    page.add_init_script("""(() => { const fetched = window.fetch; let letGo; const held = new Promise((done) => { letGo = done; });
+        window.letChecksGo = letGo;
+        window.fetch = (url, options) => String(url).includes("api/check") ? held.then(() => fetched(url, options)) : fetched(url, options); })()""")
+    page.reload()  # the kept board's check held
+    page.route("**/api/read", lambda route: None)
+    page.set_input_files("#file-input", files=[{"name": "fresh.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    page.evaluate("window.letChecksGo()")
+    expect(page.locator("#progress-text")).to_be_visible()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")  # the kept board checked: nothing said of a photo on its way
+    expect(page.get_by_text(re.compile("still being read"))).to_have_count(0)
+    page.unroute("**/api/read")
+    page.reload()  # now it is lost, and said
+    expect(page.locator("#photo-lost")).to_contain_text("The photo (fresh.jpg) was still being read")
 
 
 def test_a_reload_comes_back_to_the_card_in_view(page):
@@ -1163,6 +1177,18 @@ def test_the_cards_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_co
     expect(page.locator("#undo-move")).to_be_hidden()
     # the counts' turn (two pieces each), not a move of orange's making it cyan's
     expect(page.locator("#to-move")).to_have_text("To move: Orange or Cyan (the piece counts allow either).")
+
+
+def test_the_next_players_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_correction_once_play_went_on(page):
+    cell = {"cell": "B3", "value": ".", "confidence": 0.48, "alternatives": [{"value": "o2", "confidence": 0.36}]}
+    answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": ["B3"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {}, "reading": {"board": CYAN_A_PIECE_AHEAD, "cells": [cell], "warnings": [], "colour_groups": []}})
+    pick(page, "E5", "orange 2-pip")
+    pick(page, "E2", "cyan 2-pip")  # play has gone on: orange to move
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    pick(page, "B3", "orange 2-pip")  # the reader's next best there: a piece it missed, not orange's move
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("aria-label", "B3: orange 2-pip, corrected")
+    expect(page.locator("#undo-move")).to_have_text("take back the cyan 2-pip on E2 \u21b6")
 
 
 def test_moves_made_while_a_player_had_to_pass_fill_in_no_order_of_play(page):
@@ -2796,12 +2822,13 @@ def test_the_squares_read_at_under_even_odds_are_left_out_of_the_one_tap_that_co
     for name in ("C3", "B4"):  # still to check, one by one
         expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("aria-label", re.compile("unsure"))
     expect(message).to_contain_text("2 squares are uncertain (dashed orange): tap to check them. "
-                                    "The reader is least sure of C3 and B4 (under even odds): check those first.")
+                                    "Each is read at under even odds: likelier wrong than right.")
     expect(message.get_by_role("button")).to_have_count(0)
     page.locator('#diagram .sq[data-cell="B4"]').click()
     page.locator("#picker .choice.current").click()  # B4 is right as read
-    expect(message).to_contain_text("1 square is uncertain")
-    expect(message).to_contain_text("The reader is least sure of C3 (under even odds): check that first.")
+    expect(message).to_contain_text("1 square is uncertain (dashed orange): tap to check it. "
+                                    "It is read at under even odds: likelier wrong than right.")
+    expect(message.get_by_role("button")).to_have_count(0)  # no "It is right"
 
 
 def answer_reads_with(page, board: str) -> list[bytes]:
@@ -3169,6 +3196,7 @@ def test_confirming_one_of_two_groups_each_the_others_other_name_settles_both(pa
 def test_the_colour_question_is_put_first_only_where_its_answer_settles_squares(page):
     answer_read_white_and_clear(page)  # C2's other guess is cyan, not a player: named white, it is settled
     expect(page.locator("#message")).to_contain_text("4 squares are uncertain (dashed orange): tap to check them. "
+                                                     "The reader is least sure of A3 (under even odds): check that first. "
                                                      "Check the colour of the white and clear pieces (one tap below). "
                                                      "Answer the colour questions first: they may settle 1 of these squares.")
     board = "w3 w2\nx1 x2\n"  # each piece's other guess the other player's: no name settles it
@@ -3214,7 +3242,7 @@ def white_said_white(page):
 
 def test_a_colour_answer_is_no_longer_undone_once_squares_are_checked_since(page):
     answered = white_said_white(page)
-    page.locator("#message").get_by_role("button", name="All 3 are right").click()  # checked since: undoing would drop that
+    page.locator("#message").get_by_role("button", name="The other 2 are right").click()  # checked since: undoing would drop that
     expect(answered).to_be_hidden()
 
 
@@ -5111,6 +5139,17 @@ def test_a_photo_from_the_same_side_after_the_board_was_turned_here_says_so(page
     expect(note).to_contain_text("The photo is turned as the board was turned here.")
     expect(note).not_to_contain_text("another side of the table")
     expect(note).to_contain_text("New on this photo: the red 2-pip on C4.")
+
+
+def test_a_second_photo_from_the_other_side_of_the_table_is_not_said_turned_here(page):
+    photo_played_on_read(page)
+    turned = Board.from_text(board_with(PHOTO_PLAYED_ON, {"C3": "r2"})).rotated().rotated().to_text()
+    note = page.locator("#board-note")
+    send_photo_of(page, turned, "other_side.jpg")
+    expect(note).to_contain_text("The photo, taken from another side of the table, is turned to match the board.")
+    send_photo_of(page, turned, "other_side_again.jpg")  # from there again: the board was never turned here
+    expect(note).to_contain_text("Nothing is new on this photo.")
+    expect(note).to_contain_text("The photo, taken from another side of the table, is turned to match the board.")
 
 
 def test_a_photo_of_a_piece_placed_against_the_rules_says_which(page):

@@ -418,7 +418,8 @@
   function restore() {
     let saved = null;
     try { saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null"); } catch (err) { saved = null; }
-    if (!saved) { sayPhotoNotRead(); return; }
+    sayPhotoNotRead(); // (before any photo chosen meanwhile)
+    if (!saved) return;
     setOptions(saved.options);
     if (typeof saved.text === "string") $("#board-text").value = saved.text;
     state.textDirty = !!saved.textDirty;
@@ -464,8 +465,8 @@
     state.pendingNote = restoredNote(saved.boardNote);
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
-      restoreBoard(saved.board).then(returnToPlace).then(sayPhotoNotRead);
-    } else sayPhotoNotRead();
+      restoreBoard(saved.board).then(returnToPlace);
+    }
   }
 
   // The note under the board as kept from the last visit (showBoardNote's fields), else null; one
@@ -512,8 +513,9 @@
   }
 
   // A photo still being read when the page was left (a reload, a phone's browser reloading a
-  // page left in the background) is said on its return, with the way to choose it again: its
-  // file is not kept. ``file``: the photo sent, else null (read, refused or let go).
+  // page left in the background) is said on its return where photos are chosen, with the way to
+  // choose it again: its file is not kept. ``file``: the photo sent, else null (read, refused or
+  // let go).
   const READING_KEY = "subdivision-scorer.reading";
   let leavingPage = false; // (a page left aborts its upload: no photo let go)
 
@@ -524,14 +526,20 @@
     } catch (err) { /* private mode: the page still works */ }
   }
 
-  function sayPhotoNotRead() {
-    let left = null;
-    try { left = JSON.parse(sessionStorage.getItem(READING_KEY) || "null"); } catch (err) { left = null; }
+  // Said until another photo is chosen (sayPhotoNotRead(false)).
+  function sayPhotoNotRead(left = true) {
+    const box = $("#photo-lost");
+    if (!left) {
+      box.hidden = true;
+      return;
+    }
+    let lost = null;
+    try { lost = JSON.parse(sessionStorage.getItem(READING_KEY) || "null"); } catch (err) { lost = null; }
     noteReading(null);
-    if (!left || typeof left.name !== "string") return;
-    const name = left.name ? ` (${left.name.slice(0, 80)})` : "";
-    showMessage(`The photo${name} was still being read when the page was left, and is not kept: choose it again to read it.`,
-      "info", { label: "Choose the photo again", onclick: () => $("#file-input").click() }, { reveal: false });
+    if (!lost || typeof lost.name !== "string") return;
+    const name = lost.name ? ` (${lost.name.slice(0, 80)})` : "";
+    fillMessage(box, `The photo${name} was still being read when the page was left, and is not kept: choose it again to read it.`,
+      { label: "Choose the photo again", onclick: () => $("#file-input").click() });
   }
 
   // The board kept from the last visit, scored again (a reading kept with it says what to check,
@@ -857,6 +865,7 @@
   function uploadPhoto(file, marked = null) {
     if (!file) return;
     clearMessage();
+    sayPhotoNotRead(false); // (another photo chosen)
     state.onMarkingCancelled = null;
     // A file the reader refuses: the way on, another, one tap away.
     const another = { label: "Choose another photo", onclick: () => $("#file-input").click() };
@@ -1058,7 +1067,7 @@
     const turn = check ? turnNow(check) : null;
     const turns = !turn ? [] : turn.sure ? [turn.sure] : check.unseen_player_may_move ? [] : turn.candidates;
     return { cells: state.cells.map((line) => line.slice()), text, doubted: new Set(uncheckedUnsure()), watched: watchOf(text),
-      colourDoubted: new Set(groups.filter((g) => g.unsure).flatMap((g) => g.cells)), turned: turnsFromRead(),
+      colourDoubted: new Set(groups.filter((g) => g.unsure).flatMap((g) => g.cells)), turned: turnsFromRead(), turnedHere: turnedHere(),
       read: state.readTokens ? state.cells.map((line, r) => line.map((_, c) => readNowAt(cellName(c, r)))) : null,
       lastMove: lastPlacedMove(), broken: new Set(((check && check.violations) || []).map((v) => v.rule)), turns };
   }
@@ -1069,6 +1078,7 @@
   function keepAsDrawn(last) {
     if (last.turned % 2 && state.rows !== state.cols) return;
     turnQuarters(last.turned);
+    if (state.reading) state.reading.turnedHere = last.turnedHere;
     if (last.watched && boardText() === last.text) state.watched = { ...last.watched, board: boardText() };
   }
 
@@ -1123,7 +1133,7 @@
   // gone from the photo was taken back (``takenBack``; play goes on as before it: ``from``). The
   // pyramids on squares the last board held empty are new: ``fresh``, taken as moves where they
   // can be (watchFresh: ``moved``). {fresh, moved, from, takenBack, disputed, turned} (``turned``:
-  // null, "here" where the photo is turned as the last board was turned on this page, else "side").
+  // null, "here" where the photo is turned as the player turned the last board, else "side").
   function carryOn(last, turns) {
     const back = (4 - turns) % 4;
     turnQuarters(back);
@@ -1153,8 +1163,9 @@
     reading.doubted = (reading.doubted || []).concat(disputed);
     const moved = watchFresh(from, fresh);
     if (!moved) state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
-    // turned as the last board was turned here: a photo from the same side as the last one
-    const turned = !back ? null : back === last.turned % 4 ? "here" : "side";
+    // turned as the player turned the last board here: a photo from the same side as the last
+    // one, which was read as the board is drawn
+    const turned = !back ? null : back === last.turnedHere ? "here" : "side";
     return { fresh, moved, from, takenBack: takenBack ? move : null, turned,
       disputed: Object.fromEntries(disputed.map((name) => [name, wasAt(name)])) };
   }
@@ -1314,7 +1325,9 @@
     };
     // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
     const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
-    const leastNote = least.length ? ` The reader is least sure of ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
+    const leastNote = least.length === n && n <= LEAST_SURE_NAMED // (few, and all of them: those dashed)
+      ? ` ${n > 1 ? "Each" : "It"} is read at under even odds: likelier wrong than right.`
+      : least.length ? ` The reader is least sure of ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
       ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} (under even odds): check ${least.length > 1 ? "those" : "that"} first.` : "";
     if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight);
     else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info");
@@ -2112,6 +2125,7 @@
     const quarters = ((turns % 4) + 4) % 4;
     if (quarters) boardReplaced(); // the squares' names change
     turnQuarters(quarters);
+    if (state.reading) state.reading.turnedHere = (turnedHere() + quarters) % 4;
     letGoOfLines();
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
@@ -2131,6 +2145,13 @@
   // Clockwise quarter turns of the board since it was read (0 for a reading saved before turns were kept).
   function turnsFromRead() {
     const turns = state.reading && state.reading.turnedFromRead;
+    return Number.isInteger(turns) ? turns : 0;
+  }
+
+  // Of those, the ones the player made here (turnBoard), not those that turned a photo of the
+  // game to match the board drawn (carryOn).
+  function turnedHere() {
+    const turns = state.reading && state.reading.turnedHere;
     return Number.isInteger(turns) ? turns : 0;
   }
 
@@ -2937,16 +2958,17 @@
     renderMoves();
   }
 
-  // The piece chosen in the mid-game card (``r2``) where square ``name`` is one of its dotted
-  // squares, else null.
   // Whether ``value`` put on square ``name`` (``was`` before: as the reader read it, which it was
   // unsure of) is one of the reader's next best there: the square put right as it asked (its
-  // top message names squares to check), not a move, though the mid-game card's piece.
+  // top message names squares to check), not a move, though the mid-game card's piece or the
+  // next player's.
   function correctsDoubt(name, value, was = tokenAt(name)) {
     const info = state.reading && state.reading.unsure.includes(name) && state.reading.byCell[name];
     return !!info && was === readNowAt(name) && readingNamedNow(name, info).alternatives.some((a) => a.value === value);
   }
 
+  // The piece chosen in the mid-game card (``r2``) where square ``name`` is one of its dotted
+  // squares, else null.
   function dottedPiece(name) {
     return state.moveColour && state.moveColour !== UNSEEN && state.movePips && (legalSquares() || []).includes(name)
       ? LETTER_OF[state.moveColour] + state.movePips : null;
@@ -3180,7 +3202,11 @@
   // since replaced (another board typed, read, made or turned) is dropped.
   function inTurn(name, value, job) {
     const gen = state.boardGen, tap = ++tapsMade;
-    const shown = setTimeout(() => { waitingTaps.set(name, { value, tap, gen }); renderDiagram(); }, WAITING_SHOWN_MS);
+    const shown = setTimeout(() => {
+      if (gen !== state.boardGen) return; // (a board since replaced: dropped, never shown)
+      waitingTaps.set(name, { value, tap, gen });
+      renderDiagram();
+    }, WAITING_SHOWN_MS);
     const told = () => { // whether its waiting piece was shown (and is no more)
       clearTimeout(shown);
       const mine = (waitingTaps.get(name) || {}).tap === tap;
@@ -3250,10 +3276,10 @@
   // or the photo read) told of square ``name`` going from ``was`` to ``value`` on the board that
   // was ``before`` (its text), ``next`` being the players who might place next as the page said
   // then: a placement adds one, a move (on a photo's board, where the reader was sure the square
-  // was empty, the mid-game card's piece on one of its dotted squares (not the reader's next best
-  // on a square it doubted: ``correctsDoubt``), or once play has gone on
-  // a piece of a player who might place next, or a piece ``seen`` new on a photo of the game
-  // carried on; else a piece the reader missed, a correction);
+  // was empty, the mid-game card's piece on one of its dotted squares, or once play has gone on
+  // a piece of a player who might place next (neither of these two where the reader doubted the
+  // square and gave the piece as its next best there: ``correctsDoubt``), or a piece ``seen`` new
+  // on a photo of the game carried on; else a piece the reader missed, a correction);
   // a move taken back or put right (another piece on its square) changes it, and with it an
   // order of play the watch gave from the first moves now changed; an earlier move taken off
   // leaves its place open (its square null) to its player's next piece (a piece found against
@@ -3268,10 +3294,11 @@
     const colour = value.length === 2 ? NAME_OF[value[0]] : null;
     const fromPhoto = !!state.readTokens;
     // the mid-game card's piece put on one of its dotted squares (the check before this change)
-    const asDotted = value === dottedPiece(name) && !correctsDoubt(name, value, was);
+    const asDotted = value === dottedPiece(name);
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const last = watched && at >= 0 && at === watched.squares.length - 1;
-    const aMove = seen || !fromPhoto || readSurelyEmpty(name) || asDotted || (watched && watched.order.length > 0 && next.includes(colour));
+    const aMove = seen || !fromPhoto || readSurelyEmpty(name)
+      || (!correctsDoubt(name, value, was) && (asDotted || (watched && watched.order.length > 0 && next.includes(colour))));
     const open = watched && colour ? watched.squares.findIndex((s, i) => s === null && watched.order[i] === colour) : -1;
     const placed = watched && was === "." && colour && aMove;
     // the watch after the change: {order, squares, skipAt?, previous?, lastAt?} (``previous``: the
