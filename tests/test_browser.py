@@ -936,9 +936,9 @@ def test_a_photo_chosen_while_the_kept_board_is_restored_is_not_said_lost(page):
     expect(page.locator("#progress-text")).to_be_visible()
     expect(page.locator("#to-move")).to_have_text("Blue to move.")  # the kept board checked: nothing said of a photo on its way
     expect(page.get_by_text(re.compile("still being read"))).to_have_count(0)
-    page.unroute("**/api/read")
-    page.reload()  # now it is lost, and said
+    page.reload()  # now it is lost, and said (the route let go after: its request let go would be answered)
     expect(page.locator("#photo-lost")).to_contain_text("The photo (fresh.jpg) was still being read")
+    page.unroute("**/api/read")
 
 
 def test_a_reload_comes_back_to_the_card_in_view(page):
