@@ -924,6 +924,30 @@ def test_a_photo_still_being_read_when_the_page_reloads_is_said_with_the_way_to_
     expect(lost).to_be_hidden()
 
 
+def test_a_photo_with_no_board_left_to_mark_when_the_page_reloads_is_said_with_the_way_to_choose_it_again(page):
+    enter_board(page, MIDGAME)
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "no checkerboard found in the photo"}))
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#mark-card")).to_be_visible()
+    page.reload()
+    expect(page.locator("#mark-card")).to_be_hidden()  # the photo is not kept
+    expect(page.locator("#photo-lost")).to_contain_text("No board was found on the photo (blank.jpg), and its corners were "
+                                                        "still to be marked when the page was left")
+    page.reload()  # said once
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    expect(page.locator("#photo-lost")).to_be_hidden()
+    # the marking cancelled: nothing to say after a reload
+    page.set_input_files("#file-input", files=[{"name": "blank.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff\x00"}])
+    expect(page.locator("#mark-card")).to_be_visible()
+    page.click("#mark-cancel")
+    expect(page.locator("#mark-card")).to_be_hidden()
+    page.reload()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    expect(page.locator("#photo-lost")).to_be_hidden()
+
+
 def test_a_photo_chosen_while_the_kept_board_is_restored_is_not_said_lost(page):
     enter_board(page, MIDGAME)
     page.add_init_script("""(() => { const fetched = window.fetch; let letGo; const held = new Promise((done) => { letGo = done; });

@@ -513,17 +513,25 @@
   }
 
   // A photo still being read when the page was left (a reload, a phone's browser reloading a
-  // page left in the background) is said on its return where photos are chosen, with the way to
-  // choose it again: its file is not kept. ``file``: the photo sent, else null (read, refused or
-  // let go).
+  // page left in the background), or one with no board found waiting for its corners to be
+  // marked, is said on the page's return where photos are chosen, with the way to choose it
+  // again: its file is not kept. ``file``: the photo sent, else null (read, refused, let go, its
+  // marking closed); ``stage``: "reading" or "marking".
   const READING_KEY = "subdivision-scorer.reading";
   let leavingPage = false; // (a page left aborts its upload: no photo let go)
 
-  function noteReading(file) {
+  function noteReading(file, stage = "reading") {
     try {
-      if (file) sessionStorage.setItem(READING_KEY, JSON.stringify({ name: typeof file.name === "string" ? file.name : "" }));
+      if (file) sessionStorage.setItem(READING_KEY, JSON.stringify({ name: typeof file.name === "string" ? file.name : "", stage }));
       else sessionStorage.removeItem(READING_KEY);
     } catch (err) { /* private mode: the page still works */ }
+  }
+
+  // The photo noted (noteReading): {name, stage}, else null.
+  function notedPhoto() {
+    let noted = null;
+    try { noted = JSON.parse(sessionStorage.getItem(READING_KEY) || "null"); } catch (err) { noted = null; }
+    return noted && typeof noted.name === "string" ? noted : null;
   }
 
   // Said until another photo is chosen (sayPhotoNotRead(false)).
@@ -533,13 +541,14 @@
       box.hidden = true;
       return;
     }
-    let lost = null;
-    try { lost = JSON.parse(sessionStorage.getItem(READING_KEY) || "null"); } catch (err) { lost = null; }
+    const lost = notedPhoto();
     noteReading(null);
-    if (!lost || typeof lost.name !== "string") return;
+    if (!lost) return;
     const name = lost.name ? ` (${lost.name.slice(0, 80)})` : "";
-    fillMessage(box, `The photo${name} was still being read when the page was left, and is not kept: choose it again to read it.`,
-      { label: "Choose the photo again", onclick: () => $("#file-input").click() });
+    fillMessage(box, lost.stage === "marking"
+      ? `No board was found on the photo${name}, and its corners were still to be marked when the page was left; the photo is not kept: choose it again to mark them.`
+      : `The photo${name} was still being read when the page was left, and is not kept: choose it again to read it.`,
+    { label: "Choose the photo again", onclick: () => $("#file-input").click() });
   }
 
   // The board kept from the last visit, scored again (a reading kept with it says what to check,
@@ -943,6 +952,7 @@
           // Cancelled, "read again" and "mark the corners" go on with the reading shown.
           showMessage(`${serverSays(data.error)} Mark the board's four corners on the photo below to read it.`);
           openMarking();
+          noteReading(file, "marking");
           state.onMarkingCancelled = () => { notRead(); showMessage(serverSays(data.error)); };
           return;
         }
@@ -1423,6 +1433,7 @@
   // from (else to the board); not when the photo is read with the corners (the reading takes it).
   function closeMarking({ refocus = true } = {}) {
     const card = $("#mark-card"), opener = state.markOpener;
+    if ((notedPhoto() || {}).stage === "marking") noteReading(null);
     const focused = card.contains(document.activeElement);
     card.hidden = true;
     state.markOpener = null;
