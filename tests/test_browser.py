@@ -1997,6 +1997,10 @@ def test_a_tap_waiting_for_the_last_ones_scoring_shows_its_piece_meanwhile(page)
     expect(b5).to_have_attribute("data-value", "g3")
     expect(b5).to_have_attribute("aria-label", re.compile(r"^B5: green 3-pip, .*waiting to be placed"))
     expect(page.locator('#diagram .sq[data-cell="D4"]')).not_to_have_class(re.compile(r"\bwaiting\b"))  # told
+    b5.click()  # tapped again meanwhile: the picker shows the square as it will be
+    expect(page.locator("#picker-title")).to_have_text("B5: green 3-pip, waiting to be placed")
+    expect(page.get_by_label("green 3-pip", exact=True)).to_have_class(re.compile(r"\bcurrent\b"))
+    page.keyboard.press("Escape")
     page.evaluate("window.letChecksGo()")
     expect(page.locator("#undo-move")).to_have_text("take back the green 3-pip on B5 \u21b6")
     expect(b5).not_to_have_class(re.compile(r"\bwaiting\b"))

@@ -3086,8 +3086,9 @@
 
   function openPicker(name) {
     pickerCell = name;
-    const current = tokenAt(name);
-    $("#picker-title").textContent = `${name}: ${describe(current)}`;
+    const waiting = waitingOn(name); // (a tap before it, still waiting its turn: the square as it will be)
+    const current = waiting ? waiting.value : tokenAt(name);
+    $("#picker-title").textContent = `${name}: ${describe(current)}${waiting ? ", waiting to be placed" : ""}`;
     const info = state.reading && state.reading.byCell[name];
     const suggestions = new Set();
     if (placedSincePhoto(name)) { // a move, not the reader's doing: what it read there is beside the point
