@@ -534,10 +534,11 @@
     return noted && typeof noted.name === "string" ? noted : null;
   }
 
-  // Said until another photo is chosen (sayPhotoNotRead(false)).
-  function sayPhotoNotRead(left = true) {
+  // The photo noted said in the photo card (the note let go: said once), until another photo is
+  // chosen (``show`` false: taken down).
+  function sayPhotoNotRead(show = true) {
     const box = $("#photo-lost");
-    if (!left) {
+    if (!show) {
       box.hidden = true;
       return;
     }
@@ -1324,10 +1325,10 @@
     // Once no colour, grid or play area is in question (their answers may change or clear the
     // squares), the squares found right on the photo are one tap together.
     const settledFirst = pending.some((c) => ["colour_check", "colours_told", "grid", "play_area", "another_board"].includes(c.kind));
-    // (not those the colour answer settles)
+    // The squares read at under even odds (not those the colour answer settles) are named, and
+    // left out of the one tap that confirms the rest: likelier wrong than right, each is checked.
     const least = leastSure().filter((name) => !byColour.has(name));
-    // ... all but those read at under even odds, named: likelier wrong than right, each is checked
-    // (not where nearly every square is unsure: perhaps no Subdivision game at all)
+    // (no one tap where nearly every square is unsure: perhaps no Subdivision game at all)
     const others = n - least.length;
     const allRight = settledFirst || state.reading.unsureBoard || !others ? undefined : {
       label: !least.length ? (n > 1 ? `All ${n} are right` : "It is right") : others > 1 ? `The other ${others} are right` : "The other is right",
@@ -1433,7 +1434,8 @@
   // from (else to the board); not when the photo is read with the corners (the reading takes it).
   function closeMarking({ refocus = true } = {}) {
     const card = $("#mark-card"), opener = state.markOpener;
-    if ((notedPhoto() || {}).stage === "marking") noteReading(null);
+    // (its photo's preview let go as the page is left closes it too: the photo is still to be said)
+    if (!leavingPage && (notedPhoto() || {}).stage === "marking") noteReading(null);
     const focused = card.contains(document.activeElement);
     card.hidden = true;
     state.markOpener = null;
