@@ -44,8 +44,14 @@ class Deduction:
     def points(self) -> int:
         return -min(MAX_THREE_PIP_DEDUCTION, max(0, len(self.one_pips) - 1))
 
+    @property
+    def capped(self) -> bool:
+        """Whether more 1-pips are Near it than the most it loses counts."""
+        return len(self.one_pips) - 1 > MAX_THREE_PIP_DEDUCTION
+
     def to_dict(self) -> dict:
-        return {"cell": self.cell.name, "one_pips": [sq.name for sq in self.one_pips], "points": self.points}
+        return {"cell": self.cell.name, "one_pips": [sq.name for sq in self.one_pips], "points": self.points,
+                "capped": self.capped}
 
 
 @dataclass(frozen=True)
@@ -210,8 +216,9 @@ def park_results(board: Board, *, loose: bool = False, groups: dict[str, list] |
         if n_groups > 1 and not loose:
             results.append(ParkResult(park, cells, None, f"{colour} holds it with {n_groups} groups, not one"))
             continue
-        how = "one group" if n_groups == 1 else f"{n_groups} groups (loose reading)"
-        results.append(ParkResult(park, cells, colour, f"{colour} holds every square Near it with {how}"))
+        how = "one group" if n_groups == 1 else f"{n_groups} groups, as the loose reading allows"
+        squares = "every square Near it" + (" but the parks" if len(cells) < len(board.near(park)) else "")
+        results.append(ParkResult(park, cells, colour, f"{colour} holds {squares} with {how}"))
     return results
 
 

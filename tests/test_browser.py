@@ -285,9 +285,19 @@ def test_the_rules_worked_example_game(page):
     expect(total_of(page, "blue")).to_have_text("23")
     expect(page.locator("#to-move")).to_have_text("Game over: every pyramid is placed.")
     blue = page.locator('#players .player[data-colour="blue"]')
-    expect(blue.locator("tr.sub.deduction", has_text="C2")).to_contain_text("5 near")
+    # five 1-pips Near, the first free: 4, but a 3-pip loses at most 3
+    expect(blue.locator("tr.sub.deduction", has_text="C2")).to_contain_text("C2: 5 1-pips Near: B1 B3 C1 D2 D3, the first free, at most 3")
     expect(blue.locator("tr.sub.deduction", has_text="C2").locator(".pts")).to_have_text("\u22123")
+    expect(blue.locator("tr.deduction-head")).to_contain_text("1-pips Near 3-pips")
     shot(page, "finished-game")
+
+
+def test_a_total_under_nothing_is_written_with_the_lines_minus_sign(page):
+    enter_board(page, "r1 r1 r1\nr1 b3 r1\nr1 r1 r1\n")  # blue: 3 pips, a group (-1), eight 1-pips Near (-3)
+    blue = page.locator('#players .player[data-colour="blue"]')
+    expect(blue.locator("tr.sub.deduction")).to_contain_text("B2: 8 1-pips Near: A1 A2 A3 B1 B3 C1 C2 C3, the first free, at most 3")
+    expect(total_of(page, "blue")).to_have_text("\u22121")
+    expect(blue.locator("tr.total-row .pts")).to_have_text("\u22121")
 
 
 MUST_PASS = """\

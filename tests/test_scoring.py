@@ -178,6 +178,27 @@ def test_two_groups_around_a_park_pay_only_under_the_loose_reading():
     assert score_board(board, loose_parks=True).players["red"].park_bonus == 0
 
 
+def test_a_parks_reason_says_which_squares_near_it_count():
+    strict = {r.park.name: r.reason for r in score_board(Board.from_text(PARKS), private_parks=True).park_results}
+    assert strict["A5"] == "red holds every square Near it with one group"
+    board = Board.from_text(". . . .\nr2 r2 . .\n# # b2 b2")  # A1's Near squares: A2, B2 and the park B1
+    reasons = {r.park.name: r.reason for r in score_board(board, private_parks=True).park_results}
+    assert reasons["A1"] == "red holds every square Near it but the parks with one group"
+    loose = Board.from_text(". . .\nr2 # .\n# r2 .")
+    reasons = {r.park.name: r.reason for r in score_board(loose, private_parks=True, loose_parks=True).park_results}
+    assert reasons["A1"] == "red holds every square Near it but the parks with 2 groups, as the loose reading allows"
+
+
+def test_a_three_pips_deduction_says_where_the_most_it_loses_stops_it():
+    board = Board.from_text("r1 r1 r1\nb1 r3 b1\n. . .")
+    (many,) = score_board(board).players["red"].deductions
+    assert many.points == -3 and many.capped  # 5 1-pips Near: the first free, 4 more, at most 3
+    board["A3"] = None
+    board["B3"] = None
+    (four,) = score_board(board).players["red"].deductions
+    assert four.points == -2 and not four.capped and four.to_dict()["capped"] is False
+
+
 def test_a_park_with_no_free_square_near_gives_nothing():
     board = Board.from_text("# # .\n# # .\nr2 r2 r2")
     results = score_board(board, private_parks=True).park_results

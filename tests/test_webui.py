@@ -107,7 +107,7 @@ def test_score_itemizes_every_player(client):
     # red: 3 + 2 + 1 pips, one group (B5 B6 C6) -1, B6's 1-pips B5 and C5: first free, -1
     assert red["pips_by_size"] == {"1": 1, "2": 2, "3": 3}
     assert red["groups"] == [{"cells": ["B5", "B6", "C6"], "points": -1}]
-    assert red["deductions"] == [{"cell": "B6", "one_pips": ["B5", "C5"], "points": -1}]
+    assert red["deductions"] == [{"cell": "B6", "one_pips": ["B5", "C5"], "points": -1, "capped": False}]
     assert red["total"] == 4 and blue["total"] == 2
     assert body["winners"] == ["red"]
     assert [r["colour"] for r in body["ranking"]] == ["red", "blue"]

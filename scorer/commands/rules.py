@@ -21,7 +21,7 @@ from scorer.errors import UserError, print_error
 from scorer.files import (MAX_PHOTO_BYTES, PHOTO_FORMATS, PHOTO_SUFFIXES, json_name, read_at_most, read_stdin, shown_name,
                           stdin_given_once, too_large)
 from scorer.rules import SQUARE_RULES, CheckReport, check_position, full_stash
-from scorer.scoring import ScoreReport, score_board
+from scorer.scoring import MAX_THREE_PIP_DEDUCTION, ScoreReport, score_board
 
 MAX_TEXT_BYTES = 1_000_000
 MAX_INPUT_BYTES = MAX_PHOTO_BYTES  # a FILE is read no further than a photo may go, board text or photo
@@ -324,9 +324,9 @@ def format_score(name: str, report: ScoreReport, position: CheckReport | None = 
             lines.append(f"       group {group.points}: {' '.join(sq.name for sq in group.cells)}")
         for d in s.deductions:
             ones = " ".join(sq.name for sq in d.one_pips)
-            near = f"{len(d.one_pips)} 1-pip{'s' * (len(d.one_pips) != 1)} Near it ({ones})" if ones else "no 1-pip Near it"
-            if len(d.one_pips) == 1:
-                near += ", the first free"
+            near = f"{len(d.one_pips)} 1-pip{'s' * (len(d.one_pips) != 1)} Near it ({ones}), the first free" if ones else "no 1-pip Near it"
+            if d.capped:
+                near += f", at most {MAX_THREE_PIP_DEDUCTION}"
             lines.append(f"       3-pip {d.cell.name} {d.points}: {near}")
         for park in s.parks:
             lines.append(f"       park {park.park.name} +{park.points}: {' '.join(sq.name for sq in park.cells)}")

@@ -81,6 +81,7 @@
   const counted = (n, noun) => `${n} ${noun}${Math.abs(n) === 1 ? "" : "s"}`; // "1 piece", "3 pieces"
   const points = (n) => counted(n, "point");
   const signed = (n) => (n > 0 ? "+" + n : n < 0 ? "\u2212" + Math.abs(n) : "0");
+  const minusSigned = (n) => (n < 0 ? "\u2212" + Math.abs(n) : String(n)); // a total: no plus, the lines' minus
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -2572,10 +2573,12 @@
     const deductions = p.deductions || [];
     if (deductions.length) {
       const total = deductions.reduce((s, d) => s + (d.points || 0), 0);
-      line("3-pips Near 1-pips", signed(total), "deduction-head", null);
+      line("1-pips Near 3-pips", signed(total), "deduction-head", null);
       for (const d of deductions) {
         const ones = d.one_pips || [];
-        const note = ones.length ? `${ones.length} near: ${ones.join(" ")}${ones.length === 1 ? " (first is free)" : ""}` : "no 1-pips near";
+        // (the server's ``capped``: more Near than the most a 3-pip loses, 3)
+        const note = ones.length ? `${ones.length} 1-pip${ones.length === 1 ? "" : "s"} Near: ${ones.join(" ")}, the first free${d.capped === true ? ", at most 3" : ""}`
+          : "no 1-pips Near";
         line(`${d.cell}: ${note}`, signed(d.points), "sub deduction", [d.cell, ...ones]);
       }
     }
@@ -2584,14 +2587,14 @@
       line("Private Parks", signed(p.park_bonus || 0), "park-head", null);
       for (const park of parks) line(`park ${park.park}: ${park.cells.join(" ")}`, signed(park.points), "sub park", [park.park, ...park.cells]);
     }
-    line("Total", String(p.total), "total-row", null);
+    line("Total", minusSigned(p.total), "total-row", null);
     const head = el("tr", {}, el("th", { scope: "col", text: "Line" }), el("th", { scope: "col", text: "Points" }));
     return el("article", { class: "player" + (winner ? " winner" : ""), "data-colour": rank.colour, "aria-label": `${cap(rank.colour)}'s score` },
       el("header", {}, swatch(rank.colour), colourSelect(rank.colour),
         rank.rank ? el("span", { class: "visually-hidden", text: "placed " }) : null, // "placed #1, total 4"
         rank.rank ? el("span", { class: "rank", text: `#${rank.rank}` }) : null,
         el("span", { class: "visually-hidden", text: ", total " }),
-        el("span", { class: "total", text: String(p.total) })),
+        el("span", { class: "total", text: minusSigned(p.total) })),
       el("table", { "aria-label": `${cap(rank.colour)}'s score, line by line` }, el("thead", { class: "visually-hidden" }, head), oneTabStop(el("tbody", {}, rows))));
   }
 
