@@ -405,6 +405,10 @@ def test_private_parks_and_deductions_light_up_their_squares(page):
     red = page.locator('#players .player[data-colour="red"]')
     expect(red.locator("tr.sub.park")).to_contain_text("park A3")
     expect(red.locator("tr.sub.park .pts")).to_have_text("+3")
+    red.locator("tr.park-head").click()  # the heading lights its parks and their squares too
+    lit = page.locator("#diagram .sq.hl").evaluate_all("els => els.map(e => e.dataset.cell)")
+    assert sorted(lit) == ["A2", "A3", "B3"]
+    red.locator("tr.park-head").click()  # and lets them go
     expect(total_of(page, "red")).to_have_text("5")  # 4 pips, two groups -2, park +3
     page.uncheck("#opt-loose-parks")  # the rules' reading: one group must hold it
     expect(total_of(page, "red")).to_have_text("2")
@@ -414,6 +418,12 @@ def test_private_parks_and_deductions_light_up_their_squares(page):
     page.locator('#players .player[data-colour="blue"] tr.sub.deduction').click()
     lit = page.locator("#diagram .sq.hl").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert sorted(lit) == ["B5", "C4", "C5"]
+    page.locator('#players .player[data-colour="red"] tr.deduction-head').click()  # a heading: all its lines' squares
+    expect(page.locator("#diagram .sq.hl")).not_to_have_count(0)
+    lit = page.locator("#diagram .sq.hl").evaluate_all("els => els.map(e => e.dataset.cell)")
+    lines = page.locator('#players .player[data-colour="red"] tr.sub.deduction').evaluate_all(
+        "els => els.map(e => e.querySelector('td').textContent)")
+    assert lines and all(line.split(":")[0] in lit for line in lines)
 
 
 def test_a_lit_line_of_the_breakdown_goes_dark_when_the_board_changes(page):

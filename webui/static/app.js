@@ -2573,7 +2573,7 @@
     const deductions = p.deductions || [];
     if (deductions.length) {
       const total = deductions.reduce((s, d) => s + (d.points || 0), 0);
-      line("1-pips Near 3-pips", signed(total), "deduction-head", null);
+      line("1-pips Near 3-pips", signed(total), "deduction-head", deductions.flatMap((d) => [d.cell, ...(d.one_pips || [])]));
       for (const d of deductions) {
         const ones = d.one_pips || [];
         // (the server's ``capped``: more Near than the most a 3-pip loses, 3)
@@ -2584,7 +2584,7 @@
     }
     const parks = p.parks || [];
     if (parks.length || p.park_bonus) {
-      line("Private Parks", signed(p.park_bonus || 0), "park-head", null);
+      line("Private Parks", signed(p.park_bonus || 0), "park-head", parks.flatMap((park) => [park.park, ...park.cells]));
       for (const park of parks) line(`park ${park.park}: ${park.cells.join(" ")}`, signed(park.points), "sub park", [park.park, ...park.cells]);
     }
     line("Total", minusSigned(p.total), "total-row", null);
