@@ -298,6 +298,7 @@ def test_a_total_under_nothing_is_written_with_the_lines_minus_sign(page):
     expect(blue.locator("tr.sub.deduction")).to_contain_text("B2: 8 1-pips Near: A1 A2 A3 B1 B3 C1 C2 C3, the first free, at most 3")
     expect(total_of(page, "blue")).to_have_text("\u22121")
     expect(blue.locator("tr.total-row .pts")).to_have_text("\u22121")
+    expect(page.locator("#score-status")).to_contain_text("blue \u22121")  # the totals said in one line too
 
 
 MUST_PASS = """\

@@ -491,20 +491,33 @@
   // to the next where it stood.
   const PLACE_KEY = "subdivision-scorer.place";
 
+  // What this tab's session keeps under ``key`` (JSON), else ``fallback`` (none, or damaged).
+  function sessionValue(key, fallback) {
+    try {
+      const kept = sessionStorage.getItem(key);
+      return kept === null ? fallback : JSON.parse(kept);
+    } catch (err) { return fallback; } // (private mode: the page still works)
+  }
+
+  // ``value`` kept under ``key`` for this tab's session (JSON; null: nothing kept).
+  function keepForSession(key, value) {
+    try {
+      if (value === null) sessionStorage.removeItem(key);
+      else sessionStorage.setItem(key, JSON.stringify(value));
+    } catch (err) { /* private mode: the page still works */ }
+  }
+
   function rememberPlace() {
     const shown = $$("#summary, .card[id]").filter((node) => node.getClientRects().length);
     const onScreen = window.scrollY > 0 ? shown.filter((node) => {
       const { top, bottom } = node.getBoundingClientRect();
       return bottom > 0 && top < window.innerHeight;
     }) : [];
-    try {
-      sessionStorage.setItem(PLACE_KEY, JSON.stringify(onScreen.map((node) => ({ id: node.id, top: node.getBoundingClientRect().top }))));
-    } catch (err) { /* private mode: the page still works */ }
+    keepForSession(PLACE_KEY, onScreen.map((node) => ({ id: node.id, top: node.getBoundingClientRect().top })));
   }
 
   function returnToPlace() {
-    let places = [];
-    try { places = JSON.parse(sessionStorage.getItem(PLACE_KEY) || "[]"); } catch (err) { places = []; }
+    const places = sessionValue(PLACE_KEY, []);
     for (const place of Array.isArray(places) ? places : [places]) { // (one place, as a page before kept it)
       const node = place && typeof place.id === "string" && document.getElementById(place.id);
       if (!node || !node.getClientRects().length || !Number.isFinite(place.top)) continue;
@@ -522,16 +535,12 @@
   let leavingPage = false; // (a page left aborts its upload: no photo let go)
 
   function noteReading(file, stage = "reading") {
-    try {
-      if (file) sessionStorage.setItem(READING_KEY, JSON.stringify({ name: typeof file.name === "string" ? file.name : "", stage }));
-      else sessionStorage.removeItem(READING_KEY);
-    } catch (err) { /* private mode: the page still works */ }
+    keepForSession(READING_KEY, file ? { name: typeof file.name === "string" ? file.name : "", stage } : null);
   }
 
   // The photo noted (noteReading): {name, stage}, else null.
   function notedPhoto() {
-    let noted = null;
-    try { noted = JSON.parse(sessionStorage.getItem(READING_KEY) || "null"); } catch (err) { noted = null; }
+    const noted = sessionValue(READING_KEY, null);
     return noted && typeof noted.name === "string" ? noted : null;
   }
 
@@ -2506,7 +2515,7 @@
       outcome.textContent = sentence.replace(/\.$/, ": ");
       outcome.append(el("button", { type: "button", class: "button link", onclick: () => goTo($("#legality")) }, "see Legality"));
     }
-    const totals = ranking.map((r) => `${r.colour} ${players[r.colour].total}`).join(", ");
+    const totals = ranking.map((r) => `${r.colour} ${minusSigned(players[r.colour].total)}`).join(", ");
     const summary = ranking.length ? `${sentence} Totals: ${totals}.` : "";
     $("#summary-text").textContent = summary;
     $("#summary").hidden = !ranking.length;
