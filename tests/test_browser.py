@@ -790,12 +790,19 @@ def test_the_keyboard_goes_where_the_page_scrolls_to(page):
     answer_read_white_maybe_clear(page)
     expect(page.locator("#message")).to_be_visible()
     page.wait_for_function("document.activeElement.id === 'message'")
+    # read out once, as the focus lands on it: not alerted as well
+    assert page.locator("#message").get_attribute("role") is None
     # the colour question answered by keyboard: the keyboard goes on to the board, brought into view
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#reader-checks")).to_be_hidden()
     page.wait_for_function("""() => { const a = document.activeElement, box = a.getBoundingClientRect();
         return a.closest('#diagram') !== null && box.top >= 0 && box.bottom <= window.innerHeight; }""")
+    # a message the focus does not go to is alerted
+    page.route("**/api/read", lambda route: route.fulfill(status=413, json={"error": "the photo is too large"}))
+    page.set_input_files("#file-input", files=[{"name": "huge.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
+    expect(page.locator("#message")).to_contain_text("too large")
+    expect(page.locator("#message")).to_have_attribute("role", "alert")
 
 
 def test_each_scoring_is_told_to_screen_readers_in_a_status_line(page):

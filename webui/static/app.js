@@ -595,14 +595,18 @@
   // that work answering later (a scoring) clears only a message older than itself.
   let messagesShown = 0;
   // ``reveal``: an error scrolled into view (false for one about work in the background, a
-  // scoring after a correction: the player stays where they are).
-  function showMessage(text, kind, action, { reveal = true } = {}) {
+  // scoring after a correction: the player stays where they are). ``alert``: false for one the
+  // keyboard's focus is about to be put on, which a screen reader reads then (alerted as well,
+  // it was said twice over).
+  function showMessage(text, kind, action, { reveal = true, alert = true } = {}) {
     messagesShown += 1;
     const box = $("#message");
     // guidance shown again as it stands (after each move, say) is not alerted again
     const same = kind === "info" && !box.hidden && box.className === "message info"
       && box.textContent === (action ? `${text} ${action.label}` : text);
     if (same) return;
+    if (alert) box.setAttribute("role", "alert");
+    else box.removeAttribute("role");
     fillMessage(box, text, action);
     box.className = "message" + (kind ? " " + kind : "");
     // An error answers what was just tapped: on a phone the box may sit a screen below it.
@@ -1068,8 +1072,9 @@
     analyse(boardText()).then((ok) => {
       if (!ok) return;
       if (carried && !lacking) sayCarriedOn(carried);
-      showReadingMessage();
-      goTo($("#message").hidden ? $("#results") : $("#message"), focusLeftBehind());
+      const follow = focusLeftBehind();
+      showReadingMessage({ focused: follow });
+      goTo($("#message").hidden ? $("#results") : $("#message"), follow);
     });
   }
 
@@ -1307,7 +1312,8 @@
   // The top message after a reading: how many uncertain squares are left to check (not
   // corrected since), and which one-tap checks wait below. False when there is nothing to say.
   // ``restored``: the reading came back with the board after a reload, without its photo.
-  function showReadingMessage({ restored = false } = {}) {
+  // ``focused``: the keyboard's focus goes to the message next (not alerted as well).
+  function showReadingMessage({ restored = false, focused = false } = {}) {
     const n = uncheckedUnsure().length;
     const pending = readerChecks();
     const topics = pending.map((c) => c.topic).filter(Boolean);
@@ -1350,8 +1356,9 @@
       ? ` ${n > 1 ? "Each" : "It"} is read at under even odds: likelier wrong than right.`
       : least.length ? ` The reader is least sure of ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
       ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} (under even odds): check ${least.length > 1 ? "those" : "that"} first.` : "";
-    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight);
-    else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info");
+    const said = { alert: !focused };
+    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight, said);
+    else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info", undefined, said);
     return Boolean(n || checkNote || retake || photoGone);
   }
 
