@@ -838,6 +838,8 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     page.get_by_label("red 1-pip", exact=True).click()  # placed all the same
     message = page.locator("#board-note")  # under the board, where the eyes are
     expect(message).to_contain_text("That placement breaks a rule: the red 1-pip on F3 has no 1-pip or 3-pip")
+    # the turn stays with its player, not the board as it stands
+    expect(page.locator("#to-move")).to_have_text("Red to place again once the red 1-pip on F3 is taken back: it breaks a rule.")
     message.get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="F3"]')).to_have_attribute("data-value", ".")
     expect(message).to_be_hidden()
@@ -1339,6 +1341,8 @@ def test_a_piece_placed_out_of_turn_is_said_with_its_undoing_one_tap_away(page):
     pick(page, "E4", "cyan 2-pip")
     message = page.locator("#board-note")
     expect(message).to_contain_text("It was Orange's turn, not Cyan's: that piece was placed out of turn.")
+    expect(page.locator("#to-move")).to_have_text("Orange to move once the cyan 2-pip on E4 is taken back: it was placed out of turn.")
+    expect(page.locator("#summary-moves")).to_contain_text("Orange to move: ")
     message.get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="E4"]')).to_have_attribute("data-value", ".")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
@@ -1354,6 +1358,7 @@ def test_a_piece_placed_out_of_turn_is_still_said_after_a_reload_with_its_undoin
     pick(page, "E4", "cyan 2-pip")
     note = offered_again_after_a_reload(page, "It was Orange's turn, not Cyan's: that piece was placed out of turn.")
     expect(note).not_to_have_class(re.compile(r"\binfo\b"))  # a problem, as first said
+    expect(page.locator("#to-move")).to_have_text("Orange to move once the cyan 2-pip on E4 is taken back: it was placed out of turn.")
     note.get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="E4"]')).to_have_attribute("data-value", ".")
     expect(note).to_be_hidden()

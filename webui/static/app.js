@@ -477,7 +477,8 @@
     const valid = action === null
       || (action && ["take_back", "park_back"].includes(action.kind) && CELL_NAME.test(action.name)
         && isPyramid(action.value)
-        && (action.kind === "take_back" || restoredWatch(action.watched)))
+        && (action.kind === "take_back" ? action.next === undefined || (Array.isArray(action.next) && action.next.every((c) => LETTER_OF[c]))
+          : restoredWatch(action.watched)))
       || (action && action.kind === "put_back" && state.putAside);
     if (!(note && typeof note.text === "string" && typeof note.board === "string" && typeof note.info === "boolean" && valid)) return null;
     return { text: note.text, info: note.info, board: note.board,
@@ -635,6 +636,7 @@
     note.className = "message board-note" + (info ? " info" : ""); // news, not a problem
     state.boardNote = { text, info, action, board: boardText() };
     save();
+    if (action && action.next && state.check) renderMidgame(); // whose turn: once the piece is taken back
     if (reveal) scrollIntoViewIfOut(note, "nearest");
   }
 
@@ -2864,6 +2866,15 @@
     return value && NAME_OF[value[0]] === watched.order[at] ? { name, value, colour: watched.order[at] } : null;
   }
 
+  // The piece the note under the board offers to take back (against the rules, or placed out
+  // of turn) while it stands there still, as the note's action ({name, value, next}: ``next``,
+  // the players who place once it is taken back); else null.
+  function heldForTakeBack() {
+    const note = state.boardNote, action = note && note.action;
+    return action && action.kind === "take_back" && action.next && action.next.length && !$("#board-note").hidden
+      && note.board === boardText() && tokenAt(action.name) === action.value ? action : null;
+  }
+
   // The player of the earliest move the game watched here saw taken back since (its place still
   // open), who places again before play goes on; or null.
   function retakingPlayer() {
@@ -2902,7 +2913,14 @@
       + (spent.length ? ` ${has(spent)} placed every piece.` : "");
     const placed = pieceCount(state.cells || []);
     const who = candidates.map(cap).concat(check.unseen_player_may_move ? ["a player with no piece yet"] : []);
-    if (check.game_over) {
+    const held = heldForTakeBack();
+    if (held) { // (the board as it stands is no turn of the game's)
+      const again = held.next.includes(NAME_OF[held.value[0]]); // its own player: it broke a rule
+      replaceLive(toMove, ...(held.next.length === 1 ? [swatch(held.next[0]), " "] : []),
+        el("strong", { text: listed(held.next.map(cap), "or") }),
+        ` to ${again ? "place again" : "move"} once the ${describe(held.value)} on ${held.name} is taken back: `
+        + `${again ? "it breaks a rule" : "it was placed out of turn"}.`);
+    } else if (check.game_over) {
       const full = Object.keys(check.stash || {}).every((c) => placedEverything(check, c));
       replaceLive(toMove, el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
     } else if (sure) {
@@ -2927,7 +2945,8 @@
       undo.textContent = last ? `take back the ${describe(last.value)} on ${last.name} \u21b6` : "";
     });
     // the summary at the top says whose turn it is too: on a phone this card is screens below
-    $("#summary-moves").textContent = `${sure ? `${cap(sure)} to move: ` : ""}where each piece may go ↓`;
+    const told = held ? (held.next.length === 1 ? held.next[0] : null) : sure;
+    $("#summary-moves").textContent = `${told ? `${cap(told)} to move: ` : ""}where each piece may go ↓`;
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
     // A new game short of parks: one tap beside the board lays them out (or tap squares for your own).
@@ -3421,7 +3440,7 @@
     const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name
       || (v.cell === null && !brokenBefore.has(v.rule) && (v.cells || []).includes(name)));
     if (!broken) return false;
-    showBoardNote(`That placement breaks a rule: ${broken.message}.`, { kind: "take_back", name, value });
+    showBoardNote(`That placement breaks a rule: ${broken.message}.`, { kind: "take_back", name, value, next: [NAME_OF[value[0]]] });
     return true;
   }
 
@@ -3432,7 +3451,7 @@
     const colour = NAME_OF[value[0]], watched = watchOf(boardText());
     if (!turns.length || turns.includes(colour) || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
     const whose = listed(turns.map((c) => `${cap(c)}'s`), "or");
-    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, { kind: "take_back", name, value });
+    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, { kind: "take_back", name, value, next: turns });
     return true;
   }
 
