@@ -2883,13 +2883,55 @@ def test_the_squares_read_at_under_even_odds_are_left_out_of_the_one_tap_that_co
     for name in ("C3", "B4"):  # still to check, one by one
         expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("aria-label", re.compile("unsure"))
     expect(message).to_contain_text("2 squares are uncertain (dashed orange): tap to check them. "
-                                    "Each is read at under even odds: likelier wrong than right.")
-    expect(message.get_by_role("button")).to_have_count(0)
+                                    "Each is read at under even odds: likelier wrong than right. 3 squares confirmed at one tap.")
+    message.get_by_role("button", name="Undo").click()  # one tap too quick: undone as quickly
+    for name in ("A4", "C4", "A3"):
+        expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("aria-label", re.compile("unsure"))
+    expect(message).to_contain_text("5 squares are uncertain")
+    message.get_by_role("button", name="The other 3 are right").click()
+    expect(message.get_by_role("button", name="Undo")).to_be_visible()
     page.locator('#diagram .sq[data-cell="B4"]').click()
     page.locator("#picker .choice.current").click()  # B4 is right as read
     expect(message).to_contain_text("1 square is uncertain (dashed orange): tap to check it. "
                                     "It is read at under even odds: likelier wrong than right.")
-    expect(message.get_by_role("button")).to_have_count(0)  # no "It is right"
+    expect(message.get_by_role("button")).to_have_count(0)  # no "It is right", nor Undo: a square checked since
+
+
+def test_with_most_of_the_board_unsure_no_one_tap_confirms_them_and_the_photo_is_advised_again(page):
+    board = "r3 r2 b1 b2\nr1 . b3 .\n. r2 . b2\n# . . #\n"
+    unsure = ["A4", "B4", "C4", "D4", "A3", "B3", "C3", "D3", "A2"]  # 9 of 16
+    cells = [{"cell": c, "value": getattr(Board.from_text(board)[c], "symbol", "."), "confidence": 0.8, "alternatives": []} for c in unsure]
+    advice = ("the photo is taken from low down (18 degrees above the board), where tall pieces hide the smaller ones "
+              "behind them: one taken from higher above reads surer")
+    answer_read(page, {"board": board, "uncertain": unsure, "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": cells, "warnings": [advice], "warning_kinds": ["photo"],
+                                   "colour_groups": []}})
+    message = page.locator("#message")
+    expect(message).to_contain_text(f"9 squares are uncertain (dashed orange): tap to check them. That is most of the board: {advice}.")
+    expect(message.get_by_role("button")).to_have_count(0)
+    for name in ("A4", "B4"):  # checked one by one down to half the board: the rest one tap
+        page.locator(f'#diagram .sq[data-cell="{name}"]').click()
+        page.locator("#picker .choice.current").click()
+    expect(message).to_contain_text("7 squares are uncertain")
+    expect(message).not_to_contain_text("most of the board")
+    expect(message.get_by_role("button")).to_have_text("All 7 are right")
+
+
+def test_squares_a_photo_reads_otherwise_than_the_last_board_are_left_out_of_the_one_tap(page):
+    photo_played_on_read(page)
+    second = board_with(PHOTO_PLAYED_ON, {"C3": "r2", "D2": "b2", "E3": "b3"})  # E3's 2-pip read surely as a 3-pip
+    page.unroute("**/api/read")
+    page.route("**/api/read", lambda route: route.fulfill(status=200, json={
+        "board": second, "uncertain": ["C3", "D2"], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+        "reading": {"board": second, "cells": [], "warnings": [], "colour_groups": []}}))
+    send_photo(page, "second.jpg")
+    expect(page.locator("#board-note")).to_contain_text("On the last board E3 held a blue 2-pip")
+    message = page.locator("#message")
+    expect(message).to_contain_text("3 squares are uncertain (dashed orange): tap to check them. "
+                                    "E3 is read otherwise than on the last board: check it too.")
+    message.get_by_role("button", name="The other 2 are right").click()
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
 
 
 def answer_reads_with(page, board: str) -> list[bytes]:

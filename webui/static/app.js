@@ -65,6 +65,7 @@
     boardGen: 0,                     // counts the boards put in place other than by a tap: a tap still waiting its turn is then dropped
     putAside: null,                  // the board "New empty board" or a new photo last put aside (boardPutAside)
     released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
+    bulkConfirm: null,               // the last one-tap confirmation of unsure squares, one tap from undone while the board and its doubts are as it left them (confirmUnsureSquares)
     colourAnswer: null,              // the last colour check answered, one tap from undone while the board and its doubts are as it left them (answeredColour)
   };
 
@@ -1029,6 +1030,7 @@
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       unsureBoard: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "unsure_board") || null,
+      photoAdvice: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "photo") || null, // how to take it again, its first
       anotherBoard: !!(reading.grid && reading.grid.another_board),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
       rowOneTurns: reading.row_one_alternative, coloursTold: Array.isArray(reading.colours_told) ? reading.colours_told : null,
@@ -1189,6 +1191,7 @@
     reading.unsure = reading.unsure.filter((cell) => !answered.includes(cell) && !doubtedAgain.includes(cell)).concat(disputed);
     doubtsAnswered(answered.filter(stillAsRead));
     reading.doubted = (reading.doubted || []).concat(disputed);
+    reading.disputed = disputed;
     const moved = watchFresh(from, fresh);
     if (!moved) state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     // turned as the player turned the last board here: a photo from the same side as the last
@@ -1297,6 +1300,13 @@
 
   const LEAST_SURE = 0.5; // an unsure square read at odds under this is likelier wrong than right
   const LEAST_SURE_NAMED = 4; // the most of them the top message names (the rest counted)
+  const CROWDED_SHARE = 0.5; // unsure of more than this share of the board's squares, no one tap confirms them
+
+  // The squares a photo of the game carried on reads otherwise than the last board, not checked since.
+  function disputedUnchecked() {
+    const disputed = Array.isArray(state.reading.disputed) ? state.reading.disputed : [];
+    return uncheckedUnsure().filter((name) => disputed.includes(name));
+  }
 
   // The unsure squares not checked since that the reader read at odds under LEAST_SURE, least sure
   // first: among many unsure squares all marked alike, those to check first.
@@ -1344,14 +1354,24 @@
     // squares), the squares found right on the photo are one tap together.
     const settledFirst = pending.some((c) => ["colour_check", "colours_told", "grid", "play_area", "another_board"].includes(c.kind));
     // The squares read at under even odds (not those the colour answer settles) are named, and
-    // left out of the one tap that confirms the rest: likelier wrong than right, each is checked.
+    // left out of the one tap that confirms the rest: likelier wrong than right, each is checked;
+    // so are those a photo of the game carried on reads otherwise than the last board (said under it).
     const least = leastSure().filter((name) => !byColour.has(name));
-    // (no one tap where nearly every square is unsure: perhaps no Subdivision game at all)
-    const others = n - least.length;
-    const allRight = settledFirst || state.reading.unsureBoard || !others ? undefined : {
-      label: !least.length ? (n > 1 ? `All ${n} are right` : "It is right") : others > 1 ? `The other ${others} are right` : "The other is right",
-      onclick: () => confirmUnsureSquares(least),
+    const apart = disputedUnchecked().filter((name) => !least.includes(name));
+    // (no one tap where most of the board is unsure: the reader's mistakes are among them, and a
+    // photo taken again reads surer; nor where nearly every square is: perhaps no game at all)
+    const crowded = n > CROWDED_SHARE * state.rows * state.cols;
+    const others = n - least.length - apart.length;
+    const allRight = settledFirst || state.reading.unsureBoard || crowded || !others ? undefined : {
+      label: !least.length && !apart.length ? (n > 1 ? `All ${n} are right` : "It is right") : others > 1 ? `The other ${others} are right` : "The other is right",
+      onclick: () => confirmUnsureSquares(least.concat(apart)),
     };
+    const confirmedNote = !allRight && bulkConfirmStands() ? ` ${counted(state.bulkConfirm.cells.length, "square")} confirmed at one tap.` : "";
+    const action = allRight || (confirmedNote ? { label: "Undo", onclick: undoBulkConfirm } : undefined);
+    const apartNote = apart.length ? ` ${listed(apart, "and")} ${apart.length > 1 ? "are" : "is"} read otherwise than on the last board: `
+      + `check ${apart.length > 1 ? "them" : "it"} too.` : "";
+    const crowdedNote = crowded && !state.reading.unsureBoard
+      ? ` That is most of the board: ${state.reading.photoAdvice || "a photo taken again, from higher above and in even light, may read surer"}.` : "";
     // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
     const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
     const leastNote = least.length === n && n <= LEAST_SURE_NAMED // (few, and all of them: those dashed)
@@ -1359,8 +1379,9 @@
       : least.length ? ` The reader is least sure of ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
       ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} (under even odds): check ${least.length > 1 ? "those" : "that"} first.` : "";
     const said = { alert: !focused };
-    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.${leastNote}${checkNote}${photoGone}`, "info", allRight, said);
-    else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone).trim(), "info", undefined, said);
+    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`
+      + `${crowdedNote}${leastNote}${apartNote}${checkNote}${photoGone}${confirmedNote}`, "info", action, said);
+    else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone + confirmedNote).trim(), "info", action, said);
     return Boolean(n || checkNote || retake || photoGone);
   }
 
@@ -3519,11 +3540,32 @@
   function confirmUnsureSquares(kept = []) {
     if (!state.reading) return;
     const confirmed = uncheckedUnsure().filter((cell) => !kept.includes(cell)), n = confirmed.length;
+    const before = { unsure: state.reading.unsure, doubted: state.reading.doubted };
     doubtsAnswered(confirmed);
     state.reading.unsure = state.reading.unsure.filter((cell) => !confirmed.includes(cell));
+    state.bulkConfirm = { cells: confirmed, before, reading: state.reading, board: boardText(), unsure: state.reading.unsure.join() };
     save();
     renderConfirmed();
     sayConfirmed(n > 1 ? `The ${n} uncertain squares are confirmed.` : "The uncertain square is confirmed.");
+  }
+
+  // Whether the last one-tap confirmation stands to be undone: its reading still shown, the board
+  // and the squares in doubt as it left them (nothing checked since).
+  function bulkConfirmStands() {
+    const done = state.bulkConfirm;
+    return !!done && done.reading === state.reading && done.board === boardText() && done.unsure === state.reading.unsure.join();
+  }
+
+  // The last one-tap confirmation undone: its squares in doubt again, marked and left to check.
+  function undoBulkConfirm() {
+    const done = state.bulkConfirm;
+    state.bulkConfirm = null;
+    if (!done || done.reading !== state.reading || done.board !== boardText()) return;
+    state.reading.unsure = done.before.unsure;
+    state.reading.doubted = done.before.doubted;
+    save();
+    renderConfirmed();
+    showReadingMessage();
   }
 
   // The top message after a check answered: what is left to check, else ``confirmed`` (none:
@@ -3532,7 +3574,8 @@
   function sayConfirmed(confirmed) {
     if ($("#results").classList.contains("stale") || showReadingMessage()) return;
     // the last doubt answered: the player is done, and the score stands
-    if (confirmed) showMessage(`${confirmed} Nothing the reader doubted is left to check: ${$("#outcome").dataset.sentence || ""}`.trim(), "info");
+    if (confirmed) showMessage(`${confirmed} Nothing the reader doubted is left to check: ${$("#outcome").dataset.sentence || ""}`.trim(), "info",
+      bulkConfirmStands() ? { label: "Undo", onclick: undoBulkConfirm } : undefined);
     else clearMessage();
   }
 
