@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from scorer.board import Board, Square
-from scorer.vision.decode import UNSURE, decode, swaps_to_symmetry, symmetry_order
+from scorer.vision.decode import UNSURE, CellReading, decode, swaps_to_symmetry, symmetry_order
 
 
 def _table(board: Board, sure=0.97, others=("r1", "r2", "r3", "b1", "b2", "b3", ".", "#")):
@@ -163,6 +163,17 @@ def test_alternatives_are_next_best_values():
     assert "A1" in decoded.uncertain
     d = cell.to_dict()
     assert set(d) >= {"cell", "value", "confidence", "alternatives"}
+    assert [a["confidence"] for a in d["alternatives"]][:2] == [0.3, 0.1]  # odds that add up: as they were
+
+
+def test_a_cells_alternatives_from_several_accounts_share_what_its_confidence_leaves_in_its_json():
+    # empty at 5% after the counts, its look's park at 78%, a missed piece's 40% and 9%: 132% said
+    cell = CellReading(cell="G2", value=".", confidence=0.05, alternatives=[("#", 0.78), ("y1", 0.40), ("k1", 0.09)])
+    alternatives = cell.to_dict()["alternatives"]
+    assert [a["value"] for a in alternatives] == ["#", "y1", "k1"]
+    assert sum(a["confidence"] for a in alternatives) == pytest.approx(0.95, abs=0.002)
+    assert alternatives[0]["confidence"] == pytest.approx(0.78 * 0.95 / 1.27, abs=0.001)
+    assert cell.alternatives == [("#", 0.78), ("y1", 0.40), ("k1", 0.09)]  # the reading itself unchanged
 
 
 MID_GAME = """\

@@ -65,9 +65,16 @@ class CellReading:
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the
-        game's constraints chose the value over likelier-looking ones, what settled it."""
+        game's constraints chose the value over likelier-looking ones, what settled it.
+
+        The alternatives' odds come from several accounts (the square's look, the stash
+        counts' exchanges, pieces the counts miss); where with the confidence they come to
+        more than 1, they share what the confidence leaves in proportion, so that a square's
+        odds read as odds (empty at 5%, then park 78%, a 1-pip 40%: 123% said)."""
+        spare, said = 1.0 - self.confidence, sum(p for _, p in self.alternatives)
+        scale = spare / said if said > spare > 0 else 1.0
         out = {"cell": self.cell, "value": self.value, "confidence": round(self.confidence, 3),
-               "alternatives": [{"value": v, "confidence": round(p, 3)} for v, p in self.alternatives]}
+               "alternatives": [{"value": v, "confidence": round(p * scale, 3)} for v, p in self.alternatives]}
         if self.changed_by:
             out["settled_by"] = SETTLED_BY[self.changed_by]
         if self.partly_hidden:
