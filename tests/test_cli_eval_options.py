@@ -149,6 +149,18 @@ def test_an_inferred_stash_is_scored_against_the_sidecars(capsys, tmp_path):
     assert "stash inferred" not in capsys.readouterr().out  # told the stash: nothing to score
 
 
+def test_colours_given_where_a_sidecar_names_none_tells_the_reader_nothing(capsys, tmp_path):
+    import json
+
+    truth = json.loads(PHOTO.with_suffix(".json").read_text())
+    truth.pop("colours", None)
+    shutil.copy(PHOTO, tmp_path / "a.jpg")
+    (tmp_path / "a.json").write_text(json.dumps(truth))
+    assert main(["eval", str(tmp_path), "--colours-given"]) == 0
+    out = capsys.readouterr().out
+    assert "1 photos" in out and "failures by stage" in out
+
+
 def test_a_folder_whose_sub_folders_hold_the_photos_is_told_of_split(capsys, tmp_path):
     (tmp_path / "dev").mkdir()
     shutil.copy(PHOTO, tmp_path / "dev" / "a.jpg")

@@ -241,7 +241,7 @@ def evaluate_photo(photo: Path, *, use_true_grid: bool = False, hints: bool = Fa
     if hints:
         kwargs["players"] = truth.get("players")
     if colours_given:
-        kwargs["colours"] = truth["colours"]
+        kwargs["colours"] = truth.get("colours") or None  # (a sidecar naming none: nothing told)
     try:
         image, k = load_photo_scaled(photo, long_side=READ_LONG_SIDE)  # as read_photo reads it; photo px per read px
         reading = read_image(image, grid=t_grid.scaled(1.0 / k) if use_true_grid else None, file=str(photo),
