@@ -588,6 +588,7 @@ def test_marks_of_another_size_than_the_board_fall_back_to_the_marks():
     ([[10, 10], [300, 10], [60, 60], [10, 300]], (8, 8), "do not outline a board"),
     ([[10, 10], [900, 10], [900, 400], [10, 400]], (8, 8), "outside"),
     ([[10, 10], [40, 10], [40, 40], [10, 40]], (8, 8), "too small"),
+    ([[100, 300], [300, 302], [500, 300], [300, 298]], (5, 5), "too small"),  # a sliver: long sides, no breadth
     ([[10, 10], [300, 10], [300, 300], [10, 300]], (10, 10), "3 to 8 squares"),
 ])
 def test_marks_that_cannot_outline_a_board_say_why(corners, squares, message):

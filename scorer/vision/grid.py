@@ -34,7 +34,7 @@ import numpy as np
 from scipy.sparse.csgraph import connected_components
 
 from scorer.errors import UserError
-from scorer.vision.lattice import (FOLD_TOLERANCE, MIN_SQUARE_PX, Lattice, fit_lattices, local_scale,
+from scorer.vision.lattice import (FOLD_TOLERANCE, MIN_SQUARE_PX, Lattice, fit_lattices, local_scale, narrowest_breadth,
                                    median_square_side, offset_field, project)
 from scorer.vision.load import downscale
 from scorer.vision.xcorners import MAX_POINTS, detect_xcorners
@@ -812,7 +812,7 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
     marked = cv2.getPerspectiveTransform(board, ordered.astype(np.float32))
     ii, jj = np.meshgrid(np.arange(cols + 1), np.arange(rows + 1), indexing="ij")
     coords = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float64)
-    if not (local_scale(marked, coords) >= MARKED_MIN_SQUARE_PX).all():
+    if not (narrowest_breadth(marked, coords) >= MARKED_MIN_SQUARE_PX).all():
         raise InvalidCorners(f"the corners outline squares too small to read ({cols}x{rows} squares)")
     detected = detect_xcorners(gray)
     start = marked

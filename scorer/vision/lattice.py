@@ -92,6 +92,18 @@ def local_scale(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
     return np.minimum(np.hypot(dx[:, 0], dx[:, 1]), np.hypot(dy[:, 0], dy[:, 1]))
 
 
+def narrowest_breadth(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """Breadth (px) of the lattice cell at each lattice coordinate (N, 2) across its longer
+    side: its area over that side, so a sliver with long sides has little (its sides alone
+    do not show it)."""
+    coords = np.asarray(coords, np.float64)
+    base = project(homography, coords)
+    dx = project(homography, coords + [1.0, 0.0]) - base
+    dy = project(homography, coords + [0.0, 1.0]) - base
+    area = np.abs(dx[:, 0] * dy[:, 1] - dx[:, 1] * dy[:, 0])
+    return area / np.maximum(np.maximum(np.hypot(dx[:, 0], dx[:, 1]), np.hypot(dy[:, 0], dy[:, 1])), 1e-12)
+
+
 class NearestPoint:
     """O(1) nearest-detected-point lookups through a Voronoi label image."""
 
