@@ -272,6 +272,21 @@ def test_missing_file_and_directory(tmp_path):
         load_photo(tmp_path)
 
 
+@pytest.mark.parametrize("fmt, mode", [("PNG", "RGBA"), ("PNG", "RGB"), ("PNG", "P"), ("WEBP", "RGB"), ("HEIF", "RGB")])
+def test_an_image_not_decoded_smaller_is_shrunk_as_soon_as_decoded_its_orientation_kept(fmt, mode):
+    exif = Image.Exif()
+    exif[0x0112] = 6  # rotate 90 degrees: the long side becomes the height
+    big = _test_image(1600, 1200).convert(mode)
+    options = {"exif": exif.tobytes()} | ({"lossless": True} if fmt == "WEBP" else {"quality": 95} if fmt == "HEIF" else {})
+    data = _encode(big, fmt, **options)
+    image, photo_px = load_photo_scaled(data, long_side=400)
+    assert image.shape[:2] == (400, 300) and photo_px == pytest.approx(4.0)
+    whole, _ = downscale(load_photo(data), 400)  # the same as decoded whole, then shrunk
+    assert np.abs(image.astype(int) - whole.astype(int)).mean() < 2
+    ys, xs = np.nonzero(image.min(axis=2) > 200)  # the white quarter, turned with the tag
+    assert (xs.mean() / 300, ys.mean() / 400) == pytest.approx((0.75, 0.125), abs=0.05)
+
+
 def test_downscale_keeps_aspect_and_never_enlarges():
     image = np.zeros((3000, 4000, 3), np.uint8)
     small, scale = downscale(image, 1000)

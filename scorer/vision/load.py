@@ -147,6 +147,7 @@ def load_photo_scaled(
                 ratio = long_side / max(width, height)
                 image.draft("RGB", (int(width * ratio) + 1, int(height * ratio) + 1))
             image.load()
+            image = _reduced(image, long_side)
             image = ImageOps.exif_transpose(image)
             image = _to_rgb(image)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -164,6 +165,22 @@ def load_photo_scaled(
         rgb = np.asarray(in_srgb(Image.fromarray(rgb), icc_profile))
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
     return bgr, max(width, height) / max(bgr.shape[:2])
+
+
+# Modes whose pixels can be averaged (not a palette's indices, nor 16-bit or 1-bit ones, which
+# PIL does not shrink).
+AVERAGED_MODES = frozenset({"L", "LA", "RGB", "RGBA", "I", "F", "CMYK"})
+
+
+def _reduced(image: Image.Image, long_side: int | None) -> Image.Image:
+    """A decoded image that cannot be decoded smaller (PNG, WebP, HEIC) shrunk by the whole
+    factor that keeps its long side at ``long_side`` or more, before any copy is made of it
+    (an 80 MP PNG: 1.6 GB and 3 s to read at full size), its metadata (the EXIF orientation)
+    kept; as it is where there is no such factor, or its mode is not one of AVERAGED_MODES."""
+    factor = max(image.size) // long_side if long_side else 0
+    if factor < 2 or image.mode not in AVERAGED_MODES:
+        return image
+    return image.reduce(factor)  # (its info, the EXIF with it, goes along)
 
 
 def too_many_pixels(max_pixels: int) -> str:
