@@ -2934,13 +2934,16 @@
       + (spent.length ? ` ${has(spent)} placed every piece.` : "");
     const placed = pieceCount(state.cells || []);
     const who = candidates.map(cap).concat(check.unseen_player_may_move ? ["a player with no piece yet"] : []);
-    const held = heldForTakeBack();
-    if (held) { // (the board as it stands is no turn of the game's)
+    // a piece to take back whose player, or the player whose turn it took, is to place then, not
+    // whoever is next on the board as it stands (unless the same)
+    const held = heldForTakeBack(), heldTurn = held && String(held.next) !== String([sure]) ? held : null;
+    if (heldTurn) {
       const again = held.next.includes(NAME_OF[held.value[0]]); // its own player: it broke a rule
+      const stays = !again && sure ? `; if it stays, ${cap(sure)}` : ""; // out of turn: the players may play on
       replaceLive(toMove, ...(held.next.length === 1 ? [swatch(held.next[0]), " "] : []),
         el("strong", { text: listed(held.next.map(cap), "or") }),
         ` to ${again ? "place again" : "move"} once the ${describe(held.value)} on ${held.name} is taken back: `
-        + `${again ? "it breaks a rule" : "it was placed out of turn"}.`);
+        + `${again ? "it breaks a rule" : "it was placed out of turn"}${stays}.`);
     } else if (check.game_over) {
       const full = Object.keys(check.stash || {}).every((c) => placedEverything(check, c));
       replaceLive(toMove, el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
@@ -2966,7 +2969,7 @@
       undo.textContent = last ? `take back the ${describe(last.value)} on ${last.name} \u21b6` : "";
     });
     // the summary at the top says whose turn it is too: on a phone this card is screens below
-    const told = held ? (held.next.length === 1 ? held.next[0] : null) : sure;
+    const told = heldTurn ? (held.next.length === 1 ? held.next[0] : null) : sure;
     $("#summary-moves").textContent = `${told ? `${cap(told)} to move: ` : ""}where each piece may go ↓`;
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
