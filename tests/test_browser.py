@@ -3007,7 +3007,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
             "board": board,
             "cells": [{"cell": "B2", "value": "b2", "confidence": 0.55,
                        "alternatives": [{"value": "b3", "confidence": 0.4}, {"value": ".", "confidence": 0.05}]},
-                      {"cell": "C1", "value": "r1", "confidence": 0.3, "alternatives": [{"value": "#", "confidence": 0.7}],
+                      {"cell": "C1", "value": "r1", "confidence": 0.004, "alternatives": [{"value": "#", "confidence": 0.99}],
                        "settled_by": "stash counts"}],
             "warnings": ["C1: read as r1 (settled by the stash counts)", "unsure about 2 square(s): B2, C1"],
             "warning_kinds": ["settled", "unsure_squares"],
@@ -3026,7 +3026,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="C1"]').click()  # read over a likelier-looking value: says why
     expect(page.locator("#picker-reading")).to_have_text(
-        "Read as red 1-pip (30% sure); next best: park 70%. It was read so only to fit the stash counts: its look says otherwise.")
+        "Read as red 1-pip (under 1% sure); next best: park 99%. It was read so to fit the stash counts: by its look alone, something else is likelier.")
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="B2"]').click()
     page.get_by_label("blue 3-pip", exact=True).click()
@@ -3182,7 +3182,7 @@ def answer_read_white_maybe_clear(page, colour_disputed: bool = False) -> str:
 
 def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     board = answer_read_white_maybe_clear(page)
-    expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80%).")
+    expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80% sure).")
     expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about C2, A3 and B3"])  # in board order, row 1 first, as the reader lists them
     expect(page.locator("#message")).to_contain_text("Answer the colour question first: it may settle 1 of these squares.")  # A3
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
@@ -3206,9 +3206,9 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
 def test_a_colour_question_counts_the_groups_pieces_as_they_stand(page):
     answer_read_white_maybe_clear(page)
     check = page.locator("#reader-checks .colour-check")
-    expect(check).to_contain_text("3 pieces read as white (80%).")
+    expect(check).to_contain_text("3 pieces read as white (80% sure).")
     pick(page, "C2", "blue 1-pip")  # one of them put right by hand: the question is of the other two
-    expect(check).to_contain_text("2 pieces read as white (80%).")
+    expect(check).to_contain_text("2 pieces read as white (80% sure).")
     pick(page, "B2", "white 2-pip")  # a white piece the reader did not put in the group
     pick(page, "A3", "blue 3-pip")
     pick(page, "B3", "blue 2-pip")  # none of the group's left: no question, though white is on the board
@@ -3912,7 +3912,7 @@ def test_a_colour_the_reader_was_unsure_of_is_renamed_in_one_tap(page):
     expect(page.locator("#message")).to_contain_text("Check the colour of the clear pieces")
     check = page.locator("#reader-checks .colour-check")
     expect(check).to_have_count(1)  # blue was read surely
-    expect(check).to_contain_text("3 pieces read as clear (55%).")
+    expect(check).to_contain_text("3 pieces read as clear (55% sure).")
     # right under the top message, above the photo (not below the fold on a phone)
     tops = page.evaluate("['#message', '#reader-checks', '#overlay'].map((s) => document.querySelector(s).getBoundingClientRect().top)")
     assert tops == sorted(tops), tops
@@ -4023,7 +4023,7 @@ def test_a_colour_already_given_to_a_group_is_not_offered_to_another(page):
 def test_a_one_piece_group_is_named_in_the_singular_and_no_name_at_0_percent_is_offered(page):
     answer_read_groups(page, "x3 . .\n. b2 .\n# . b1\n", [("clear", ["A3"], 0.6, {"yellow": 0.4, "white": 0.0}, True)])
     check = page.locator('#reader-checks .colour-check[data-colour="clear"]')
-    expect(check).to_contain_text("1 piece read as clear (60%).")
+    expect(check).to_contain_text("1 piece read as clear (60% sure).")
     expect(check.get_by_role("button", name="They are yellow")).to_have_count(1)
     expect(check.get_by_role("button", name="They are white")).to_have_count(0)
 
@@ -4106,7 +4106,7 @@ def test_when_row_one_was_a_guess_the_other_edge_is_one_tap_and_the_reading_turn
     assert sorted(page.locator("#photo-marks .ps").evaluate_all("els => els.map(e => e.dataset.cell)")) == \
         sorted([name["C2"], name["D1"]])
     expect(page.locator("#reading-warnings")).to_have_text([f"unsure about {name['C2']}"])  # how many: the top message says
-    expect(page.locator("#reader-checks .colour-check")).to_contain_text("1 piece read as white (60%).")
+    expect(page.locator("#reader-checks .colour-check")).to_contain_text("1 piece read as white (60% sure).")
     for colour, total in totals.items():  # the score does not turn
         expect(total_of(page, colour)).to_have_text(total)
     page.locator(f'#diagram .sq[data-cell="{name["C2"]}"]').click()

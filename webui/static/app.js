@@ -1302,6 +1302,12 @@
   const LEAST_SURE_NAMED = 4; // the most of them the top message names (the rest counted)
   const CROWDED_SHARE = 0.5; // unsure of more than this share of the board's squares, no one tap confirms them
 
+  // How sure the reader is at odds ``p``: "72% sure", rounded down (a square under the unsure
+  // line, 95%, never shows as 95% sure), "under 1% sure" where that rounds to none.
+  function percentSure(p) {
+    return p < 0.01 ? "under 1% sure" : `${Math.floor(p * 100)}% sure`;
+  }
+
   // The squares a photo of the game carried on reads otherwise than the last board, not checked since.
   function disputedUnchecked() {
     const disputed = Array.isArray(state.reading.disputed) ? state.reading.disputed : [];
@@ -1759,7 +1765,7 @@
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
-        swatch(g.colour), `${counted(left(g), "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}%). `,
+        swatch(g.colour), `${counted(left(g), "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}% sure). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
           swatch(g.colour), `Yes, ${g.colour}`),
         renameChoices(g).map((a) => el("button", {
@@ -3161,14 +3167,14 @@
       const now = readingNamedNow(name, info);
       const alts = now.alternatives;
       alts.forEach((a) => suggestions.add(a.value));
-      // rounded down: a square under the unsure line (95%) never shows as 95% sure
       // (a mark its colour's answer took away: how sure it is once that is known)
       const answered = typeof info.colourSettled === "number" && !state.reading.unsure.includes(name) && now.value === tokenAt(name)
         ? `, ${Math.floor(info.colourSettled * 100)}% with its colour answered` : "";
-      const conf = typeof info.confidence === "number" ? ` (${Math.floor(info.confidence * 100)}% sure${answered})` : "";
+      const conf = typeof info.confidence === "number" ? ` (${percentSure(info.confidence)}${answered})` : "";
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
       // A value chosen over likelier-looking ones says what chose it.
-      const settled = typeof info.settled_by === "string" ? ` It was read so only to fit the ${info.settled_by}: its look says otherwise.` : "";
+      // (its confidence weighs what chose it, so the look's own doubt is said apart)
+      const settled = typeof info.settled_by === "string" ? ` It was read so to fit the ${info.settled_by}: by its look alone, something else is likelier.` : "";
       // A pyramid the piece in front partly hides: a small one may be that piece's side, a taller one shows only its top.
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
       // A piece the colour of its square (or a black or see-through one seen from straight above on a black one) shows little outline.
