@@ -3740,7 +3740,11 @@ def test_a_new_board_asks_before_it_drops_the_corrections_to_a_photos_reading(pa
     page.select_option("#new-size", "custom")
     page.fill("#new-rows", "13")
     page.click("#new-board")  # no such board: nothing to ask
-    expect(page.locator("#message")).to_contain_text("A board has 3 to 12 rows and 3 to 12 columns.")
+    expect(page.locator("#message")).to_contain_text("A board has 3 to 12 rows and 3 to 12 columns, in whole numbers.")
+    page.fill("#new-rows", "3.5")  # nor a board of 3 rows and a half, taken as 3
+    page.click("#new-board")
+    expect(page.locator("#message")).to_contain_text("A board has 3 to 12 rows and 3 to 12 columns, in whole numbers.")
+    expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "r1")
     assert not asked
     new_empty_board(page, "6×6 · 2 players")
     expect(page.locator('#diagram .sq[data-cell="C1"]')).to_have_attribute("data-value", "r1")  # kept

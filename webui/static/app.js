@@ -3642,10 +3642,10 @@
     const choice = $("#new-size").value;
     let rows, cols;
     if (choice === "custom") {
-      rows = parseInt($("#new-rows").value, 10);
-      cols = parseInt($("#new-cols").value, 10);
-      if (!(rows >= 3 && rows <= 12 && cols >= 3 && cols <= 12)) {
-        showMessage("A board has 3 to 12 rows and 3 to 12 columns.");
+      rows = Number($("#new-rows").value);
+      cols = Number($("#new-cols").value);
+      if (![rows, cols].every((n) => Number.isInteger(n) && n >= 3 && n <= 12)) { // (3.5 is no board either)
+        showMessage("A board has 3 to 12 rows and 3 to 12 columns, in whole numbers.");
         return;
       }
     }
