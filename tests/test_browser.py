@@ -4431,6 +4431,13 @@ def test_turning_the_board_and_tapping_the_order_of_play_are_said_to_a_screen_re
     page.click("#turn-board")
     expect(status).to_have_text("The board is turned a quarter clockwise: the squares' names change, the score does not.")
     expect(page.locator("#score-status")).to_contain_text("Scored.")  # the scoring's line, apart
+    page.clock.install()
+    page.click("#turn-board")  # said again (the same words, a change still)
+    expect(status).to_have_text(re.compile(r"^The board is turned a quarter clockwise: .*\u00a0$"))
+    page.clock.fast_forward(9000)
+    expect(status).to_have_text(re.compile(r"^The board is turned a quarter clockwise: "))
+    page.clock.fast_forward(2000)  # read out by then: not left for a reader of the page to meet later
+    expect(status).to_have_text("")
 
 
 def tap_corners(page, corners, photo_size) -> None:

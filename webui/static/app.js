@@ -102,9 +102,13 @@
 
   // ``text`` said to a screen reader (a status line of its own, apart from the scoring's): the
   // outcome of a control whose change shows only on the board.
+  const ANNOUNCED_MS = 10000; // time enough to be read out
   function announce(text) {
     const status = $("#page-status");
-    status.textContent = status.textContent === text ? `${text}\u00a0` : text; // the same words again: a change still
+    const said = status.textContent === text ? `${text}\u00a0` : text; // the same words again: a change still
+    status.textContent = said;
+    // once read out, let go: left there, a screen reader's user reading the page meets it long after
+    setTimeout(() => { if (status.textContent === said) status.textContent = ""; }, ANNOUNCED_MS);
   }
 
   // The live region ``node``'s content replaced by ``children`` (strings and nodes) only where
