@@ -597,6 +597,13 @@ def test_marks_that_cannot_outline_a_board_say_why(corners, squares, message):
     assert issubclass(InvalidCorners, UserError)
 
 
+def test_marks_of_a_steep_board_whose_far_squares_are_just_readable_are_taken():
+    # the far row (at the foot of the photo) 6.2 px across at the least: readable (a cell past its far
+    # edge, 5.1 px, is no square of it)
+    fit = grid_from_corners(np.zeros((480, 640, 3), np.uint8), [[40, 100], [600, 100], [390, 280], [250, 280]], 8, 8)
+    assert (fit.rows, fit.cols) == (8, 8)
+
+
 def test_board_sizes_are_written_cols_by_rows():
     assert parse_squares("8x8") == (8, 8) and parse_squares("8 x 6") == (8, 6)
     assert parse_squares("7") == (7, 7) and parse_squares("6\u00d75") == (6, 5)

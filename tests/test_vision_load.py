@@ -273,7 +273,12 @@ def test_missing_file_and_directory(tmp_path):
 
 
 @pytest.mark.parametrize("fmt, mode", [("PNG", "RGBA"), ("PNG", "RGB"), ("PNG", "P"), ("WEBP", "RGB"), ("HEIF", "RGB")])
-def test_an_image_not_decoded_smaller_is_shrunk_as_soon_as_decoded_its_orientation_kept(fmt, mode):
+def test_an_image_not_decoded_smaller_is_shrunk_as_soon_as_decoded_its_orientation_kept(fmt, mode, monkeypatch):
+    from scorer.vision import load as loader
+
+    converted = []  # the sizes of the images put to RGB: shrunk already, where their mode can be
+    to_rgb = loader._to_rgb
+    monkeypatch.setattr(loader, "_to_rgb", lambda image: converted.append(image.size) or to_rgb(image))
     exif = Image.Exif()
     exif[0x0112] = 6  # rotate 90 degrees: the long side becomes the height
     big = _test_image(1600, 1200).convert(mode)
@@ -281,6 +286,7 @@ def test_an_image_not_decoded_smaller_is_shrunk_as_soon_as_decoded_its_orientati
     data = _encode(big, fmt, **options)
     image, photo_px = load_photo_scaled(data, long_side=400)
     assert image.shape[:2] == (400, 300) and photo_px == pytest.approx(4.0)
+    assert converted == ([(1200, 1600)] if mode == "P" else [(300, 400)])  # (turned upright first)
     whole, _ = downscale(load_photo(data), 400)  # the same as decoded whole, then shrunk
     assert np.abs(image.astype(int) - whole.astype(int)).mean() < 2
     ys, xs = np.nonzero(image.min(axis=2) > 200)  # the white quarter, turned with the tag

@@ -812,7 +812,8 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
     marked = cv2.getPerspectiveTransform(board, ordered.astype(np.float32))
     ii, jj = np.meshgrid(np.arange(cols + 1), np.arange(rows + 1), indexing="ij")
     coords = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float64)
-    if not (narrowest_breadth(marked, coords) >= MARKED_MIN_SQUARE_PX).all():
+    squares = coords[(coords[:, 0] < cols) & (coords[:, 1] < rows)]  # each square's corner at its origin
+    if not (narrowest_breadth(marked, squares) >= MARKED_MIN_SQUARE_PX).all():
         raise InvalidCorners(f"the corners outline squares too small to read ({cols}x{rows} squares)")
     detected = detect_xcorners(gray)
     start = marked

@@ -167,9 +167,10 @@ def load_photo_scaled(
     return bgr, max(width, height) / max(bgr.shape[:2])
 
 
-# Modes whose pixels can be averaged (not a palette's indices, nor 16-bit or 1-bit ones, which
-# PIL does not shrink).
-AVERAGED_MODES = frozenset({"L", "LA", "RGB", "RGBA", "I", "F", "CMYK"})
+# Modes whose pixels can be averaged as they will be shown (not a palette's indices, nor 16-bit
+# or 1-bit ones, which PIL does not shrink, nor 32-bit ones, whose scale _to_rgb takes from their
+# brightest pixel).
+AVERAGED_MODES = frozenset({"L", "LA", "RGB", "RGBA", "CMYK"})
 
 
 def _reduced(image: Image.Image, long_side: int | None) -> Image.Image:
