@@ -838,8 +838,8 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     page.get_by_label("red 1-pip", exact=True).click()  # placed all the same
     message = page.locator("#board-note")  # under the board, where the eyes are
     expect(message).to_contain_text("That placement breaks a rule: the red 1-pip on F3 has no 1-pip or 3-pip")
-    # the turn stays with its player, not the board as it stands
-    expect(page.locator("#to-move")).to_have_text("Red to place again once the red 1-pip on F3 is taken back: it breaks a rule.")
+    # the turn waits on it (it was blue's turn: red's piece was out of turn too)
+    expect(page.locator("#to-move")).to_have_text("Blue to move once the red 1-pip on F3 is taken back: it breaks a rule.")
     message.get_by_role("button", name="Take it back").click()
     expect(page.locator('#diagram .sq[data-cell="F3"]')).to_have_attribute("data-value", ".")
     expect(message).to_be_hidden()
@@ -1169,10 +1169,19 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     expect(page.locator("#board-note")).to_contain_text("It was Blue's turn, not Green's")
     expect(page.locator("#to-move")).to_have_text(
         "Blue to move once the green 2-pip on F6 is taken back: it was placed out of turn; if it stays, Red.")
-    expect(page.locator("#summary-moves")).to_contain_text("Blue to move: ")
+    expect(page.locator("#summary-moves")).to_have_text("where each piece may go \u2193")  # (shown for the board as it stands)
     page.reload()
     expect(page.locator("#to-move")).to_have_text(
         "Blue to move once the green 2-pip on F6 is taken back: it was placed out of turn; if it stays, Red.")
+    page.locator("#board-note").get_by_role("button", name="Take it back").click()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "F6", "green 1-pip")  # out of blue's turn and against the rules: blue places once it is taken back
+    expect(page.locator("#board-note")).to_contain_text("That placement breaks a rule")
+    expect(page.locator("#to-move")).to_have_text("Blue to move once the green 1-pip on F6 is taken back: it breaks a rule.")
+    page.locator("#board-note").get_by_role("button", name="Take it back").click()
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    pick(page, "F6", "blue 1-pip")  # in turn, against the rules: blue places again
+    expect(page.locator("#to-move")).to_have_text("Blue to place again once the blue 1-pip on F6 is taken back: it breaks a rule.")
     page.locator("#board-note").get_by_role("button", name="Take it back").click()
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
     with page.expect_response("**/api/check") as checked:  # the board put right, checked
@@ -4421,6 +4430,7 @@ def test_a_photo_with_no_board_leaves_the_keyboard_in_the_text_being_typed(page)
 
 
 def test_turning_the_board_and_tapping_the_order_of_play_are_said_to_a_screen_reader(page):
+    page.clock.install()  # (time flows, to be moved on at will)
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. . . . . . .\n# . . . . . #\n")
     status = page.locator("#page-status")
     chooser = page.locator("#seats .seats-chooser")
@@ -4431,7 +4441,6 @@ def test_turning_the_board_and_tapping_the_order_of_play_are_said_to_a_screen_re
     page.click("#turn-board")
     expect(status).to_have_text("The board is turned a quarter clockwise: the squares' names change, the score does not.")
     expect(page.locator("#score-status")).to_contain_text("Scored.")  # the scoring's line, apart
-    page.clock.install()
     page.click("#turn-board")  # said again (the same words, a change still)
     expect(status).to_have_text(re.compile(r"^The board is turned a quarter clockwise: .*\u00a0$"))
     page.clock.fast_forward(9000)
@@ -5292,6 +5301,20 @@ def test_a_photo_of_the_game_from_the_other_side_of_the_table_is_turned_to_match
     note = page.locator("#board-note")
     expect(note).to_contain_text("The photo, taken from another side of the table, is turned to match the board.")
     expect(note).to_contain_text("New on this photo: the red 2-pip on C3.")
+
+
+def test_a_photo_of_the_game_many_moves_on_from_the_other_side_is_turned_to_match_the_board(page):
+    photo_played_on_read(page)
+    later = board_with(PHOTO_PLAYED_ON, {"C3": "r2", "D2": "b2", "C5": "r3", "E4": "b3", "D5": "r1", "B3": "b1"})
+    turned = Board.from_text(later).rotated().rotated().to_text()  # six new pieces: too many to be moves
+    send_photo_of(page, turned, "other_side_later.jpg")
+    expect(page.locator('#diagram .sq[data-cell="B5"]')).to_have_attribute("data-value", "r2")  # as the board was drawn
+    expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("data-value", "b2")
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "r3")
+    expect(page.locator("#board-note")).to_contain_text(
+        "The photo, taken from another side of the table, is turned to match the last board.")
+    page.reload()  # the board kept as turned
+    expect(page.locator('#diagram .sq[data-cell="C5"]')).to_have_attribute("data-value", "r3")
 
 
 def test_a_photo_that_reads_a_settled_piece_otherwise_marks_it_and_says_what_it_was(page):

@@ -103,12 +103,13 @@
   // ``text`` said to a screen reader (a status line of its own, apart from the scoring's): the
   // outcome of a control whose change shows only on the board.
   const ANNOUNCED_MS = 10000; // time enough to be read out
+  let announced = null; // the timer letting the last go
   function announce(text) {
     const status = $("#page-status");
-    const said = status.textContent === text ? `${text}\u00a0` : text; // the same words again: a change still
-    status.textContent = said;
+    status.textContent = status.textContent === text ? `${text}\u00a0` : text; // the same words again: a change still
     // once read out, let go: left there, a screen reader's user reading the page meets it long after
-    setTimeout(() => { if (status.textContent === said) status.textContent = ""; }, ANNOUNCED_MS);
+    clearTimeout(announced);
+    announced = setTimeout(() => { status.textContent = ""; }, ANNOUNCED_MS);
   }
 
   // The live region ``node``'s content replaced by ``children`` (strings and nodes) only where
@@ -482,8 +483,8 @@
     const valid = action === null
       || (action && ["take_back", "park_back"].includes(action.kind) && CELL_NAME.test(action.name)
         && isPyramid(action.value)
-        && (action.kind === "take_back" ? action.next === undefined || (Array.isArray(action.next) && action.next.every((c) => LETTER_OF[c]))
-          : restoredWatch(action.watched)))
+        && (action.kind === "take_back" ? action.next === undefined || (Array.isArray(action.next) && action.next.every((c) => LETTER_OF[c])
+          && ["rule", "turn"].includes(action.reason)) : restoredWatch(action.watched)))
       || (action && action.kind === "put_back" && state.putAside);
     if (!(note && typeof note.text === "string" && typeof note.board === "string" && typeof note.info === "boolean" && valid)) return null;
     return { text: note.text, info: note.info, board: note.board,
@@ -1034,7 +1035,6 @@
       colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       unsureBoard: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "unsure_board") || null,
-      photoAdvice: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "photo") || null, // how to take it again, its first
       anotherBoard: !!(reading.grid && reading.grid.another_board),
       area: reading.play_area || null, areaUnsure: !!(reading.play_area && reading.play_area.ambiguous),
       rowOneTurns: reading.row_one_alternative, coloursTold: Array.isArray(reading.colours_told) ? reading.colours_told : null,
@@ -1065,8 +1065,12 @@
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     if (samePhoto && last) keepAsDrawn(last);
     // a photo of the game carried on since the last board: read onto it
-    const carried = last && !samePhoto && !anotherBoard && !otherBoard && carriedOnFrom(last, gone.turns, unsure)
-      ? carryOn(last, gone.turns) : null;
+    const sameGame = last && !samePhoto && !anotherBoard && !otherBoard;
+    const carried = sameGame && carriedOnFrom(last, gone.turns, unsure) ? carryOn(last, gone.turns) : null;
+    // the same game from another side of the table, too far on to be carried on (photos
+    // skipped): drawn as the last board was all the same, its game watched from there
+    const turnedToMatch = sameGame && !carried && gone.turns > 0;
+    if (turnedToMatch) turnQuarters((4 - gone.turns) % 4); // (its read tokens and watch turned with it)
     if (anotherBoard || (otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
     syncBoardText();
@@ -1080,6 +1084,9 @@
     analyse(boardText()).then((ok) => {
       if (!ok) return;
       if (carried && !lacking) sayCarriedOn(carried);
+      if (turnedToMatch && !lacking) {
+        showBoardNote("The photo, taken from another side of the table, is turned to match the last board.", null, { reveal: false, info: true });
+      }
       const follow = focusLeftBehind();
       showReadingMessage({ focused: follow });
       goTo($("#message").hidden ? $("#results") : $("#message"), follow);
@@ -1276,7 +1283,7 @@
     const placed = fresh.filter((name) => tokenAt(name) && tokenAt(name).length === 2);
     // (a piece the reader is unsure of is checked first: its message says so)
     const judged = moved ? placed.filter((name) => !state.reading.unsure.includes(name)) : [];
-    if (judged.some((name) => sayPlacementBroke(name, tokenAt(name), from.broken))) return;
+    if (judged.some((name) => sayPlacementBroke(name, tokenAt(name), from.broken, from.turns))) return;
     if (judged.length === 1 && placed.length === 1 && sayOutOfTurn(judged[0], tokenAt(judged[0]), from.turns)) return;
     const seen = watchedSeats();
     if (seen && !state.seats.length) setSeats(seen, { watched: true });
@@ -1380,8 +1387,9 @@
     const action = allRight || (confirmedNote ? { label: "Undo", onclick: undoBulkConfirm } : undefined);
     const apartNote = apart.length ? ` ${listed(apart, "and")} ${apart.length > 1 ? "are" : "is"} read otherwise than on the last board: `
       + `check ${apart.length > 1 ? "them" : "it"} too.` : "";
-    const crowdedNote = crowded && !state.reading.unsureBoard
-      ? ` That is most of the board: ${state.reading.photoAdvice || "a photo taken again, from higher above and in even light, may read surer"}.` : "";
+    const photoAdvice = state.reading.notes.find((w, i) => (state.reading.noteKinds || [])[i] === "photo"); // its first, named as the board is now
+    const crowdedNote = crowded && !unsureBoardStands()
+      ? ` That is most of the board: ${photoAdvice || "a photo taken again, from higher above and in even light, may read surer"}.` : "";
     // (not an invitation to send it again: a photo sent is read anew, the corrections made since dropped)
     const photoGone = restored ? " The photo itself is not kept when the page reloads; the board, its marks and your corrections are." : "";
     const leastNote = least.length === n && n <= LEAST_SURE_NAMED // (few, and all of them: those dashed)
@@ -1769,7 +1777,7 @@
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
-        swatch(g.colour), `${counted(left(g), "piece")} read as ${g.colour} (${Math.round(g.confidence * 100)}% sure). `,
+        swatch(g.colour), `${counted(left(g), "piece")} read as ${g.colour} (${percentSure(g.confidence)}). `,
         el("button", { type: "button", class: "button confirm-colour", onclick: () => confirmColour(g) },
           swatch(g.colour), `Yes, ${g.colour}`),
         renameChoices(g).map((a) => el("button", {
@@ -2898,8 +2906,8 @@
   }
 
   // The piece the note under the board offers to take back (against the rules, or placed out
-  // of turn) while it stands there still, as the note's action ({name, value, next}: ``next``,
-  // the players who place once it is taken back); else null.
+  // of turn) while it stands there still, as the note's action ({name, value, next, reason}:
+  // ``next``, the players who place once it is taken back; ``reason``, "rule" or "turn"); else null.
   function heldForTakeBack() {
     const note = state.boardNote, action = note && note.action;
     return action && action.kind === "take_back" && action.next && action.next.length && !$("#board-note").hidden
@@ -2948,12 +2956,12 @@
     // whoever is next on the board as it stands (unless the same)
     const held = heldForTakeBack(), heldTurn = held && String(held.next) !== String([sure]) ? held : null;
     if (heldTurn) {
-      const again = held.next.includes(NAME_OF[held.value[0]]); // its own player: it broke a rule
-      const stays = !again && sure ? `; if it stays, ${cap(sure)}` : ""; // out of turn: the players may play on
+      const rule = held.reason === "rule", again = held.next.includes(NAME_OF[held.value[0]]);
+      const stays = !rule && sure ? `; if it stays, ${cap(sure)}` : ""; // out of turn: the players may play on
       replaceLive(toMove, ...(held.next.length === 1 ? [swatch(held.next[0]), " "] : []),
         el("strong", { text: listed(held.next.map(cap), "or") }),
         ` to ${again ? "place again" : "move"} once the ${describe(held.value)} on ${held.name} is taken back: `
-        + `${again ? "it breaks a rule" : "it was placed out of turn"}${stays}.`);
+        + `${rule ? "it breaks a rule" : "it was placed out of turn"}${stays}.`);
     } else if (check.game_over) {
       const full = Object.keys(check.stash || {}).every((c) => placedEverything(check, c));
       replaceLive(toMove, el("strong", { text: "Game over: " }), full ? "every pyramid is placed." : "no player has a legal move left.");
@@ -2979,7 +2987,7 @@
       undo.textContent = last ? `take back the ${describe(last.value)} on ${last.name} \u21b6` : "";
     });
     // the summary at the top says whose turn it is too: on a phone this card is screens below
-    const told = heldTurn ? (held.next.length === 1 ? held.next[0] : null) : sure;
+    const told = heldTurn ? null : sure; // (the squares below are for the board as it stands)
     $("#summary-moves").textContent = `${told ? `${cap(told)} to move: ` : ""}where each piece may go ↓`;
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
@@ -3175,7 +3183,7 @@
       const answered = typeof info.colourSettled === "number" && !state.reading.unsure.includes(name) && now.value === tokenAt(name)
         ? `, ${Math.floor(info.colourSettled * 100)}% with its colour answered` : "";
       const conf = typeof info.confidence === "number" ? ` (${percentSure(info.confidence)}${answered})` : "";
-      const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
+      const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${a.confidence < 0.005 ? "under 1" : Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
       // A value chosen over likelier-looking ones says what chose it.
       // (its confidence weighs what chose it, so the look's own doubt is said apart)
       const settled = typeof info.settled_by === "string" ? ` It was read so to fit the ${info.settled_by}: by its look alone, something else is likelier.` : "";
@@ -3333,7 +3341,7 @@
       if (!ok) return;
       if (parkGame) sayOnPark(name, value, parkGame);
       // a placement said to be wrong sets no order of play
-      if (placed && (sayPlacementBroke(name, value, brokenBefore) || sayOutOfTurn(name, value, turn ? [turn] : []))) return;
+      if (placed && (sayPlacementBroke(name, value, brokenBefore, turn ? [turn] : []) || sayOutOfTurn(name, value, turn ? [turn] : []))) return;
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
@@ -3469,12 +3477,14 @@
   // did not break before it (``brokenBefore``: the rules broken then), is said at once, with its undoing
   // one tap away (else play went on from a board no game can reach, the next player's squares
   // drawn from it). Whether it was said.
-  function sayPlacementBroke(name, value, brokenBefore) {
+  function sayPlacementBroke(name, value, brokenBefore, turns) {
     if (tokenAt(name) !== value) return false; // changed again meanwhile
     const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name
       || (v.cell === null && !brokenBefore.has(v.rule) && (v.cells || []).includes(name)));
     if (!broken) return false;
-    showBoardNote(`That placement breaks a rule: ${broken.message}.`, { kind: "take_back", name, value, next: [NAME_OF[value[0]]] });
+    // once taken back, its own player places again, or, placed out of turn, the player whose turn it was
+    const colour = NAME_OF[value[0]], next = turns.includes(colour) ? [colour] : turns;
+    showBoardNote(`That placement breaks a rule: ${broken.message}.`, { kind: "take_back", name, value, ...(next.length && { next, reason: "rule" }) });
     return true;
   }
 
@@ -3485,7 +3495,7 @@
     const colour = NAME_OF[value[0]], watched = watchOf(boardText());
     if (!turns.length || turns.includes(colour) || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
     const whose = listed(turns.map((c) => `${cap(c)}'s`), "or");
-    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, { kind: "take_back", name, value, next: turns });
+    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, { kind: "take_back", name, value, next: turns, reason: "turn" });
     return true;
   }
 
@@ -3571,9 +3581,9 @@
 
   // The last one-tap confirmation undone: its squares in doubt again, marked and left to check.
   function undoBulkConfirm() {
-    const done = state.bulkConfirm;
+    const done = state.bulkConfirm, stands = bulkConfirmStands();
     state.bulkConfirm = null;
-    if (!done || done.reading !== state.reading || done.board !== boardText()) return;
+    if (!stands) return;
     state.reading.unsure = done.before.unsure;
     state.reading.doubted = done.before.doubted;
     save();
