@@ -1383,8 +1383,9 @@
       label: !least.length && !apart.length ? (n > 1 ? `All ${n} are right` : "It is right") : others > 1 ? `The other ${others} are right` : "The other is right",
       onclick: () => confirmUnsureSquares(least.concat(apart)),
     };
-    const confirmedNote = !allRight && bulkConfirmStands() ? ` ${counted(state.bulkConfirm.cells.length, "square")} confirmed at one tap.` : "";
-    const action = allRight || (confirmedNote ? { label: "Undo", onclick: undoBulkConfirm } : undefined);
+    const undo = allRight ? undefined : bulkConfirmUndo();
+    const confirmedNote = undo ? ` ${counted(state.bulkConfirm.cells.length, "square")} confirmed at one tap.` : "";
+    const action = allRight || undo;
     const apartNote = apart.length ? ` ${listed(apart, "and")} ${apart.length > 1 ? "are" : "is"} read otherwise than on the last board: `
       + `check ${apart.length > 1 ? "them" : "it"} too.` : "";
     const photoAdvice = state.reading.notes.find((w, i) => (state.reading.noteKinds || [])[i] === "photo"); // its first, named as the board is now
@@ -3579,6 +3580,11 @@
     return !!done && done.reading === state.reading && done.board === boardText() && done.unsure === state.reading.unsure.join();
   }
 
+  // The message button that undoes the last one-tap confirmation while it stands; else undefined.
+  function bulkConfirmUndo() {
+    return bulkConfirmStands() ? { label: "Undo", onclick: undoBulkConfirm } : undefined;
+  }
+
   // The last one-tap confirmation undone: its squares in doubt again, marked and left to check.
   function undoBulkConfirm() {
     const done = state.bulkConfirm, stands = bulkConfirmStands();
@@ -3597,8 +3603,7 @@
   function sayConfirmed(confirmed) {
     if ($("#results").classList.contains("stale") || showReadingMessage()) return;
     // the last doubt answered: the player is done, and the score stands
-    if (confirmed) showMessage(`${confirmed} Nothing the reader doubted is left to check: ${$("#outcome").dataset.sentence || ""}`.trim(), "info",
-      bulkConfirmStands() ? { label: "Undo", onclick: undoBulkConfirm } : undefined);
+    if (confirmed) showMessage(`${confirmed} Nothing the reader doubted is left to check: ${$("#outcome").dataset.sentence || ""}`.trim(), "info", bulkConfirmUndo());
     else clearMessage();
   }
 
