@@ -1253,6 +1253,19 @@ def test_the_cards_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_co
     expect(page.locator("#to-move")).to_have_text("To move: Orange or Cyan (the piece counts allow either).")
 
 
+def test_a_doubted_square_put_right_against_the_rules_is_no_placement_to_take_back(page):
+    # F2 read empty at 30%, an orange 1-pip at 60%: nothing Near it holds a 1- or 3-pip (another
+    # square misread, say), which the Legality card says; no note offers to take a correction back
+    cell = {"cell": "F2", "value": ".", "confidence": 0.3, "alternatives": [{"value": "o1", "confidence": 0.6}]}
+    answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": ["F2"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {}, "reading": {"board": CYAN_A_PIECE_AHEAD, "cells": [cell], "warnings": [], "colour_groups": []}})
+    pick(page, "F2", "orange 1-pip")
+    expect(page.locator('#diagram .sq[data-cell="F2"]')).to_have_attribute("aria-label", "F2: orange 1-pip, corrected, breaks a rule")
+    expect(page.locator("#board-note")).to_be_hidden()
+    pick(page, "A2", "orange 1-pip")  # the control: a placement on a square the reader was sure of
+    expect(page.locator("#board-note")).to_contain_text("That placement breaks a rule")
+
+
 def test_the_next_players_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_correction_once_play_went_on(page):
     cell = {"cell": "B3", "value": ".", "confidence": 0.48, "alternatives": [{"value": "o2", "confidence": 0.36}]}
     answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": ["B3"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],

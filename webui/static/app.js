@@ -3333,6 +3333,7 @@
       return;
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
+    const correction = placed && correctsDoubt(name, value);
     const parkGame = value.length === 2 ? parkInPlay(name) : null; // a slip, likeliest
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     // whose turn it was, where the check on hand answers for the board and options as they stand
@@ -3342,7 +3343,10 @@
       if (!ok) return;
       if (parkGame) sayOnPark(name, value, parkGame);
       // a placement said to be wrong sets no order of play
-      if (placed && (sayPlacementBroke(name, value, brokenBefore, turn ? [turn] : []) || sayOutOfTurn(name, value, turn ? [turn] : []))) return;
+      // (a piece the reader missed, put right, that breaks a rule: the board as read does, and the
+      // Legality card says so; it is no placement to take back unless taken as a move)
+      const watched = watchOf(boardText()), missed = correction && !(watched && watched.squares.includes(name));
+      if (placed && ((!missed && sayPlacementBroke(name, value, brokenBefore, turn ? [turn] : [])) || sayOutOfTurn(name, value, turn ? [turn] : []))) return;
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
