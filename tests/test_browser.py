@@ -2948,6 +2948,24 @@ def test_with_most_of_the_board_unsure_no_one_tap_confirms_them_and_the_photo_is
     expect(message.get_by_role("button")).to_have_text("All 7 are right")
 
 
+def test_a_board_nearly_all_unsure_says_so_then_once_a_square_is_checked_that_most_of_it_is(page):
+    board = "r3 r2 b1 b2\nr1 . b3 .\n. r2 . b2\n# . . #\n"
+    unsure = [f"{c}{r}" for r in range(1, 5) for c in "ABCD"][:15]
+    cells = [{"cell": c, "value": getattr(Board.from_text(board)[c], "symbol", "."), "confidence": 0.8, "alternatives": []} for c in unsure]
+    warning = "the reader is unsure of nearly every square (15 of 16): check that this is a Subdivision game"
+    answer_read(page, {"board": board, "uncertain": unsure, "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "cells": cells, "warnings": [warning], "warning_kinds": ["unsure_board"],
+                                   "colour_groups": []}})
+    message = page.locator("#message")
+    expect(message).to_contain_text("The reader is unsure of nearly every square (15 of 16)")
+    expect(message).not_to_contain_text("most of the board")
+    page.locator('#diagram .sq[data-cell="A1"]').click()
+    page.locator("#picker .choice.current").click()  # one checked: no longer said, but most of it is still unsure
+    expect(message).to_contain_text("14 squares are uncertain (dashed orange): tap to check them. That is most of the board: "
+                                    "a photo taken again, from higher above and in even light, may read surer.")
+    expect(message.get_by_role("button")).to_have_count(0)
+
+
 def test_squares_a_photo_reads_otherwise_than_the_last_board_are_left_out_of_the_one_tap(page):
     photo_played_on_read(page)
     second = board_with(PHOTO_PLAYED_ON, {"C3": "r2", "D2": "b2", "E3": "b3"})  # E3's 2-pip read surely as a 3-pip
