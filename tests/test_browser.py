@@ -1234,10 +1234,15 @@ def test_the_cards_piece_on_a_dotted_square_the_reader_doubted_is_the_first_move
     expect(page.locator("#to-move")).to_have_text("Cyan to move.")
 
 
+def read_with_one_square_doubted(page, cell: dict) -> None:
+    """Read a photo of CYAN_A_PIECE_AHEAD with one square, ``cell`` (its reading), unsure."""
+    answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": [cell["cell"]], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {}, "reading": {"board": CYAN_A_PIECE_AHEAD, "cells": [cell], "warnings": [], "colour_groups": []}})
+
+
 def test_the_cards_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_correction(page):
     cell = {"cell": "B3", "value": ".", "confidence": 0.48, "alternatives": [{"value": "o2", "confidence": 0.36}]}
-    answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": ["B3"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
-                       "squares": {}, "reading": {"board": CYAN_A_PIECE_AHEAD, "cells": [cell], "warnings": [], "colour_groups": []}})
+    read_with_one_square_doubted(page, cell)
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
     page.click('#midgame .size[data-pips="2"]')  # B3 dotted for it
     page.locator('#diagram .sq[data-cell="B3"]').click()
@@ -1257,8 +1262,7 @@ def test_a_doubted_square_put_right_against_the_rules_is_no_placement_to_take_ba
     # F2 read empty at 30%, an orange 1-pip at 60%: nothing Near it holds a 1- or 3-pip (another
     # square misread, say), which the Legality card says; no note offers to take a correction back
     cell = {"cell": "F2", "value": ".", "confidence": 0.3, "alternatives": [{"value": "o1", "confidence": 0.6}]}
-    answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": ["F2"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
-                       "squares": {}, "reading": {"board": CYAN_A_PIECE_AHEAD, "cells": [cell], "warnings": [], "colour_groups": []}})
+    read_with_one_square_doubted(page, cell)
     pick(page, "F2", "orange 1-pip")
     expect(page.locator('#diagram .sq[data-cell="F2"]')).to_have_attribute("aria-label", "F2: orange 1-pip, corrected, breaks a rule")
     expect(page.locator("#board-note")).to_be_hidden()
@@ -1268,8 +1272,7 @@ def test_a_doubted_square_put_right_against_the_rules_is_no_placement_to_take_ba
 
 def test_the_next_players_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_correction_once_play_went_on(page):
     cell = {"cell": "B3", "value": ".", "confidence": 0.48, "alternatives": [{"value": "o2", "confidence": 0.36}]}
-    answer_read(page, {"board": CYAN_A_PIECE_AHEAD, "uncertain": ["B3"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
-                       "squares": {}, "reading": {"board": CYAN_A_PIECE_AHEAD, "cells": [cell], "warnings": [], "colour_groups": []}})
+    read_with_one_square_doubted(page, cell)
     pick(page, "E5", "orange 2-pip")
     pick(page, "E2", "cyan 2-pip")  # play has gone on: orange to move
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
