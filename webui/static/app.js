@@ -3346,7 +3346,8 @@
       // (a piece the reader missed, put right, that breaks a rule: the board as read does, and the
       // Legality card says so; it is no placement to take back unless taken as a move)
       const watched = watchOf(boardText()), missed = correction && !(watched && watched.squares.includes(name));
-      if (placed && ((!missed && sayPlacementBroke(name, value, brokenBefore, turn ? [turn] : [])) || sayOutOfTurn(name, value, turn ? [turn] : []))) return;
+      const turns = turn ? [turn] : [];
+      if (placed && ((!missed && sayPlacementBroke(name, value, brokenBefore, turns)) || sayOutOfTurn(name, value, turns))) return;
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
