@@ -450,8 +450,8 @@ def test_a_file_name_the_outputs_encoding_cannot_write_is_escaped_not_a_tracebac
     assert result.returncode == 0 and b"board \xff.txt" in result.stdout
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
-def test_board_text_saved_as_utf16_with_its_byte_order_mark_is_read(capsys, tmp_path, encoding):
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-32-be"])
+def test_board_text_saved_as_utf16_or_utf32_with_its_byte_order_mark_is_read(capsys, tmp_path, encoding):
     path = tmp_path / "notepad.txt"
     text = Path(GAME_2P).read_text()
     path.write_bytes(("\ufeff" if encoding.endswith("be") else "").encode(encoding) + text.encode(encoding))
@@ -460,7 +460,10 @@ def test_board_text_saved_as_utf16_with_its_byte_order_mark_is_read(capsys, tmp_
     path.write_bytes(b"\xff\xfe\x00\xd8")  # a byte-order mark, then half a surrogate pair
     status, out, err = run(["score", str(path)], capsys)
     assert status == 2 and out == "" and "neither board text (not UTF-8 or UTF-16)" in err
-    path.write_bytes(text.encode("utf-32"))  # UTF-32's mark begins as UTF-16's: not taken for it
+    path.write_bytes(b"\xff\xfe\x00\x00\x00\xd8\x00\x00")  # UTF-32's mark (UTF-16's, then a nul), then a lone surrogate
+    status, out, err = run(["score", str(path)], capsys)
+    assert status == 2 and out == "" and "neither board text (not UTF-8 or UTF-32)" in err
+    path.write_bytes(text.encode("utf-32-le"))  # no byte-order mark: its nuls are binary
     status, out, err = run(["score", str(path)], capsys)
     assert status == 2 and out == "" and err.endswith("notepad.txt: neither board text nor a photo (JPEG, PNG, WebP, HEIC, TIFF or BMP)\n")
 

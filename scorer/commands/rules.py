@@ -153,19 +153,29 @@ def _begins_as_board(data: bytes) -> bool:
     return True
 
 
+def _wide_encoding(data: bytes) -> str | None:
+    """"utf-32" or "utf-16" where the bytes begin with that encoding's byte-order mark (Windows'
+    Notepad and PowerShell save "Unicode" text as UTF-16), else None. UTF-32's little-endian mark
+    begins as UTF-16's, so it is looked for first."""
+    if data[:4] in (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE):
+        return "utf-32"
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        return "utf-16"
+    return None
+
+
 def _board_from_bytes(name: str, data: bytes) -> Board:
     """The board a file's bytes write as text; a one-line UserError saying why they do not."""
-    # Windows' "Unicode" text (Notepad, PowerShell): UTF-16 after its byte-order mark (not UTF-32's)
-    utf16 = data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) and data[:4] != codecs.BOM_UTF32_LE
+    wide = _wide_encoding(data)
     # (binary, a video or a PDF, is said to be so before any size for text)
-    if b"\x00" in data[: MAX_TEXT_BYTES + 1] and not utf16:
+    if b"\x00" in data[: MAX_TEXT_BYTES + 1] and not wide:
         raise UserError(f"{name}: neither board text nor a photo ({PHOTO_FORMATS})")
     if len(data) > MAX_TEXT_BYTES:
         raise UserError(too_large(name, MAX_TEXT_BYTES, len(data), "for board text"))
     try:
-        text = data.decode("utf-16" if utf16 else "utf-8-sig")
+        text = data.decode(wide or "utf-8-sig")
     except UnicodeDecodeError:
-        raise UserError(f"{name}: neither board text (not UTF-8{' or UTF-16' if utf16 else ''}) nor a photo "
+        raise UserError(f"{name}: neither board text (not UTF-8{' or ' + wide.upper() if wide else ''}) nor a photo "
                         f"({PHOTO_FORMATS})") from None
     if text.lstrip().startswith("<"):  # no board row starts so: an SVG, HTML or XML file
         raise UserError(f"{name}: markup (SVG, HTML or XML?), neither board text nor a photo ({PHOTO_FORMATS})")
