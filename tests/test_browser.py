@@ -1169,7 +1169,12 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     expect(page.locator("#board-note")).to_contain_text("It was Blue's turn, not Green's")
     expect(page.locator("#to-move")).to_have_text(
         "Blue to move once the green 2-pip on F6 is taken back: it was placed out of turn; if it stays, Red.")
-    expect(page.locator("#summary-moves")).to_have_text("where each piece may go \u2193")  # (shown for the board as it stands)
+    # the squares shown are blue's, who places once it is taken back (a walkthrough met green's dots under
+    # "Orange to place again"), on the board as it stands
+    expect(page.locator("#summary-moves")).to_have_text("Blue to move: where each piece may go \u2193")
+    expect(page.locator("#move-colour")).to_have_value("blue")
+    page.click('#midgame .size[data-pips="2"]')
+    expect(page.locator("#moves")).to_contain_text("for a blue 2-pip with the green 2-pip on F6 still there (take it back first) (green dots)")
     page.reload()
     expect(page.locator("#to-move")).to_have_text(
         "Blue to move once the green 2-pip on F6 is taken back: it was placed out of turn; if it stays, Red.")
@@ -1182,8 +1187,11 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
     pick(page, "F6", "blue 1-pip")  # in turn, against the rules: blue places again
     expect(page.locator("#to-move")).to_have_text("Blue to place again once the blue 1-pip on F6 is taken back: it breaks a rule.")
+    expect(page.locator("#summary-moves")).to_have_text("Blue to place again: where each piece may go \u2193")
+    expect(page.locator("#move-colour")).to_have_value("blue")
     page.locator("#board-note").get_by_role("button", name="Take it back").click()
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    expect(page.locator("#moves")).not_to_contain_text("still there")
     with page.expect_response("**/api/check") as checked:  # the board put right, checked
         pick(page, "B2", "red 3-pip")  # that move put right: the order stands (it came from the last board's moves)
     assert b'"seats":["green","red","blue"]' in checked.value.request.post_data_buffer.replace(b" ", b"")

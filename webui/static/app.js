@@ -2956,8 +2956,9 @@
     // a piece to take back whose player, or the player whose turn it took, is to place then, not
     // whoever is next on the board as it stands (unless the same)
     const held = heldForTakeBack(), heldTurn = held && String(held.next) !== String([sure]) ? held : null;
+    const again = !!heldTurn && held.next.includes(NAME_OF[held.value[0]]);
     if (heldTurn) {
-      const rule = held.reason === "rule", again = held.next.includes(NAME_OF[held.value[0]]);
+      const rule = held.reason === "rule";
       const stays = !rule && sure ? `; if it stays, ${cap(sure)}` : ""; // out of turn: the players may play on
       replaceLive(toMove, ...(held.next.length === 1 ? [swatch(held.next[0]), " "] : []),
         el("strong", { text: listed(held.next.map(cap), "or") }),
@@ -2987,9 +2988,11 @@
       undo.hidden = !last;
       undo.textContent = last ? `take back the ${describe(last.value)} on ${last.name} \u21b6` : "";
     });
-    // the summary at the top says whose turn it is too: on a phone this card is screens below
-    const told = heldTurn ? null : sure; // (the squares below are for the board as it stands)
-    $("#summary-moves").textContent = `${told ? `${cap(told)} to move: ` : ""}where each piece may go ↓`;
+    // the summary at the top says whose turn it is too (on a phone this card is screens below):
+    // while a piece waits to be taken back, the one player to place then, whose squares are shown
+    const heldNext = heldTurn && held.next.length === 1 ? held.next[0] : null;
+    const told = heldTurn ? heldNext : sure;
+    $("#summary-moves").textContent = `${told ? `${cap(told)} to ${again ? "place again" : "move"}: ` : ""}where each piece may go ↓`;
     renderSeats();
     const notes = (check.notes || []).map((n) => el("li", { text: n }));
     // A new game short of parks: one tap beside the board lays them out (or tap squares for your own).
@@ -3021,7 +3024,9 @@
     // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
     // tapped); a player picked by hand stays until then. Where the next is not known, the player
     // seen placing last gives way to one who may place next.
-    const followed = sure || likeliest || (state.moveColour === lastSeenMover() ? candidates[0] : null);
+    // (while a piece waits to be taken back, the player to place then: not the next on the board as it stands)
+    const followed = heldTurn ? heldNext
+      : sure || likeliest || (state.moveColour === lastSeenMover() ? candidates[0] : null);
     const turn = followed && choices.includes(followed) ? followed : null;
     if (turn && turn !== state.turnFollowed) state.moveColour = turn;
     // the size kept where the player to move may place one, else the first size it may place:
@@ -3100,8 +3105,10 @@
     } else if (!squares.length) {
       replaceLive(out, el("span", { class: "notice", text: `No square is legal for ${piece} now; another size may still fit.` }));
     } else {
+      const held = heldForTakeBack(); // the squares are the board's as it stands, that piece still on it
+      const standing = held ? ` with the ${describe(held.value)} on ${held.name} still there (take it back first)` : "";
       replaceLive(out, el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
-        ` for ${piece} (green dots): ${squares.join(" ")} `,
+        ` for ${piece}${standing} (green dots): ${squares.join(" ")} `,
         // on a phone the board is screens above this card
         el("button", { type: "button", class: "button link", id: "moves-on-board",
           onclick: () => showOnBoard(".legal-dot") }, "see them on the board ↑"));
