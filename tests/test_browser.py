@@ -3087,6 +3087,10 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     expect(page.locator("#photo-marks .ps.uncertain")).to_have_count(0)
     expect(total_of(page, "blue")).to_have_text("2")  # 3 pips, one group -1
     expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # the guidance follows the fix
+    pick(page, "B2", "blue 2-pip")  # a wrong pick undone, put back as read: the player looked, confirmed
+    expect(page.locator('#diagram .sq[data-cell="B2"] .mark')).to_have_count(0)
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")  # (C1), as after picking it as it stood
+    pick(page, "B2", "blue 3-pip")
     settled = "C1: read as red 1-pip only to fit the stash counts"  # in words, not the board's notation
     expect(page.locator("#reading-warnings li")).to_have_text([settled, "unsure about C1"])  # and the reader's notes
     shot(page, "uncertain", full_page=False)

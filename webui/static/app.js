@@ -3346,8 +3346,15 @@
     // whose turn it was, where the check on hand answers for the board and options as they stand
     // (not for a move back, still being scored)
     const turn = state.checkedFor === JSON.stringify(checkAsked(boardText())) ? turnNow(state.check || {}).sure : null;
+    // an unsure square put back as the reader read it (a wrong pick undone): the player has looked
+    const backAsRead = !!state.reading && state.reading.unsure.includes(name) && readNowAt(name) === value;
+    if (backAsRead) {
+      state.reading.unsure = state.reading.unsure.filter((cell) => cell !== name);
+      doubtsAnswered([name]);
+    }
     setSquare(name, value).then((ok) => {
       if (!ok) return;
+      if (backAsRead) sayConfirmed(`${name} is confirmed.`);
       if (parkGame) sayOnPark(name, value, parkGame);
       // a placement said to be wrong sets no order of play
       // (a piece the reader missed, put right, that breaks a rule: the board as read does, and the
