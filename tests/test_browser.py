@@ -3240,6 +3240,10 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     expect(page.locator("#reader-checks")).to_contain_text("3 pieces read as white (80% sure).")
     expect(page.locator("#reading-warnings li")).to_have_text(["a note", "unsure about C2, A3 and B3"])  # in board order, row 1 first, as the reader lists them
     expect(page.locator("#message")).to_contain_text("Answer the colour question first: it may settle 1 of these squares.")  # A3
+    page.locator('#diagram .sq[data-cell="C2"]').click()  # its piece in the group, whichever its name
+    expect(page.locator("#picker-reading")).to_have_text("Read as white 1-pip (60% sure); next best: white 2-pip 25%, "
+                                                         "clear 1-pip 15%. White or clear (its group's colour is in doubt): 75%.")
+    page.keyboard.press("Escape")
     page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
     expect(page.locator("#reader-checks")).to_be_hidden()
     expect(page.locator("#message")).to_contain_text("2 squares are uncertain")
@@ -3256,6 +3260,42 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     page.locator('#diagram .sq[data-cell="A3"]').click()
     expect(page.locator("#picker-reading")).to_have_text(
         "Read as white 3-pip (79% sure, 98% with its colour answered); next best: clear 3-pip 20%.")
+    page.keyboard.press("Escape")
+    page.locator('#diagram .sq[data-cell="C2"]').click()  # still marked (its size): surer all the same
+    expect(page.locator("#picker-reading")).to_have_text(
+        "Read as white 1-pip (60% sure, 70% with its colour answered); next best: white 2-pip 25%, clear 1-pip 15%.")
+
+
+def test_a_group_renamed_makes_its_pieces_as_sure_as_their_odds_under_either_name(page):
+    # A walkthrough: a group read as clear (60%), its pieces' odds split between clear and white,
+    # a black piece likelier than either alone; once the player says they are white, a piece is
+    # as sure as its clear and white odds together, not its clear odds alone.
+    board = "k3 x2 .\n. k2 x1\n# . k1\n"
+    answer_read(page, {
+        "board": board, "uncertain": ["B3", "C2"],
+        "reading": {
+            "board": board,
+            "cells": [{"cell": "B3", "value": "x2", "confidence": 0.296,
+                       "alternatives": [{"value": "k2", "confidence": 0.406}, {"value": "w2", "confidence": 0.198}]},
+                      {"cell": "C2", "value": "x1", "confidence": 0.7, "alternatives": [{"value": "w1", "confidence": 0.29}]}],
+            "colour_groups": [
+                {"colour": "clear", "cells": ["B3", "C2"], "confidence": 0.6,
+                 "alternatives": [{"colour": "white", "confidence": 0.4}], "unsure": True},
+                {"colour": "black", "cells": ["A3", "B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
+            "warnings": ["check a colour: the 2 clear pieces may be white (odds of clear: 60%)"],
+            "warning_kinds": ["colour_check"],
+        },
+        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    })
+    page.locator('#diagram .sq[data-cell="B3"]').click()
+    expect(page.locator("#picker-reading")).to_have_text("Read as clear 2-pip (29% sure); next best: black 2-pip 41%, "
+                                                         "white 2-pip 20%. Clear or white (its group's colour is in doubt): 49%.")
+    page.keyboard.press("Escape")
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are white").click()
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", "w2")
+    page.locator('#diagram .sq[data-cell="B3"]').click()
+    expect(page.locator("#picker-reading")).to_have_text(
+        "Read as white 2-pip (29% sure, 49% with its colour answered); next best: black 2-pip 41%.")
 
 
 def test_a_colour_question_counts_the_groups_pieces_as_they_stand(page):
@@ -3584,7 +3624,7 @@ def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
     page.locator("#reader-checks .colour-check").get_by_role("button", name="They are clear").click()
     page.locator('#diagram .sq[data-cell="A3"]').click()
     # the colour answered: read as a clear 3-pip, its next best the size alone, no white row offered
-    expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as clear 3-pip \(60% sure\); next best: clear 2-pip 10%\."))
+    expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as clear 3-pip \(60% sure, 90% with its colour answered\); next best: clear 2-pip 10%\."))
     expect(page.locator('#picker .picker-colour[data-colour="white"]')).to_have_class(re.compile(r"\bhidden-colour\b"))
     expect(page.locator('#picker .choice[data-value="x2"]')).to_have_class(re.compile(r"\bsuggested\b"))
     page.keyboard.press("Escape")
@@ -3596,7 +3636,7 @@ def test_a_square_of_a_renamed_colour_group_is_described_in_its_new_name(page):
     # the blue player then renamed white on its card: A3 is still of the group answered clear
     page.select_option('#players .player[data-colour="blue"] select.name', "white")
     page.locator('#diagram .sq[data-cell="A3"]').click()
-    expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as clear 3-pip \(60% sure\); next best: clear 2-pip 10%\."))
+    expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as clear 3-pip \(60% sure, 90% with its colour answered\); next best: clear 2-pip 10%\."))
 
 
 def test_a_board_text_that_does_not_parse_leaves_the_photos_reading_as_it_was(page):

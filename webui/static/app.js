@@ -1316,7 +1316,12 @@
   // How sure the reader is at odds ``p``: "72% sure", rounded down (a square under the unsure
   // line, 95%, never shows as 95% sure), "under 1% sure" where that rounds to none.
   function percentSure(p) {
-    return p < 0.01 ? "under 1% sure" : `${Math.floor(p * 100)}% sure`;
+    return p < 0.01 ? "under 1% sure" : `${floorPercent(p)}% sure`;
+  }
+
+  // Odds ``p`` as a whole percentage, rounded down (sums such as 0.6 + 0.3 not a hair under).
+  function floorPercent(p) {
+    return Math.floor(p * 100 + 1e-6);
   }
 
   // The squares a photo of the game carried on reads otherwise than the last board, not checked since.
@@ -1328,7 +1333,7 @@
   // The unsure squares not checked since that the reader read at odds under LEAST_SURE, least sure
   // first: among many unsure squares all marked alike, those to check first.
   function leastSure() {
-    const odds = (name) => (state.reading.byCell[name] || {}).confidence;
+    const odds = (name) => confidenceNow(name);
     return uncheckedUnsure().filter((name) => typeof odds(name) === "number" && odds(name) < LEAST_SURE)
       .sort((a, b) => odds(a) - odds(b));
   }
@@ -2096,7 +2101,7 @@
       if (!same) alternatives.push({ ...a, value: v });
       else if (typeof a.confidence === "number") same.confidence = (same.confidence || 0) + a.confidence;
     }
-    return { value, alternatives };
+    return { value, alternatives, letters };
   }
 
   // Colour group ``group``'s name settled (its check answered): the marks it explains dropped
@@ -2123,23 +2128,56 @@
   // The squares of colour group ``group`` that its name settled (as dropSettledMarks takes
   // them), each with its odds then: {cell: odds}.
   function settledByName(group, renamed, onBoard = onBoardColours()) {
-    const renamedToken = (t) => (t.length === 2 && renamed[t[0]] ? renamed[t[0]] + t[1] : t);
-    const players = new Set([...onBoard].map((c) => LETTER_OF[c]));
     const settled = new Map();
     for (const cell of group.cells) {
       const info = state.reading.byCell[cell];
       if (!info || typeof info.confidence !== "number" || info.colour_disputed === true) continue;
-      const own = renamedToken(info.value || "");
-      let same = info.confidence, otherColours = 0;
-      for (const alternative of alternativesOf(info)) {
-        const value = renamedToken(alternative.value || "");
-        if (value === own) same += alternative.confidence || 0;
-        else if (value.length === 2 && value[0] !== own[0] && !players.has(value[0])) otherColours += alternative.confidence || 0;
-      }
-      const odds = same / Math.max(1e-9, 1 - otherColours);
+      const odds = oddsOnceNamed(info, renamed, onBoard);
       if (odds >= (state.reading.unsureBelow || UNSURE_BELOW)) settled.set(cell, odds);
     }
     return settled;
+  }
+
+  // For square ``name`` (``info``: its reading; ``now``: as readingNamedNow names it) in a colour
+  // group whose name is in doubt, where its alternatives hold its piece in the group's other
+  // names: those names and the odds of them all (" Clear or white (its group's colour is in
+  // doubt): 49%."), which a likelier alternative in another colour can hide; else "".
+  function groupNameInDoubt(name, info, now) {
+    const group = groupOfCell(name);
+    if (!group || !group.unsure || typeof info.confidence !== "number" || now.value.length !== 2) return "";
+    const names = alternativesOf(group).map((a) => a.colour || a.value).filter((c) => LETTER_OF[c] && c !== group.colour);
+    const inGroup = now.alternatives.filter((a) => a.value[1] === now.value[1] && names.includes(NAME_OF[a.value[0]]));
+    if (!inGroup.length) return "";
+    const odds = inGroup.reduce((sum, a) => sum + (a.confidence || 0), info.confidence);
+    const named = [group.colour, ...inGroup.map((a) => NAME_OF[a.value[0]])];
+    return ` ${cap(listed(named, "or"))} (its group's colour is in doubt): ${floorPercent(odds)}%.`;
+  }
+
+  // The odds of square reading ``info``'s value once its colour group's name is settled, read
+  // letters renamed as ``renamed`` says (a letter to a letter): its own odds with those of its
+  // alternatives that come to the same value, over what its alternatives in colours no player
+  // has on the board (``onBoard``) leave.
+  function oddsOnceNamed(info, renamed, onBoard = onBoardColours()) {
+    const renamedToken = (t) => (t.length === 2 && renamed[t[0]] ? renamed[t[0]] + t[1] : t);
+    const players = new Set([...onBoard].map((c) => LETTER_OF[c]));
+    const own = renamedToken(info.value || "");
+    let same = info.confidence, otherColours = 0;
+    for (const alternative of alternativesOf(info)) {
+      const value = renamedToken(alternative.value || "");
+      if (value === own) same += alternative.confidence || 0;
+      else if (value.length === 2 && value[0] !== own[0] && !players.has(value[0])) otherColours += alternative.confidence || 0;
+    }
+    return same / Math.max(1e-9, 1 - otherColours);
+  }
+
+  // How sure the reader is of square ``name`` now (``info``: its reading): where the player
+  // has answered its colour group's name, as that answer leaves it (``oddsOnceNamed``).
+  function confidenceNow(name, info = state.reading.byCell[name]) {
+    if (!info || typeof info.confidence !== "number") return info ? info.confidence : undefined;
+    if (typeof info.colourSettled === "number" && !state.reading.unsure.includes(name)) return info.colourSettled;
+    const group = groupOfCell(name);
+    const answered = group && group.unsure === false && alternativesOf(group).length && info.colour_disputed !== true;
+    return answered ? oddsOnceNamed(info, readingNamedNow(name, info).letters) : info.confidence;
   }
 
   // Every piece of colour ``from`` becomes ``to``; if ``to`` is on the board too, the two swap,
@@ -3188,10 +3226,12 @@
       const alts = now.alternatives;
       alts.forEach((a) => suggestions.add(a.value));
       // (a mark its colour's answer took away: how sure it is once that is known)
-      const answered = typeof info.colourSettled === "number" && !state.reading.unsure.includes(name) && now.value === tokenAt(name)
-        ? `, ${Math.floor(info.colourSettled * 100)}% with its colour answered` : "";
+      const odds = confidenceNow(name, info);
+      const answered = typeof odds === "number" && floorPercent(odds) !== floorPercent(info.confidence) && now.value === tokenAt(name)
+        ? `, ${floorPercent(odds)}% with its colour answered` : "";
       const conf = typeof info.confidence === "number" ? ` (${percentSure(info.confidence)}${answered})` : "";
       const altText = alts.length ? `; next best: ${alts.map((a) => describe(a.value) + (typeof a.confidence === "number" ? ` ${a.confidence < 0.005 ? "under 1" : Math.round(a.confidence * 100)}%` : "")).join(", ")}` : "";
+      const inDoubt = groupNameInDoubt(name, info, now);
       // A value chosen over likelier-looking ones says what chose it.
       // (its confidence weighs what chose it, so the look's own doubt is said apart)
       const settled = typeof info.settled_by === "string" ? ` It was read so to fit the ${info.settled_by}: by its look alone, something else is likelier.` : "";
@@ -3205,7 +3245,7 @@
       const washed = info.washed_out === true ? " A reflection of a light washes this square out in the photo." : "";
       // A hand or an arm over the board hides the square altogether.
       const covered = info.covered === true ? " Something lies over this square in the photo (a hand or an arm?)." : "";
-      $("#picker-reading").textContent = `Read as ${describe(now.value)}${conf}${altText}.${settled}${hidden}${blends}${disputed}${washed}${covered}`;
+      $("#picker-reading").textContent = `Read as ${describe(now.value)}${conf}${altText}.${inDoubt}${settled}${hidden}${blends}${disputed}${washed}${covered}`;
     } else {
       $("#picker-reading").textContent = "";
     }
