@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -67,12 +68,19 @@ def test_a_server_whose_photo_reader_cannot_start_says_so_in_one_line_and_serves
     def broken():
         raise cv2.error("OpenCV(5.1.0) onnx_importer.cpp:200: error: (-2:Unspecified error)\nin function 'parse'")
 
-    monkeypatch.setattr(waitress, "create_server", lambda app, **kwargs: FakeServer())
+    apps = []
+    monkeypatch.setattr(waitress, "create_server", lambda app, **kwargs: apps.append(app) or FakeServer())
     monkeypatch.setattr(scorer.reader, "warm_up", broken)
     assert main(["serve", "--port", "8124"]) == 0
     said = [line for line in capsys.readouterr().out.splitlines() if "photos cannot be read" in line]
     assert len(said) == 1 and "the photo reader's networks would not run (error: OpenCV(5.1.0)" in said[0]
     assert said[0].endswith("in function 'parse')")
+    # a photo sent is answered 503 at once, as where there is no reader (not read to fail at its squares)
+    monkeypatch.setattr(scorer.reader, "read_photo", lambda *a, **k: pytest.fail("a photo read by a reader that cannot run"))
+    answer = apps[0].test_client().post("/api/read", data={"photo": (io.BytesIO(b"\xff\xd8\xff"), "a.jpg")},
+                                        content_type="multipart/form-data")
+    assert answer.status_code == 503
+    assert answer.get_json()["error"].startswith("photo reading not available on this server (its photo reader would not start)")
     monkeypatch.setitem(sys.modules, "scorer.reader", None)  # an installation without it: ImportError
     assert main(["serve", "--port", "8124"]) == 0
     assert "photos cannot be read on this server, boards can still be entered by hand: the photo reader could not be " \

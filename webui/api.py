@@ -361,7 +361,7 @@ def warm_up_photo_reader() -> str | None:
     """Import the photo reader and run its networks once (``scorer.reader.warm_up``), so that
     the first photo read after the server starts takes no longer than the rest (about a second
     less). None when it is ready; else, in one line, why photos cannot be read here
-    (``/api/read`` then answers 503, or its readings say what failed)."""
+    (``serve`` keeps it as the app's ``PHOTO_READER_UNREADY``: ``/api/read`` then answers 503)."""
     try:
         from scorer.reader import warm_up
     except ImportError as err:
@@ -374,7 +374,13 @@ def warm_up_photo_reader() -> str | None:
 
 
 def photo_reader():
-    """``scorer.reader.read_photo``, or a 503 when this installation has no photo reader."""
+    """``scorer.reader.read_photo``, or a 503 when this installation has no photo reader or
+    the server found at its start that the reader would not run (``PHOTO_READER_UNREADY``: a
+    damaged model file fails every photo alike)."""
+    unready = current_app.config.get("PHOTO_READER_UNREADY")
+    if unready:
+        raise ApiError(503, "photo reading not available on this server (its photo reader would not start); "
+                            "enter the board by hand")
     try:
         from scorer.reader import read_photo
     except ImportError as err:

@@ -48,6 +48,7 @@ def run_serve(args) -> int:
     except RuntimeError as err:  # the system would not start the worker threads
         raise UserError(f"cannot start {args.threads} worker threads: {err}") from None
     unready = warm_up_photo_reader()  # before saying it serves; a request meanwhile waits in the socket's queue
+    app.config["PHOTO_READER_UNREADY"] = unready
     shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL
     print(f"subdivision: serving on http://{shown}:{args.port}/ (Ctrl+C to stop)", flush=True)
