@@ -1692,6 +1692,22 @@ def test_before_the_order_of_play_is_known_the_players_are_listed_as_they_first_
     assert stash[:2] == ["green", "yellow"], stash
 
 
+def test_a_second_piece_while_a_player_with_no_piece_yet_is_to_move_is_said_out_of_turn(page):
+    # A README check: with "To move: a player with no piece yet", a second blue piece was said nowhere
+    # but the Legality card.
+    new_empty_board(page, "7\u00d77 \u00b7 3 players")
+    pick(page, "B2", "red 3-pip")
+    pick(page, "E5", "blue 3-pip")
+    expect(page.locator("#to-move")).to_have_text("To move: a player with no piece yet.")
+    pick(page, "D1", "blue 2-pip")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("It was the turn of a player with no piece yet, not Blue's: that piece was placed out of turn.")
+    note.get_by_role("button", name="Take it back").click()
+    expect(page.locator('#diagram .sq[data-cell="D1"]')).to_have_attribute("data-value", ".")
+    pick(page, "D1", "green 2-pip")  # the third player's first piece: in turn
+    expect(note).to_be_hidden()
+
+
 def test_the_order_of_play_is_offered_from_the_player_with_the_most_pieces(page):
     # red has placed one more piece than green and blue: red opened the game, green moves next
     enter_board(page, "# . . . . . #\n. . . . . . .\n. . r2 . . . .\n. . . g2 . . .\n. . . . b2 . .\n. r1 . . . . .\n# . . . . . #\n")

@@ -1105,8 +1105,7 @@
     const asked = [checkAsked(text)].concat(before ? [checkAsked(text, optionsBeforeRelease(before))] : []);
     const check = asked.some((a) => state.checkedFor === JSON.stringify(a)) ? state.check : null;
     const groups = (state.reading && state.reading.colourGroups) || [];
-    const turn = check ? turnNow(check) : null;
-    const turns = !turn ? [] : turn.sure ? [turn.sure] : check.unseen_player_may_move ? [] : turn.candidates;
+    const named = check ? turnsNamed(check) : null, turns = !named || named.newcomers ? [] : named.turns;
     return { cells: state.cells.map((line) => line.slice()), text, doubted: new Set(uncheckedUnsure()), watched: watchOf(text),
       colourDoubted: new Set(groups.filter((g) => g.unsure).flatMap((g) => g.cells)), turned: turnsFromRead(), turnedHere: turnedHere(),
       read: state.readTokens ? state.cells.map((line, r) => line.map((_, c) => readNowAt(cellName(c, r)))) : null,
@@ -2969,6 +2968,13 @@
     return others.length && !others.every((c) => (check.must_pass || []).includes(c)) ? others : candidates;
   }
 
+  // Who the page names to move by ``check``: ``turns``, the one player it can name, else those
+  // the counts allow; ``newcomers``, whether a player with no piece yet may move as well.
+  function turnsNamed(check) {
+    const { sure, candidates } = turnNow(check);
+    return sure ? { turns: [sure], newcomers: false } : { turns: candidates, newcomers: !!check.unseen_player_may_move };
+  }
+
   // Whose turn it is as the page tells it, from ``check``: ``sure``, the one player it can name
   // (the game watched here knows its passes and who placed last; else the piece counts);
   // ``candidates``, those the counts allow, less the player seen placing last; ``likeliest``,
@@ -3385,7 +3391,8 @@
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     // whose turn it was, where the check on hand answers for the board and options as they stand
     // (not for a move back, still being scored)
-    const turn = state.checkedFor === JSON.stringify(checkAsked(boardText())) ? turnNow(state.check || {}).sure : null;
+    const named = state.checkedFor === JSON.stringify(checkAsked(boardText())) ? turnsNamed(state.check || {})
+      : { turns: [], newcomers: false };
     // an unsure square put back as the reader read it (a wrong pick undone): the player has looked
     const backAsRead = !!state.reading && state.reading.unsure.includes(name) && readNowAt(name) === value;
     if (backAsRead) {
@@ -3400,8 +3407,9 @@
       // (a piece the reader missed, put right, that breaks a rule: the board as read does, and the
       // Legality card says so; it is no placement to take back unless taken as a move)
       const watched = watchOf(boardText()), missed = correction && !(watched && watched.squares.includes(name));
-      const turns = turn ? [turn] : [];
-      if (placed && ((!missed && sayPlacementBroke(name, value, brokenBefore, turns)) || sayOutOfTurn(name, value, turns))) return;
+      const turns = named.newcomers ? [] : named.turns; // (the players to place once a piece is taken back: named ones)
+      if (placed && ((!missed && sayPlacementBroke(name, value, brokenBefore, turns))
+        || sayOutOfTurn(name, value, named.turns, named.newcomers))) return;
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
@@ -3549,13 +3557,18 @@
   }
 
   // A move placed by another player than the one the page said was to move (``turns``: that
-  // player, or those who might; none: not judged) is said at once, with its undoing one tap away.
-  // Whether it was said.
-  function sayOutOfTurn(name, value, turns) {
+  // player, or those who might; ``newcomers``: a player with no piece yet might too; neither:
+  // not judged) is said at once, with its undoing one tap away. Whether it was said.
+  function sayOutOfTurn(name, value, turns, newcomers = false) {
     const colour = NAME_OF[value[0]], watched = watchOf(boardText());
-    if (!turns.length || turns.includes(colour) || tokenAt(name) !== value || !(watched && watched.squares.includes(name))) return false;
+    if ((!turns.length && !newcomers) || turns.includes(colour) || tokenAt(name) !== value
+      || !(watched && watched.squares.includes(name))) return false;
+    if (newcomers && piecesOf(colour) === 1) return false; // its player's first piece: a player new to the board
     const whose = listed(turns.map((c) => `${cap(c)}'s`), "or");
-    showBoardNote(`It was ${whose} turn, not ${cap(colour)}'s: that piece was placed out of turn.`, { kind: "take_back", name, value, next: turns, reason: "turn" });
+    const it = !newcomers ? `${whose} turn` : turns.length ? `${whose} turn or that of a player with no piece yet`
+      : "the turn of a player with no piece yet";
+    showBoardNote(`It was ${it}, not ${cap(colour)}'s: that piece was placed out of turn.`,
+      { kind: "take_back", name, value, next: newcomers ? [] : turns, reason: "turn" });
     return true;
   }
 
