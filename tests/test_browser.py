@@ -608,6 +608,21 @@ def test_the_page_does_not_scroll_sideways_on_a_small_phone(touch_phone):
     assert_fits_width(page)
 
 
+def test_a_phone_held_sideways_shows_the_whole_board_at_once(touch_phone):
+    # A walkthrough: at 844x390 the board was drawn 640 px tall, three to five rows in sight at a time.
+    page = touch_phone
+    page.set_viewport_size({"width": 844, "height": 390})
+    enter_board(page, "# r2 . . . . b3 #\n" + ". . . . . . . .\n" * 6 + "# . . g1 . . . #\n")
+    board = page.locator("#diagram svg")
+    board.scroll_into_view_if_needed()
+    assert board.bounding_box()["height"] <= 390
+    corners = [page.locator(f'#diagram .sq[data-cell="{name}"] .cell').bounding_box() for name in ("A8", "H1")]
+    assert corners[1]["y"] + corners[1]["height"] - corners[0]["y"] <= 390
+    assert min(corner["height"] for corner in corners) >= 40  # still a finger's reach
+    page.locator('#diagram .sq[data-cell="H1"]').tap()
+    expect(page.locator("#picker")).to_be_visible()
+
+
 def test_the_game_options_are_a_fingers_reach_tall(page):
     labels = page.locator("#options label")
     heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
