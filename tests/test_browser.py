@@ -5459,7 +5459,8 @@ def test_a_photo_of_two_rounds_takes_each_turns_piece_for_its_move(page):
     red_and_blue_played_after_a_photo(page)  # Red to move
     played = page.input_value("#board-text")
     send_photo_of(page, board_with(played, {"B2": "b2", "E5": "r2", "A3": "b2", "F4": "r2"}), "two_rounds_on.jpg")  # a photo skipped
-    expect(page.locator("#board-note")).to_contain_text("New on this photo: ")
+    expect(page.locator("#board-note")).to_contain_text(  # in the order taken, a turn each (not as read, a player's together)
+        "New on this photo: the red 2-pip on F4, the blue 2-pip on B2, the red 2-pip on E5 and the blue 2-pip on A3.")
     expect(page.locator("#board-note")).not_to_contain_text("check who placed them")
     expect(page.locator("#to-move")).to_have_text("Red to move.")
     undo = page.locator("#undo-move")
@@ -5511,8 +5512,9 @@ def test_a_photo_of_two_moves_skipping_the_player_to_move_says_so(page):
     pick(page, "E5", "blue 2-pip")
     pick(page, "C5", "green 2-pip")
     expect(page.locator("#to-move")).to_have_text("Red to move.")
-    answer_plain_read(page, board_with(page.input_value("#board-text"), {"E3": "b2", "B6": "g2"}))
-    expect(page.locator("#board-note")).to_contain_text(
+    answer_plain_read(page, board_with(page.input_value("#board-text"), {"E3": "g2", "B6": "b2"}))
+    expect(page.locator("#board-note")).to_contain_text(  # by player in the order of play, not as read (E3 first)
+        "New on this photo: the blue 2-pip on B6 and the green 2-pip on E3. "
         "They do not follow the order of play from Red's turn, one a turn: check who placed them.")
     expect(page.locator("#undo-move")).to_be_hidden()  # not taken for moves
 

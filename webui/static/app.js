@@ -1202,12 +1202,12 @@
     doubtsAnswered(answered.filter(stillAsRead));
     reading.doubted = (reading.doubted || []).concat(disputed);
     reading.disputed = disputed;
-    const moved = watchFresh(from, fresh);
+    const order = watchFresh(from, fresh), moved = !!order;
     if (!moved) state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
     // turned as the player turned the last board here: a photo from the same side as the last
     // one, which was read as the board is drawn
     const turned = !back ? null : back === last.turnedHere ? "here" : "side";
-    return { fresh, moved, from, takenBack: takenBack ? move : null, turned,
+    return { fresh: order || byPlayer(fresh), moved, from, takenBack: takenBack ? move : null, turned,
       disputed: Object.fromEntries(disputed.map((name) => [name, wasAt(name)])) };
   }
 
@@ -1249,7 +1249,7 @@
   // next turns' in the order of play from the player whose turn it was (a round or more: a photo
   // skipped), one a turn; of a player's several, which came first is not known (taken in the
   // reader's order). The moves before them stay, each still to be taken back (none new: the game
-  // watched goes on). Whether they were taken so.
+  // watched goes on). The squares in the order taken, or null where they were not taken so.
   function watchFresh(last, fresh) {
     const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
     const seats = state.seats, from = last.turns.length === 1 ? seats.indexOf(last.turns[0]) : -1;
@@ -1260,7 +1260,7 @@
       inOrder.push(...left.splice(at, 1));
     }
     const inTurn = from >= 0 && inOrder.length === fresh.length;
-    if (fresh.length > 1 && !inTurn) return false;
+    if (fresh.length > 1 && !inTurn) return null;
     const order = inTurn ? inOrder : fresh;
     const values = Object.fromEntries(order.map((name) => [name, tokenAt(name)]));
     for (const name of order) state.cells[parseCell(name).row][parseCell(name).col] = ".";
@@ -1270,7 +1270,15 @@
       state.cells[row][col] = values[name];
       watchChange(name, ".", values[name], before, false, [colourOf(name)], { seen: true });
     }
-    return true;
+    return order;
+  }
+
+  // Squares ``names`` (pieces on them) grouped by player: in the order of play where it is known,
+  // else as each colour first comes; within a player, as they came.
+  function byPlayer(names) {
+    const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
+    const colours = [...new Set(state.seats.concat(names.map(colourOf)))];
+    return names.slice().sort((a, b) => colours.indexOf(colourOf(a)) - colours.indexOf(colourOf(b)));
   }
 
   // What a photo of the game carried on brought (``carried``: carryOn's), said under the board: a
