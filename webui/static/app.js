@@ -642,7 +642,10 @@
     note.className = "message board-note" + (info ? " info" : ""); // news, not a problem
     state.boardNote = { text, info, action, board: boardText() };
     save();
-    if (action && action.next && state.check) renderMidgame(); // whose turn: once the piece is taken back
+    if (action && action.next && state.check) { // whose turn: once the piece is taken back (and no dots meanwhile)
+      renderMidgame();
+      renderDiagram();
+    }
     if (reveal) scrollIntoViewIfOut(note, "nearest");
   }
 
@@ -1207,7 +1210,7 @@
     // turned as the player turned the last board here: a photo from the same side as the last
     // one, which was read as the board is drawn
     const turned = !back ? null : back === last.turnedHere ? "here" : "side";
-    return { fresh: order || byPlayer(fresh), moved, from, takenBack: takenBack ? move : null, turned,
+    return { fresh: order || byPlayer(fresh, from.turns.length === 1 ? from.turns[0] : null), moved, from, takenBack: takenBack ? move : null, turned,
       disputed: Object.fromEntries(disputed.map((name) => [name, wasAt(name)])) };
   }
 
@@ -1251,11 +1254,10 @@
   // reader's order). The moves before them stay, each still to be taken back (none new: the game
   // watched goes on). The squares in the order taken, or null where they were not taken so.
   function watchFresh(last, fresh) {
-    const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
     const seats = state.seats, from = last.turns.length === 1 ? seats.indexOf(last.turns[0]) : -1;
     const left = from >= 0 ? fresh.slice() : [], inOrder = [];
     for (let i = 0; left.length; i++) { // each turn's player's piece, while there is one
-      const at = left.findIndex((name) => colourOf(name) === seats[(from + i) % seats.length]);
+      const at = left.findIndex((name) => colourAt(name) === seats[(from + i) % seats.length]);
       if (at < 0) break;
       inOrder.push(...left.splice(at, 1));
     }
@@ -1268,17 +1270,23 @@
     for (const name of order) {
       const before = boardText(), { col, row } = parseCell(name);
       state.cells[row][col] = values[name];
-      watchChange(name, ".", values[name], before, false, [colourOf(name)], { seen: true });
+      watchChange(name, ".", values[name], before, false, [colourAt(name)], { seen: true });
     }
     return order;
   }
 
-  // Squares ``names`` (pieces on them) grouped by player: in the order of play where it is known,
-  // else as each colour first comes; within a player, as they came.
-  function byPlayer(names) {
-    const colourOf = (name) => NAME_OF[tokenAt(name)[0]];
-    const colours = [...new Set(state.seats.concat(names.map(colourOf)))];
-    return names.slice().sort((a, b) => colours.indexOf(colourOf(a)) - colours.indexOf(colourOf(b)));
+  // Squares ``names`` (pieces on them) grouped by player: in the order of play from ``first``'s
+  // turn where it is known, else as each colour first comes; within a player, as they came.
+  function byPlayer(names, first = null) {
+    const at = state.seats.indexOf(first), seats = at > 0 ? state.seats.slice(at).concat(state.seats.slice(0, at)) : state.seats;
+    const colours = [...new Set(seats.concat(names.map(colourAt)))];
+    return names.slice().sort((a, b) => colours.indexOf(colourAt(a)) - colours.indexOf(colourAt(b)));
+  }
+
+  // The colour of the pyramid on square ``name`` (undefined for none).
+  function colourAt(name) {
+    const token = tokenAt(name);
+    return token ? NAME_OF[token[0]] : undefined;
   }
 
   // What a photo of the game carried on brought (``carried``: carryOn's), said under the board: a
@@ -2116,6 +2124,7 @@
   function settleGroup(group, renamed = {}) {
     dropSettledMarks(group, renamed);
     group.unsure = false;
+    group.answered = true; // (not a group the reader was sure of: its other names are no answer)
   }
 
   // Drop the dashed mark of each square of colour group ``group`` that is sure enough once its
@@ -2152,7 +2161,7 @@
   function groupNameInDoubt(name, info, now) {
     const group = groupOfCell(name);
     if (!group || !group.unsure || typeof info.confidence !== "number" || now.value.length !== 2) return "";
-    const names = alternativesOf(group).map((a) => a.colour || a.value).filter((c) => LETTER_OF[c] && c !== group.colour);
+    const names = renameChoices(group).map((a) => a.colour); // (not one another player holds, nor at 0%)
     const inGroup = now.alternatives.filter((a) => a.value[1] === now.value[1] && names.includes(NAME_OF[a.value[0]]));
     if (!inGroup.length) return "";
     const odds = inGroup.reduce((sum, a) => sum + (a.confidence || 0), info.confidence);
@@ -2183,7 +2192,7 @@
     if (!info || typeof info.confidence !== "number") return info ? info.confidence : undefined;
     if (typeof info.colourSettled === "number" && !state.reading.unsure.includes(name)) return info.colourSettled;
     const group = groupOfCell(name);
-    const answered = group && group.unsure === false && alternativesOf(group).length && info.colour_disputed !== true;
+    const answered = group && group.answered === true && info.colour_disputed !== true;
     return answered ? oddsOnceNamed(info, readingNamedNow(name, info).letters) : info.confidence;
   }
 
@@ -2960,6 +2969,12 @@
       && note.board === boardText() && tokenAt(action.name) === action.value ? action : null;
   }
 
+  // Whether a piece the note under the board says breaks a rule waits to be taken back.
+  function heldAgainstRules() {
+    const held = heldForTakeBack();
+    return !!held && held.reason === "rule";
+  }
+
   // The player of the earliest move the game watched here saw taken back since (its place still
   // open), who places again before play goes on; or null.
   function retakingPlayer() {
@@ -3042,7 +3057,7 @@
     });
     // the summary at the top says whose turn it is too (on a phone this card is screens below):
     // while a piece waits to be taken back, the one player to place then, whose squares are shown
-    const heldNext = heldTurn && held.next.length === 1 ? held.next[0] : null;
+    const heldRule = heldTurn && held.reason === "rule", heldNext = heldRule && held.next.length === 1 ? held.next[0] : null;
     const told = heldTurn ? heldNext : sure;
     $("#summary-moves").textContent = `${told ? `${cap(told)} to ${again ? "place again" : "move"}: ` : ""}where each piece may go ↓`;
     renderSeats();
@@ -3076,8 +3091,9 @@
     // Whose squares are shown follows the turn as it moves on (a piece placed, the order of play
     // tapped); a player picked by hand stays until then. Where the next is not known, the player
     // seen placing last gives way to one who may place next.
-    // (while a piece waits to be taken back, the player to place then: not the next on the board as it stands)
-    const followed = heldTurn ? heldNext
+    // (while a piece against the rules waits to be taken back, the player to place then: not the
+    // next on the board as it stands; one out of turn may stay, and the next then is that one)
+    const followed = heldRule ? heldNext
       : sure || likeliest || (state.moveColour === lastSeenMover() ? candidates[0] : null);
     const turn = followed && choices.includes(followed) ? followed : null;
     if (turn && turn !== state.turnFollowed) state.moveColour = turn;
@@ -3128,6 +3144,7 @@
   function legalSquares() {
     const check = state.check;
     if (!check || !state.moveColour || !state.movePips) return null;
+    if (heldAgainstRules()) return []; // no square is shown while it stands
     const moves = state.moveColour === UNSEEN ? check.unseen_legal_moves : (check.legal_moves || {})[state.moveColour];
     if (!moves) return [];
     return moves[String(state.movePips)] || [];
@@ -3149,6 +3166,11 @@
         placedEverything(check, colour) ? " has placed every piece." : " has no legal move and must pass."));
       return;
     }
+    if (heldAgainstRules()) {
+      const held = heldForTakeBack();
+      replaceLive(out, el("span", { class: "notice", text: `Take back the ${describe(held.value)} on ${held.name} first: it breaks a rule.` }));
+      return;
+    }
     if (!pips) { replaceLive(out, "Choose a piece size to see where it may go."); return; }
     const left = state.moveColour === UNSEEN ? undefined : ((check.stash || {})[colour] || {})[String(pips)];
     const squares = legalSquares() || [];
@@ -3157,8 +3179,8 @@
     } else if (!squares.length) {
       replaceLive(out, el("span", { class: "notice", text: `No square is legal for ${piece} now; another size may still fit.` }));
     } else {
-      const held = heldForTakeBack(); // the squares are the board's as it stands, that piece still on it
-      const standing = held ? ` with the ${describe(held.value)} on ${held.name} still there (take it back first)` : "";
+      const held = heldForTakeBack(); // (out of turn: the squares are the board's where it stays)
+      const standing = held ? ` if the ${describe(held.value)} on ${held.name} stays` : "";
       replaceLive(out, el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
         ` for ${piece}${standing} (green dots): ${squares.join(" ")} `,
         // on a phone the board is screens above this card
