@@ -290,6 +290,9 @@ def test_a_photo_file_that_is_none_says_so(capsys, tmp_path):
     mistyped.write_text("# r3 r2 . . #\n")
     status, _, err = run(["score", str(mistyped)], capsys)
     assert status == 2 and err.endswith("nor board text; as board text: a board has 3..12 rows, this text has 1\n")
+    mistyped.write_bytes("# r3 r2 . . #\n".encode("utf-32"))  # saved as UTF-32: the same reason
+    status, _, err = run(["score", str(mistyped)], capsys)
+    assert status == 2 and err.endswith("nor board text; as board text: a board has 3..12 rows, this text has 1\n")
     board = tmp_path / "board.jpg"  # board text under a photo's name still reads
     board.write_text("r3 . .\n. . .\n. . .\n")
     assert run(["score", str(board)], capsys)[0] == 0

@@ -80,7 +80,14 @@ def test_a_server_whose_photo_reader_cannot_start_says_so_in_one_line_and_serves
     answer = apps[0].test_client().post("/api/read", data={"photo": (io.BytesIO(b"\xff\xd8\xff"), "a.jpg")},
                                         content_type="multipart/form-data")
     assert answer.status_code == 503
-    assert answer.get_json()["error"].startswith("photo reading not available on this server (its photo reader would not start)")
+    assert answer.get_json()["error"] == "photo reading not available on this server; enter the board by hand"
+    # tried again at the next photo: a reader that runs now reads it
+    monkeypatch.setattr(scorer.reader, "warm_up", lambda: None)
+    monkeypatch.setattr(scorer.reader, "read_photo", lambda *a, **k: pytest.fail("read"))
+    with pytest.raises(pytest.fail.Exception, match="read"):
+        apps[0].test_client().post("/api/read", data={"photo": (io.BytesIO(b"\xff\xd8\xff"), "a.jpg")},
+                                   content_type="multipart/form-data")
+    assert apps[0].config["PHOTO_READER_UNREADY"] is None
     monkeypatch.setitem(sys.modules, "scorer.reader", None)  # an installation without it: ImportError
     assert main(["serve", "--port", "8124"]) == 0
     assert "photos cannot be read on this server, boards can still be entered by hand: the photo reader could not be " \

@@ -376,11 +376,13 @@ def warm_up_photo_reader() -> str | None:
 def photo_reader():
     """``scorer.reader.read_photo``, or a 503 when this installation has no photo reader or
     the server found at its start that the reader would not run (``PHOTO_READER_UNREADY``: a
-    damaged model file fails every photo alike)."""
-    unready = current_app.config.get("PHOTO_READER_UNREADY")
-    if unready:
-        raise ApiError(503, "photo reading not available on this server (its photo reader would not start); "
-                            "enter the board by hand")
+    damaged model file fails every photo alike; it is tried again first)."""
+    if current_app.config.get("PHOTO_READER_UNREADY"):  # tried again: what failed may have passed
+        unready = warm_up_photo_reader()
+        current_app.config["PHOTO_READER_UNREADY"] = unready
+        if unready:
+            current_app.logger.warning("POST /api/read: %s", unready)
+            raise ApiError(503, "photo reading not available on this server; enter the board by hand")
     try:
         from scorer.reader import read_photo
     except ImportError as err:

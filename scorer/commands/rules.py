@@ -141,7 +141,7 @@ def read_input(name: str, args) -> Loaded:
 
 def _begins_as_board(data: bytes) -> bool:
     """Whether the bytes' first word is a board square's symbol ('.', '#', 'r3') or a comment."""
-    words = data[:200].decode("utf-8-sig", errors="replace").split(maxsplit=1)
+    words = data[:800].decode(_wide_encoding(data) or "utf-8-sig", errors="replace").split(maxsplit=1)
     if not words:
         return False
     if words[0].startswith(";"):  # a comment line
