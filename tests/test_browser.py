@@ -4886,9 +4886,16 @@ def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(touch_phone, tmp_pa
     x, y = on_screen(page, tapped[0], (640, 480))  # pressed: the loupe shows what the finger hides
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     expect(page.locator("#mark-loupe")).to_be_visible()
+    # the finger slides a little, watching the loupe: the corner goes where it lifts, not where it touched
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x + 4, "y": y + 3}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     expect(page.locator("#mark-loupe")).to_be_hidden()  # lifted: the corner placed
     expect(page.locator("#mark-status")).to_have_text("1 of 4 corners")
+    lifted = on_screen(page, tapped[0], (640, 480))
+    placed = marked_corners(page, (640, 480))[0]
+    moved_by = np.array(on_screen(page, placed, (640, 480))) - np.array(lifted)
+    assert np.abs(moved_by - (4, 3)).max() < 1.5, moved_by
+    tapped[0] = list(placed)
     for corner in tapped[1:]:
         page.touchscreen.tap(*on_screen(page, corner, (640, 480)))
     expect(page.locator("#mark-status")).to_have_text("4 of 4 corners")

@@ -54,6 +54,7 @@
     markOpener: null,                // what had the keyboard's focus when the marking opened: it goes back there if cancelled
     drag: null,                      // {index, pointer} of the corner being dragged
     pressing: null,                  // the pointer of a finger pressing on the photo to place a corner
+    placedOnLift: -Infinity,         // when (performance.now()) a finger last placed a corner as it lifted
     toastTimer: null,                // hides the toast of a correction's new outcome
     cardOrder: [],                   // the players' colours in the order their score cards were shown
     newSizeFollowed: null,           // the board size "New empty board"'s menu last followed
@@ -1441,6 +1442,7 @@
   const HANDLE_PX = [12, 22]; // a corner is picked up this far (CSS px) from its dot: while
                               // corners are still being tapped, and once all four are there
   const LOUPE_GAP = 28;       // CSS px between the finger and the loupe
+  const LIFT_CLICK_MS = 1000; // a tap's click after a corner placed as its finger lifted, not another
   // By keyboard (the photo focused): the arrow keys move a cross by this share of the photo's
   // longer side (the first with Shift held), Enter places a corner under it, N picks up the
   // next corner placed, to move with the arrows (Enter or Escape leaves it there).
@@ -1631,6 +1633,12 @@
       Math.min(Math.max(((e.clientY - box.top) / box.height) * h, 0), h)];
   }
 
+  // A click on the photo places a corner there, but the click of a tap whose finger placed one as it lifted.
+  function clickToPlace(e) {
+    if (performance.now() - state.placedOnLift < LIFT_CLICK_MS) state.placedOnLift = -Infinity;
+    else markAt(e);
+  }
+
   function markAt(e) {
     if (!state.mark || state.marks.length >= 4) return;
     const point = previewPoint(e);
@@ -1649,7 +1657,8 @@
   }
 
   // A finger about to place a corner sees what is under it (the loupe) while it presses; the
-  // loupe goes when it lifts (the tap places the corner) or the page scrolls instead.
+  // corner is placed where it lifts (not where it first touched, where the tap's click is), and
+  // the loupe goes then, or when the page scrolls instead.
   function pressToPlace(e) {
     if (e.pointerType === "mouse" || !state.mark || state.marks.length >= 4 || state.drag) return;
     const point = previewPoint(e);
@@ -1674,6 +1683,11 @@
 
   function endDrag(e) {
     if (e && state.drag && e.pointerId !== state.drag.pointer) return; // another finger
+    if (e && e.type === "pointerup" && state.pressing !== null && e.pointerId === state.pressing) {
+      state.pressing = null;
+      markAt(e);
+      state.placedOnLift = performance.now(); // the tap's click that follows places nothing more
+    }
     state.drag = null;
     state.pressing = null;
     $("#mark-loupe").hidden = true;
@@ -3899,7 +3913,7 @@
       { passive: true });
     $("#read-again").addEventListener("click", () => { if (confirmDroppingCorrections()) readAgain(); });
     $("#mark-open").addEventListener("click", () => markShownPhoto());
-    $("#mark-photo").addEventListener("click", markAt);
+    $("#mark-photo").addEventListener("click", clickToPlace);
     $("#mark-photo").addEventListener("pointerdown", pressToPlace);
     $("#mark-photo").addEventListener("contextmenu", (e) => e.preventDefault()); // a long press places, not saves
     $("#mark-wrap").addEventListener("keydown", markKey);
