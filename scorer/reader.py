@@ -212,6 +212,11 @@ COVERED_MAX_CONFIDENCE = 0.26
 COVER_SEEN_CONFIDENCE = 0.9
 CUT_OFF = ("the photo's {edges} edge{s} cut{verb} through the play area: part of it is out of the photo, "
            "so take it again with the whole board in view")
+# (the same, where the reader doubts the grid itself: a grid off the board can run past an edge of a
+# photo that holds the whole board)
+CUT_OFF_UNSURE_GRID = ("the grid found runs past the photo's {edges} edge{s}: part of the play area is out of "
+                       "the photo (take it again with the whole board in view), or the grid is off the board "
+                       "(check it first)")
 NEAR_EDGE = ("the photo's {edges} edge{s} lie{verb} close to the board's edge: if part of the play area is out "
              "of the photo, take it again with the whole board in view")
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"
@@ -599,15 +604,16 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         reading.row_one_alternative = final.bottom_turns(*rect) or final.runner_up_turns(*rect)
         reading.warn("row_one", ROW_ONE_GUESSED)
     _judge_photo_quality(reading, quality)
+    grid_doubted = found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape))
     if found and play is not None and reading.board is not None:
         cut, near = cut_off_edges(final, play, reading.board, image.shape)
-        for edges, text in ((near, NEAR_EDGE), (cut, CUT_OFF)):
+        for edges, text in ((near, NEAR_EDGE), (cut, CUT_OFF_UNSURE_GRID if grid_doubted else CUT_OFF)):
             if edges:
                 reading.warn("photo", text.format(edges=listed(edges), s="s" if len(edges) > 1 else "",
                                                   verb="" if len(edges) > 1 else "s"), first=True)
     if found and grid.another_board:  # which board was read: said before what was read on it
         reading.warn("another_board", ANOTHER_BOARD, first=True)
-    if found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape)):
+    if grid_doubted:
         reading.grid_unsure = True
         why = (f"grid confidence {grid.confidence:.2f}" if grid.confidence < GRID_UNSURE
                else f"found {grid.cols}x{grid.rows} squares, not square")

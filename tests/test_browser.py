@@ -5258,6 +5258,26 @@ def test_a_note_a_check_shown_below_says_too_is_not_repeated(page):
     expect(page.locator("#reading-warnings li")).to_have_text([grid_note, "a note"])
 
 
+def test_a_doubted_grid_is_asked_before_a_colour(page):
+    # A walkthrough: on a grid two squares off, the colour question came first ("Answer the colour question
+    # first"); answered, it was lost when the corners were marked and the photo read again.
+    board = "w3 w2 .\n. b2 w1\n# . b1\n"
+    answer_read(page, {"board": board, "uncertain": ["A3", "C2"], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "grid": {"rows": 8, "cols": 8, "unsure": True},
+                                   "cells": [{"cell": "A3", "value": "w3", "confidence": 0.79, "alternatives": [{"value": "x3", "confidence": 0.2}]},
+                                             {"cell": "C2", "value": "w1", "confidence": 0.6, "alternatives": [{"value": "w2", "confidence": 0.4}]}],
+                                   "colour_groups": [{"colour": "white", "cells": ["A3", "B3", "C2"], "confidence": 0.8,
+                                                      "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True}],
+                                   "warnings": ["unsure of the board's outline (grid confidence 0.50): check the grid",
+                                                "check a colour: the 3 white pieces may be clear (odds of white: 80%)"],
+                                   "warning_kinds": ["grid", "colour_check"]}})
+    expect(page.locator("#message")).to_contain_text(
+        "Check the grid on the photo and the colour of the white pieces (one tap below). "
+        "Check the grid first: its corners marked read the photo again, and the rest is asked anew.")
+    expect(page.locator("#message")).not_to_contain_text("Answer the colour question first")
+    expect(page.locator("#reader-checks > *").first).to_have_class(re.compile(r"\bgrid-check\b"))
+
+
 def test_a_reading_saved_by_the_page_before_notes_is_kept(page):
     board = "w3 w2 .\n. b2 w1\n# . b1\n"
     page.evaluate("""(board) => localStorage.setItem("subdivision-scorer.v1", JSON.stringify({

@@ -478,7 +478,9 @@ def test_a_photo_cut_off_through_the_play_area_says_so():
     assert (cut.grid.rows, cut.grid.cols, cut.board.rows) == (8, 8, 6) and cut.grid_unsure
     assert evaluate_grid(cut.grid.scaled(cut.photo_scale), truth["checkerboard"]["corners"], 8, 8)["correct"]
     assert cut.warning_kinds[:2] == ["grid", "photo"]  # after the unsure outline's alone
-    assert cut.warnings[1].startswith("the photo's bottom edge cuts through the play area")
+    # (the grid itself doubted: the edge is said to cut through it or the grid to be off the board)
+    assert cut.warnings[1].startswith("the grid found runs past the photo's bottom edge: part of the play area is out")
+    assert cut.warnings[1].endswith("or the grid is off the board (check it first)")
 
 
 def test_cut_off_edges_are_where_the_play_area_or_what_lies_just_past_its_side_leaves_the_photo():

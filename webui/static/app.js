@@ -1372,7 +1372,8 @@
     const othersLeft = n > 0 || pending.slice(1).some((c) => c.topic);
     const toldFirst = pending[0] && pending[0].kind === "colours_told" && othersLeft;
     const stashFirst = pending[0] && pending[0].kind === "stash" && pending[0].oneTap && othersLeft;
-    const first = toldFirst || stashFirst ? [pending[0].topic] : [];
+    const gridFirst = pending[0] && pending[0].kind === "grid" && othersLeft;
+    const first = toldFirst || stashFirst || gridFirst ? [pending[0].topic] : [];
     const checks = first
       .concat(colours.length ? [`the colour of the ${listed(colours, "and")} pieces`] : [])
       .concat(topics.filter((t) => typeof t === "string" && !first.includes(t)));
@@ -1381,6 +1382,7 @@
     // another game's colours, and read again without them the other questions may change; so
     // does a stash read again as the other (stashAskedFirst).
     const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
+      : gridFirst ? " Check the grid first: its corners marked read the photo again, and the rest is asked anew."
       : stashFirst ? ` Check the stash first: if it is ${nameOfStash(!state.reading.threehouse)}, the photo is read again and the rest asked anew.`
         : byColour.size ? ` Answer the colour question${colours.length > 1 ? "s" : ""} first: ${colours.length > 1 ? "they" : "it"} may settle `
           + `${n === 1 ? "that square" : byColour.size < n ? `${byColour.size} of these squares` : n === 2 ? "both of these squares" : "all of these squares"}.` : "";
@@ -1869,7 +1871,19 @@
         + "Setting the players (under Game) and reading the photo again settles most boards. ",
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => markShownPhoto(true) }, "Mark the play area's corners") : "") });
     }
-    return stashAskedFirst(checks, toldDoubts);
+    return gridAskedFirst(stashAskedFirst(checks, toldDoubts));
+  }
+
+  // The grid asked first (after the colours ticked, which its photo is read with) while the photo
+  // is at hand: its corners marked read the photo again, and every other answer is asked anew (a
+  // walkthrough answered a colour on a grid two squares off, and lost it).
+  function gridAskedFirst(checks) {
+    const at = checks.findIndex((c) => c.kind === "grid");
+    const to = checks.length && checks[0].kind === "colours_told" ? 1 : 0;
+    if (at <= to) return checks;
+    const [grid] = checks.splice(at, 1);
+    checks.splice(to, 0, grid);
+    return checks;
   }
 
   // The stash asked before the colour questions while the photo is at hand: its other answer
