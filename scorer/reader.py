@@ -209,6 +209,9 @@ WASHED_OUT_MAX_CONFIDENCE = 0.75
 # hid three squares' corners from the edge, and the reading was sure of them (a mean of 0.95);
 # under the arms the means were 0.03 to 0.88.
 COVERED_MAX_CONFIDENCE = 0.26
+# A square whose middle lies outside the photo (a board cut off by the photo's edge) was read
+# from the photo's edge pixels: what it holds is a guess of the game's constraints at best.
+OUT_OF_PHOTO_MAX_CONFIDENCE = 0.25
 COVER_SEEN_CONFIDENCE = 0.9
 CUT_OFF = ("the photo's {edges} edge{s} cut{verb} through the play area: part of it is out of the photo, "
            "so take it again with the whole board in view")
@@ -910,6 +913,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         washed_out = _doubt_washed_out(decoded.cells, glared, play)
         if washed_out:
             reading.warn("photo", GLARE.format(squares=", ".join(washed_out)))
+        _doubt_squares(decoded.cells, _outside(g, small.shape), play, "out_of_photo", OUT_OF_PHOTO_MAX_CONFIDENCE)
         under_cover = _doubt_covered(decoded.cells, covered, play)
         if under_cover:
             reading.warn("photo", COVERED.format(squares=", ".join(under_cover)))
@@ -1105,6 +1109,15 @@ def _doubt_covered(cells: list[CellReading], covered: np.ndarray, play: PlayArea
     if not hidden or np.mean(hidden) >= COVER_SEEN_CONFIDENCE:
         return []
     return _doubt_squares(cells, covered, play, "covered", COVERED_MAX_CONFIDENCE)
+
+
+def _outside(grid: GridFit, shape: tuple[int, ...]) -> np.ndarray:
+    """Which squares of ``grid`` (rows x cols of the whole checkerboard) have their middles
+    outside an image of ``shape``."""
+    centres = grid.square_centres()
+    height, width = shape[:2]
+    x, y = centres[..., 0], centres[..., 1]
+    return (x < 0) | (y < 0) | (x > width - 1) | (y > height - 1)
 
 
 def _doubt_squares(cells: list[CellReading], where: np.ndarray, play: PlayArea, flag: str,

@@ -3076,7 +3076,10 @@ def open_picker_on_one_unsure_square(page, board: str, cell: dict) -> None:
     ("p3", 0.75, "colour_disputed", ("x3", 0.14),
      "Read as purple 3-pip (75% sure); next best: clear 3-pip 14%. "
      "Its own colour could not be seen in the photo, and it does not look like the colour it was given."),
-], ids=["partly_hidden", "blends_in", "washed_out", "covered", "colour_disputed"])
+    (".", 0.25, "out_of_photo", ("#", 0.2),
+     "Read as empty (25% sure); next best: park 20%. "
+     "This square is outside the photo: what is on it is a guess, so set it as it is on the table."),
+], ids=["partly_hidden", "blends_in", "washed_out", "covered", "colour_disputed", "out_of_photo"])
 def test_the_picker_says_why_a_square_is_hard_to_see(page, value, confidence, flag, next_best, said):
     cell = {"cell": "B2", "value": value, "confidence": confidence, flag: True,
             "alternatives": [{"value": next_best[0], "confidence": next_best[1]}]}

@@ -481,6 +481,14 @@ def test_a_photo_cut_off_through_the_play_area_says_so():
     # (the grid itself doubted: the edge is said to cut through it or the grid to be off the board)
     assert cut.warnings[1].startswith("the grid found runs past the photo's bottom edge: part of the play area is out")
     assert cut.warnings[1].endswith("or the grid is off the board (check it first)")
+    # the squares whose middles are out of the photo are said to be, and read at a guess's odds at most
+    bottom = int(np.mean(row_one))
+    centres = {name: y for name, (_, y) in truth["square_centres"].items()}
+    for cell in cut.cells:
+        assert cell.out_of_photo == (centres[cell.cell] > bottom), (cell.cell, centres[cell.cell], bottom)
+        assert not cell.out_of_photo or (cell.confidence <= 0.25 and cell.to_dict()["out_of_photo"] is True)
+    assert sum(cell.out_of_photo for cell in cut.cells) >= 2
+    assert not any(cell.out_of_photo for cell in whole.cells)
 
 
 def test_cut_off_edges_are_where_the_play_area_or_what_lies_just_past_its_side_leaves_the_photo():

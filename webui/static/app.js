@@ -3309,7 +3309,9 @@
       const washed = info.washed_out === true ? " A reflection of a light washes this square out in the photo." : "";
       // A hand or an arm over the board hides the square altogether.
       const covered = info.covered === true ? " Something lies over this square in the photo (a hand or an arm?)." : "";
-      $("#picker-reading").textContent = `Read as ${describe(now.value)}${conf}${altText}.${inDoubt}${settled}${hidden}${blends}${disputed}${washed}${covered}`;
+      // A square the photo's edge cuts off: nothing of it was seen.
+      const outside = info.out_of_photo === true ? " This square is outside the photo: what is on it is a guess, so set it as it is on the table." : "";
+      $("#picker-reading").textContent = `Read as ${describe(now.value)}${conf}${altText}.${inDoubt}${settled}${hidden}${blends}${disputed}${washed}${covered}${outside}`;
     } else {
       $("#picker-reading").textContent = "";
     }
