@@ -479,6 +479,11 @@ def _found_finer(image: np.ndarray, finer: Callable[[int], np.ndarray]) -> GridF
 # repository, 2026-12-06: glassy pieces seen from nearly straight above, every square unsure;
 # the next most 94%).
 NEARLY_ALL_UNSURE = 0.95
+# (on a grid marked by hand where no square corners were seen: most likely the marks or the squares
+# count, not the game, and the squares' look as glare or a hand over them is the grid's doing too)
+MARKED_OFF_THE_SQUARES = ("the reader is unsure of nearly every square ({unsure} of {squares}) and saw no square "
+                          "corners near the marked corners: check the corners marked and the number of squares "
+                          "({cols}x{rows})")
 NOT_A_GAME = ("the reader is unsure of nearly every square ({unsure} of {squares}): check that this is a Subdivision "
               "game (Looney pyramids; chess pieces are not read), or take the photo again in even light, the whole "
               "board in view")
@@ -1111,6 +1116,20 @@ def _doubt_covered(cells: list[CellReading], covered: np.ndarray, play: PlayArea
     return _doubt_squares(cells, covered, play, "covered", COVERED_MAX_CONFIDENCE)
 
 
+def _marked_off_the_squares(reading: Reading, rows: int, cols: int) -> None:
+    """On a grid marked by hand that no square corner bears out, say that nearly every square
+    unsure is the marks' doing (MARKED_OFF_THE_SQUARES), not another game's, and drop what the
+    squares' look said of glare, a shadow or something over them (the marks off the squares make them so)."""
+    said = [(text, kind) for text, kind in zip(reading.warnings, reading.warning_kinds)
+            if not (kind == "photo" and text.startswith((GLARE.split("{")[0], COVERED.split("{")[0], SHADOWED)))]
+    squares = reading.board.rows * reading.board.cols if reading.board is not None else rows * cols
+    reading.warnings = [MARKED_OFF_THE_SQUARES.format(unsure=len(reading.uncertain), squares=squares, cols=cols, rows=rows)
+                        if kind == "unsure_board" else text for text, kind in said]
+    reading.warning_kinds = [kind for _, kind in said]
+    for cell in reading.cells:
+        cell.washed_out = cell.covered = False
+
+
 def _outside(grid: GridFit, shape: tuple[int, ...]) -> np.ndarray:
     """Which squares of ``grid`` (rows x cols of the whole checkerboard) have their middles
     outside an image of ``shape``."""
@@ -1202,6 +1221,7 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
         reading.grid_marked = True
         reading.warnings = [AMBIGUOUS_MARKED_AREA if text == AMBIGUOUS_AREA else text for text in reading.warnings]
         if grid.support == 0:
+            _marked_off_the_squares(reading, rows, cols)
             reading.warn("grid", "no square corners were seen near the marked corners, so the grid follows "
                                  "the marks as they are: check that it lies on the squares", first=True)
     reading.photo_scale *= photo_scale  # the photo's px per px of the image read (decoded larger for a small board)

@@ -772,6 +772,23 @@ def test_a_board_marked_by_hand_is_read_on_the_marked_grid(tmp_path, capsys):
 
 
 
+def test_a_board_marked_with_the_wrong_number_of_squares_says_to_check_the_marks_not_the_game():
+    # A walkthrough: a 6x6 board's corners marked right but as 8x8 was told it may be no Subdivision game
+    # or glare, not that its marks or squares count were off.
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001400.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    assert (truth["checkerboard"]["rows"], truth["checkerboard"]["cols"]) == (6, 6)
+    marked = read_photo(path, corners=truth["checkerboard"]["corners"], rows=8, cols=8)
+    assert marked.grid.support == 0 and marked.warning_kinds[:2] == ["grid", "unsure_board"]
+    assert marked.warnings[1].endswith("saw no square corners near the marked corners: check the corners marked "
+                                       "and the number of squares (8x8)")
+    assert not any(kind == "photo" and text.startswith(("a reflection", "something lies over", "a shadow"))
+                   for text, kind in zip(marked.warnings, marked.warning_kinds))
+    assert not any(cell.washed_out or cell.covered for cell in marked.cells)
+    right = read_photo(path, corners=truth["checkerboard"]["corners"], rows=6, cols=6)
+    assert right.grid.support > 0 and "unsure_board" not in right.warning_kinds
+
+
 def test_a_chess_game_read_unsure_of_nearly_every_square_says_it_may_be_no_subdivision_game():
     chess = read_photo(REAL / "chess_img_27.jpg")
     assert chess.warning_kinds[0] == "unsure_board" and "chess pieces are not read" in chess.warnings[0]
