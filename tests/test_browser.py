@@ -4874,6 +4874,41 @@ def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):
     assert_fits_width(page)
 
 
+def test_a_corner_the_finder_put_past_the_photos_edge_shows_there_and_is_read_with(page, tmp_path):
+    # A walkthrough: on a board the photo's edge cuts off, the finder's corner past the edge was hidden (3 dots
+    # of "4 of 4 corners"), and "Read with these corners" said only that a corner lies outside the photo.
+    require(importlib.util.find_spec("scorer.reader") is not None, "the photo reader (scorer.reader) is missing")
+    import json
+
+    import cv2
+
+    source = ROOT / "sample_photos" / "dev" / "studio_001001.jpg"
+    truth = json.loads(source.with_suffix(".json").read_text())
+    bottom = int(np.mean([y for name, (_, y) in truth["square_centres"].items() if name[1:] == "1"]))
+    photo = tmp_path / "cut.jpg"
+    cv2.imwrite(str(photo), cv2.imread(str(source))[:bottom])  # half of row 1 and the row below it out of the photo
+    with page.expect_response("**/api/read", timeout=60_000) as first:
+        page.set_input_files("#file-input", str(photo))
+    found = np.asarray(first.value.json()["reading"]["grid"]["corners"])
+    height = bottom
+    assert (found[:, 1] > height).sum() == 2  # the finder's bottom corners are past the photo's edge
+    page.click("#reader-checks .grid-check button")
+    expect(page.locator("#mark-status")).to_have_text("4 of 4 corners", timeout=30_000)
+    page.locator("#mark-photo").scroll_into_view_if_needed()
+    frame = page.locator("#mark-photo").bounding_box()
+    dots = [page.locator("#mark-dots .mark-dot").nth(i).bounding_box() for i in range(4)]
+    past = [d for d in dots if d["y"] + d["height"] / 2 > frame["y"] + frame["height"]]
+    assert len(past) == 2, (dots, frame)
+    for dot in past:  # drawn past the photo, and there to be picked up
+        x, y = dot["x"] + dot["width"] / 2, dot["y"] + dot["height"] / 2
+        assert page.evaluate(f"document.elementFromPoint({x}, {y}).classList.contains('mark-handle')")
+    with page.expect_response("**/api/read", timeout=60_000) as second:
+        page.click("#mark-read")
+    assert second.value.status == 200
+    grid = second.value.json()["reading"]["grid"]
+    assert grid["marked"] and np.abs(np.asarray(grid["corners"]) - found).max() < 5
+
+
 def test_a_marked_corner_is_dragged_with_a_finger_on_a_phone(touch_phone, tmp_path):
     """On a touch screen a corner is picked up and moved by a finger, and the page does not
     scroll under it."""

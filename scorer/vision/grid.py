@@ -765,6 +765,9 @@ MARKED_SNAP = (0.35, 0.2)  # without one, x-corners this near (squares) are take
 MARKED_MIN_SNAPPED = 8  # fewer snapped x-corners: the marks are taken as they are
 MARKED_MAX_SHIFT = 0.6  # a fit moving a mark further (squares) than this is not trusted
 MARKED_MIN_SQUARE_PX = 6.0  # at working resolution: smaller squares cannot be read
+# How far outside the photo a marked corner may lie, in its longer side: a board the photo's edge
+# cuts off has corners out of it (the finder's own grid, offered to the player to move, among them)
+MARKED_SLACK = 0.25
 
 
 def parse_squares(text: str) -> tuple[int, int]:
@@ -796,7 +799,7 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
     if image_bgr is None or image_bgr.size == 0:
         raise NoBoardFound("empty image: no board to find")
     height, width = image_bgr.shape[:2]
-    slack = 0.05 * max(width, height)
+    slack = MARKED_SLACK * max(width, height)
     if (points < -slack).any() or (points[:, 0] > width + slack).any() or (points[:, 1] > height + slack).any():
         raise InvalidCorners("a corner lies outside the photo")
     ordered = clockwise_from_top_left(points)
