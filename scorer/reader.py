@@ -215,6 +215,9 @@ OUT_OF_PHOTO_MAX_CONFIDENCE = 0.25
 COVER_SEEN_CONFIDENCE = 0.9
 CUT_OFF = ("the photo's {edges} edge{s} cut{verb} through the play area: part of it is out of the photo, "
            "so take it again with the whole board in view")
+# (a board found too small to be one, running to the photo's edge)
+CUT_SHORT = (", up to the photo's edge: the rest of the board may be out of the photo, so take it again with the "
+             "whole board in view")
 # (the same, where the reader doubts the grid itself: a grid off the board can run past an edge of a
 # photo that holds the whole board)
 CUT_OFF_UNSURE_GRID = ("the grid found runs past the photo's {edges} edge{s}: part of the play area is out of "
@@ -575,8 +578,10 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             if found:
                 grid = find_board_grid(image, finer)
             if min(grid.rows, grid.cols) < MIN_BOARD_SQUARES:
+                cut = found and _at_photo_edge(grid, image.shape)
+                least = f"a Subdivision board needs at least {MIN_BOARD_SQUARES}x{MIN_BOARD_SQUARES}"
                 raise NoBoardFound(f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} "
-                                   f"squares; a Subdivision board needs at least {MIN_BOARD_SQUARES}x{MIN_BOARD_SQUARES}")
+                                   + (f"squares{CUT_SHORT} ({least})" if cut else f"squares; {least}"))
             if found and grid.confidence < BARELY_FOUND and whole.result().problems():
                 raise NoBoardFound(f"the checkerboard is barely seen (grid confidence {grid.confidence:.2f})")
         except NoBoardFound as err:
@@ -1128,6 +1133,15 @@ def _marked_off_the_squares(reading: Reading, rows: int, cols: int) -> None:
     reading.warning_kinds = [kind for _, kind in said]
     for cell in reading.cells:
         cell.washed_out = cell.covered = False
+
+
+def _at_photo_edge(grid: GridFit, shape: tuple[int, ...]) -> bool:
+    """Whether a corner of ``grid`` lies within half a square of an edge of an image of
+    ``shape`` (or past it): the board may run on out of the photo."""
+    height, width = shape[:2]
+    margin = 0.5 * grid.square_side_px()
+    x, y = grid.corners[:, 0], grid.corners[:, 1]
+    return bool(((x < margin) | (y < margin) | (x > width - 1 - margin) | (y > height - 1 - margin)).any())
 
 
 def _outside(grid: GridFit, shape: tuple[int, ...]) -> np.ndarray:

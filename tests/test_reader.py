@@ -491,6 +491,20 @@ def test_a_photo_cut_off_through_the_play_area_says_so():
     assert not any(cell.out_of_photo for cell in whole.cells)
 
 
+def test_a_board_cut_to_a_strip_by_the_photos_edge_says_the_rest_may_be_out_of_the_photo():
+    # A walkthrough: a photo holding 2.5 columns of the board was told it is only 3x8 squares, and to mark
+    # the board's corners, which are out of the photo.
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
+    corners = np.asarray(json.loads(path.with_suffix(".json").read_text())["checkerboard"]["corners"])
+    left = corners[:, 0].min()
+    image = cv2.imread(str(path))
+    strip = np.ascontiguousarray(image[:, :int(left + 2.5 * (corners[:, 0].max() - left) / 8)])
+    with pytest.raises(NoBoardFound, match=r"is only \dx8 squares, up to the photo's edge: the rest of the board may "
+                                           r"be out of the photo, so take it again with the whole board in view \(a "
+                                           r"Subdivision board needs at least 5x5\)$"):
+        read_image(strip)
+
+
 def test_cut_off_edges_are_where_the_play_area_or_what_lies_just_past_its_side_leaves_the_photo():
     from scorer.reader import cut_off_edges
     from scorer.vision.playarea import PlayArea
