@@ -28,7 +28,8 @@ from scorer.vision.camera import OFF_CENTRE_BELOW_DEG, camera_from_homography
 from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_group_count, colour_groups_for,
                                    colourless_odds, has_colour, placed_names, unsampled_membership, within_names)
 from scorer.vision.decode import UNSURE, CellReading, decode, offer
-from scorer.vision.grid import (FINE_LONG_SIDE, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, GridFit, InvalidCorners,
+from scorer.vision.grid import (FINE_LONG_SIDE, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, BoardCutOff, GridFit,
+                                InvalidCorners,
                                 NoBoardFound, better_fit, board_sized, clockwise_from_top_left, find_grid,
                                 find_grid_fine, grid_from_corners, sure_board)
 from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares, veil_level, without_veil
@@ -580,14 +581,15 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             if min(grid.rows, grid.cols) < MIN_BOARD_SQUARES:
                 cut = found and _at_photo_edge(grid, image.shape)
                 least = f"a Subdivision board needs at least {MIN_BOARD_SQUARES}x{MIN_BOARD_SQUARES}"
-                raise NoBoardFound(f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} "
-                                   + (f"squares{CUT_SHORT} ({least})" if cut else f"squares; {least}"))
+                only = f"the checkerboard {'found' if found else 'given'} is only {grid.cols}x{grid.rows} squares"
+                raise BoardCutOff(f"{only}{CUT_SHORT} ({least})") if cut else NoBoardFound(f"{only}; {least}")
             if found and grid.confidence < BARELY_FOUND and whole.result().problems():
                 raise NoBoardFound(f"the checkerboard is barely seen (grid confidence {grid.confidence:.2f})")
         except NoBoardFound as err:
             problems = whole.result().problems() if found else []
-            if problems:
-                raise NoBoardFound(f"{err}; the photo looks {' and '.join(problems)}: take it again") from None
+            if problems:  # (of its kind: a board cut off says to take it again already)
+                again = "" if isinstance(err, BoardCutOff) else ": take it again"
+                raise type(err)(f"{err}; the photo looks {' and '.join(problems)}{again}") from None
             raise
         colourless = not has_colour(image)
         given_side = max(image.shape[:2])
@@ -618,8 +620,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
         reading.warn("row_one", ROW_ONE_GUESSED)
     _judge_photo_quality(reading, quality)
     grid_doubted = found and (grid.confidence < GRID_UNSURE or _found_short_in_frame(grid, image.shape))
-    if found and play is not None and reading.board is not None:
+    if play is not None and reading.board is not None:  # (marked too: corners may lie past the photo's edge)
         cut, near = cut_off_edges(final, play, reading.board, image.shape)
+        near = near if found else []  # (marks on the board's own edge: the player saw it in the photo)
         for edges, text in ((near, NEAR_EDGE), (cut, CUT_OFF_UNSURE_GRID if grid_doubted else CUT_OFF)):
             if edges:
                 reading.warn("photo", text.format(edges=listed(edges), s="s" if len(edges) > 1 else "",
@@ -1235,7 +1238,8 @@ def read_photo(source: str | Path | bytes, *, players: int | None = None, threeh
         reading.grid_marked = True
         reading.warnings = [AMBIGUOUS_MARKED_AREA if text == AMBIGUOUS_AREA else text for text in reading.warnings]
         if grid.support == 0:
-            _marked_off_the_squares(reading, rows, cols)
+            if "unsure_board" in reading.warning_kinds:
+                _marked_off_the_squares(reading, rows, cols)
             reading.warn("grid", "no square corners were seen near the marked corners, so the grid follows "
                                  "the marks as they are: check that it lies on the squares", first=True)
     reading.photo_scale *= photo_scale  # the photo's px per px of the image read (decoded larger for a small board)

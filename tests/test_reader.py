@@ -18,7 +18,7 @@ from scorer.vision.camera import camera_from_homography
 from scorer.reader import calibrated_confidence, colour_group_readings, read_image, read_photo
 from scorer.vision.colours import group_colours, name_groups, naming_odds, white_balance
 from scorer.vision.decode import UNSURE, decode
-from scorer.vision.grid import NoBoardFound, clockwise_from_top_left
+from scorer.vision.grid import BoardCutOff, NoBoardFound, clockwise_from_top_left, grid_from_corners
 from scorer.vision.grid_eval import evaluate_grid
 from scorer.vision.evaluate import framed_on_play_area, truth_grid, truth_grid_of
 from scorer.vision.playarea import find_play_area, park_count_logliks
@@ -489,9 +489,14 @@ def test_a_photo_cut_off_through_the_play_area_says_so():
         assert not cell.out_of_photo or (cell.confidence <= 0.25 and cell.to_dict()["out_of_photo"] is True)
     assert sum(cell.out_of_photo for cell in cut.cells) >= 2
     assert not any(cell.out_of_photo for cell in whole.cells)
+    # read again on those corners, as the page's "Read with these corners" sends them: still said to be cut off
+    cropped = np.ascontiguousarray(image[:bottom])
+    again = read_image(cropped, grid=grid_from_corners(cropped, cut.grid.corners, 8, 8), threehouse=None)
+    assert "the photo's bottom edge cuts through the play area: part of it is out of the photo" in " ".join(again.warnings)
+    assert [c.cell for c in again.cells if c.out_of_photo] == [c.cell for c in cut.cells if c.out_of_photo]
 
 
-def test_a_board_cut_to_a_strip_by_the_photos_edge_says_the_rest_may_be_out_of_the_photo():
+def test_a_board_cut_to_a_strip_by_the_photos_edge_says_the_rest_may_be_out_of_the_photo(tmp_path, capsys):
     # A walkthrough: a photo holding 2.5 columns of the board was told it is only 3x8 squares, and to mark
     # the board's corners, which are out of the photo.
     path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001000.jpg"
@@ -499,10 +504,16 @@ def test_a_board_cut_to_a_strip_by_the_photos_edge_says_the_rest_may_be_out_of_t
     left = corners[:, 0].min()
     image = cv2.imread(str(path))
     strip = np.ascontiguousarray(image[:, :int(left + 2.5 * (corners[:, 0].max() - left) / 8)])
-    with pytest.raises(NoBoardFound, match=r"is only \dx8 squares, up to the photo's edge: the rest of the board may "
+    with pytest.raises(BoardCutOff, match=r"is only \dx8 squares, up to the photo's edge: the rest of the board may "
                                            r"be out of the photo, so take it again with the whole board in view \(a "
                                            r"Subdivision board needs at least 5x5\)$"):
         read_image(strip)
+    # nor does the command line say to mark corners that are out of the photo
+    photo = tmp_path / "strip.jpg"
+    cv2.imwrite(str(photo), strip)
+    assert main(["read", str(photo)]) == 2
+    err = capsys.readouterr().err
+    assert "take it again with the whole board in view" in err and "--corners" not in err
 
 
 def test_cut_off_edges_are_where_the_play_area_or_what_lies_just_past_its_side_leaves_the_photo():
@@ -801,6 +812,30 @@ def test_a_board_marked_with_the_wrong_number_of_squares_says_to_check_the_marks
     assert not any(cell.washed_out or cell.covered for cell in marked.cells)
     right = read_photo(path, corners=truth["checkerboard"]["corners"], rows=6, cols=6)
     assert right.grid.support > 0 and "unsure_board" not in right.warning_kinds
+
+
+def test_marks_no_square_corner_bears_out_keep_the_photos_notes_where_the_squares_read_surely(monkeypatch, tmp_path):
+    # A code review: the notes of glare, shadow or a hand were dropped on any such marks, though most
+    # squares read surely (the marks right, the corners hidden): only nearly every square unsure says the
+    # marks are off. Here an arm reaches over the board, and the marks are taken as they are.
+    import dataclasses
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "photo_variants.py"
+    spec = importlib.util.spec_from_file_location("photo_variants", script)
+    variants = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(variants)
+    source = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001400.jpg"
+    corners = json.loads(source.with_suffix(".json").read_text())["checkerboard"]["corners"]
+    path = tmp_path / "arm.jpg"
+    cv2.imwrite(str(path), variants.arm_over_board(cv2.imread(str(source)), corners))
+    seen = read_photo(path, corners=corners, rows=6, cols=6)
+    assert any(text.startswith("something lies over") for text in seen.warnings)
+    real = reader.grid_from_corners
+    monkeypatch.setattr(reader, "grid_from_corners", lambda *a, **k: dataclasses.replace(real(*a, **k), support=0))
+    unseen = read_photo(path, corners=corners, rows=6, cols=6)
+    assert unseen.warning_kinds[0] == "grid" and "no square corners were seen" in unseen.warnings[0]
+    assert unseen.warnings[1:] == seen.warnings and unseen.warning_kinds[1:] == seen.warning_kinds
 
 
 def test_a_chess_game_read_unsure_of_nearly_every_square_says_it_may_be_no_subdivision_game():

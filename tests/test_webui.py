@@ -583,12 +583,14 @@ def test_read_without_a_reader_is_503(client, monkeypatch):
 
 
 def test_read_errors_from_the_reader_become_4xx(client, monkeypatch):
+    from scorer.vision.grid import BoardCutOff, NoBoardFound
     from scorer.vision.load import PhotoError, PhotoTooLarge
 
     module = types.ModuleType("scorer.reader")
     errors = iter([PhotoError("photo: not an image (expected JPEG, PNG, WebP, HEIC, TIFF or BMP)"),
                    PhotoError("photo: image is truncated or corrupt (broken data stream)"),
-                   PhotoTooLarge("photo: image is 12000x8000 = 96,000,000 pixels, more than the 80,000,000 allowed")])
+                   PhotoTooLarge("photo: image is 12000x8000 = 96,000,000 pixels, more than the 80,000,000 allowed"),
+                   NoBoardFound("no checkerboard found"), BoardCutOff("the checkerboard found is only 3x8 squares, ...")])
 
     def read_photo(source, **options):
         raise next(errors)
@@ -598,6 +600,11 @@ def test_read_errors_from_the_reader_become_4xx(client, monkeypatch):
     assert "not an image" in assert_json_error(upload(client, b"hello, not a photo"), 400)
     assert "truncated" in assert_json_error(upload(client, png_bytes()[:40]), 400)
     assert_json_error(upload(client, png_bytes()), 413)
+    # no board: the corners to mark; a board the photo's edge cuts to a strip: the photo to take again
+    assert "field" not in upload(client, png_bytes()).get_json()
+    cut = upload(client, png_bytes())
+    assert_json_error(cut, 422)
+    assert cut.get_json()["field"] == "photo"
 
 
 def test_read_limits_follow_the_config(stand_in_reader):

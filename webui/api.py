@@ -435,15 +435,17 @@ def header_pixels(data: bytes) -> int | None:
 def photo_error(err: UserError) -> ApiError:
     """The reader's error as the API's: 400 for a file that is not a readable photo, 413 for one
     too large (limits the header check above did not see), both with ``field`` "photo" (the
-    file itself refused); 400 for corners that cannot be a board; 422 otherwise (a readable
+    file itself refused), as a 422 for a board the photo's edge cuts off to a strip; 400 for corners that cannot be a board; 422 otherwise (a readable
     photo in which no board was found)."""
-    from scorer.vision.grid import InvalidCorners
+    from scorer.vision.grid import BoardCutOff, InvalidCorners
     from scorer.vision.load import PhotoError, PhotoTooLarge
 
     if isinstance(err, PhotoTooLarge):
         return ApiError(413, str(err), field="photo")
     if isinstance(err, PhotoError):
         return ApiError(400, str(err), field="photo")
+    if isinstance(err, BoardCutOff):  # the photo to take again: no corners to mark in it
+        return ApiError(422, str(err), field="photo")
     return ApiError(400 if isinstance(err, InvalidCorners) else 422, str(err))
 
 

@@ -129,7 +129,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def run_read(args) -> int:
     from scorer.reader import read_photo
-    from scorer.vision.grid import NoBoardFound
+    from scorer.vision.grid import BoardCutOff, NoBoardFound
     from scorer.vision.load import MAX_BYTES
 
     if args.corners is not None and len(args.photos) != 1:
@@ -156,7 +156,7 @@ def run_read(args) -> int:
                 message = f"{STDIN_NAME}: {str(err).removeprefix('photo: ')}"
             else:
                 message = str(err) if str(err).startswith(str(name)) else f"{name}: {err}"
-            if isinstance(err, NoBoardFound) and args.corners is None:
+            if isinstance(err, NoBoardFound) and not isinstance(err, BoardCutOff) and args.corners is None:
                 message += f"; {MARK_CORNERS_HINT}"
             print_error(message)
             status = 2

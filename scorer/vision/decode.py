@@ -61,7 +61,7 @@ class CellReading:
     blends_in: bool = False  # a pyramid that melts into its square: its colour (squares.blend_threshold), black from above
     washed_out: bool = False  # a square a reflection of a light washes out in the photo (lighting.glared_squares)
     covered: bool = False  # a square something reaching over the board's edge lies over (squares.covered_squares)
-    out_of_photo: bool = False  # a square whose middle lies outside the photo (reader._doubt_out_of_photo)
+    out_of_photo: bool = False  # a square whose middle lies outside the photo (reader._outside)
     colour_disputed: bool = False  # a pyramid with no colour sample whose colour the learned model disputes (reader)
 
     def to_dict(self) -> dict:

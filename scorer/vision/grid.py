@@ -114,6 +114,11 @@ class NoBoardFound(UserError):
     """No checkerboard could be found in the photo."""
 
 
+class BoardCutOff(NoBoardFound):
+    """No board: the checkerboard found is too small to be one and runs to the photo's edge
+    (the rest of it may be out of the photo: marking corners there cannot help)."""
+
+
 class ClothOnly(NoBoardFound):
     """No board: the only checker pattern found runs on past a board's size (a tablecloth)."""
 
