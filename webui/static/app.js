@@ -974,7 +974,7 @@
       progress(null);
       const data = xhr.response;
       if (xhr.status !== 200 || !data) {
-        if (xhr.status === 422 && data && data.error && !marked) {
+        if (xhr.status === 422 && data && data.error && !marked && data.field !== "photo") { // (a strip: taken again)
           // No board found: the photo is fine, so let the player show the reader where it is.
           // Cancelled, "read again" and "mark the corners" go on with the reading shown.
           showMessage(`${serverSays(data.error)} Mark the board's four corners on the photo below to read it.`);
@@ -1445,6 +1445,7 @@
                               // corners are still being tapped, and once all four are there
   const LOUPE_GAP = 28;       // CSS px between the finger and the loupe
   const LIFT_CLICK_MS = 1000; // a tap's click after a corner placed as its finger lifted, not another
+  const MARKED_SLACK = 0.25;  // how far past the photo's edge a corner may be moved, in its longer side (grid.MARKED_SLACK)
   // By keyboard (the photo focused): the arrow keys move a cross by this share of the photo's
   // longer side (the first with Shift held), Enter places a corner under it, N picks up the
   // next corner placed, to move with the arrows (Enter or Escape leaves it there).
@@ -1611,7 +1612,8 @@
     const arrow = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
     if (arrow) {
       const [x, y] = state.markCursor;
-      state.markCursor = [Math.min(Math.max(x + arrow[0] * step, 0), w), Math.min(Math.max(y + arrow[1] * step, 0), h)];
+      const out = state.keyMark != null ? MARKED_SLACK * Math.max(w, h) : 0; // (a corner moved may go past the edge)
+      state.markCursor = [Math.min(Math.max(x + arrow[0] * step, -out), w + out), Math.min(Math.max(y + arrow[1] * step, -out), h + out)];
       if (state.keyMark != null) state.marks[state.keyMark] = state.markCursor.slice();
     } else if (e.key === "Enter" || e.key === " ") {
       if (state.keyMark != null) state.keyMark = null;
@@ -1627,17 +1629,19 @@
     drawLoupe(state.markCursor);
   }
 
-  function previewPoint(e) {
+  // Where pointer event ``e`` is on the photo (preview px), kept within it, or within ``past``
+  // of its longer side beyond its edges (a corner dragged past them).
+  function previewPoint(e, past = 0) {
     const box = $("#mark-photo").getBoundingClientRect();
     if (!box.width || !box.height || !state.mark) return null;
-    const [w, h] = state.mark.size;
-    return [Math.min(Math.max(((e.clientX - box.left) / box.width) * w, 0), w),
-      Math.min(Math.max(((e.clientY - box.top) / box.height) * h, 0), h)];
+    const [w, h] = state.mark.size, out = past * Math.max(w, h);
+    return [Math.min(Math.max(((e.clientX - box.left) / box.width) * w, -out), w + out),
+      Math.min(Math.max(((e.clientY - box.top) / box.height) * h, -out), h + out)];
   }
 
   // A click on the photo places a corner there, but the click of a tap whose finger placed one as it lifted.
   function clickToPlace(e) {
-    if (performance.now() - state.placedOnLift < LIFT_CLICK_MS) state.placedOnLift = -Infinity;
+    if (e.pointerType !== "mouse" && performance.now() - state.placedOnLift < LIFT_CLICK_MS) state.placedOnLift = -Infinity;
     else markAt(e);
   }
 
@@ -1676,7 +1680,7 @@
       return;
     }
     if (!state.drag || e.pointerId !== state.drag.pointer) return;
-    const point = previewPoint(e);
+    const point = previewPoint(e, MARKED_SLACK);
     if (!point) return;
     state.marks[state.drag.index] = point;
     renderMarking();
