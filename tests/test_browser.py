@@ -3318,24 +3318,25 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
         "Read as white 1-pip (60% sure, 70% with its colour answered); next best: white 2-pip 25%, clear 1-pip 15%.")
 
 
+def answer_read_of_cells(page, board: str, cells: list[dict], groups: list[dict], warnings: dict | None = None) -> None:
+    """Read a photo of ``board`` with ``cells`` (each unsure), colour groups ``groups`` and
+    ``warnings`` (text: kind)."""
+    warnings = warnings or {}
+    answer_read(page, {"board": board, "uncertain": [c["cell"] for c in cells],
+                       "reading": {"board": board, "cells": cells, "colour_groups": groups,
+                                   "warnings": list(warnings), "warning_kinds": list(warnings.values())},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+
+
 def test_a_group_read_surely_is_no_colour_answered_nor_in_doubt_with_a_name_another_player_holds(page):
     # A code review: a group the reader was sure of, with a name at 3% beside it, was taken for one
     # answered ("45% sure, 75% with its colour answered") and its unsure piece left out of the least sure.
-    board = "r3 r2 .\n. x2 r1\n# . x1\n"
-    answer_read(page, {
-        "board": board, "uncertain": ["B3", "C2"],
-        "reading": {
-            "board": board,
-            "cells": [{"cell": "B3", "value": "r2", "confidence": 0.45, "alternatives": [{"value": "o2", "confidence": 0.4}]},
-                      {"cell": "C2", "value": "r1", "confidence": 0.5, "alternatives": [{"value": "x1", "confidence": 0.45}]}],
-            "colour_groups": [
-                {"colour": "red", "cells": ["A3", "B3", "C2"], "confidence": 0.97,
-                 "alternatives": [{"colour": "orange", "confidence": 0.03}], "unsure": False},
-                {"colour": "clear", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
-            "warnings": [], "warning_kinds": [],
-        },
-        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
-    })
+    answer_read_of_cells(page, "r3 r2 .\n. x2 r1\n# . x1\n", [
+        {"cell": "B3", "value": "r2", "confidence": 0.45, "alternatives": [{"value": "o2", "confidence": 0.4}]},
+        {"cell": "C2", "value": "r1", "confidence": 0.5, "alternatives": [{"value": "x1", "confidence": 0.45}]}], [
+        {"colour": "red", "cells": ["A3", "B3", "C2"], "confidence": 0.97,
+         "alternatives": [{"colour": "orange", "confidence": 0.03}], "unsure": False},
+        {"colour": "clear", "cells": ["B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}])
     page.locator('#diagram .sq[data-cell="B3"]').click()
     expect(page.locator("#picker-reading")).to_have_text("Read as red 2-pip (45% sure); next best: orange 2-pip 40%.")
     page.keyboard.press("Escape")
@@ -3356,23 +3357,14 @@ def test_a_group_renamed_makes_its_pieces_as_sure_as_their_odds_under_either_nam
     # A walkthrough: a group read as clear (60%), its pieces' odds split between clear and white,
     # a black piece likelier than either alone; once the player says they are white, a piece is
     # as sure as its clear and white odds together, not its clear odds alone.
-    board = "k3 x2 .\n. k2 x1\n# . k1\n"
-    answer_read(page, {
-        "board": board, "uncertain": ["B3", "C2"],
-        "reading": {
-            "board": board,
-            "cells": [{"cell": "B3", "value": "x2", "confidence": 0.296,
-                       "alternatives": [{"value": "k2", "confidence": 0.406}, {"value": "w2", "confidence": 0.198}]},
-                      {"cell": "C2", "value": "x1", "confidence": 0.7, "alternatives": [{"value": "w1", "confidence": 0.29}]}],
-            "colour_groups": [
-                {"colour": "clear", "cells": ["B3", "C2"], "confidence": 0.6,
-                 "alternatives": [{"colour": "white", "confidence": 0.4}], "unsure": True},
-                {"colour": "black", "cells": ["A3", "B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
-            "warnings": ["check a colour: the 2 clear pieces may be white (odds of clear: 60%)"],
-            "warning_kinds": ["colour_check"],
-        },
-        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
-    })
+    answer_read_of_cells(page, "k3 x2 .\n. k2 x1\n# . k1\n", [
+        {"cell": "B3", "value": "x2", "confidence": 0.296,
+         "alternatives": [{"value": "k2", "confidence": 0.406}, {"value": "w2", "confidence": 0.198}]},
+        {"cell": "C2", "value": "x1", "confidence": 0.7, "alternatives": [{"value": "w1", "confidence": 0.29}]}], [
+        {"colour": "clear", "cells": ["B3", "C2"], "confidence": 0.6,
+         "alternatives": [{"colour": "white", "confidence": 0.4}], "unsure": True},
+        {"colour": "black", "cells": ["A3", "B2", "C1"], "confidence": 0.99, "alternatives": [], "unsure": False}],
+        warnings={"check a colour: the 2 clear pieces may be white (odds of clear: 60%)": "colour_check"})
     page.locator('#diagram .sq[data-cell="B3"]').click()
     expect(page.locator("#picker-reading")).to_have_text("Read as clear 2-pip (29% sure); next best: black 2-pip 41%, "
                                                          "white 2-pip 20%. Clear or white (its group's colour is in doubt): 49%.")
