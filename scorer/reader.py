@@ -29,9 +29,8 @@ from scorer.vision.colours import (CONFUSED_NAMES, LEARNED_DISPUTE_COST, clear_g
                                    colourless_odds, has_colour, placed_names, unsampled_membership, within_names)
 from scorer.vision.decode import UNSURE, CellReading, decode, offer
 from scorer.vision.grid import (FINE_LONG_SIDE, GRID_UNSURE, MAX_SQUARES, MIN_BOARD_SQUARES, BoardCutOff, GridFit,
-                                InvalidCorners,
-                                NoBoardFound, better_fit, board_sized, clockwise_from_top_left, find_grid,
-                                find_grid_fine, grid_from_corners, sure_board)
+                                InvalidCorners, NoBoardFound, better_fit, board_sized, clockwise_from_top_left,
+                                find_grid, find_grid_fine, grid_from_corners, sure_board)
 from scorer.vision.lighting import glared_squares, local_gain, shadowed_squares, veil_level, without_veil
 from scorer.vision.load import downscale, load_photo_scaled
 from scorer.vision.playarea import PlayArea, find_play_area
@@ -210,20 +209,20 @@ WASHED_OUT_MAX_CONFIDENCE = 0.75
 # hid three squares' corners from the edge, and the reading was sure of them (a mean of 0.95);
 # under the arms the means were 0.03 to 0.88.
 COVERED_MAX_CONFIDENCE = 0.26
+COVER_SEEN_CONFIDENCE = 0.9
 # A square whose middle lies outside the photo (a board cut off by the photo's edge) was read
 # from the photo's edge pixels: what it holds is a guess of the game's constraints at best.
 OUT_OF_PHOTO_MAX_CONFIDENCE = 0.25
-COVER_SEEN_CONFIDENCE = 0.9
 CUT_OFF = ("the photo's {edges} edge{s} cut{verb} through the play area: part of it is out of the photo, "
            "so take it again with the whole board in view")
-# (a board found too small to be one, running to the photo's edge)
-CUT_SHORT = (", up to the photo's edge: the rest of the board may be out of the photo, so take it again with the "
-             "whole board in view")
 # (the same, where the reader doubts the grid itself: a grid off the board can run past an edge of a
 # photo that holds the whole board)
 CUT_OFF_UNSURE_GRID = ("the grid found runs past the photo's {edges} edge{s}: part of the play area is out of "
                        "the photo (take it again with the whole board in view), or the grid is off the board "
                        "(check it first)")
+# (a board found too small to be one, running to the photo's edge)
+CUT_SHORT = (", up to the photo's edge: the rest of the board may be out of the photo, so take it again with the "
+             "whole board in view")
 NEAR_EDGE = ("the photo's {edges} edge{s} lie{verb} close to the board's edge: if part of the play area is out "
              "of the photo, take it again with the whole board in view")
 COLOURLESS = "the photo has no colour (black and white?): the players' colours are guesses, check each one"

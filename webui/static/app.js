@@ -3293,7 +3293,7 @@
       const now = readingNamedNow(name, info);
       const alts = now.alternatives;
       alts.forEach((a) => suggestions.add(a.value));
-      // (a mark its colour's answer took away: how sure it is once that is known)
+      // (its colour group answered: how sure it is once that is known)
       const odds = confidenceNow(name, info);
       const answered = typeof odds === "number" && floorPercent(odds) !== floorPercent(info.confidence) && now.value === tokenAt(name)
         ? `, ${floorPercent(odds)}% with its colour answered` : "";
