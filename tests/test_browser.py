@@ -1504,6 +1504,22 @@ def test_a_move_made_again_in_its_place_is_the_last_move_tinted_and_taken_back_f
     expect(page.locator('#diagram .sq[data-cell="F4"]')).to_have_attribute("data-value", ".")
     expect(to_move).to_have_text(ORANGE_AGAIN)
     expect(undo).to_have_text("take back the cyan 2-pip on E5 \u21b6")
+    # said to a screen reader: the button, still focused, now offers another move (a walkthrough by keyboard)
+    expect(page.locator("#page-status")).to_have_text("The orange 2-pip on F4 is taken back.")
+
+
+def test_a_page_reloaded_mid_game_has_the_board_a_tab_away(page):
+    # A walkthrough by keyboard: after a reload, 22 Tabs to reach the board.
+    expect(page.locator("#skip-to-board")).to_be_hidden()  # no board yet: nothing to skip to
+    enter_board(page, MIDGAME)
+    page.reload()
+    expect(page.locator("#diagram .sq")).not_to_have_count(0)
+    page.keyboard.press("Tab")
+    skip = page.locator("#skip-to-board")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Enter")
+    expect(page.locator('#diagram .sq[tabindex="0"]')).to_be_focused()
 
 
 def test_a_move_made_before_the_last_ones_scoring_is_back_is_not_said_out_of_turn(page):
@@ -3484,14 +3500,17 @@ def test_the_colour_question_is_put_first_only_where_its_answer_settles_squares(
                                                      "The reader is least sure of A3 (under even odds): check that first. "
                                                      "Check the colour of the white and clear pieces (one tap below). "
                                                      "Answer the colour questions first: they may settle 1 of these squares.")
-    board = "w3 w2\nx1 x2\n"  # each piece's other guess the other player's: no name settles it
+    # each piece's other guess the other player's: no name settles it (a board the scorer takes: one it
+    # refused, 2x2, raced its error against these words)
+    board = "w3 w2 .\nx1 x2 .\n# . .\n"
     cells = [{"cell": c, "value": v, "confidence": 0.7, "alternatives": [{"value": ("x" if v[0] == "w" else "w") + v[1], "confidence": 0.3}]}
-             for c, v in {"A2": "w3", "B2": "w2", "A1": "x1", "B1": "x2"}.items()]
+             for c, v in {"A3": "w3", "B3": "w2", "A2": "x1", "B2": "x2"}.items()]
     page.unroute("**/api/read")
-    answer_read(page, {"board": board, "uncertain": ["A2", "B2", "A1", "B1"], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+    answer_read(page, {"board": board, "uncertain": ["A3", "B3", "A2", "B2"], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
                        "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": [
-                           {"colour": "white", "cells": ["A2", "B2"], "confidence": 0.8, "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
-                           {"colour": "clear", "cells": ["A1", "B1"], "confidence": 0.8, "alternatives": [{"colour": "white", "confidence": 0.2}], "unsure": True}]}})
+                           {"colour": "white", "cells": ["A3", "B3"], "confidence": 0.8, "alternatives": [{"colour": "clear", "confidence": 0.2}], "unsure": True},
+                           {"colour": "clear", "cells": ["A2", "B2"], "confidence": 0.8, "alternatives": [{"colour": "white", "confidence": 0.2}], "unsure": True}]}})
+    expect(page.locator("#board-text")).to_have_value(board)  # scored: its board shown
     expect(page.locator("#message")).to_contain_text("4 squares are uncertain")
     expect(page.locator("#message")).to_contain_text("Check the colour of the white and clear pieces")
     expect(page.locator("#message")).not_to_contain_text("Answer the colour question first")

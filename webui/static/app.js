@@ -1053,6 +1053,7 @@
       state.readTokens = null;
       $("#results").hidden = false;
       $("#results").classList.add("photo-only"); // the board shown before is not this photo's
+      $("#skip-to-board").hidden = true;
       showMessage("The board was found but its squares could not be read. Enter the board by hand, or try another photo.");
       return;
     }
@@ -3232,6 +3233,7 @@
 
   function renderAll() {
     $("#results").hidden = false;
+    $("#skip-to-board").hidden = false;
     $("#results").classList.remove("photo-only");
     placeMidgameCard();
     renderMidgame(); // first: it picks the player whose legal squares the board dots
@@ -4083,7 +4085,16 @@
 
     $("#undo-move").addEventListener("click", () => {
       const last = lastPlacedMove();
-      if (last) setSquare(last.name, ".");
+      if (!last) return;
+      setSquare(last.name, ".");
+      // said: the button stays, offering the move before it (only the scoring's status changed)
+      announce(`The ${describe(last.value)} on ${last.name} is taken back.`);
+    });
+    $("#skip-to-board").addEventListener("click", (e) => {
+      e.preventDefault();
+      const square = $('#diagram .sq[tabindex="0"]');
+      bringIntoView($("#board-pane"), "start");
+      if (square) square.focus({ preventScroll: true });
     });
     $("#move-colour").addEventListener("change", (e) => { state.moveColour = e.target.value; renderMidgame(); renderDiagram(); save(); });
     for (const b of $$(".size-buttons .size")) {
