@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from in_ci import in_ci
-from scorer.board import COLOURS, PARK, Board, Piece, Square
+from scorer.board import COLOUR_LETTERS, COLOURS, PARK, Board, Piece, Square
 from scorer.scoring import score_board
 from webui import create_app
 
@@ -3683,6 +3683,25 @@ def test_the_keyboard_stays_on_a_square_it_changed_and_each_square_says_its_mark
     b2 = page.locator('#diagram .sq[data-cell="B2"]')
     expect(b2).to_have_attribute("aria-label", re.compile(r"^B2: blue 3-pip, corrected\b"))
     expect(b2).to_be_focused()  # not lost with the board drawn again: the next Tab goes on from B2
+
+def test_the_pickers_choices_are_a_grid_to_the_arrow_keys(page):
+    # A keyboard walkthrough: up to 21 Tabs to reach a piece in the first round, all ten colours shown.
+    new_empty_board(page, "6\u00d76 \u00b7 2 players")
+    page.locator('#diagram .sq[data-cell="C3"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Empty", exact=True)).to_be_focused()
+    shown = page.locator("#picker .picker-colour:visible").evaluate_all("els => els.map(e => e.dataset.colour)")
+    first, second = shown[:2]
+    for key, label in [("ArrowDown", f"{first} 1-pip"), ("ArrowRight", f"{first} 2-pip"), ("ArrowRight", f"{first} 3-pip"),
+                       ("ArrowRight", f"{first} 3-pip"), ("ArrowDown", f"{second} 3-pip"), ("ArrowLeft", f"{second} 2-pip"),
+                       ("ArrowUp", f"{first} 2-pip"), ("ArrowUp", "Park"), ("ArrowLeft", "Empty"), ("ArrowUp", "Empty")]:
+        page.keyboard.press(key)
+        expect(page.get_by_role("button", name=label, exact=True)).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", COLOUR_LETTERS[first] + "2")
+
 
 def test_checks_answered_while_the_server_fails_leave_its_message_and_try_again(page):
     answer_read_white_maybe_clear(page)

@@ -3444,6 +3444,21 @@
     return run;
   }
 
+  // The arrow keys move between the picker's choices as on a grid (a keyboard walkthrough: up to 21 Tabs
+  // to a piece): Empty and Park, then a row for each colour shown, its 1, 2 and 3 pips.
+  function pickerArrow(e) {
+    const step = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] }[e.key];
+    if (!step || e.altKey || e.ctrlKey || e.metaKey || !e.target.matches("#picker .choice")) return;
+    const rows = $$("#picker .picker-row, #picker .picker-colour")
+      .map((row) => [...row.querySelectorAll(".choice")].filter((b) => b.offsetParent !== null))
+      .filter((row) => row.length);
+    const at = rows.findIndex((row) => row.includes(e.target));
+    if (at < 0) return;
+    e.preventDefault();
+    const row = rows[at + step[0]];
+    if (row) row[Math.min(Math.max(rows[at].indexOf(e.target) + step[1], 0), row.length - 1)].focus();
+  }
+
   // The picker's ``value`` put on square ``name``.
   function put(name, value) {
     const { col, row } = parseCell(name);
@@ -4071,6 +4086,7 @@
       const g = e.target.closest(".sq");
       if (g) makeTabStop(g); // by arrow key, tap, Tab or a check answered
     });
+    $("#picker").addEventListener("keydown", pickerArrow);
     $("#picker").addEventListener("click", (e) => {
       const b = e.target.closest(".choice");
       if (b) choose(b.dataset.value);
