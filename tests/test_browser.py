@@ -3684,6 +3684,18 @@ def test_the_keyboard_stays_on_a_square_it_changed_and_each_square_says_its_mark
     expect(b2).to_have_attribute("aria-label", re.compile(r"^B2: blue 3-pip, corrected\b"))
     expect(b2).to_be_focused()  # not lost with the board drawn again: the next Tab goes on from B2
 
+def test_the_boards_tab_stop_turns_with_the_board(page):
+    # A keyboard walkthrough: after a quarter turn, Tab came back to the square of the same name, another square.
+    enter_board(page, MIDGAME)  # 6x6
+    page.locator('#diagram .sq[data-cell="E1"]').focus()
+    page.keyboard.press("ArrowRight")  # the keyboard's square: F1, the bottom right corner
+    expect(page.locator('#diagram .sq[data-cell="F1"]')).to_be_focused()
+    page.click("#turn-board")
+    expect(page.locator("#page-status")).to_contain_text("turned a quarter clockwise")
+    expect(page.locator('#diagram .sq[data-cell="A1"]')).to_have_attribute("tabindex", "0")  # F1, turned clockwise
+    expect(page.locator('#diagram .sq[tabindex="0"]')).to_have_count(1)
+
+
 def test_the_pickers_choices_are_a_grid_to_the_arrow_keys(page):
     # A keyboard walkthrough: up to 21 Tabs to reach a piece in the first round, all ten colours shown.
     new_empty_board(page, "6\u00d76 \u00b7 2 players")

@@ -2329,6 +2329,7 @@
     state.cells = quarterTurned(state.cells);
     [state.rows, state.cols] = [state.cols, state.rows];
     state.watched = watching ? { ...watching, squares: watching.squares.map((name) => name && turnedName(name)), board: boardText() } : null;
+    if (diagramCursor) diagramCursor = turnedName(diagramCursor); // the keyboard's square turns with the board
     // The reading, the squares on the photo, and the last score and check (shown until the
     // server answers for the turned board, or kept if it cannot be reached).
     for (const key of ["reading", "photo", "score", "check"]) state[key] = withCellNames(state[key], turnedName);
