@@ -1216,6 +1216,15 @@ def test_a_three_player_game_from_a_photo_knows_its_order_once_two_have_moved(pa
     assert b'"seats":["green","red","blue"]' in checked.value.request.post_data_buffer.replace(b" ", b"")
     expect(page.locator("#seats")).to_contain_text("Order of play: Green \u2192 Red \u2192 Blue")
     expect(page.locator("#to-move")).to_have_text("Blue to move.")
+    # an order set by hand against the moves seen is said beside it, the order seen one tap away
+    seats = page.locator("#seats")
+    seats.get_by_role("button", name="change the order of play").click()
+    seats.locator('.seat[data-colour="red"]').click()
+    seats.locator('.seat[data-colour="green"]').click()  # (blue's seat the one left)
+    expect(seats).to_contain_text("Order of play: Red \u2192 Green \u2192 Blue change The moves seen here went Green \u2192 Red \u2192 Blue.")
+    seats.get_by_role("button", name="use that order").click()
+    expect(seats).to_have_text("Order of play: Green \u2192 Red \u2192 Blue change")
+    expect(page.locator("#to-move")).to_have_text("Blue to move.")
 
 
 def test_a_game_from_a_photo_keeps_its_watch_through_a_colour_answered_a_move_put_right_and_a_new_photo(page):

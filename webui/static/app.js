@@ -2879,12 +2879,17 @@
     const check = state.check || {};
     const given = check.seats || null;
     if (given) {
+      // an order set by hand that the moves watched here do not bear out is said beside it (a
+      // keyboard walkthrough met it only on the Legality card), the order seen one tap away
+      const seen = watchedSeats(), against = seen && String(seen) !== String(given) ? seen : null;
       box.replaceChildren(el("p", { class: "seats" }, "Order of play: ",
         ...given.flatMap((c, i) => [i ? " \u2192 " : "", swatch(c), " ", cap(c)]), " ",
         el("button", { type: "button", class: "button link", "aria-label": "change the order of play", onclick: () => {
           state.seatsAskedFor = boardText(); // asked for again, though the counts say whose turn it is
           setSeats([]);
-        } }, "change")));
+        } }, "change"),
+        ...(against ? [el("span", { class: "notice", text: ` The moves seen here went ${against.map(cap).join(" \u2192 ")}. ` }),
+          el("button", { type: "button", class: "button link", onclick: () => setSeats(against, { watched: true }) }, "use that order")] : [])));
       return;
     }
     const candidates = candidatesSeen(check);
