@@ -83,12 +83,16 @@ def _project_many(homographies: np.ndarray, coords: np.ndarray) -> np.ndarray:
         return mapped[..., :2] / np.where(w > 1e-9, w, np.nan)
 
 
-def local_scale(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
-    """Shorter side (px) of the lattice cell at each lattice coordinate (N, 2)."""
+def _cell_sides(homography: np.ndarray, coords: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The image vectors (N, 2) of the two sides from each lattice coordinate (N, 2): along x, along y."""
     coords = np.asarray(coords, np.float64)
     base = project(homography, coords)
-    dx = project(homography, coords + [1.0, 0.0]) - base
-    dy = project(homography, coords + [0.0, 1.0]) - base
+    return project(homography, coords + [1.0, 0.0]) - base, project(homography, coords + [0.0, 1.0]) - base
+
+
+def local_scale(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
+    """Shorter side (px) of the lattice cell at each lattice coordinate (N, 2)."""
+    dx, dy = _cell_sides(homography, coords)
     return np.minimum(np.hypot(dx[:, 0], dx[:, 1]), np.hypot(dy[:, 0], dy[:, 1]))
 
 
@@ -96,10 +100,7 @@ def narrowest_breadth(homography: np.ndarray, coords: np.ndarray) -> np.ndarray:
     """Breadth (px) of the lattice cell at each lattice coordinate (N, 2) across its longer
     side: its area over that side, so a sliver with long sides has little (its sides alone
     do not show it)."""
-    coords = np.asarray(coords, np.float64)
-    base = project(homography, coords)
-    dx = project(homography, coords + [1.0, 0.0]) - base
-    dy = project(homography, coords + [0.0, 1.0]) - base
+    dx, dy = _cell_sides(homography, coords)
     area = np.abs(dx[:, 0] * dy[:, 1] - dx[:, 1] * dy[:, 0])
     return area / np.maximum(np.maximum(np.hypot(dx[:, 0], dx[:, 1]), np.hypot(dy[:, 0], dy[:, 1])), 1e-12)
 
