@@ -1140,19 +1140,21 @@ def _marked_off_the_squares(reading: Reading, rows: int, cols: int) -> None:
 def _at_photo_edge(grid: GridFit, shape: tuple[int, ...]) -> bool:
     """Whether a corner of ``grid`` lies within half a square of an edge of an image of
     ``shape`` (or past it): the board may run on out of the photo."""
-    height, width = shape[:2]
-    margin = 0.5 * grid.square_side_px()
-    x, y = grid.corners[:, 0], grid.corners[:, 1]
-    return bool(((x < margin) | (y < margin) | (x > width - 1 - margin) | (y > height - 1 - margin)).any())
+    return bool(_off_image(grid.corners, shape, margin=0.5 * grid.square_side_px()).any())
 
 
 def _outside(grid: GridFit, shape: tuple[int, ...]) -> np.ndarray:
     """Which squares of ``grid`` (rows x cols of the whole checkerboard) have their middles
     outside an image of ``shape``."""
-    centres = grid.square_centres()
+    return _off_image(grid.square_centres(), shape)
+
+
+def _off_image(xy: np.ndarray, shape: tuple[int, ...], margin: float = 0.0) -> np.ndarray:
+    """Which image points ``xy`` (..., 2) lie outside an image of ``shape``, or within ``margin``
+    px of its edge pixels' middles."""
     height, width = shape[:2]
-    x, y = centres[..., 0], centres[..., 1]
-    return (x < 0) | (y < 0) | (x > width - 1) | (y > height - 1)
+    x, y = xy[..., 0], xy[..., 1]
+    return (x < margin) | (y < margin) | (x > width - 1 - margin) | (y > height - 1 - margin)
 
 
 def _doubt_squares(cells: list[CellReading], where: np.ndarray, play: PlayArea, flag: str,
