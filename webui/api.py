@@ -373,6 +373,9 @@ def warm_up_photo_reader() -> str | None:
     return None
 
 
+READER_UNAVAILABLE = "photo reading not available on this server; enter the board by hand"  # /api/read's 503
+
+
 def photo_reader():
     """``scorer.reader.read_photo``, or a 503 when this installation has no photo reader or
     the server found at its start that the reader would not run (``PHOTO_READER_UNREADY``: a
@@ -382,7 +385,7 @@ def photo_reader():
         current_app.config["PHOTO_READER_UNREADY"] = unready
         if unready:
             current_app.logger.warning("POST /api/read: %s", unready)
-            raise ApiError(503, "photo reading not available on this server; enter the board by hand")
+            raise ApiError(503, READER_UNAVAILABLE)
     try:
         from scorer.reader import read_photo
     except ImportError as err:
@@ -390,7 +393,7 @@ def photo_reader():
             current_app.logger.warning("POST /api/read: scorer.reader is not installed")
         else:
             current_app.logger.exception("the photo reader could not be imported")
-        raise ApiError(503, "photo reading not available on this server; enter the board by hand") from None
+        raise ApiError(503, READER_UNAVAILABLE) from None
     return read_photo
 
 
@@ -435,8 +438,9 @@ def header_pixels(data: bytes) -> int | None:
 def photo_error(err: UserError) -> ApiError:
     """The reader's error as the API's: 400 for a file that is not a readable photo, 413 for one
     too large (limits the header check above did not see), both with ``field`` "photo" (the
-    file itself refused), as a 422 for a board the photo's edge cuts off to a strip; 400 for corners that cannot be a board; 422 otherwise (a readable
-    photo in which no board was found)."""
+    file itself refused), as a 422 for a board the photo's edge cuts off to a strip (the photo
+    to take again); 400 for corners that cannot be a board; 422 otherwise (a readable photo in
+    which no board was found)."""
     from scorer.vision.grid import BoardCutOff, InvalidCorners
     from scorer.vision.load import PhotoError, PhotoTooLarge
 
