@@ -3205,8 +3205,8 @@
         placedEverything(check, colour) ? " has placed every piece." : " has no legal move and must pass."));
       return;
     }
-    if (heldAgainstRules()) {
-      const held = heldForTakeBack();
+    const held = heldForTakeBack(); // a piece to take back: against the rules, no squares; out of turn, those where it stays
+    if (held && held.reason === "rule") {
       replaceLive(out, el("span", { class: "notice", text: `Take back the ${describe(held.value)} on ${held.name} first: it breaks a rule.` }));
       return;
     }
@@ -3218,7 +3218,6 @@
     } else if (!squares.length) {
       replaceLive(out, el("span", { class: "notice", text: `No square is legal for ${piece} now; another size may still fit.` }));
     } else {
-      const held = heldForTakeBack(); // (out of turn: the squares are the board's where it stays)
       const standing = held ? ` if the ${describe(held.value)} on ${held.name} stays` : "";
       replaceLive(out, el("strong", { text: `${squares.length} legal square${squares.length === 1 ? "" : "s"}` }),
         ` for ${piece}${standing} (green dots): ${squares.join(" ")} `,
