@@ -623,6 +623,26 @@ def test_a_phone_held_sideways_shows_the_whole_board_at_once(touch_phone):
     expect(page.locator("#picker")).to_be_visible()
 
 
+def test_a_phone_held_sideways_shows_the_pickers_choices_clear_of_its_cancel_bar(touch_phone):
+    # A walkthrough at 844x390: a third colour's row lay under the sticky Cancel bar, out of sight
+    # until the picker was scrolled.
+    page = touch_phone
+    page.set_viewport_size({"width": 740, "height": 360})
+    cell = {"cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
+            "alternatives": [{"value": "k3", "confidence": 0.2}]}
+    open_picker_on_one_unsure_square(page, ". r3 .\ny1 k2 .\n# . r1\n", cell)
+    expect(page.locator("#picker-reading")).to_contain_text("It melts into the square under it")
+    bar = page.locator("#picker .row.end").bounding_box()
+    shown = page.locator("#picker .choice").evaluate_all(
+        "els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent, e.getBoundingClientRect().bottom])")
+    assert len(shown) == 2 + 3 * 3, shown  # empty, park, and red, yellow and black's sizes
+    assert all(bottom <= bar["y"] + 1 for _, bottom in shown), (shown, bar)
+    assert bar["y"] + bar["height"] <= 360
+    # and what the reader says is in sight with them, not scrolled away above
+    picker, title = page.locator("#picker").bounding_box(), page.locator("#picker-title").bounding_box()
+    assert title["y"] >= picker["y"], (title, picker)
+
+
 def test_the_game_options_are_a_fingers_reach_tall(page):
     labels = page.locator("#options label")
     heights = labels.evaluate_all("els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent.trim(), e.getBoundingClientRect().height])")
