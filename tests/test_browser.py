@@ -4812,11 +4812,13 @@ def test_marking_cancelled_on_a_photo_with_no_board_goes_back_to_the_reading_sho
     page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
     tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
     page.click("#mark-read")
-    expect(page.locator("#message")).to_contain_text("No square corners near the marks.")
+    # said beside the marks; the instruction at the top stays
+    expect(page.locator("#mark-error")).to_have_text("No square corners near the marks.")
+    expect(page.locator("#message")).to_contain_text("Mark the board's four corners on the photo below to read it.")
     expect(page.locator("#mark-card")).to_be_visible()  # the marks stay, on the photo they were made on
     page.click("#mark-read")
-    wait_for_count(page, sent, 2)  # the message already says it from the first read
-    expect(page.locator("#message")).to_contain_text("No square corners near the marks.")
+    wait_for_count(page, sent, 2)
+    expect(page.locator("#mark-error")).to_have_text("No square corners near the marks.")
     assert len(sent) == 2 and all(b'filename="blank.jpg"' in body for body in sent)
     page.click("#mark-cancel")
     expect(page.locator("#message")).to_be_hidden()  # back to the reading shown
@@ -4916,6 +4918,39 @@ def test_reading_the_photo_with_marked_corners_asks_before_dropping_corrections(
     page.wait_for_timeout(300)
     assert not sent  # not read: the correction stays
     expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "b3")
+
+
+def test_marks_refused_are_said_beside_them_and_the_readings_message_stays(page):
+    # A walkthrough: the error for marks refused replaced the top message, which stayed after the
+    # marking was cancelled.
+    board = ". r3 .\n. b2 .\n# . r1\n"
+    answer_read(page, {"board": board, "uncertain": ["B2"],
+                       "reading": {"board": board, "warnings": ["unsure about 1 square: B2"], "warning_kinds": ["unsure_squares"],
+                                   "cells": [{"cell": "B2", "value": "b2", "confidence": 0.55,
+                                              "alternatives": [{"value": "b3", "confidence": 0.4}]}]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    message = page.locator("#message")
+    expect(message).to_contain_text("uncertain")
+    said = message.text_content()
+    page.route("**/api/preview", lambda route: route.fulfill(status=200, json={
+        "preview": tiny_jpeg(320, 240), "scale": 1.0, "preview_size": [320, 240]}))
+    page.route("**/api/read", lambda route: route.fulfill(status=422, json={"error": "the marked corners outline no square area"}))
+    page.click("#mark-open")
+    page.wait_for_function("document.querySelector('#mark-photo').naturalWidth > 0")
+    tap_corners(page, [[30, 30], [290, 30], [290, 210], [30, 210]], (320, 240))
+    page.click("#mark-read")
+    expect(page.locator("#mark-error")).to_have_text("The marked corners outline no square area.")
+    expect(message).to_have_text(said)
+    page.route("**/api/read", lambda route: route.abort())
+    page.click("#mark-read")
+    expect(page.locator("#mark-error")).to_have_text("Could not reach the scorer: check the connection and try again.")
+    expect(message).to_have_text(said)
+    page.click("#mark-cancel")
+    expect(page.locator("#mark-card")).to_be_hidden()
+    expect(message).to_have_text(said)
+    page.click("#mark-open")  # marked anew: nothing refused yet
+    expect(page.locator("#mark-card")).to_be_visible()
+    expect(page.locator("#mark-error")).to_be_hidden()
 
 
 def test_a_photo_where_no_board_is_found_opens_the_marking(page, tmp_path):

@@ -956,6 +956,7 @@
       save();
     };
     xhr.onloadend = () => { if (state.upload === xhr) state.upload = null; };
+    $("#mark-error").hidden = true; // (said again if these marks are refused too)
     xhr.open("POST", "api/read");
     xhr.responseType = "json";
     xhr.upload.onprogress = (e) => {
@@ -967,7 +968,7 @@
       noteReading(null);
       progress(null);
       notRead();
-      showMessage("Could not reach the scorer: check the connection and try again.");
+      sayNotRead("Could not reach the scorer: check the connection and try again.");
     };
     xhr.onload = () => {
       noteReading(null);
@@ -988,10 +989,10 @@
           state.onMarkingCancelled = () => { notRead(); clearMessage(); };
         } else notRead();
         const refused = data && data.field === "photo" ? another : undefined; // the file itself refused
-        if (data && data.error) showMessage(serverSays(data.error), undefined, refused);
-        else if (xhr.status === 200) showMessage(NOT_THE_SCORERS_ANSWER);
-        else if (xhr.status === 413) showMessage("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.", undefined, another);
-        else showMessage(`The photo could not be read (the server answered ${xhr.status}).`);
+        if (data && data.error) sayNotRead(serverSays(data.error), refused);
+        else if (xhr.status === 200) sayNotRead(NOT_THE_SCORERS_ANSWER);
+        else if (xhr.status === 413) sayNotRead("The photo is too large: photos up to 25 MB and 80 megapixels are accepted.", another);
+        else sayNotRead(`The photo could not be read (the server answered ${xhr.status}).`);
         return;
       }
       // what "read again" sends: the marks of the reading shown (that board, read again, is the same game)
@@ -1004,6 +1005,17 @@
     progress("Uploading\u2026", 0);
     noteReading(file);
     xhr.send(form);
+
+    // Why the photo was not read: said in the marking card where it was read from marks made
+    // there (the message at the top, the reading's own or the marking's instruction, stays), else at the top.
+    function sayNotRead(text, action) {
+      if (!marked || $("#mark-card").hidden) {
+        showMessage(text, undefined, action);
+        return;
+      }
+      fillMessage($("#mark-error"), text, action);
+      scrollIntoViewIfOut($("#mark-error"), "nearest");
+    }
   }
 
   // A board typed or made while a photo is still being read is the one wanted: the photo is
@@ -1466,6 +1478,7 @@
     endDrag();
     state.marks = [];
     state.mark = null;
+    $("#mark-error").hidden = true;
     state.markCursor = null;
     state.keyMark = null;
     renderMarking();
@@ -1519,6 +1532,7 @@
   // from (else to the board); not when the photo is read with the corners (the reading takes it).
   function closeMarking({ refocus = true } = {}) {
     const card = $("#mark-card"), opener = state.markOpener;
+    $("#mark-error").hidden = true;
     // (its photo's preview let go as the page is left closes it too: the photo is still to be said)
     if (!leavingPage && (notedPhoto() || {}).stage === "marking") noteReading(null);
     const focused = card.contains(document.activeElement);
