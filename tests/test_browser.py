@@ -624,23 +624,30 @@ def test_a_phone_held_sideways_shows_the_whole_board_at_once(touch_phone):
 
 
 def test_a_phone_held_sideways_shows_the_pickers_choices_clear_of_its_cancel_bar(touch_phone):
-    # A walkthrough at 844x390: a third colour's row lay under the sticky Cancel bar, out of sight
-    # until the picker was scrolled.
+    # Walkthroughs at 844x390 and 740x360: a colour's row lay under the sticky Cancel bar, out of
+    # sight until the picker was scrolled, and the picker opened scrolled to the square's value,
+    # its title (the square's name) scrolled away above.
     page = touch_phone
     page.set_viewport_size({"width": 740, "height": 360})
-    cell = {"cell": "B2", "value": "k2", "confidence": 0.78, "blends_in": True,
-            "alternatives": [{"value": "k3", "confidence": 0.2}]}
-    open_picker_on_one_unsure_square(page, ". r3 .\ny1 k2 .\n# . r1\n", cell)
+    cell = {"cell": "B2", "value": "w1", "confidence": 0.6, "blends_in": True,
+            "alternatives": [{"value": "x1", "confidence": 0.3}, {"value": "c2", "confidence": 0.1}]}
+    open_picker_on_one_unsure_square(page, ". r3 k1\nc1 w1 .\n# . r1\n", cell)
     expect(page.locator("#picker-reading")).to_contain_text("It melts into the square under it")
-    bar = page.locator("#picker .row.end").bounding_box()
     shown = page.locator("#picker .choice").evaluate_all(
-        "els => els.filter(e => e.offsetParent !== null).map(e => [e.textContent, e.getBoundingClientRect().bottom])")
-    assert len(shown) == 2 + 3 * 3, shown  # empty, park, and red, yellow and black's sizes
-    assert all(bottom <= bar["y"] + 1 for _, bottom in shown), (shown, bar)
-    assert bar["y"] + bar["height"] <= 360
-    # and what the reader says is in sight with them, not scrolled away above
+        "els => els.filter(e => e.offsetParent !== null).map(e => { const r = e.getBoundingClientRect();"
+        " return [e.getAttribute('aria-label') || e.textContent, r.left, r.top, r.right, r.bottom]; })")
+    assert len(shown) == 2 + 5 * 3, shown  # empty, park, and red, cyan, black, white and clear's sizes
     picker, title = page.locator("#picker").bounding_box(), page.locator("#picker-title").bounding_box()
-    assert title["y"] >= picker["y"], (title, picker)
+    assert title["y"] >= picker["y"], (title, picker)  # the square's name in sight
+    # every choice in sight at once, none under Cancel
+    assert all(top >= picker["y"] and bottom <= picker["y"] + picker["height"] for _, _, top, _, bottom in shown), (shown, picker)
+    cancel = page.locator('#picker button[value="cancel"]').bounding_box()
+    assert cancel["y"] + cancel["height"] <= 360
+    assert not [name for name, left, top, right, bottom in shown if left < cancel["x"] + cancel["width"]
+                and right > cancel["x"] and top < cancel["y"] + cancel["height"] and bottom > cancel["y"]], (shown, cancel)
+    expect(page.get_by_label("white 1-pip", exact=True)).to_be_in_viewport(ratio=1)
+    page.get_by_label("white 1-pip", exact=True).tap()  # the value as read: confirmed
+    expect(page.locator("#picker")).to_be_hidden()
 
 
 def test_the_game_options_are_a_fingers_reach_tall(page):
