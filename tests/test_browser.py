@@ -521,6 +521,37 @@ def test_a_turn_order_broken_names_the_squares_the_reader_was_unsure_of(page):
     expect(page.locator("#violations .ok")).to_be_visible()
 
 
+def test_bare_squares_doubted_only_for_a_missed_piece_are_settled_once_it_is_placed(page):
+    # A walkthrough: after the piece the reader missed was put on its square, the 17 bare squares
+    # it had doubted only for that piece stayed marked, to be confirmed one by one (22 taps), and
+    # a pyramid placed on one of them was taken for a correction, not a move.
+    board = "r3 . . .\nr2 . . .\n. . b2 .\nr2 . . #\n"  # red 3 pieces, blue 1: a blue piece missed
+    missed = ["B4", "C4", "D4", "B3", "C3", "D3", "A2", "B2", "D2", "B1", "C1"]
+    cells = [{"cell": name, "value": ".", "confidence": 0.9, "missed_piece": True,
+              "alternatives": [{"value": "b1", "confidence": 0.1}]} for name in missed]
+    cells.append({"cell": "A3", "value": ".", "confidence": 0.6, "alternatives": [{"value": "b1", "confidence": 0.4}]})
+    answer_read(page, {"board": board, "uncertain": ["A3"] + missed,
+                       "reading": {"board": board, "cells": cells, "colour_groups": [],
+                                   "warnings": ["unsure about 12 squares"], "warning_kinds": ["unsure_squares"]},
+                       "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
+    problem = page.locator("#violations li").filter(has_text="take turns")
+    expect(problem).to_contain_text("The reader was unsure of A3: check it first. The reader took it for pieces it missed: "
+                                    "one may stand on any of the 11 bare squares marked unsure for that (placing it settles them).")
+    unsure = page.locator("#diagram .sq:has(.mark.uncertain)")
+    expect(unsure).to_have_count(12)
+    pick(page, "A3", "blue 1-pip")  # the piece it missed: turns again
+    expect(page.locator("#violations .ok")).to_be_visible()
+    expect(unsure).to_have_count(0)
+    expect(page.locator("#board-note")).to_have_text(
+        "The pieces on the board can come from players taking turns now, so the 11 bare squares the reader "
+        "doubted only as places a piece it missed might stand are sure.")
+    # they are as sure as the reader's plainly empty squares: a piece put on one now is a move
+    pick(page, "C1", "red 1-pip")
+    expect(page.locator('#diagram .sq[data-cell="C1"] .mark.corrected')).to_have_count(0)
+    expect(page.locator("#undo-move")).to_be_visible()
+    expect(page.locator('#diagram .sq[data-cell="A3"] .mark.corrected')).to_have_count(1)  # (the missed piece: a correction)
+
+
 def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_first(page):
     # Read as it stands, the board breaks no rule; the 3-pip set on B3 by hand is Near the red
     # 3-pip the reader was unsure of (A4, read so by the stash counts) and the one it was sure of (C2).

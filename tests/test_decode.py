@@ -235,9 +235,18 @@ def test_pieces_the_turn_order_says_are_missing_put_the_bare_squares_in_doubt():
     assert {c.cell for c in bare} == {"C3", "B1", "D2"} and all(c.confidence == pytest.approx(1 / 3) for c in bare)
     # The pieces they may hold are offered, the blue size the square's own odds favour first.
     assert all(c.alternatives[0][0] == "b2" for c in bare)
+    # Each is sure by its look: its doubt is only the pieces missed, which the page drops once
+    # the player has put them where they stand (the JSON's "missed_piece").
+    assert all(c.missed_piece and c.to_dict()["missed_piece"] is True for c in bare)
     # The other squares are as sure as before; a reading whose counts fit keeps its bare
     # squares sure.
     assert all(c.confidence == pytest.approx(0.97) for c in decoded.cells if c.value != ".")
+    assert not any(c.missed_piece for c in decoded.cells if c.value != ".")
+    # one in doubt by its look too is not one the missed pieces alone put in doubt
+    table["C3"] = {".": 0.9, "b2": 0.09, "b1": 0.005, "r2": 0.005}
+    decoded = decode(table, 4, 4)
+    assert {c.cell for c in decoded.cells if c.missed_piece} == {"B1", "D2"}
+    assert next(c for c in decoded.cells if c.cell == "C3").confidence < UNSURE
     table["C3"], table["B1"], table["D2"] = (_table(board)[c] for c in ("C3", "B1", "D2"))
     table["B4"] = {".": 0.97, "r3": 0.02, "b3": 0.01}
     decoded = decode(table, 4, 4)
@@ -264,8 +273,10 @@ def test_a_missing_piece_is_looked_for_most_on_the_bare_square_likeliest_to_hold
     assert any("1 more blue piece likely stands" in w for w in decoded.warnings)
     faint = next(c for c in decoded.cells if c.cell == "D2")
     assert faint.confidence < UNSURE and faint.alternatives[0][0] == "b2"
+    assert faint.missed_piece  # sure by its look (0.96): its doubt is the missed piece
     plain = [c for c in decoded.cells if c.value == "." and c.cell != "D2"]
     assert len(plain) == 27 and all(c.confidence == pytest.approx(27 / 28) for c in plain)
+    assert not any(c.missed_piece for c in plain)  # not in doubt at all
 
 
 def test_a_cell_with_no_odds_reads_empty_not_a_crash():

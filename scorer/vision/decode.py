@@ -63,6 +63,8 @@ class CellReading:
     covered: bool = False  # a square something reaching over the board's edge lies over (squares.covered_squares)
     out_of_photo: bool = False  # a square whose middle lies outside the photo (reader._outside)
     colour_disputed: bool = False  # a pyramid with no colour sample whose colour the learned model disputes (reader)
+    # a square read bare, sure by its look, in doubt only as one of those a piece the turn counts miss may stand on
+    missed_piece: bool = False
 
     def to_dict(self) -> dict:
         """The JSON of one cell: value, confidence, next-best alternatives and, where the
@@ -90,6 +92,8 @@ class CellReading:
             out["covered"] = True
         if self.out_of_photo:
             out["out_of_photo"] = True
+        if self.missed_piece:
+            out["missed_piece"] = True
         return out
 
 
@@ -216,12 +220,13 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
     missed_values = [j for j, v in enumerate(values)
                      if v not in (EMPTY, PARK_TOKEN) and content_from_symbol(v).colour in missing and counts[v] < trios]
     held = _missed_piece_shares(P, values, chosen, missed_values, sum(missing.values())) if EMPTY in caps else {}
-    readings = []
+    readings, looks = [], []  # looks: each square's odds of its value by its look (and the group names)
     for i, cell in enumerate(cells):
         value = values[chosen[i]]
         odds = {v: float(P[i, j]) for j, v in enumerate(values)}
         if shown is not None:
             odds = _normalised_odds(shown.get(cell, {}), value)
+        looks.append(odds.get(value, 0.0))
         if value == EMPTY and EMPTY in caps and missed_values:
             share = max(1.0 - caps[EMPTY], held.get(i, 0.0))
             odds = {**odds, **_missed_piece_odds(P[i], values, missed_values, share, odds)}
@@ -229,8 +234,12 @@ def decode(table: dict[str, dict[str, float]], rows: int, cols: int, *, trios: i
         confidence = min(odds.get(value, 0.0), caps.get(value, 1.0), 1.0 - held.get(i, 0.0))
         readings.append(CellReading(cell=cell, value=value, confidence=confidence,
                                     alternatives=alts, changed_by=changed.get(i)))
+    decoded_confidence = [r.confidence for r in readings]
     _doubt_rivals_of_settled(readings, values, P, chosen, changed)
     _doubt_sure_readings(readings, values, cost, first, col_value, col_kind == "required", chosen)
+    if EMPTY in caps and missed_values:  # (doubted no further by the exchanges and chains weighed since)
+        for r, look, decoded_as in zip(readings, looks, decoded_confidence):
+            r.missed_piece = r.value == EMPTY and r.confidence < UNSURE <= look and r.confidence >= decoded_as
     kinds = ["constraints"] * len(warnings)
     for r in readings:
         if r.changed_by:

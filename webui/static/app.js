@@ -808,6 +808,7 @@
       state.check = check;
       setBoardFromText(score.board);
       state.checkedFor = JSON.stringify(checkAsked(boardText()));
+      const missedFound = settleMissedPieceDoubts(check);
       state.pendingBoard = null;
       if (!state.textDirty || opts.fromText) {
         if (!opts.fromText) $("#board-text").value = score.board;
@@ -818,6 +819,7 @@
       $("#results").classList.remove("stale");
       renderAll();
       save();
+      if (missedFound.length) sayMissedPiecesFound(missedFound);
       if (opts.scroll) goTo($("#results"), focusLeftBehind());
       return true;
     } catch (err) {
@@ -2826,16 +2828,54 @@
       oneTabStop(el("ul", { class: "violations" }, list.map((v) => {
         const cells = [v.cell, ...(v.cells || [])].filter(Boolean);
         // the turns counted over the whole board: any square misread may be the piece too many or too few
-        const doubted = v.rule === "turn_order" ? uncheckedUnsure() : cells;
+        // (less the bare squares doubted only for a piece missed, counted apart)
+        const doubted = v.rule === "turn_order" ? uncheckedUnsure().filter((cell) => !missedPieceDoubt(cell)) : cells;
+        const notes = [doubtedNote(doubted), ...(v.rule === "turn_order" ? [missedNote(), retakingNote()] : [])].filter(Boolean);
         return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule,
-          doubtedNote(doubted), v.rule === "turn_order" ? retakingNote() : ""), cells);
+          notes.length ? `. ${notes.join(" ")}` : ""), cells);
       }))));
+  }
+
+  // Whether the reader doubted square ``name`` only as one a piece it missed may stand on: read
+  // bare, sure by its look (its ``missed_piece``), still bare, and with nothing else to doubt.
+  function missedPieceDoubt(name) {
+    const info = state.reading && !state.reading.blurred && state.reading.byCell[name];
+    return !!info && info.missed_piece === true && tokenAt(name) === "."
+      && !["partly_hidden", "blends_in", "washed_out", "covered", "out_of_photo"].some((flag) => info[flag] === true);
+  }
+
+  // Once the pieces on the board can come from players taking turns (``check`` finds no turn-order
+  // problem), the pieces the reader thought missed are placed (or were never there): the squares it
+  // doubted only for them are sure, as their look is (a walkthrough: 17 bare squares stayed marked
+  // after the missed piece was put on its square, to be confirmed one by one). Their names.
+  function settleMissedPieceDoubts(check) {
+    if (!state.reading || (check.violations || []).some((v) => v.rule === "turn_order")) return [];
+    const settled = state.reading.unsure.filter(missedPieceDoubt);
+    if (!settled.length) return [];
+    state.reading.unsure = state.reading.unsure.filter((name) => !settled.includes(name));
+    doubtsAnswered(settled);
+    return settled;
+  }
+
+  function sayMissedPiecesFound(names) {
+    const text = `The pieces on the board can come from players taking turns now, so the ${names.length === 1 ? "bare square"
+      : `${names.length} bare squares`} the reader doubted only as places a piece it missed might stand ${names.length === 1 ? "is" : "are"} sure.`;
+    announce(text);
+    const note = state.boardNote;
+    if (!note || note.board !== boardText() || note.info) showBoardNote(text, null, { reveal: false, info: true });
+  }
+
+  // Where the reader took a turn order broken for pieces it missed: how many bare squares it doubted for them.
+  function missedNote() {
+    const bare = uncheckedUnsure().filter(missedPieceDoubt).length;
+    return bare ? `The reader took it for pieces it missed: one may stand on any of the ${bare} bare squares marked`
+      + " unsure for that (placing it settles them)." : "";
   }
 
   // A turn order broken while a move taken back here waits to be made again: why, and when it mends.
   function retakingNote() {
     const player = retakingPlayer();
-    return player ? `. A piece of ${player}'s was taken back: the turns fit again once ${player} places again.` : "";
+    return player ? `A piece of ${player}'s was taken back: the turns fit again once ${player} places again.` : "";
   }
 
   const DOUBTED_NAMED = 6; // squares a violation's note names before "and N more" (a colour too many: every piece)
@@ -2851,7 +2891,7 @@
     if (!doubted.length) return "";
     const named = doubted.length > DOUBTED_NAMED + 1
       ? [...doubted.slice(0, DOUBTED_NAMED), `${doubted.length - DOUBTED_NAMED} more`] : doubted;
-    return `. The reader was unsure of ${listed(named, "and")}: check ${doubted.length > 1 ? "them" : "it"} first.`;
+    return `The reader was unsure of ${listed(named, "and")}: check ${doubted.length > 1 ? "them" : "it"} first.`;
   }
 
   // Parks on the empty squares of ``cells`` (names); the squares already holding something stay.
