@@ -3305,15 +3305,15 @@ def test_a_board_read_unsure_of_nearly_every_square_says_so_at_the_top_without_a
     expect(page.locator("#outcome")).to_have_text(  # no score given as this game's on the reader's word alone
         "If the reading is right (it is unsure of nearly every square): Black wins with 6 points.")
     expect(page.locator("#summary")).to_contain_text("If the reading is right")
-    pick(page, "A3", "black 3-pip")  # confirmed as read by the player: the score is theirs
-    expect(page.locator("#outcome")).to_have_text("Black wins with 6 points.")
+    pick(page, "A3", "black 3-pip")  # confirmed as read by the player: a game's board, the rest still to check
+    expect(page.locator("#outcome")).to_have_text("Black wins with 6 points (as read, with 8 unsure squares still to check).")
     expect(page.locator("#message")).to_contain_text("8 squares are uncertain")
     expect(page.locator("#message")).not_to_contain_text("nearly every square")  # a square checked: a game's board
     expect(page.locator("#message").get_by_role("button")).to_have_count(0)  # still no "All 8 are right"
     page.reload()  # (kept with the reading)
-    expect(page.locator("#outcome")).to_have_text("Black wins with 6 points.")
+    expect(page.locator("#outcome")).to_have_text("Black wins with 6 points (as read, with 8 unsure squares still to check).")
     pick(page, "B3", "black 2-pip")  # corrected: the same
-    expect(page.locator("#outcome")).to_contain_text("Black leads with 10 points.")
+    expect(page.locator("#outcome")).to_contain_text("Black leads with 10 points (as read, with 7 unsure squares still to check).")
     expect(page.locator("#outcome")).not_to_contain_text("If the reading is right")
 
 
@@ -3597,9 +3597,27 @@ def test_a_colour_answer_tapped_by_mistake_is_one_tap_from_undone(page):
     assert uncertain_squares(page) == ["A3", "B3", "C2", "C3"]
     expect(answered).to_be_hidden()
     checks.locator('.colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
-    expect(answered).to_have_text("You said the white pieces are white, so the clear ones are clear. Undo")
+    expect(answered).to_have_text("You said the pieces read white are white, so the clear ones are clear. Undo")
     pick(page, "C2", "white 2-pip")  # the board changed since: the answer stands
     expect(answered).to_be_hidden()
+
+
+def test_the_outcome_says_what_is_still_to_check_until_it_is_checked(page):
+    # A walkthrough: "Tied for the lead: Black and Cyan with 16 points each" said as fact with 33
+    # squares in doubt (black won, 16 to 15).
+    answer_read_white_and_clear(page)
+    outcome = page.locator("#outcome")
+    expect(outcome).to_contain_text("(as read, with 4 unsure squares and 2 questions still to check).")
+    expect(page.locator("#summary")).to_contain_text("still to check")
+    checks = page.locator("#reader-checks")
+    checks.locator('.colour-check[data-colour="white"]').get_by_role("button", name="Yes, white").click()
+    expect(outcome).not_to_contain_text("question")  # both answered (the clear ones are clear so)
+    expect(outcome).to_contain_text("unsure square")
+    for name in uncertain_squares(page):  # each as read
+        page.locator(f'#diagram .sq[data-cell="{name}"]').click()
+        page.locator("#picker .choice.current").click()
+    expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
+    expect(outcome).not_to_contain_text("still to check")
 
 
 def white_said_white(page):
@@ -3642,7 +3660,7 @@ def test_an_answer_settles_only_the_groups_it_leaves_without_another_name(page):
     checks = page.locator("#reader-checks")
     checks.locator('.colour-check[data-colour="cyan"]').get_by_role("button", name="Yes, cyan").click()
     expect(checks.locator('.colour-check[data-colour="white"]')).to_have_count(1)  # not this answer's to settle
-    expect(page.locator("#colour-answered")).to_contain_text("You said the cyan pieces are cyan.")
+    expect(page.locator("#colour-answered")).to_contain_text("You said the pieces read cyan are cyan.")
 
 
 def test_the_least_sure_squares_are_not_named_where_the_colour_answer_settles_them(page):

@@ -1799,6 +1799,7 @@
       : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
     $("#reading-warnings").replaceChildren(notes);
     renderReaderChecks();
+    if (state.score) renderOutcome(); // (what is left to check, said with it)
   }
 
   // The reader's close calls, each with a one-tap fix, shown under the top message: a colour
@@ -2033,7 +2034,7 @@
     const before = colourDoubts(), choices = nameChoices();
     settleGroup(group);
     const also = settleGroupsLeftNoChoice(choices);
-    answeredColour(`You said the ${group.colour} pieces are ${group.colour}${soAlso(also, ", so")}.`, before);
+    answeredColour(`You said the pieces read ${group.colour} are ${group.colour}${soAlso(also, ", so")}.`, before);
     save();
     sayConfirmed(`The ${group.colour} pieces are confirmed`
       + (also.length ? `, and so are the ${listed(also, "and")} ones: no other colour is left for them.` : "."));
@@ -2636,6 +2637,12 @@
     return node;
   }
 
+  // What of the reading is still in doubt, as words ("12 unsure squares and 1 question"), or "".
+  function stillToCheck() {
+    const squares = uncheckedUnsure().length, questions = readerChecks().filter((c) => c.topic).length;
+    return listed([squares && counted(squares, "unsure square"), questions && counted(questions, "question")].filter(Boolean), "and");
+  }
+
   // --- score breakdown --------------------------------------------------------------------
   // The outcome above the breakdown and in the summary, from the scoring and check shown and
   // what of the reading is still in doubt; returns the ranking drawn, its leaders and the summary.
@@ -2661,6 +2668,9 @@
     else outcome.textContent = "";
     if (ranking.length && unsureBoardStands()) {
       outcome.textContent = `If the reading is right (it is unsure of nearly every square): ${outcome.textContent}`;
+    } else if (ranking.length && outcome.textContent) { // (a walkthrough: "Black wins" said as fact, 33 squares in doubt)
+      const open = stillToCheck();
+      if (open) outcome.textContent = `${outcome.textContent.replace(/\.$/, "")} (as read, with ${open} still to check).`;
     }
     const sentence = outcome.textContent + (ranking.length && broken ? " The board breaks a rule." : "");
     outcome.dataset.sentence = sentence;
