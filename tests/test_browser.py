@@ -3184,6 +3184,20 @@ def test_the_picker_says_why_a_square_is_hard_to_see(page, value, confidence, fl
     expect(page.locator("#picker-reading")).to_have_text(said)
 
 
+def test_a_square_settled_by_the_counts_is_not_said_so_once_confirmed(page):
+    board = ". r3 .\n. b2 .\n# . r1\n"
+    answer_read(page, {"board": board, "uncertain": ["C1", "B2"], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "warnings": ["C1: read as r1 (settled by the stash counts)"], "warning_kinds": ["settled"],
+                                   "cells": [{"cell": "C1", "value": "r1", "confidence": 0.3, "settled_by": "stash counts",
+                                              "alternatives": [{"value": "#", "confidence": 0.7}]},
+                                             {"cell": "B2", "value": "b2", "confidence": 0.6, "alternatives": [{"value": "b3", "confidence": 0.4}]}]}})
+    notes = page.locator("#reading-warnings")
+    expect(notes).to_contain_text("C1: read as red 1-pip only to fit the stash counts")
+    pick(page, "C1", "red 1-pip")  # confirmed as read
+    expect(notes).not_to_contain_text("only to fit")  # (a walkthrough found it said after)
+    expect(notes).to_contain_text("unsure about B2")
+
+
 def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     board = ". r3 .\n. b2 .\n# . r1\n"
     answer_read(page, {
@@ -4807,7 +4821,7 @@ def test_a_grid_read_wrong_is_read_again_from_its_corners_put_right(page):
     expect(page.locator("#mark-open")).to_be_visible()  # always there, above the photo
     # the finder was unsure of this outline: the top message says so, with the fix one tap away
     expect(page.locator("#message")).to_contain_text("the grid on the photo")
-    page.click("#reader-checks .grid-check button")
+    page.click("#reader-checks .grid-check button >> nth=0")
     expect(page.locator("#mark-card")).to_be_visible()
     # the marking starts from the outline the reader found, drawn as the 8 x 8 squares it implies
     expect(page.locator("#mark-status")).to_have_text("4 of 4 corners", timeout=30_000)
@@ -5068,7 +5082,7 @@ def test_a_corner_the_finder_put_past_the_photos_edge_shows_there_and_is_read_wi
     found = np.asarray(first.value.json()["reading"]["grid"]["corners"])
     height = bottom
     assert (found[:, 1] > height).sum() == 2  # the finder's bottom corners are past the photo's edge
-    page.click("#reader-checks .grid-check button")
+    page.click("#reader-checks .grid-check button >> nth=0")
     expect(page.locator("#mark-status")).to_have_text("4 of 4 corners", timeout=30_000)
     page.locator("#mark-photo").scroll_into_view_if_needed()
     frame = page.locator("#mark-photo").bounding_box()
@@ -5501,6 +5515,15 @@ def test_a_doubted_grid_is_asked_before_a_colour(page):
         "Check the grid first: its corners marked read the photo again, and the rest is asked anew.")
     expect(page.locator("#message")).not_to_contain_text("Answer the colour question first")
     expect(page.locator("#reader-checks > *").first).to_have_class(re.compile(r"\bgrid-check\b"))
+    # a grid that is right is said so at one tap (a walkthrough marked a right grid's corners and
+    # read the photo again to clear its doubt): its check and note go, the colour is asked
+    page.locator("#reader-checks .grid-check").get_by_role("button", name="It covers it").click()
+    expect(page.locator("#reader-checks .grid-check")).to_have_count(0)
+    expect(page.locator("#reading-warnings")).not_to_contain_text("outline")
+    expect(page.locator("#message")).to_contain_text("Check the colour of the white pieces (one tap below).")
+    expect(page.locator("#message")).not_to_contain_text("grid")
+    page.reload()  # kept so
+    expect(page.locator("#reading-warnings")).not_to_contain_text("outline")
 
 
 def test_a_reading_saved_by_the_page_before_notes_is_kept(page):

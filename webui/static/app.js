@@ -1785,9 +1785,12 @@
     const checked = new Set(readerChecks().map((c) => c.kind));
     if (!$("#opt-stash-auto").checked) checked.add("stash");
     if (state.reading.toldKept) checked.add("colours_told"); // said right by the player
+    if (state.reading.gridKept) checked.add("grid");
     const kinds = state.reading.noteKinds || [];
     const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
-    const settled = (state.reading.settled || []).filter((cell) => stillAsRead(cell) && state.reading.byCell[cell])
+    // (while in doubt: not once confirmed, a walkthrough found it said after)
+    const settled = (state.reading.settled || []).filter((cell) => stillAsRead(cell) && state.reading.byCell[cell]
+      && state.reading.unsure.includes(cell))
       .map((cell) => `${cell}: read as ${describe(tokenAt(cell))} only to fit the ${state.reading.byCell[cell].settled_by}`);
     const unsure = uncheckedUnsure().sort((a, b) => parseCell(a).row - parseCell(b).row || parseCell(a).col - parseCell(b).col);
     return notes.concat(settled, unsure.length ? [`unsure about ${listed(unsure, "and")}`] : []); // how many: the top message
@@ -1879,9 +1882,11 @@
         el("button", { type: "button", class: "button", onclick: () => turnBoard(back ? 4 - runnerUp : runnerUp) },
           back ? "Turn it back" : "Make the other edge row 1")) });
     }
-    if (state.reading.gridUnsure && state.lastPhoto) {
+    if (state.reading.gridUnsure && !state.reading.gridKept && state.lastPhoto) {
+      // (its corners right, it is said so at one tap: a walkthrough had a right grid marked and read again to clear it)
       checks.push({ kind: "grid", topic: "the grid on the photo", node: () => el("p", { class: "grid-check" }, "The grid drawn on the photo may not cover the whole board. ",
-        el("button", { type: "button", class: "button", onclick: () => markShownPhoto() }, "Mark its corners")) });
+        el("button", { type: "button", class: "button", onclick: () => markShownPhoto() }, "Mark its corners"), " ",
+        el("button", { type: "button", class: "button", onclick: gridSaidRight }, "It covers it")) });
     }
     if (state.reading.anotherBoard && state.lastPhoto) {  // not in the top message: the board read is the likelier one
       checks.push({ kind: "another_board", topic: null, node: () => el("p", { class: "another-board-check" },
@@ -1894,6 +1899,15 @@
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => markShownPhoto(true) }, "Mark the play area's corners") : "") });
     }
     return gridAskedFirst(stashAskedFirst(checks, toldDoubts));
+  }
+
+  // The player says the grid drawn on the photo covers the whole board: its check answered.
+  function gridSaidRight() {
+    state.reading.gridKept = true;
+    save();
+    renderWarnings();
+    renderDiagram();
+    if (!showReadingMessage()) clearMessage();
   }
 
   // The grid asked first (after the colours ticked, which its photo is read with) while the photo
