@@ -3246,7 +3246,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     pick(page, "C1", "red 1-pip")  # picked as it was read: confirmed, the mark and the note go
     expect(page.locator("#diagram .sq:has(.mark.uncertain)")).to_have_count(0)
     expect(page.locator('#diagram .sq[data-cell="C1"] .mark.corrected')).to_have_count(0)  # nothing was changed
-    expect(page.locator("#reading-warnings li")).to_have_text([settled])
+    expect(page.locator("#reading-warnings li")).to_have_count(0)  # (why it was read so: no longer in doubt)
     expect(page.locator("#message")).to_have_text(  # the player is done: the score stands
         "C1 is confirmed. Nothing the reader doubted is left to check: Tied for the lead: Red and Blue with 2 points each.")
     pick(page, "A1", "Park")  # a sure square picked as it is: the last confirmation is not left standing
@@ -3408,11 +3408,11 @@ def test_confirming_a_colour_clears_the_marks_it_alone_caused(page):
     # A3 unmarked at 79%: its picker says why (the odds once its colour is known)
     page.locator('#diagram .sq[data-cell="A3"]').click()
     expect(page.locator("#picker-reading")).to_have_text(
-        "Read as white 3-pip (79% sure, 98% with its colour answered); next best: clear 3-pip 20%.")
+        "Read as white 3-pip (79% sure, 98% with its colour answered).")  # (clear no player's: no next best)
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="C2"]').click()  # still marked (its size): surer all the same
     expect(page.locator("#picker-reading")).to_have_text(
-        "Read as white 1-pip (60% sure, 70% with its colour answered); next best: white 2-pip 25%, clear 1-pip 15%.")
+        "Read as white 1-pip (60% sure, 70% with its colour answered); next best: white 2-pip 25%.")
 
 
 def answer_read_of_cells(page, board: str, cells: list[dict], groups: list[dict], warnings: dict | None = None) -> None:
@@ -3519,6 +3519,17 @@ def test_confirming_a_colour_keeps_the_mark_of_a_piece_whose_own_colour_went_uns
     expect(page.locator("#message")).to_contain_text("3 squares are uncertain")
     marked = page.locator("#diagram .sq:has(.mark.uncertain)").evaluate_all("els => els.map(e => e.dataset.cell)")
     assert marked == ["A3", "B3", "C2"]
+
+
+def test_a_colour_confirmed_is_no_next_best_where_no_player_has_it(page):
+    # A walkthrough: after "Yes, white" the pickers still offered clear ("next best: clear 1-pip 15%"
+    # and a Clear row) where no one played clear.
+    answer_read_white_maybe_clear(page)
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="Yes, white").click()
+    page.locator('#diagram .sq[data-cell="C2"]').click()  # still unsure of its size
+    expect(page.locator("#picker-reading")).to_have_text(re.compile(r"^Read as white 1-pip \(.*\); next best: white 2-pip \d+%\.$"))
+    expect(page.locator('#picker .picker-colour[data-colour="clear"]')).to_be_hidden()
+    expect(page.locator("#picker .choice.suggested")).to_have_count(1)
 
 
 def answer_read_white_and_clear(page) -> None:

@@ -1802,7 +1802,8 @@
       : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
     $("#reading-warnings").replaceChildren(notes);
     renderReaderChecks();
-    if (state.score) renderOutcome(); // (what is left to check, said with it)
+    // (what is left to check, said with it; by a scoring of the board shown)
+    if (state.score && state.checkedFor === JSON.stringify(checkAsked(boardText()))) renderOutcome();
   }
 
   // The reader's close calls, each with a one-tap fix, shown under the top message: a colour
@@ -2172,10 +2173,15 @@
     const letters = { ...others, ...(group && renamed.includes(group) ? letterRenames(group, renamed) : {}) };
     const named = (v) => (typeof v === "string" && v.length === 2 && letters[v[0]] ? letters[v[0]] + v[1] : v);
     const value = named(info.value);
+    // its group's name answered: the names it was weighed against, of no player on the board, are no next best
+    // (a walkthrough: clear offered after "Yes, white" where no one played clear)
+    const onBoard = onBoardColours();
+    const ruledOut = group && group.answered
+      ? new Set((group.alternatives || []).map((a) => a.colour).filter((c) => c !== group.colour && !onBoard.has(c))) : new Set();
     const alternatives = [];
     for (const a of alternativesOf(info)) {
       const v = named(a.value);
-      if (v === value) continue;
+      if (v === value || (typeof v === "string" && v.length === 2 && ruledOut.has(NAME_OF[v[0]]))) continue;
       const same = alternatives.find((b) => b.value === v);
       if (!same) alternatives.push({ ...a, value: v });
       else if (typeof a.confidence === "number") same.confidence = (same.confidence || 0) + a.confidence;
