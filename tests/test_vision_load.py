@@ -9,7 +9,7 @@ import zlib
 import numpy as np
 import pillow_heif
 import pytest
-from PIL import Image
+from PIL import Image, ImageOps
 
 from scorer.errors import UserError
 from scorer.vision.load import PhotoError, PhotoTooLarge, downscale, load_photo, load_photo_scaled
@@ -132,6 +132,29 @@ def test_exif_orientation_is_applied(orientation, shape):
     centre = (xs.mean() / image.shape[1], ys.mean() / image.shape[0])
     expected = {1: (0.125, 0.25), 3: (0.875, 0.75), 6: (0.75, 0.125), 8: (0.25, 0.875)}[orientation]
     assert centre == pytest.approx(expected, abs=0.05)
+
+
+@pytest.mark.parametrize("orientation, shape", [(1, (48, 64)), (6, (64, 48)), (8, (64, 48))])
+def test_a_malformed_exif_entry_leaves_the_photo_read_and_turned(orientation, shape):
+    # An entry of the wrong type (PhotometricInterpretation stored as ASCII, not SHORT): Pillow's
+    # exif_transpose fails writing the EXIF back, and the whole photo was refused as damaged (a
+    # robustness sweep).
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    exif[0x0107] = 2
+    data = bytearray(_encode(_test_image(), "JPEG", quality=95, exif=exif.tobytes()))
+    tiff = data.index(b"Exif\x00\x00") + 6
+    order = "little" if data[tiff:tiff + 2] == b"II" else "big"
+    ifd = tiff + int.from_bytes(data[tiff + 4:tiff + 8], order)
+    for k in range(int.from_bytes(data[ifd:ifd + 2], order)):
+        entry = ifd + 2 + 12 * k
+        if int.from_bytes(data[entry:entry + 2], order) == 0x0107:
+            data[entry + 2:entry + 4] = (2).to_bytes(2, order)  # SHORT -> ASCII
+    if orientation != 1:  # (what the loader meets: Pillow writes the EXIF back only once it has turned the photo)
+        with pytest.raises(Exception):
+            ImageOps.exif_transpose(Image.open(io.BytesIO(bytes(data))))
+    image = load_photo(bytes(data))
+    assert image.shape[:2] == shape
 
 
 def test_alpha_is_flattened_on_white():

@@ -148,7 +148,7 @@ def load_photo_scaled(
                 image.draft("RGB", (int(width * ratio) + 1, int(height * ratio) + 1))
             image.load()
             image = _reduced(image, long_side)
-            image = ImageOps.exif_transpose(image)
+            image = _upright(image)
             image = _to_rgb(image)
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise PhotoTooLarge(f"{name}: image has {too_many_pixels(max_pixels)}") from None
@@ -165,6 +165,28 @@ def load_photo_scaled(
         rgb = np.asarray(in_srgb(Image.fromarray(rgb), icc_profile))
     bgr = cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
     return bgr, max(width, height) / max(bgr.shape[:2])
+
+
+# The transpose that turns a photo upright, by its EXIF Orientation (1-8), as Pillow's exif_transpose applies it.
+ORIENTATION_TRANSPOSE = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
+                         4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE,
+                         6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
+
+
+def _upright(image: Image.Image) -> Image.Image:
+    """``image`` turned as its EXIF orientation says (Pillow's ``exif_transpose``). Where Pillow
+    fails on a malformed entry elsewhere in the EXIF (an entry of the wrong type: it writes the
+    EXIF back out), the orientation tag alone is applied, and a photo without a readable one is
+    taken as it is: the pixels are whole."""
+    try:
+        return ImageOps.exif_transpose(image)
+    except Exception:  # noqa: BLE001 - Pillow's failures here are many (TypeError, AttributeError, ...); the pixels are loaded
+        try:
+            orientation = image.getexif().get(0x0112)
+        except Exception:  # noqa: BLE001 - an EXIF block Pillow cannot parse at all: no orientation to apply
+            return image
+        method = ORIENTATION_TRANSPOSE.get(orientation) if isinstance(orientation, int) else None
+        return image.transpose(method) if method is not None else image
 
 
 # Modes whose pixels can be averaged as they will be shown (not a palette's indices, nor 16-bit
