@@ -41,6 +41,14 @@ def test_a_photo_without_contrast_has_no_sharpness():
     assert sharpness(np.full((700, 800), 128, np.uint8), grid) is None
 
 
+@pytest.mark.parametrize("shift", [(-2000, 0), (0, -2000), (2000, 0), (0, 2000)])
+def test_a_board_off_the_photo_has_no_sharpness(shift):
+    # (a crop of negative end wrapped round to most of the photo, or an empty one was resized: a 500)
+    photo, _ = _board_photo()
+    corners = np.float32([[120, 90], [600, 130], [570, 590], [100, 560]]) + np.float32(shift)
+    assert sharpness(photo, truth_grid(8, 8, corners)) is None
+
+
 def test_a_blurred_photo_is_read_with_a_warning_and_no_square_sure():
     from scorer.reader import BLURRED, BLURRED_MAX_CONFIDENCE, read_image
 

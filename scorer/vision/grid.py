@@ -773,6 +773,7 @@ MARKED_MIN_SQUARE_PX = 6.0  # at working resolution: smaller squares cannot be r
 # How far outside the photo a marked corner may lie, in its longer side: a board the photo's edge
 # cuts off has corners out of it (the finder's own grid, offered to the player to move, among them)
 MARKED_SLACK = 0.25
+MARKED_MIN_INSIDE = 0.5  # of the marked outline's area: less in the photo leaves too little of the board to read
 
 
 def parse_squares(text: str) -> tuple[int, int]:
@@ -812,6 +813,11 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
     following = np.roll(edges, -1, axis=0)
     if not (edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0] > 0).all():
         raise InvalidCorners("the four corners do not outline a board (one lies inside the others)")
+    photo = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    inside, _ = cv2.intersectConvexConvex(ordered.astype(np.float32), photo)
+    if inside < MARKED_MIN_INSIDE * cv2.contourArea(ordered.astype(np.float32)):
+        raise InvalidCorners("most of the board the corners outline lies outside the photo: "
+                             "mark the board's corners in it, or take it again with the whole board in view")
     gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     gray, scale = working_gray(gray)
     gray = stretch_contrast(gray)

@@ -40,13 +40,15 @@ def sharpness(gray: np.ndarray, grid: GridFit) -> float | None:
     None when too few pixels have any contrast."""
     corners = np.asarray(grid.corners, np.float64)
     x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
-    x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + 1
+    x1, y1 = np.maximum(np.ceil(corners.max(axis=0)).astype(int) + 1, 0)  # (a board off the photo: nothing)
     gray = gray[y0:y1, x0:x1]
+    if gray.size == 0:
+        return None
     factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
     if factor < 1.0:
         gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    if gray.size == 0:
-        return None
+        if gray.size == 0:
+            return None
     board = np.zeros(gray.shape[:2], np.uint8)
     cv2.fillConvexPoly(board, np.round((corners - (x0, y0)) * factor).astype(np.int32), 1)
     grey = gray.astype(np.float32)
