@@ -551,6 +551,14 @@ def test_json_nested_past_the_parser_is_a_400_not_a_500(client):
         assert "the JSON is nested too deeply" in assert_json_error(response, 400)
 
 
+def test_an_option_nested_as_deep_as_the_parser_takes_is_a_400_not_a_500(client):
+    # (a robustness sweep: the parser took 980 arrays deep; the error quoting it ran out of calls)
+    for depth in range(900, 1000):
+        body = '{"board": ". . .\\n. . .\\n. . .", "threehouse": ' + "[" * depth + "]" * depth + "}"
+        response = client.post("/api/check", data=body, content_type="application/json")
+        assert response.status_code == 400, (depth, response.status_code)
+
+
 def test_an_error_quoting_a_huge_option_is_cut_short(client):
     response = client.post("/api/check", json={"board": ". . .\n. . .\n. . .", "players": "2" * 1_000_000})
     assert len(assert_json_error(response, 400)) <= 300

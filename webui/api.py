@@ -60,7 +60,10 @@ def flag(options: Mapping[str, Any], name: str, extra: str = "") -> bool:
 
 def shown(value: Any) -> str:
     """A value sent, as JSON spells it (``true``, not Python's ``True``), cut to 40 characters."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except RecursionError:  # (nested as deep as the parser takes: more than the dump's own calls leave)
+        return "a value nested too deeply"
     return text if len(text) <= 40 else text[:39] + "…"
 
 
