@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib
+import logging
 import os
 import sys
 
@@ -69,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     if sys.stdout is None and args.command not in QUIET_COMMANDS:  # started with its standard output closed
         print_error("cannot write the output: standard output is closed")
         return 2
+    # a decoder's own log lines (Pillow's, on a damaged TIFF) are not the command's: its one-line error says it
+    pil_log = logging.getLogger("PIL")
+    if not any(isinstance(handler, logging.NullHandler) for handler in pil_log.handlers):
+        pil_log.addHandler(logging.NullHandler())
     if getattr(sys.stdout, "errors", None) == "strict":  # a name the output's encoding cannot write is escaped,
         sys.stdout.reconfigure(errors="backslashreplace")  # not fatal (a surrogateescape locale keeps its bytes)
     try:

@@ -168,6 +168,30 @@ def test_a_large_binary_file_is_said_to_be_neither_board_text_nor_a_photo(capsys
     assert status == 2 and err.startswith(f"subdivision: error: {path}: neither board text nor a photo (")
 
 
+@pytest.mark.parametrize("command", ["score", "read"])
+def test_a_damaged_photo_is_one_line_without_the_decoders_own_log(tmp_path, command):
+    # A TIFF claiming 2048 samples a pixel: Pillow logs "More samples per pixel than can be decoded"
+    # to stderr before the command's error (a robustness sweep).
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 40), (100, 50, 20)).save(buffer, "TIFF")
+    data = bytearray(buffer.getvalue())
+    order = "little" if data[:2] == b"II" else "big"
+    ifd = int.from_bytes(data[4:8], order)
+    for k in range(int.from_bytes(data[ifd:ifd + 2], order)):
+        entry = ifd + 2 + 12 * k
+        if int.from_bytes(data[entry:entry + 2], order) == 0x0115:  # SamplesPerPixel
+            data[entry + 8:entry + 10] = (2048).to_bytes(2, order)
+    path = tmp_path / "damaged.tif"
+    path.write_bytes(bytes(data))
+    # (in a process of its own: under pytest a log handler is set, and nothing would reach stderr)
+    done = subprocess.run([sys.executable, "-m", "scorer", command, str(path)], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("subdivision: error: ") and done.stderr.count("\n") == 1, done.stderr
+
+
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
 @pytest.mark.parametrize("command", ["score", "check", "read"])
 def test_an_endless_file_is_refused_without_reading_it_all(capsys, command):

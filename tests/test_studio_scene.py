@@ -223,6 +223,7 @@ def test_cli_rejects_bad_options(capsys, tmp_path):
         assert err.startswith("subdivision: error: --hue-spread must be between 0 and 180") and "\n" not in err
     for options, message in ((["--seed", "-1", "--out", str(tmp_path)], "--seed must be 0 or more, not -1"),
                              (["--seed", "1", "--out", " "], "--out must name a folder"),
+                             (["--seed", "1", "--out", str(tmp_path), "--spp", str(2**32)], "--spp must be at most 4096"),
                              (["--seed", "1", "--out", str(tmp_path), "--prefix", "nodir/"], "--prefix 'nodir/': a file")):
         assert main(["studio", *options]) == 2  # refused before anything is rendered
         err = capsys.readouterr().err.strip()

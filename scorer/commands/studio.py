@@ -12,6 +12,8 @@ from pathlib import Path
 
 from scorer.errors import UserError
 
+MAX_SPP = 4096  # samples per pixel: far past what the denoiser needs (8 by default)
+
 
 def add_parser(subparsers) -> None:
     from scorer.board import COLOURS
@@ -31,7 +33,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--prefix", default="studio_", help="file name prefix (default studio_)")
     parser.add_argument("--skip-existing", action="store_true", help="leave photos already in DIR alone (resume a run)")
     parser.add_argument("--megapixels", type=int, choices=sorted(RESOLUTIONS), default=3, help="image size (default 3)")
-    parser.add_argument("--spp", type=int, default=8, help="path-tracing samples per pixel before denoising (default 8)")
+    parser.add_argument("--spp", type=int, default=8, help="path-tracing samples per pixel before denoising (default 8, at most 4096)")
     parser.add_argument("--renderer", choices=RENDERERS, default="mitsuba",
                         help="mitsuba (default), or Blender's cycles, a second renderer with other materials "
                         "(needs pip install bpy)")
@@ -82,6 +84,8 @@ def _options(args) -> dict:
         raise UserError(f"--hue-spread must be between 0 and 180 degrees, not {args.hue_spread}")
     if args.count < 1 or args.spp < 1:
         raise UserError("--count and --spp must be at least 1")
+    if args.spp > MAX_SPP:  # (past 2**32 the renderer failed with a traceback, after the folder was made)
+        raise UserError(f"--spp must be at most {MAX_SPP} (a render of 8 takes seconds; each doubling about doubles it), not {args.spp}")
     if args.seed < 0:  # numpy's generators take none below 0: refused before rendering, not after
         raise UserError(f"--seed must be 0 or more, not {args.seed}")
     if not args.out.strip():
