@@ -1,6 +1,7 @@
 """Errors a user can cause; the CLI prints their message on one line and exits with status 2."""
 
 import sys
+import unicodedata
 
 
 class UserError(Exception):
@@ -11,10 +12,13 @@ MESSAGE_CHARS = 300  # an error message quoting what the user sent is cut here
 
 
 def one_line(message: object, limit: int = MESSAGE_CHARS) -> str:
-    """``message`` on one line and at most ``limit`` characters: a message that quotes a
+    """``message`` on one line and at most ``limit`` characters, its control characters escaped: a message that quotes a
     5 MB option value or a multi-line token must not repeat it. The middle goes, so that
     both the file it names and the advice at its end stay."""
     text = " ".join(str(message).split())
+    # a control or format character in what the user sent (an escape in a file name, a bidi override)
+    # shown as its code, not acted on by the terminal
+    text = "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
     if len(text) <= limit:
         return text
     head = (limit - 1) // 2

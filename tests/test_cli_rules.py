@@ -192,6 +192,15 @@ def test_a_damaged_photo_is_one_line_without_the_decoders_own_log(tmp_path, comm
     assert done.returncode == 2 and done.stderr.startswith("subdivision: error: ") and done.stderr.count("\n") == 1, done.stderr
 
 
+def test_a_control_character_in_a_file_name_is_shown_as_its_code(tmp_path, capsys):
+    # (a robustness sweep: an escape in a name set the terminal's colour in the error line)
+    path = tmp_path / "esc\x1b[31mred\u202e.txt"
+    path.write_text("not a board")
+    status, _, err = run(["score", str(path)], capsys)
+    assert status == 2 and "\x1b" not in err and "\u202e" not in err
+    assert "esc\\u001b[31mred\\u202e.txt" in err and err.count("\n") == 1
+
+
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
 @pytest.mark.parametrize("command", ["score", "check", "read"])
 def test_an_endless_file_is_refused_without_reading_it_all(capsys, command):
