@@ -490,6 +490,10 @@ MARKED_OFF_THE_SQUARES = ("the reader is unsure of nearly every square ({unsure}
 NOT_A_GAME = ("the reader is unsure of nearly every square ({unsure} of {squares}): check that this is a Subdivision "
               "game (Looney pyramids; chess pieces are not read), or take the photo again in even light, the whole "
               "board in view")
+# (the same on a grid that runs past the photo's edge: the cut, or a grid off the board, is the likelier cause)
+CUT_OFF_NOT_A_GAME = ("the reader is unsure of nearly every square ({unsure} of {squares}) on a grid that runs past "
+                      "the photo's {edges} edge{s}: check the grid drawn on the photo first, or take the photo again "
+                      "with the whole board in view")
 
 
 # With the players' colours told, a group the photo alone would name a colour not told at these
@@ -626,6 +630,11 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
             if edges:
                 reading.warn("photo", text.format(edges=listed(edges), s="s" if len(edges) > 1 else "",
                                                   verb="" if len(edges) > 1 else "s"), first=True)
+        if cut:  # nearly every square unsure: the cut said as the likelier cause (a walkthrough was told of chess first)
+            reading.warnings = [CUT_OFF_NOT_A_GAME.format(unsure=len(reading.uncertain), squares=reading.board.rows * reading.board.cols,
+                                                          edges=listed(cut), s="s" if len(cut) > 1 else "")
+                                if kind == "unsure_board" else text
+                                for text, kind in zip(reading.warnings, reading.warning_kinds)]
     if found and grid.another_board:  # which board was read: said before what was read on it
         reading.warn("another_board", ANOTHER_BOARD, first=True)
     if grid_doubted:

@@ -3,6 +3,7 @@
 import io
 import math
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -494,6 +495,23 @@ def test_a_photo_cut_off_through_the_play_area_says_so():
     again = read_image(cropped, grid=grid_from_corners(cropped, cut.grid.corners, 8, 8), threehouse=None)
     assert "the photo's bottom edge cuts through the play area: part of it is out of the photo" in " ".join(again.warnings)
     assert [c.cell for c in again.cells if c.out_of_photo] == [c.cell for c in cut.cells if c.out_of_photo]
+
+
+def test_nearly_every_square_unsure_on_a_grid_past_the_photos_edge_is_said_of_the_cut_not_of_chess(tmp_path):
+    # A walkthrough: dev's studio_001302 cut through row 1 was first told to check that it is a
+    # Subdivision game (chess pieces?); the cut itself was said among the notes only.
+    path = Path(__file__).resolve().parents[1] / "sample_photos" / "dev" / "studio_001302.jpg"
+    truth = json.loads(path.with_suffix(".json").read_text())
+    bottom = int(np.mean([y for name, (_, y) in truth["square_centres"].items() if name[1:] == "1"]))
+    photo = tmp_path / "cut.jpg"
+    cv2.imwrite(str(photo), cv2.imread(str(path))[:bottom], [cv2.IMWRITE_JPEG_QUALITY, 95])
+    cut = read_photo(photo)
+    assert "unsure_board" in cut.warning_kinds
+    said = cut.warnings[cut.warning_kinds.index("unsure_board")]
+    assert re.fullmatch(r"the reader is unsure of nearly every square \(\d+ of \d+\) on a grid that runs past the photo's "
+                        r"bottom edge: check the grid drawn on the photo first, or take the photo again with the whole "
+                        r"board in view", said), said
+    assert "chess" not in " ".join(cut.warnings)
 
 
 def test_a_board_cut_to_a_strip_by_the_photos_edge_says_the_rest_may_be_out_of_the_photo(tmp_path, capsys):
