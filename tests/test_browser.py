@@ -552,6 +552,27 @@ def test_bare_squares_doubted_only_for_a_missed_piece_are_settled_once_it_is_pla
     expect(page.locator('#diagram .sq[data-cell="A3"] .mark.corrected')).to_have_count(1)  # (the missed piece: a correction)
 
 
+def test_a_size_chosen_on_another_games_midgame_card_dots_no_square_of_a_new_photos_board(page):
+    # A walkthrough: "1-pip" tapped on the last game's card stayed chosen for the next photo, another
+    # game; the pieces an arm had hidden, put right there, fell on its dotted squares and were taken as moves.
+    answer_plain_read(page, "r1 . .\n. b1 .\n. . .\n")
+    page.click('#midgame .size[data-pips="1"]')
+    expect(page.locator('#midgame .size[aria-pressed="true"]')).to_have_count(1)
+    page.unroute("**/api/read")
+    board = "r2 . . .\n. b2 . .\n. . . .\n. . . #\n"
+    answer_read(page, {"board": board, "uncertain": ["C2"], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                       "reading": {"board": board, "warnings": [], "warning_kinds": [], "colour_groups": [],
+                                   "cells": [{"cell": "C2", "value": ".", "confidence": 0.5, "covered": True,
+                                              "alternatives": [{"value": "#", "confidence": 0.5}]}]}})
+    expect(page.locator("#board-text")).to_have_value(board)
+    expect(page.locator('#midgame .size[aria-pressed="true"]')).to_have_count(0)
+    expect(page.locator("#diagram .legal-dot")).to_have_count(0)
+    colour = page.locator("#move-colour").input_value()
+    pick(page, "C2", f"{colour} 1-pip")  # the piece the arm hid: a correction
+    expect(page.locator('#diagram .sq[data-cell="C2"] .mark.corrected')).to_have_count(1)
+    expect(page.locator("#undo-move")).to_be_hidden()
+
+
 def test_a_rule_broken_on_squares_the_reader_was_unsure_of_says_to_check_them_first(page):
     # Read as it stands, the board breaks no rule; the 3-pip set on B3 by hand is Near the red
     # 3-pip the reader was unsure of (A4, read so by the stash counts) and the one it was sure of (C2).

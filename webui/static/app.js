@@ -1091,6 +1091,10 @@
     const turnedToMatch = sameGame && !carried && gone.turns > 0;
     if (turnedToMatch) turnQuarters((4 - gone.turns) % 4); // (its read tokens and watch turned with it)
     if (anotherBoard || (otherBoard && !samePhoto) || !state.seats.some(piecesOf)) state.seats = [];
+    // another game: no piece chosen in its mid-game card yet, so no square dotted for one, and a piece put
+    // on a square is a move only as the photo's reading says (a walkthrough: a size tapped on the last
+    // game's card dotted this one's squares, and the pieces an arm hid, put right, were taken as moves)
+    if (anotherBoard || (otherBoard && !samePhoto) || !last) state.movePips = null;
     state.seatsWatched = false; // an order kept from this game's last board stands as if tapped in
     syncBoardText();
     save();
