@@ -3247,7 +3247,7 @@ def test_uncertain_squares_are_marked_and_the_picker_offers_the_next_best(page):
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="C1"]').click()  # read over a likelier-looking value: says why
     expect(page.locator("#picker-reading")).to_have_text(
-        "Read as red 1-pip (under 1% sure); next best: park 99%. It was read so to fit the stash counts: by its look alone, something else is likelier.")
+        "Read as red 1-pip (under 1% sure); next best: park 99%. It was read so to fit the stash counts (how many pieces of each size a player has): by its look alone, something else is likelier.")
     page.keyboard.press("Escape")
     page.locator('#diagram .sq[data-cell="B2"]').click()
     page.get_by_label("blue 3-pip", exact=True).click()
@@ -5544,7 +5544,7 @@ def test_a_doubted_grid_is_asked_before_a_colour(page):
                                    "warning_kinds": ["grid", "colour_check"]}})
     expect(page.locator("#message")).to_contain_text(
         "Check the grid on the photo and the colour of the white pieces (one tap below). "
-        "Check the grid first: its corners marked read the photo again, and the rest is asked anew.")
+        "Check the grid first: marking its corners reads the photo again, and the other questions are asked again.")
     expect(page.locator("#message")).not_to_contain_text("Answer the colour question first")
     expect(page.locator("#reader-checks > *").first).to_have_class(re.compile(r"\bgrid-check\b"))
     # a grid that is right is said so at one tap (a walkthrough marked a right grid's corners and

@@ -1344,6 +1344,9 @@
       && uncheckedUnsure().length >= (reading.unsureRead === undefined ? reading.unsure.length : reading.unsureRead));
   }
 
+  // What each of the game's constraints that settle a square is, in a player's words (a walkthrough: jargon)
+  const SETTLED_SAID = { "stash counts": " (how many pieces of each size a player has)", "turn order": " (players take turns)",
+    "parks' symmetry": " (parks are laid out symmetrically)" };
   const LEAST_SURE = 0.5; // an unsure square read at odds under this is likelier wrong than right
   const LEAST_SURE_NAMED = 4; // the most of them the top message names (the rest counted)
   const CROWDED_SHARE = 0.5; // unsure of more than this share of the board's squares, no one tap confirms them
@@ -1401,7 +1404,7 @@
     // another game's colours, and read again without them the other questions may change; so
     // does a stash read again as the other (stashAskedFirst).
     const colourFirst = toldFirst ? " Check the colours ticked first: reading again without them may answer the rest."
-      : gridFirst ? " Check the grid first: its corners marked read the photo again, and the rest is asked anew."
+      : gridFirst ? " Check the grid first: marking its corners reads the photo again, and the other questions are asked again."
       : stashFirst ? ` Check the stash first: if it is ${nameOfStash(!state.reading.threehouse)}, the photo is read again and the rest asked anew.`
         : byColour.size ? ` Answer the colour question${colours.length > 1 ? "s" : ""} first: ${colours.length > 1 ? "they" : "it"} may settle `
           + `${n === 1 ? "that square" : byColour.size < n ? `${byColour.size} of these squares` : n === 2 ? "both of these squares" : "all of these squares"}.` : "";
@@ -3397,7 +3400,7 @@
       const inDoubt = groupNameInDoubt(name, info, now);
       // A value chosen over likelier-looking ones says what chose it.
       // (its confidence weighs what chose it, so the look's own doubt is said apart)
-      const settled = typeof info.settled_by === "string" ? ` It was read so to fit the ${info.settled_by}: by its look alone, something else is likelier.` : "";
+      const settled = typeof info.settled_by === "string" ? ` It was read so to fit the ${info.settled_by}${SETTLED_SAID[info.settled_by] || ""}: by its look alone, something else is likelier.` : "";
       // A pyramid the piece in front partly hides: a small one may be that piece's side, a taller one shows only its top.
       const hidden = info.partly_hidden === true ? " A piece in front of it hides part of its base in the photo." : "";
       // A piece the colour of its square (or a black or see-through one seen from straight above on a black one) shows little outline.
