@@ -199,6 +199,11 @@ def test_a_control_character_in_a_file_name_is_shown_as_its_code(tmp_path, capsy
     status, _, err = run(["score", str(path)], capsys)
     assert status == 2 and "\x1b" not in err and "\u202e" not in err
     assert "esc\\u001b[31mred\\u202e.txt" in err and err.count("\n") == 1
+    # an emoji's zero-width joiners and a right-to-left mark are kept
+    path = tmp_path / "\U0001f468\u200d\U0001f469 \u200f\u05e9.txt"
+    path.write_text("not a board")
+    status, _, err = run(["score", str(path)], capsys)
+    assert status == 2 and str(path) in err
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")

@@ -587,10 +587,10 @@ def test_marks_of_another_size_than_the_board_fall_back_to_the_marks():
     ([[0, 0], [np.nan, 0], [100, 100], [0, 100]], (8, 8), "four outer corners"),
     ([[10, 10], [300, 10], [60, 60], [10, 300]], (8, 8), "do not outline a board"),
     ([[10, 10], [900, 10], [900, 400], [10, 400]], (8, 8), "outside"),
-    # each corner within the slack, but the board they outline wholly or mostly off the photo (a 500 once)
-    ([[650, 100], [790, 100], [790, 240], [650, 240]], (8, 8), "most of the board .* lies outside the photo"),
-    ([[-150, 100], [-5, 100], [-5, 245], [-150, 245]], (8, 8), "most of the board .* lies outside the photo"),
-    ([[-100, 100], [60, 100], [60, 260], [-100, 260]], (8, 8), "most of the board .* lies outside the photo"),
+    # each corner within the slack, but the board they outline wholly or nearly all off the photo (a 500 once)
+    ([[650, 100], [790, 100], [790, 240], [650, 240]], (8, 8), "nearly all of the board .* lies outside the photo"),
+    ([[-150, 100], [-5, 100], [-5, 245], [-150, 245]], (8, 8), "nearly all of the board .* lies outside the photo"),
+    ([[-140, 100], [30, 100], [30, 270], [-140, 270]], (8, 8), "nearly all of the board .* lies outside the photo"),
     ([[10, 10], [40, 10], [40, 40], [10, 40]], (8, 8), "too small"),
     ([[100, 300], [300, 302], [500, 300], [300, 298]], (5, 5), "too small"),  # a sliver: long sides, no breadth
     ([[10, 10], [300, 10], [300, 300], [10, 300]], (10, 10), "3 to 8 squares"),
@@ -601,8 +601,9 @@ def test_marks_that_cannot_outline_a_board_say_why(corners, squares, message):
     assert issubclass(InvalidCorners, UserError)
 
 
-def test_marks_of_a_board_the_photos_edge_cuts_are_taken_while_most_of_it_is_in_the_photo():
-    fit = grid_from_corners(np.zeros((480, 640, 3), np.uint8), [[-60, 100], [200, 100], [200, 360], [-60, 360]], 8, 8)
+def test_marks_of_a_board_the_photos_edge_cuts_are_taken_while_a_play_area_of_it_may_be_in_the_photo():
+    # 5 of 8 columns and rows in the photo (a 5x5 play area in a corner of the board: 0.39 of it)
+    fit = grid_from_corners(np.zeros((480, 640, 3), np.uint8), [[-96, -96], [160, -96], [160, 160], [-96, 160]], 8, 8)
     assert (fit.rows, fit.cols) == (8, 8)
 
 

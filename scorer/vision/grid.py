@@ -773,7 +773,9 @@ MARKED_MIN_SQUARE_PX = 6.0  # at working resolution: smaller squares cannot be r
 # How far outside the photo a marked corner may lie, in its longer side: a board the photo's edge
 # cuts off has corners out of it (the finder's own grid, offered to the player to move, among them)
 MARKED_SLACK = 0.25
-MARKED_MIN_INSIDE = 0.5  # of the marked outline's area: less in the photo leaves too little of the board to read
+# of the marked outline's area in the photo: less leaves too little of the board to read (a 5x5 play
+# area of an 8x8, all in the photo, is 0.39 of it)
+MARKED_MIN_INSIDE = 0.25
 
 
 def parse_squares(text: str) -> tuple[int, int]:
@@ -816,7 +818,7 @@ def grid_from_corners(image_bgr: np.ndarray, corners, rows: int = 8, cols: int =
     photo = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
     inside, _ = cv2.intersectConvexConvex(ordered.astype(np.float32), photo)
     if inside < MARKED_MIN_INSIDE * cv2.contourArea(ordered.astype(np.float32)):
-        raise InvalidCorners("most of the board the corners outline lies outside the photo: "
+        raise InvalidCorners("nearly all of the board the corners outline lies outside the photo: "
                              "mark the board's corners in it, or take it again with the whole board in view")
     gray = image_bgr if image_bgr.ndim == 2 else cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
     gray, scale = working_gray(gray)
