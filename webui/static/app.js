@@ -858,13 +858,13 @@
   function rescore() {
     if (!state.cells) return;
     const shownBefore = messagesShown;
-    const outcomeBefore = $("#outcome").dataset.sentence;
+    const outcomeBefore = $("#outcome").dataset.result;
     return analyse(boardText(), { quiet: true, correction: true }).then((ok) => {
       if (ok && messagesShown === shownBefore && !(state.reading && showReadingMessage())) clearMessage();
       // Only a finished game's: mid-game the lead changes move by move (a game played on the page,
       // or carried on from a photo), and the toast would cover the next player's squares.
       const final = state.reading && state.check && state.check.game_over;
-      if (ok && final && $("#outcome").dataset.sentence !== outcomeBefore) toastOutcome();
+      if (ok && final && $("#outcome").dataset.result !== outcomeBefore) toastOutcome();
       return ok;
     });
   }
@@ -1016,6 +1016,7 @@
         return;
       }
       fillMessage($("#mark-error"), text, action);
+      state.markErrorFor = JSON.stringify(state.marks); // (gone once they change)
       scrollIntoViewIfOut($("#mark-error"), "nearest");
     }
   }
@@ -1043,6 +1044,7 @@
     // seen on photos of the game), kept aside where this photo's board does not hold it
     const aside = samePhoto ? null : boardPutAside({ entered: true });
     const last = lastBoardSeen();
+    state.checkedFor = null; // (the last board's scoring answers for this reading's board no more: its outcome not said with these doubts)
     const doubtedBefore = last ? last.doubted : new Set(); // the last board's own doubts: no sure piece of it
     const reading = data.reading || {};
     const byCell = {};
@@ -1591,6 +1593,7 @@
 
   function renderMarking() {
     const n = state.marks.length;
+    if (JSON.stringify(state.marks) !== state.markErrorFor) $("#mark-error").hidden = true; // (said of other marks)
     if (state.keyMark != null && state.keyMark >= n) state.keyMark = null; // undone
     const byKeyboard = state.markCursor && $("#mark-wrap").matches(":focus-visible");
     $("#mark-status").textContent = !state.mark ? "Loading the photo\u2026"
@@ -1794,7 +1797,9 @@
     if (state.reading.toldKept) checked.add("colours_told"); // said right by the player
     if (state.reading.gridKept) checked.add("grid");
     const kinds = state.reading.noteKinds || [];
-    const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]));
+    const notes = state.reading.notes.filter((w, i) => !checked.has(kinds[i]))
+      // (the grid said right: the reader's "or the grid is off the board" answered)
+      .map((w) => (state.reading.gridKept ? w.replace(/, or the grid is off the board \(check it first\)$/, "") : w));
     // (while in doubt: not once confirmed, a walkthrough found it said after)
     const settled = (state.reading.settled || []).filter((cell) => stillAsRead(cell) && state.reading.byCell[cell]
       && state.reading.unsure.includes(cell))
@@ -2180,11 +2185,11 @@
     const letters = { ...others, ...(group && renamed.includes(group) ? letterRenames(group, renamed) : {}) };
     const named = (v) => (typeof v === "string" && v.length === 2 && letters[v[0]] ? letters[v[0]] + v[1] : v);
     const value = named(info.value);
-    // its group's name answered: the names it was weighed against, of no player on the board, are no next best
-    // (a walkthrough: clear offered after "Yes, white" where no one played clear)
-    const onBoard = onBoardColours();
-    const ruledOut = group && group.answered
-      ? new Set((group.alternatives || []).map((a) => a.colour).filter((c) => c !== group.colour && !onBoard.has(c))) : new Set();
+    // its group's name answered: the names it was weighed against that are no player's, every player's
+    // colour known, are no next best (a walkthrough: clear offered after "Yes, white" where no one played clear)
+    const players = group && group.answered ? playersColours() : null;
+    const ruledOut = players && players.allKnown
+      ? new Set((group.alternatives || []).map((a) => a.colour).filter((c) => c !== group.colour && !players.known.has(c))) : new Set();
     const alternatives = [];
     for (const a of alternativesOf(info)) {
       const v = named(a.value);
@@ -2194,6 +2199,18 @@
       else if (typeof a.confidence === "number") same.confidence = (same.confidence || 0) + a.confidence;
     }
     return { value, alternatives, letters };
+  }
+
+  // The players' colours known: those on the board and those told (ticked, unless a colour on
+  // the board is not among the ticks, left from another game; the order of play); ``allKnown``
+  // unless there are fewer of them than players (a player yet to place a piece, whose colour
+  // only they know) or none.
+  function playersColours() {
+    const onBoard = onBoardColours(), ticked = options().colours;
+    const told = [...onBoard].every((c) => ticked.includes(c)) ? ticked : [];
+    const known = new Set([...onBoard, ...told, ...state.seats]);
+    const players = state.check && state.check.players;
+    return { known, allKnown: known.size > 0 && !(players > 0 && known.size < players) };
   }
 
   // Colour group ``group``'s name settled (its check answered): the marks it explains dropped
@@ -2693,6 +2710,7 @@
     else if (winners.length === 1) outcome.textContent = `${cap(winners[0])} ${over ? "wins" : "leads"} with ${points(players[winners[0]].total)}.`;
     else if (winners.length > 1) outcome.textContent = `${over ? "Tie" : "Tied for the lead"}: ${listed(winners.map(cap), "and")} with ${points(players[winners[0]].total)} each.`;
     else outcome.textContent = "";
+    const result = outcome.textContent;
     if (ranking.length && unsureBoardStands()) {
       outcome.textContent = `If the reading is right (it is unsure of nearly every square): ${outcome.textContent}`;
     } else if (ranking.length && outcome.textContent) { // (a walkthrough: "Black wins" said as fact, 33 squares in doubt)
@@ -2701,6 +2719,7 @@
     }
     const sentence = outcome.textContent + (ranking.length && broken ? " The board breaks a rule." : "");
     outcome.dataset.sentence = sentence;
+    outcome.dataset.result = `${result}${ranking.length && broken ? " The board breaks a rule." : ""}`; // (less what is left to check)
     if (ranking.length && broken) {  // the Legality card may be screens below
       outcome.textContent = sentence.replace(/\.$/, ": ");
       outcome.append(el("button", { type: "button", class: "button link", onclick: () => goTo($("#legality")) }, "see Legality"));
@@ -2882,31 +2901,44 @@
   }
 
   // Once the pieces on the board can come from players taking turns (``check`` finds no turn-order
-  // problem), the pieces the reader thought missed are placed (or were never there): the squares it
-  // doubted only for them are sure, as their look is (a walkthrough: 17 bare squares stayed marked
-  // after the missed piece was put on its square, to be confirmed one by one). Their names.
+  // problem) by the player's corrections alone (no move played since the photo), the pieces the reader
+  // thought missed are placed (or were never there): the squares it doubted only for them are sure, as
+  // their look is (a walkthrough: 17 bare squares stayed marked after the missed piece was put on its
+  // square, to be confirmed one by one); kept apart (``missedSettled``), they are doubted again when
+  // the turn-order problem comes back (that piece taken off again, say). The squares settled now.
   function settleMissedPieceDoubts(check) {
-    if (!state.reading || (check.violations || []).some((v) => v.rule === "turn_order")) return [];
-    const settled = state.reading.unsure.filter(missedPieceDoubt);
+    const reading = state.reading;
+    if (!reading) return [];
+    const broken = (check.violations || []).some((v) => v.rule === "turn_order");
+    if (broken && reading.missedSettled) {
+      const back = reading.missedSettled.filter((name) => tokenAt(name) === "." && !reading.unsure.includes(name));
+      reading.unsure = reading.unsure.concat(back);
+      reading.doubted = (reading.doubted || []).concat(back.filter((name) => !(reading.doubted || []).includes(name)));
+      reading.missedSettled = null;
+      return [];
+    }
+    if (broken || placedSinceCount() > 0) return [];
+    const settled = reading.unsure.filter(missedPieceDoubt);
     if (!settled.length) return [];
-    state.reading.unsure = state.reading.unsure.filter((name) => !settled.includes(name));
+    reading.unsure = reading.unsure.filter((name) => !settled.includes(name));
     doubtsAnswered(settled);
+    reading.missedSettled = (reading.missedSettled || []).concat(settled);
     return settled;
   }
 
   function sayMissedPiecesFound(names) {
     const text = `The pieces on the board can come from players taking turns now, so the ${names.length === 1 ? "bare square"
       : `${names.length} bare squares`} the reader doubted only as places a piece it missed might stand ${names.length === 1 ? "is" : "are"} sure.`;
-    announce(text);
     const note = state.boardNote;
     if (!note || note.board !== boardText() || note.info) showBoardNote(text, null, { reveal: false, info: true });
+    else announce(text); // (said once: the note under the board is an alert)
   }
 
   // Where the reader took a turn order broken for pieces it missed: how many bare squares it doubted for them.
   function missedNote() {
     const bare = uncheckedUnsure().filter(missedPieceDoubt).length;
     return bare ? `The reader took it for pieces it missed: one may stand on any of the ${bare} bare squares marked`
-      + " unsure for that (placing it settles them)." : "";
+      + " unsure for that." : "";
   }
 
   // A turn order broken while a move taken back here waits to be made again: why, and when it mends.
@@ -3418,14 +3450,8 @@
       $("#picker-reading").textContent = "";
     }
     $("#picker-key").hidden = ![...suggestions].some((v) => v !== current);
-    // The players' colours known: those on the board and those told (ticked, unless a colour on
-    // the board is not among the ticks, left from another game; the order of play). Fewer of
-    // them than players: a player yet to place a piece, whose colour only they know.
-    const onBoard = onBoardColours(), ticked = options().colours;
-    const told = [...onBoard].every((c) => ticked.includes(c)) ? ticked : [];
-    const known = new Set([...onBoard, ...told, ...state.seats]);
-    const players = state.check && state.check.players;
-    const showAll = known.size === 0 || (players > 0 && known.size < players);
+    const { known, allKnown } = playersColours();
+    const showAll = !allKnown;
     const offered = new Set(known); // and the reader's next best
     for (const v of suggestions) if (v && v.length === 2 && NAME_OF[v[0]]) offered.add(NAME_OF[v[0]]);
     $("#picker-colours").classList.toggle("all", showAll);
