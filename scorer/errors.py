@@ -13,9 +13,9 @@ MESSAGE_CHARS = 300  # an error message quoting what the user sent is cut here
 
 
 def one_line(message: object, limit: int = MESSAGE_CHARS) -> str:
-    """``message`` on one line and at most ``limit`` characters, its control characters and bidi overrides escaped: a message that quotes a
-    5 MB option value or a multi-line token must not repeat it. The middle goes, so that
-    both the file it names and the advice at its end stay."""
+    """``message`` on one line and at most ``limit`` characters, its control characters and bidi
+    overrides escaped: a message that quotes a 5 MB option value or a multi-line token must not
+    repeat it. The middle goes, so that both the file it names and the advice at its end stay."""
     text = " ".join(str(message).split())
     # a control character in what the user sent (an escape in a file name) or a bidi override or isolate
     # shown as its code, not acted on by the terminal (a zero-width joiner in an emoji, a right-to-left mark, kept)

@@ -631,9 +631,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 reading.warn("photo", text.format(edges=listed(edges), s="s" if len(edges) > 1 else "",
                                                   verb="" if len(edges) > 1 else "s"), first=True)
         if cut:  # nearly every square unsure: the cut said as the likelier cause (a walkthrough was told of chess first)
-            reading.warnings = [CUT_OFF_NOT_A_GAME.format(unsure=len(reading.uncertain), squares=reading.board.rows * reading.board.cols,
-                                                          edges=listed(cut), s="s" if len(cut) > 1 else "")
-                                if kind == "unsure_board" else text
+            said = CUT_OFF_NOT_A_GAME.format(unsure=len(reading.uncertain), squares=reading.board.rows * reading.board.cols,
+                                             edges=listed(cut), s="s" if len(cut) > 1 else "")
+            reading.warnings = [said if kind == "unsure_board" else text
                                 for text, kind in zip(reading.warnings, reading.warning_kinds)]
     if found and grid.another_board:  # which board was read: said before what was read on it
         reading.warn("another_board", ANOTHER_BOARD, first=True)

@@ -49,6 +49,14 @@ def test_a_board_off_the_photo_has_no_sharpness(shift):
     assert sharpness(photo, truth_grid(8, 8, corners)) is None
 
 
+def test_a_sliver_of_a_board_at_the_photos_edge_is_judged_without_a_resize_to_nothing():
+    # large squares (shrunk 0.4 times) and one column of pixels in the photo: shrunk, it was none (an OpenCV error)
+    photo, grid = _board_photo(side_px=120)
+    corners = np.asarray(grid.corners, np.float64)
+    sliver = truth_grid(8, 8, (corners - [corners[:, 0].max() + 0.5, 0]).astype(np.float32))
+    assert sharpness(photo, sliver) is None
+
+
 def test_a_blurred_photo_is_read_with_a_warning_and_no_square_sure():
     from scorer.reader import BLURRED, BLURRED_MAX_CONFIDENCE, read_image
 

@@ -45,10 +45,10 @@ def sharpness(gray: np.ndarray, grid: GridFit) -> float | None:
     if gray.size == 0:
         return None
     factor = min(1.0, SQUARE_PX / max(grid.square_side_px(), 1.0))
-    if factor < 1.0:
+    if factor < 1.0 and min(gray.shape[:2]) * factor >= 1.0:  # (a sliver of a board at the photo's edge kept as it is)
         gray = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-        if gray.size == 0:
-            return None
+    else:
+        factor = 1.0
     board = np.zeros(gray.shape[:2], np.uint8)
     cv2.fillConvexPoly(board, np.round((corners - (x0, y0)) * factor).astype(np.int32), 1)
     grey = gray.astype(np.float32)

@@ -1489,7 +1489,6 @@
     endDrag();
     state.marks = [];
     state.mark = null;
-    $("#mark-error").hidden = true;
     state.markCursor = null;
     state.keyMark = null;
     renderMarking();
@@ -2717,9 +2716,10 @@
       const open = stillToCheck();
       if (open) outcome.textContent = `${outcome.textContent.replace(/\.$/, "")} (as read, with ${open} still to check).`;
     }
-    const sentence = outcome.textContent + (ranking.length && broken ? " The board breaks a rule." : "");
+    const breaks = ranking.length && broken ? " The board breaks a rule." : "";
+    const sentence = outcome.textContent + breaks;
     outcome.dataset.sentence = sentence;
-    outcome.dataset.result = `${result}${ranking.length && broken ? " The board breaks a rule." : ""}`; // (less what is left to check)
+    outcome.dataset.result = result + breaks; // (less what is left to check)
     if (ranking.length && broken) {  // the Legality card may be screens below
       outcome.textContent = sentence.replace(/\.$/, ": ");
       outcome.append(el("button", { type: "button", class: "button link", onclick: () => goTo($("#legality")) }, "see Legality"));
