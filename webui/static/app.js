@@ -1638,8 +1638,8 @@
     const arrow = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
     if (arrow) {
       const [x, y] = state.markCursor;
-      const out = state.keyMark != null ? MARKED_SLACK * Math.max(w, h) : 0; // (a corner moved may go past the edge)
-      state.markCursor = [Math.min(Math.max(x + arrow[0] * step, -out), w + out), Math.min(Math.max(y + arrow[1] * step, -out), h + out)];
+      // (a corner moved may go past the edge)
+      state.markCursor = keptOnPhoto([x + arrow[0] * step, y + arrow[1] * step], state.keyMark != null ? MARKED_SLACK : 0);
       if (state.keyMark != null) state.marks[state.keyMark] = state.markCursor.slice();
     } else if (e.key === "Enter" || e.key === " ") {
       if (state.keyMark != null) state.keyMark = null;
@@ -1660,9 +1660,14 @@
   function previewPoint(e, past = 0) {
     const box = $("#mark-photo").getBoundingClientRect();
     if (!box.width || !box.height || !state.mark) return null;
+    const [w, h] = state.mark.size;
+    return keptOnPhoto([((e.clientX - box.left) / box.width) * w, ((e.clientY - box.top) / box.height) * h], past);
+  }
+
+  // Preview point ``[x, y]`` kept within the photo, or within ``past`` of its longer side beyond its edges.
+  function keptOnPhoto([x, y], past) {
     const [w, h] = state.mark.size, out = past * Math.max(w, h);
-    return [Math.min(Math.max(((e.clientX - box.left) / box.width) * w, -out), w + out),
-      Math.min(Math.max(((e.clientY - box.top) / box.height) * h, -out), h + out)];
+    return [Math.min(Math.max(x, -out), w + out), Math.min(Math.max(y, -out), h + out)];
   }
 
   // A click on the photo places a corner there, but the click of a tap whose finger placed one as it lifted.
@@ -1807,14 +1812,19 @@
     return notes.concat(settled, unsure.length ? [`unsure about ${listed(unsure, "and")}`] : []); // how many: the top message
   }
 
+  // The reader's notes and checks, and the outcome, which says what of them is left to check.
   function renderWarnings() {
+    renderReaderNotes();
+    // (by a scoring of the board shown)
+    if (state.score && state.checkedFor === JSON.stringify(checkAsked(boardText()))) renderOutcome();
+  }
+
+  function renderReaderNotes() {
     const items = liveNotes().map((w) => el("li", { text: w }));
     const notes = items.length <= 3 ? el("ul", { class: "warnings" }, items)
       : el("details", {}, el("summary", { text: `${items.length} notes from the reader` }), el("ul", { class: "warnings" }, items));
     $("#reading-warnings").replaceChildren(notes);
     renderReaderChecks();
-    // (what is left to check, said with it; by a scoring of the board shown)
-    if (state.score && state.checkedFor === JSON.stringify(checkAsked(boardText()))) renderOutcome();
   }
 
   // The reader's close calls, each with a one-tap fix, shown under the top message: a colour
@@ -3368,7 +3378,7 @@
     renderDiagram();
     renderScore();
     renderLegality();
-    renderWarnings(); // the reader's notes and checks follow the board and the options
+    renderReaderNotes(); // the reader's notes and checks follow the board and the options (the outcome drawn with the score)
     followNewSize();
   }
 
@@ -3827,7 +3837,7 @@
   // What a check answered changes: the marks, the notes, and what the outcome and the
   // violations say of the reader's doubts.
   function renderConfirmed() {
-    renderWarnings();
+    renderReaderNotes();
     renderDiagram();
     if (!state.score) return;
     renderOutcome();
