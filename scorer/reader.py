@@ -364,6 +364,10 @@ class Reading:
         self.warnings.insert(at, text)
         self.warning_kinds.insert(at, kind)
 
+    def reword(self, kind: str, text: str) -> None:
+        """Say the warnings of ``kind`` as ``text`` (its likelier cause known since they were given)."""
+        self.warnings = [text if said == kind else warning for warning, said in zip(self.warnings, self.warning_kinds)]
+
     def to_dict(self) -> dict:
         """The JSON object of ``subdivision read --json``."""
         grid = None
@@ -631,10 +635,9 @@ def read_image(image: np.ndarray, *, players: int | None = None, threehouse: boo
                 reading.warn("photo", text.format(edges=listed(edges), s="s" if len(edges) > 1 else "",
                                                   verb="" if len(edges) > 1 else "s"), first=True)
         if cut:  # nearly every square unsure: the cut said as the likelier cause (a walkthrough was told of chess first)
-            said = CUT_OFF_NOT_A_GAME.format(unsure=len(reading.uncertain), squares=reading.board.rows * reading.board.cols,
-                                             edges=listed(cut), s="s" if len(cut) > 1 else "")
-            reading.warnings = [said if kind == "unsure_board" else text
-                                for text, kind in zip(reading.warnings, reading.warning_kinds)]
+            reading.reword("unsure_board", CUT_OFF_NOT_A_GAME.format(
+                unsure=len(reading.uncertain), squares=reading.board.rows * reading.board.cols, edges=listed(cut),
+                s="s" if len(cut) > 1 else ""))
     if found and grid.another_board:  # which board was read: said before what was read on it
         reading.warn("another_board", ANOTHER_BOARD, first=True)
     if grid_doubted:
@@ -1139,9 +1142,9 @@ def _marked_off_the_squares(reading: Reading, rows: int, cols: int) -> None:
     said = [(text, kind) for text, kind in zip(reading.warnings, reading.warning_kinds)
             if not (kind == "photo" and text.startswith((GLARE.split("{")[0], COVERED.split("{")[0], SHADOWED)))]
     squares = reading.board.rows * reading.board.cols if reading.board is not None else rows * cols
-    reading.warnings = [MARKED_OFF_THE_SQUARES.format(unsure=len(reading.uncertain), squares=squares, cols=cols, rows=rows)
-                        if kind == "unsure_board" else text for text, kind in said]
-    reading.warning_kinds = [kind for _, kind in said]
+    reading.warnings, reading.warning_kinds = [text for text, _ in said], [kind for _, kind in said]
+    reading.reword("unsure_board", MARKED_OFF_THE_SQUARES.format(unsure=len(reading.uncertain), squares=squares,
+                                                                 cols=cols, rows=rows))
     for cell in reading.cells:
         cell.washed_out = cell.covered = False
 
