@@ -481,14 +481,23 @@ class StashGuess:
     contenders: tuple[int, ...] = ()
     colours_seen: int | None = None  # the number of colours that settled the call
 
-    def doubt(self) -> str | None:
-        """A one-line warning when the other stash fits nearly as well or the colours
-        outvoted the parks (``close``), else None."""
+    def why(self) -> str | None:
+        """What leaves the stash in doubt on a close call (``close``): the parks (and colours)
+        seen and what the setups in the running set up, "7 parks on a 6x6 board (standard
+        for 2 players has 6, ThreeHouse for 3 players 9)"; else None."""
         if not self.close:
             return None
         seen = f"{self.parks_seen} parks" + (f" and {self.colours_seen} colours" if self.colours_seen else "")
-        return (f"unsure of the stash: {seen} on a {self.size}x{self.size} board, read as "
-                f"{stash_name(self.threehouse)}; {SET_THE_STASH}")
+        setups = [s for s in setups_for_size(self.size, self.size) if s.players in self.contenders]
+        has = [f"{stash_name(s.trios == THREEHOUSE_TRIOS)} for {s.players} players {'has ' * (i == 0)}{s.parks}"
+               + " parks" * (i == 0) for i, s in enumerate(setups)]
+        return f"{seen} on a {self.size}x{self.size} board" + (f" ({', '.join(has)})" if has else "")
+
+    def doubt(self) -> str | None:
+        """A one-line warning when the other stash fits nearly as well or the colours
+        outvoted the parks (``close``), else None."""
+        why = self.why()
+        return None if why is None else f"unsure of the stash: {why}, read as {stash_name(self.threehouse)}; {SET_THE_STASH}"
 
 
 def infer_stash(size: int, parks_seen: int, players: int | None = None, colours_seen: int | None = None) -> StashGuess:

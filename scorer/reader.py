@@ -79,8 +79,7 @@ SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from wh
 # Squares the stash counts settled (moved off their own likeliest value) from which a stash
 # inferred for a size both stashes fit is in doubt: the counts are fighting what the photo shows.
 STASH_DOUBT_SETTLED = 8
-STASH_FIGHTS_COUNTS = ("unsure of the stash: {settled} squares were read against their look to fit the {stash} stash's "
-                       "piece counts; " + SET_THE_STASH)
+STASH_FIGHTS_COUNTS = "{settled} squares were read against their look to fit the {stash} stash's piece counts"
 # Seen from under LOW_VIEW_DEG above the board (at the play area's middle), tall pieces hide
 # the smaller ones behind them and sizes read worst: over the renders of 2026-11-27 (the 150
 # steep ones, 40 held out, dev and 60 finished games), boards seen 30-40 degrees up were read
@@ -349,6 +348,7 @@ class Reading:
     threehouse: bool | None = None  # the stash the board was read with (None: not got that far)
     stash_inferred: bool = False  # the stash was inferred from the photo, not given
     stash_unsure: bool = False  # inferred, and the other stash fits the parks nearly as well (or the colours outvoted them, or its counts fight the look)
+    stash_doubt: str | None = None  # when unsure, why: "7 parks on a 6x6 board (standard for 2 players has 6 parks, ...)"
     colours_told: list[str] | None = None  # the players' colours, when they said them (the pieces named among them)
     quality: PhotoQuality | None = None  # blurred, shaken, blown out or too dark (quality.photo_quality)
     grid_marked: bool = False  # the grid came from corners marked by hand, not the board finder
@@ -396,6 +396,7 @@ class Reading:
             "threehouse": self.threehouse,
             "stash_inferred": self.stash_inferred,
             "stash_unsure": self.stash_unsure,
+            "stash_doubt": self.stash_doubt,
             "sharpness": None if self.quality is None or self.quality.sharpness is None
             else round(self.quality.sharpness, 3),
             "blurred": self.blurred,
@@ -993,7 +994,8 @@ def _doubt_a_stash_the_counts_fight(reading: Reading, cells: list[CellReading], 
     settled = sum(cell.changed_by == "counts" for cell in cells)
     if settled >= STASH_DOUBT_SETTLED:
         reading.stash_unsure = True
-        reading.warn("stash", STASH_FIGHTS_COUNTS.format(settled=settled, stash=stash_name(bool(reading.threehouse))))
+        reading.stash_doubt = STASH_FIGHTS_COUNTS.format(settled=settled, stash=stash_name(bool(reading.threehouse)))
+        reading.warn("stash", f"unsure of the stash: {reading.stash_doubt}; {SET_THE_STASH}")
 
 
 def _doubt_hidden_pyramids(cells: list[CellReading], squares: SquaresResult, play: PlayArea) -> None:
@@ -1203,6 +1205,7 @@ def _inferred_stash(reading: Reading, size: int, parks_seen: int, players: int |
             guess = infer_stash(size, parks_seen, players, colours_seen)
     reading.stash_inferred = True
     reading.stash_unsure = guess.close
+    reading.stash_doubt = guess.why()
     doubt = guess.doubt()
     if doubt:
         reading.warn("stash", doubt)

@@ -3310,7 +3310,9 @@ def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):
             "board": board, "uncertain": [],
             "reading": {"board": board, "cells": [], "colour_groups": [], "threehouse": threehouse,
                         "stash_inferred": not threehouse, "stash_unsure": not threehouse,
-                        "warnings": [] if threehouse else ["unsure of the stash: 7 parks on a 6x6 board, read as standard"]},
+                        "stash_doubt": None if threehouse else "7 parks on a 6x6 board (standard for 2 players has 6 parks)",
+                        "warnings": [] if threehouse else ["unsure of the stash: 7 parks on a 6x6 board, read as standard"],
+                        "warning_kinds": [] if threehouse else ["stash"]},
             "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
         })
 
@@ -3318,7 +3320,9 @@ def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
     expect(page.locator("#message")).to_contain_text("Check the stash (one tap below)")
     check = page.locator("#reader-checks .stash-check")
-    expect(check).to_contain_text("Read as a standard game")
+    # why it is in doubt (a walkthrough: the check said only that it was)
+    expect(check).to_contain_text("Read as a standard game, but the photo leaves the stash in doubt: "
+                                  "7 parks on a 6x6 board (standard for 2 players has 6 parks). It is standard")
     expect(check).to_be_in_viewport()
     page.wait_for_timeout(800)  # the smooth scroll to the message
     shot(page, "stash-check", full_page=False)

@@ -416,11 +416,11 @@ def test_reader_reads_a_drawn_board_with_the_true_grid():
     assert len(wrong) <= 1, (wrong, reading.board.to_text())
     d = reading.to_dict()
     assert set(d) == {"file", "board", "grid", "play_area", "cells", "colour_groups", "colours_told", "threehouse",
-                      "stash_inferred", "stash_unsure", "sharpness", "blurred", "row_one_alternative", "warnings",
+                      "stash_inferred", "stash_unsure", "stash_doubt", "sharpness", "blurred", "row_one_alternative", "warnings",
                       "warning_kinds", "seconds"}
     assert len(d["warning_kinds"]) == len(d["warnings"])
     assert d["threehouse"] is False and d["stash_inferred"]  # a 6x6 area with 6 parks: standard
-    assert isinstance(d["stash_unsure"], bool)
+    assert isinstance(d["stash_unsure"], bool) and (d["stash_doubt"] is not None) == d["stash_unsure"]
     area = d["play_area"]
     assert {k: area[k] for k in ("row", "col", "rows", "cols", "ambiguous")} == {
         "row": 1, "col": 1, "rows": 6, "cols": 6, "ambiguous": False}
@@ -632,6 +632,9 @@ def test_three_clear_colours_settle_a_close_stash_call():
     reading = read_image(img)
     assert reading.threehouse and reading.stash_unsure and sorted(reading.colour_names) == ["blue", "green", "red"]
     assert any(w.startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board") for w in reading.warnings)
+    # why, for the page's stash check: what each setup in the running has
+    assert reading.stash_doubt == ("7 parks and 3 colours on a 6x6 board "
+                                   "(standard for 2 players has 6 parks, ThreeHouse for 3 players 9)")
 
 
 SIX_PARKS_THREE_COLOURS = "# r3 b2 g1 . #\n. r1 b1 g3 . .\ng2 . b3 . r2 .\n. . . . . .\n. # . g1 b1 r1\n# r2 . # . #\n"
@@ -658,7 +661,7 @@ def test_six_parks_stay_standard_unless_three_colours_show_clearly(monkeypatch, 
     monkeypatch.setattr(reader, "clear_group_count", lambda *args, **kwargs: colours_shown)
     img, _, _ = draw_scene(Board.from_text(SIX_PARKS_THREE_COLOURS), elevation_deg=55, width=1600, height=1200, seed=0)
     reading = read_image(img)
-    assert not reading.threehouse and not reading.stash_unsure
+    assert not reading.threehouse and not reading.stash_unsure and reading.stash_doubt is None
     assert not any(w.startswith("unsure of the stash") for w in reading.warnings)
 
 
@@ -1912,6 +1915,8 @@ def test_an_inferred_stash_whose_counts_fight_the_look_is_doubted(size, settled,
     stash = "ThreeHouse" if threehouse_read else "standard"
     assert (f"unsure of the stash: {settled} squares were read against their look to fit the {stash} stash's piece counts"
             in " ".join(reading.warnings)) is unsure
+    assert reading.stash_doubt == (f"{settled} squares were read against their look to fit the {stash} stash's piece counts"
+                                   if unsure else None)
     told = Reading(None, None, None, None, threehouse=threehouse_read, stash_inferred=False)
     _doubt_a_stash_the_counts_fight(told, cells, PlayArea(0, 0, size, size))
     assert not told.stash_unsure and not told.warnings  # a stash the player gave is not doubted

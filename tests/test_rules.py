@@ -468,7 +468,10 @@ def test_the_colours_seen_settle_a_close_stash_call():
     assert infer_stash(6, 7).contenders == (2, 3) and not infer_stash(6, 7).threehouse
     settled = infer_stash(6, 7, colours_seen=3)
     assert settled.threehouse and settled.close  # still marked close: the player may know better
-    assert settled.doubt().startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board, read as ThreeHouse")
+    assert settled.doubt().startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board "
+                                      "(standard for 2 players has 6 parks, ThreeHouse for 3 players 9), read as ThreeHouse")
+    assert infer_stash(6, 3).why() == "3 parks on a 6x6 board (standard for 2 players has 6 parks, ThreeHouse for 4 players 0)"
+    assert infer_stash(6, 6).why() is None  # not a close call
     # 8 parks fit ThreeHouse's 9 better: two colours there are likelier two players' pieces
     # seen as one colour (cyan and clear) than two pieces or bare squares read as parks
     assert infer_stash(6, 8, colours_seen=2).threehouse and infer_stash(6, 8, colours_seen=2).close
@@ -487,7 +490,8 @@ def test_more_colours_than_the_parks_setup_has_players_outvote_a_few_markers_tak
     assert not plain.threehouse and not plain.close and plain.contenders == (2, 3)
     outvoted = infer_stash(6, 6, colours_seen=3)
     assert outvoted.threehouse and outvoted.close and outvoted.colours_seen == 3
-    assert outvoted.doubt().startswith("unsure of the stash: 6 parks and 3 colours on a 6x6 board, read as ThreeHouse")
+    assert outvoted.doubt().startswith("unsure of the stash: 6 parks and 3 colours on a 6x6 board "
+                                       "(standard for 2 players has 6 parks, ThreeHouse for 3 players 9), read as ThreeHouse")
     # Two colours agree with the parks; four players' ThreeHouse (no parks) is too far off 6.
     assert not infer_stash(6, 6, colours_seen=2).threehouse and infer_stash(6, 6, colours_seen=2).doubt() is None
     assert not infer_stash(6, 6, colours_seen=4).threehouse and infer_stash(6, 6, colours_seen=4).doubt() is None

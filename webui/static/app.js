@@ -1052,7 +1052,8 @@
     const unsure = new Set(data.uncertain || []);
     const settled = (reading.cells || []).filter((c) => c.settled_by).map((c) => c.cell);
     state.reading = { byCell, unsure: Array.from(unsure), doubted: Array.from(unsure), unsureRead: unsure.size, unsureBelow: data.unsure_below || UNSURE_BELOW, ...readerNotes(reading), settled,
-      colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure, threehouse: !!reading.threehouse,
+      colourGroups: reading.colour_groups || [], stashUnsure: !!reading.stash_unsure,
+      stashDoubt: typeof reading.stash_doubt === "string" ? reading.stash_doubt : null, threehouse: !!reading.threehouse,
       blurred: !!reading.blurred, gridUnsure: !!(reading.grid && reading.grid.unsure),
       unsureBoard: (reading.warnings || []).find((w, i) => (reading.warning_kinds || [])[i] === "unsure_board") || null,
       anotherBoard: !!(reading.grid && reading.grid.another_board),
@@ -1874,7 +1875,9 @@
     if (state.reading.stashUnsure && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
       // (one tap only while the photo is at hand: after a reload it is not kept)
-      checks.push({ kind: "stash", topic: "the stash", oneTap: !!state.lastPhoto, node: () => el("p", { class: "stash-check" }, `Read as a ${read} game, but the photo leaves the stash in doubt. `,
+      checks.push({ kind: "stash", topic: "the stash", oneTap: !!state.lastPhoto, node: () => el("p", { class: "stash-check" },
+        // (why: the parks seen against each setup's, or the squares its counts read against their look)
+        `Read as a ${read} game, but the photo leaves the stash in doubt${typeof state.reading.stashDoubt === "string" ? `: ${state.reading.stashDoubt}` : ""}. `,
         // as read: the stash set so for this photo (the board scored again, not read again)
         el("button", { type: "button", class: "button", onclick: () => keepStashRead() }, `It is ${read}`), " ",
         state.lastPhoto ? el("button", { type: "button", class: "button", onclick: () => readAgainAs(!state.reading.threehouse) },
