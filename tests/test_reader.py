@@ -963,6 +963,9 @@ def test_the_overlay_is_a_png_or_a_jpeg_as_named_and_never_written_over_a_photo(
             main(["read", str(photo), "--overlay", str(tmp_path / name)])
         assert exit_info.value.code == 2 and f"give the overlay file a name before {name}" in capsys.readouterr().err
     assert not list(tmp_path.glob(".*"))
+    with pytest.raises(SystemExit) as exit_info:  # standard output carries the reading: not "-.png" written
+        main(["read", str(photo), "--overlay", "-"])
+    assert exit_info.value.code == 2 and "not to standard output" in capsys.readouterr().err
     assert main(["read", str(photo), "--overlay", str(tmp_path / ".my-overlay")]) == 0  # a hidden file's own name
     assert (tmp_path / ".my-overlay.png").read_bytes()[:4] == b"\x89PNG"
     for name in ("x" * 300 + ".png", "x" * 300 + "/over.png"):  # too long for the file system: said before reading

@@ -84,6 +84,9 @@ def overlay_argument(text: str) -> str:
     """``--overlay``: a file name, not an empty one, for a PNG or a JPEG (no suffix: PNG)."""
     if not text.strip():
         raise argparse.ArgumentTypeError("give the file to write the overlay to, e.g. --overlay out.png")
+    if text.strip() == "-":  # (not a file named "-.png": the reading itself goes to standard output)
+        raise argparse.ArgumentTypeError("the overlay is written to a file, not to standard output: "
+                                         "give its name, e.g. --overlay out.png")
     try:
         folder = text.endswith(("/", os.sep)) or Path(text).is_dir()
     except OSError as err:  # a name too long for the file system, ...
