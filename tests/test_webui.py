@@ -7,6 +7,7 @@ limits, options, statuses, the overlay); tests/test_webui_photos.py runs the rea
 from __future__ import annotations
 
 import base64
+import gzip
 import io
 import json
 import re
@@ -549,6 +550,27 @@ def test_json_nested_past_the_parser_is_a_400_not_a_500(client):
         response = client.post(route, data='{"board": ' + "[" * 5000 + "]" * 5000 + "}",
                                content_type="application/json")
         assert "the JSON is nested too deeply" in assert_json_error(response, 400)
+
+
+def test_a_key_given_twice_in_the_json_is_a_400_not_the_last_one_taken(client):
+    # (a robustness sweep: {"board": A, "board": B} scored B without a word)
+    for body in ('{"board": "# . #\\n. r1 .\\n# . #", "board": ". . .\\n. . .\\n. . ."}',
+                 '{"board": ". . .\\n. . .\\n. . .", "seats": {"red": 1, "red": 2}}'):
+        response = client.post("/api/check", data=body, content_type="application/json")
+        assert "is given twice" in assert_json_error(response, 400)
+    response = client.post("/api/score", data='{"board": ". . .\\n. . .\\n. . ."}', content_type="application/json")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("route", ["/api/score", "/api/check", "/api/read", "/api/preview"])
+def test_a_compressed_body_is_a_415_saying_to_send_it_uncompressed(client, route):
+    # (a robustness sweep: a gzip body was read as it came, "not JSON" or a damaged photo)
+    body = gzip.compress(b'{"board": ". . .\\n. . .\\n. . ."}')
+    response = client.post(route, data=body, content_type="application/json", headers={"Content-Encoding": "gzip"})
+    assert "Content-Encoding: gzip: send it uncompressed" in assert_json_error(response, 415)
+    response = client.post("/api/score", data=b'{"board": ". . .\\n. . .\\n. . ."}', content_type="application/json",
+                           headers={"Content-Encoding": "identity"})
+    assert response.status_code == 200
 
 
 def test_an_option_nested_as_deep_as_the_parser_takes_is_a_400_not_a_500(client):

@@ -175,13 +175,23 @@ def _json_integer(digits: str) -> int:
     return int(digits)
 
 
+def _unrepeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; a key given twice (which of the two counts?) is an error."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key[:40]!r} is given twice")
+        seen[key] = value
+    return seen
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object, or a 400 saying what is wrong with the body."""
     example = 'send a JSON object such as {"board": "<board notation>"}'
     if not request.is_json:
         raise ApiError(400, example + " with Content-Type: application/json")
     try:
-        body = json.loads(request.get_data(cache=True), parse_int=_json_integer)
+        body = json.loads(request.get_data(cache=True), parse_int=_json_integer, object_pairs_hook=_unrepeated_keys)
     except RecursionError:
         raise ApiError(400, f"the JSON is nested too deeply: {example}") from None
     except json.JSONDecodeError as err:
@@ -239,6 +249,15 @@ def board_fields(board: Board) -> dict[str, Any]:
 
 
 # --- routes -------------------------------------------------------------------------------
+@bp.before_request
+def uncompressed_body():
+    """A 415 for a body sent compressed (``Content-Encoding: gzip``), which would otherwise be
+    read as it came and refused as damaged or not JSON."""
+    encoding = request.headers.get("Content-Encoding", "").strip().lower()
+    if encoding not in ("", "identity"):
+        raise ApiError(415, f"the body is sent with Content-Encoding: {encoding[:40]}: send it uncompressed")
+
+
 @bp.after_request
 def options_as_json(response):
     """Flask's own answer to OPTIONS (an empty page, the methods in its Allow header) as JSON,
