@@ -643,6 +643,7 @@
     note.className = "message board-note" + (info ? " info" : ""); // news, not a problem
     state.boardNote = { text, info, action, board: boardText() };
     save();
+    renderPutBack(); // (its link while the note does not offer that board)
     if (action && action.next && state.check) { // whose turn: once the piece is taken back (and no dots meanwhile)
       renderMidgame();
       renderDiagram();
@@ -656,13 +657,14 @@
   function noteButton(action) {
     if (action.kind === "take_back") return takeBack(action.name, action.value);
     if (action.kind === "park_back") return parkBack(action.name, action.value, action.watched);
-    return { label: "Put the last board back", onclick: () => state.putAside && putBoardBack(state.putAside) };
+    return { label: "Put the last board back", onclick: putLastBoardBack };
   }
 
   // The note under the board offering back the board ``aside`` put aside (boardPutAside) by a
   // new photo (``kind`` "photo") or "New empty board" ("new").
   function showAsideNote(aside, kind) {
-    const what = kind === "photo" ? "A new photo: the last board" : "A new empty board: the last one";
+    const what = { photo: "A new photo: the last board", new: "A new empty board: the last one",
+      back: "The last board is back, and the one shown" }[kind];
     showBoardNote(`${what}, with ${counted(aside.pieces, "piece")}, is put aside.`, { kind: "put_back" }, { info: true }); // news: a new game is no fault
   }
 
@@ -2472,6 +2474,7 @@
     const note = $("#board-note");
     if (!note.hidden && state.boardNote.board !== boardText()) keepFocusWithin(note, () => { note.hidden = true; });
     renderColourAnswer(); // (a board changed, its scoring failed or not: the answer no longer stands)
+    renderPutBack();
     const wrap = $("#diagram");
     const width = LEFT + state.cols * S + RIGHT;
     const height = TOP + state.rows * S + BOTTOM;
@@ -4023,6 +4026,30 @@
     return { file, marked: state.reading.marked || null, overlay: $("#overlay").src, shown: state.photo };
   }
 
+  // The board last put aside back (its note's button, or the link by the board's title while the
+  // note is gone: a walkthrough lost three moves and two corrections to the first square changed
+  // on the new board), and the board shown, where anything was entered on it, put aside in its place.
+  function putLastBoardBack() {
+    const aside = state.putAside;
+    if (!aside) return;
+    const shown = boardPutAside({ entered: true });
+    putBoardBack(aside);
+    if (shown) {
+      state.putAside = shown;
+      save();
+      showAsideNote(shown, "back");
+    }
+    renderPutBack();
+  }
+
+  // The link by the board's title to the board put aside, while one is and its note is not shown.
+  function renderPutBack() {
+    const link = $("#put-back"), note = state.boardNote;
+    const noted = !$("#board-note").hidden && note && note.action && note.action.kind === "put_back";
+    keepFocusWithin(link, () => { link.hidden = !state.putAside || noted; });
+    if (state.putAside) link.textContent = `last board back (${counted(state.putAside.pieces, "piece")}) \u21a9`;
+  }
+
   function putBoardBack(aside) {
     dropUpload();
     state.putAside = null;
@@ -4072,6 +4099,7 @@
     window.addEventListener("drop", (e) => e.preventDefault());
 
     $("#turn-board").addEventListener("click", () => turnBoard(1));
+    $("#put-back").addEventListener("click", putLastBoardBack);
     $("#place-parks").addEventListener("click", () => { if (state.check && state.check.usual_parks) placeParks(state.check.usual_parks); });
     $("#summary-more").addEventListener("click", () => goTo($("#score")));
     $("#summary-moves").addEventListener("click", () => goTo($("#midgame")));
