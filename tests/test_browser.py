@@ -973,6 +973,23 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     expect(message).to_be_hidden()
 
 
+RED_STASH_OF_THREES = "# r3 . r3 . #\n. . . . . .\nr3 . b3 . r3 .\nb2 . . . . b2\n. r3 . b3 . .\n# . b2 . . #\n"
+
+
+def test_a_placement_breaking_two_rules_says_both_and_legality_names_the_square_placed(page):
+    # (a walkthrough: a 3-pip Near two others and over its stash's count said only the first, and
+    # Legality blamed the count on a square the reader was unsure of, not on the move)
+    answer_plain_read(page, RED_STASH_OF_THREES, unsure=("B2",))
+    send_photo(page, "board.jpg")
+    expect(page.locator('#diagram .sq[data-cell="B2"]')).to_have_attribute("data-value", "r3")
+    pick(page, "C5", "red 3-pip")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("That placement breaks 2 rules. The red 3-pip on C5 is Near the red 3-pips on B6 "
+                                 "and D6. Red has 6 3-pips on the board; a stash holds 5.")
+    expect(page.locator("#violations")).to_contain_text(
+        "red has 6 3-pips on the board; a stash holds 5. C5 was placed since the photo. The reader was unsure of B2")
+
+
 def test_a_placement_against_the_rules_is_said_under_the_board_which_stays_in_view(page):
     enter_board(page, MIDGAME)
     square = page.locator('#diagram .sq[data-cell="F3"]')

@@ -2902,7 +2902,8 @@
         // the turns counted over the whole board: any square misread may be the piece too many or too few
         // (less the bare squares doubted only for a piece missed, counted apart)
         const doubted = v.rule === "turn_order" ? uncheckedUnsure().filter((cell) => !missedPieceDoubt(cell)) : cells;
-        const notes = [doubtedNote(doubted), ...(v.rule === "turn_order" ? [missedNote(), retakingNote()] : [])].filter(Boolean);
+        const notes = [placedNote(cells), doubtedNote(doubted),
+          ...(v.rule === "turn_order" ? [missedNote(), retakingNote()] : [])].filter(Boolean);
         return hoverable(el("li", {}, el("strong", { text: v.cell ? v.cell + ": " : "" }), v.message || v.rule,
           notes.length ? `. ${notes.join(" ")}` : ""), cells);
       }))));
@@ -2961,6 +2962,13 @@
   function retakingNote() {
     const player = retakingPlayer();
     return player ? `A piece of ${player}'s was taken back: the turns fit again once ${player} places again.` : "";
+  }
+
+  // A rule broken on squares of ``cells`` holding pieces placed since the photo (a walkthrough: a stash
+  // over its count after a move said only that the reader was unsure of another square): which.
+  function placedNote(cells) {
+    const placed = [...new Set(cells)].filter(placedSincePhoto);
+    return placed.length ? `${listed(placed, "and")} ${placed.length > 1 ? "were" : "was"} placed since the photo.` : "";
   }
 
   const DOUBTED_NAMED = 6; // squares a violation's note names before "and N more" (a colour too many: every piece)
@@ -3766,12 +3774,15 @@
   // drawn from it). Whether it was said.
   function sayPlacementBroke(name, value, brokenBefore, turns) {
     if (tokenAt(name) !== value) return false; // changed again meanwhile
-    const broken = ((state.check && state.check.violations) || []).find((v) => v.cell === name
+    const broken = ((state.check && state.check.violations) || []).filter((v) => v.cell === name
       || (v.cell === null && !brokenBefore.has(v.rule) && (v.cells || []).includes(name)));
-    if (!broken) return false;
+    if (!broken.length) return false;
+    // every rule it breaks (a walkthrough: a 3-pip Near another and over its stash's count said only the first)
+    const messages = [...new Set(broken.map((v) => v.message))];
     // once taken back, its own player places again, or, placed out of turn, the player whose turn it was
     const colour = NAME_OF[value[0]], next = turns.includes(colour) ? [colour] : turns;
-    showBoardNote(`That placement breaks a rule: ${broken.message}.`, { kind: "take_back", name, value, ...(next.length && { next, reason: "rule" }) });
+    showBoardNote(messages.length > 1 ? `That placement breaks ${messages.length} rules. ${messages.map((m) => `${cap(m)}.`).join(" ")}`
+      : `That placement breaks a rule: ${messages[0]}.`, { kind: "take_back", name, value, ...(next.length && { next, reason: "rule" }) });
     return true;
   }
 
