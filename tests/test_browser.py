@@ -5827,6 +5827,29 @@ def test_a_photo_of_the_game_carried_on_names_its_colours_as_the_player_did(page
     expect(page.locator("#reader-checks")).to_be_hidden()  # answered on the last photo
 
 
+def test_a_colour_answered_stands_when_the_photo_is_read_again(page):
+    # (a walkthrough: "They are white" answered, then the grid's corners marked and the photo read
+    # again: asked again, the same pieces named clear)
+    board = "x3 x2 . .\n. b2 x2 .\n# . b3 .\nb2 . . #\n"
+    cells = [{"cell": c, "value": v, "confidence": 0.55, "alternatives": [{"value": "w" + v[1], "confidence": 0.45}]}
+             for c, v in (("A4", "x3"), ("B4", "x2"), ("C3", "x2"))]
+    answer_read(page, {"board": board, "uncertain": ["A4", "B4", "C3"], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {}, "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": [
+                           {"colour": "clear", "cells": ["A4", "B4", "C3"], "confidence": 0.55,
+                            "alternatives": [{"colour": "white", "confidence": 0.45}], "unsure": True},
+                           {"colour": "blue", "cells": ["B3", "C2", "A1"], "confidence": 0.99, "alternatives": [], "unsure": False}]}})
+    send_photo(page, "board.jpg")
+    page.locator("#reader-checks .colour-check").get_by_role("button", name="They are white").click()
+    expect(page.locator('#diagram .sq[data-cell="A4"]')).to_have_attribute("data-value", "w3")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
+    page.once("dialog", lambda dialog: dialog.accept())  # (the renamed group counts as a correction)
+    page.click("#read-again")
+    expect(page.locator("#reader-checks")).to_be_hidden()  # answered: not asked again
+    expect(page.locator('#diagram .sq[data-cell="A4"]')).to_have_attribute("data-value", "w3")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "w2")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
+
+
 def test_a_photo_of_a_piece_placed_out_of_turn_says_which(page):
     red_and_blue_played_after_a_photo(page)
     expect(page.locator("#to-move")).to_have_text("Red to move.")

@@ -1087,7 +1087,14 @@
       || gone.sure > SURE_MISREADS;
     state.readTokens = state.cells.map((r) => r.slice());
     state.watched = { order: [], squares: [], board: boardText() }; // the game goes on from the photo
-    if (samePhoto && last) keepAsDrawn(last);
+    if (samePhoto && last) {
+      keepAsDrawn(last);
+      // the colours the player named stand (a walkthrough: a colour answered, then the grid marked, was asked again)
+      if (sameShape(last.cells, state.cells)) {
+        nameGroupsAsBefore((name) => { const { col, row } = parseCell(name); return last.cells[row][col]; },
+          (name) => !last.colourDoubted.has(name));
+      }
+    }
     // a photo of the game carried on since the last board: read onto it
     const sameGame = last && !samePhoto && !anotherBoard && !otherBoard;
     const carried = sameGame && carriedOnFrom(last, gone.turns, unsure) ? carryOn(last, gone.turns) : null;
