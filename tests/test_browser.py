@@ -1413,6 +1413,28 @@ def test_the_cards_piece_on_a_doubted_square_where_the_reader_offered_it_is_a_co
     expect(page.locator("#to-move")).to_have_text("To move: Orange or Cyan (the piece counts allow either).")
 
 
+def test_a_piece_on_a_doubted_square_taken_as_one_missed_is_one_tap_from_being_a_move(page):
+    # (a walkthrough: a legal move on a bare square the reader doubted, not its next best there,
+    # was taken for a correction, and the turn lost)
+    cell = {"cell": "B3", "value": ".", "confidence": 0.7, "alternatives": [{"value": "c1", "confidence": 0.2}]}
+    read_with_one_square_doubted(page, cell)
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    pick(page, "B3", "orange 2-pip")
+    square = page.locator('#diagram .sq[data-cell="B3"]')
+    expect(square).to_have_attribute("aria-label", "B3: orange 2-pip, corrected")
+    note = page.locator("#board-note")
+    expect(note).to_contain_text("The orange 2-pip on B3 is taken as a piece the reader missed, as it was unsure of B3.")
+    expect(note).to_have_class(re.compile(r"\binfo\b"))
+    note.get_by_role("button", name="It is a move").click()
+    expect(square).to_have_attribute("aria-label", "B3: orange 2-pip, placed since the photo, the last move")
+    expect(note).to_be_hidden()
+    expect(page.locator("#to-move")).to_have_text("Cyan to move.")
+    expect(page.locator("#undo-move")).to_have_text("take back the orange 2-pip on B3 \u21b6")
+    page.click("#undo-move")
+    expect(square).to_have_attribute("data-value", ".")
+    expect(page.locator("#to-move")).to_have_text("Orange to move.")
+
+
 def test_a_doubted_square_put_right_against_the_rules_is_no_placement_to_take_back(page):
     # F2 read empty at 30%, an orange 1-pip at 60%: nothing Near it holds a 1- or 3-pip (another
     # square misread, say), which the Legality card says; no note offers to take a correction back

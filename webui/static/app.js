@@ -486,7 +486,8 @@
         && isPyramid(action.value)
         && (action.kind === "take_back" ? action.next === undefined || (Array.isArray(action.next) && action.next.every((c) => LETTER_OF[c])
           && ["rule", "turn"].includes(action.reason)) : restoredWatch(action.watched)))
-      || (action && action.kind === "put_back" && state.putAside);
+      || (action && action.kind === "put_back" && state.putAside)
+      || (action && action.kind === "as_move" && CELL_NAME.test(action.name) && isPyramid(action.value));
     if (!(note && typeof note.text === "string" && typeof note.board === "string" && typeof note.info === "boolean" && valid)) return null;
     return { text: note.text, info: note.info, board: note.board,
       action: action && action.kind === "park_back" ? { ...action, watched: restoredWatch(action.watched) } : action };
@@ -657,6 +658,7 @@
   function noteButton(action) {
     if (action.kind === "take_back") return takeBack(action.name, action.value);
     if (action.kind === "park_back") return parkBack(action.name, action.value, action.watched);
+    if (action.kind === "as_move") return { label: "It is a move", onclick: () => retakeAsMove(action.name, action.value) };
     return { label: "Put the last board back", onclick: putLastBoardBack };
   }
 
@@ -3644,9 +3646,35 @@
       const turns = named.newcomers ? [] : named.turns; // (the players to place once a piece is taken back: named ones)
       if (placed && ((!missed && sayPlacementBroke(name, value, brokenBefore, turns))
         || sayOutOfTurn(name, value, named.turns, named.newcomers))) return;
+      // taken as a piece the reader missed (it doubted the square) though it was not its next best
+      // there and its player may move: one tap to make it the move it may be (a walkthrough: a move
+      // on a doubted square taken for a correction, the turn lost)
+      const moved = watched && watched.squares.includes(name);
+      if (placed && !correction && !moved && state.readTokens && (!named.turns.length || named.turns.includes(NAME_OF[value[0]]))) {
+        showBoardNote(`The ${describe(value)} on ${name} is taken as a piece the reader missed, as it was unsure of ${name}.`,
+          { kind: "as_move", name, value }, { info: true });
+      }
       const seen = watchedSeats();
       if (seen && !state.seats.length) setSeats(seen, { watched: true });
     });
+  }
+
+  // The piece ``value`` on square ``name``, taken as one the reader missed, made a move since the
+  // photo instead ("It is a move"): taken off the board and placed again, as a move.
+  function retakeAsMove(name, value) {
+    if (tokenAt(name) !== value) return;
+    const { col, row } = parseCell(name), before = boardText();
+    state.cells[row][col] = ".";
+    watchChange(name, value, ".", before, false);
+    const bare = boardText();
+    state.cells[row][col] = value;
+    watchChange(name, ".", value, bare, false, [], { seen: true });
+    syncBoardText();
+    save();
+    const note = $("#board-note");
+    keepFocusWithin(note, () => { note.hidden = true; });
+    renderDiagram();
+    rescore().then((ok) => { if (ok) announce(`The ${describe(value)} on ${name} is taken as a move.`); });
   }
 
   // ``value`` put on square ``name`` by the player (the picker, "Take it back"): the game watched
