@@ -484,13 +484,13 @@ class StashGuess:
     def why(self) -> str | None:
         """What leaves the stash in doubt on a close call (``close``): the parks (and colours)
         seen and what the setups in the running set up, "7 parks on a 6x6 board (standard
-        for 2 players has 6, ThreeHouse for 3 players 9)"; else None."""
+        for 2 players has 6 parks, ThreeHouse for 3 players 9)"; else None."""
         if not self.close:
             return None
         seen = f"{self.parks_seen} parks" + (f" and {self.colours_seen} colours" if self.colours_seen else "")
         setups = [s for s in setups_for_size(self.size, self.size) if s.players in self.contenders]
-        has = [f"{stash_name(s.trios == THREEHOUSE_TRIOS)} for {s.players} players {'has ' * (i == 0)}{s.parks}"
-               + " parks" * (i == 0) for i, s in enumerate(setups)]
+        has = [f"{stash_name(s.trios == THREEHOUSE_TRIOS)} for {s.players} players {'has ' * (i == 0)}{s.parks or 'none'}"
+               + " parks" * (i == 0 and s.parks > 0) for i, s in enumerate(setups)]
         return f"{seen} on a {self.size}x{self.size} board" + (f" ({', '.join(has)})" if has else "")
 
     def doubt(self) -> str | None:

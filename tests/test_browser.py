@@ -1433,6 +1433,11 @@ def test_a_piece_on_a_doubted_square_taken_as_one_missed_is_one_tap_from_being_a
     page.click("#undo-move")
     expect(square).to_have_attribute("data-value", ".")
     expect(page.locator("#to-move")).to_have_text("Orange to move.")
+    # not on a square the reader read holding a piece, sure of it (a review: said of C4's cyan 3-pip emptied)
+    pick(page, "C4", "Empty")
+    pick(page, "C4", "orange 3-pip")
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "o3")
+    expect(note).to_be_hidden()
 
 
 def test_a_doubted_square_put_right_against_the_rules_is_no_placement_to_take_back(page):
@@ -2133,6 +2138,17 @@ def test_a_game_played_on_after_a_photo_is_put_aside_by_a_photo_without_its_move
     expect(page.locator("#seats")).to_contain_text("Order of play: Red \u2192 Blue")
     expect(page.locator("#photo-pane")).to_be_visible()  # its own photo, not the one that put it aside
     expect(note).to_be_hidden()
+
+
+def test_a_board_put_aside_by_a_photo_stays_one_tap_away_after_a_new_empty_board(page):
+    # (a review: New empty board on the photo's board, as read, dropped the board the photo put aside)
+    green_and_purple_played_on_a_new_board(page)
+    answer_plain_read(page, PHOTO_PLAYED_ON)
+    send_photo(page, "board.jpg")
+    expect(page.locator("#board-note")).to_contain_text("with 2 pieces, is put aside")
+    new_empty_board(page, "7\u00d77 \u00b7 3 players")
+    page.locator("#put-back").click()
+    expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "p2")
 
 
 def offered_again_after_a_reload(page, offer: str):
@@ -5870,6 +5886,30 @@ def test_a_colour_answered_stands_when_the_photo_is_read_again(page):
     expect(page.locator('#diagram .sq[data-cell="A4"]')).to_have_attribute("data-value", "w3")
     expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "w2")
     expect(page.locator('#diagram .sq[data-cell="C3"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
+
+
+def test_a_photo_read_again_with_colours_ticked_is_not_named_back_as_the_reader_had_it(page):
+    # (a review: read again, groups the reader was sure of were named back after the last board)
+    board = "# r2 . . . #\n. r3 . . . .\n. . b2 . . .\n. . . b3 . .\n. . . . . .\n# . . . . #\n"
+
+    def reading(letters, told):
+        text = board.replace("r", letters[0]).replace("b", letters[1])
+        return {"board": text, "uncertain": [], "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
+                "reading": {"board": text, "cells": [], "warnings": [], "colours_told": told, "colour_groups": [
+                    {"colour": NAME[letters[0]], "cells": ["B6", "B5"], "confidence": 0.99, "alternatives": [], "unsure": False},
+                    {"colour": NAME[letters[1]], "cells": ["C4", "D3"], "confidence": 0.99, "alternatives": [], "unsure": False}]}}
+
+    NAME = {"r": "red", "b": "blue", "o": "orange", "p": "purple"}
+    page.route("**/api/read", lambda route: route.fulfill(status=200, json=reading("op", ["orange", "purple"])
+                                                          if b'name="colours"' in route.request.post_data_buffer
+                                                          else reading("rb", None)))
+    send_photo(page, "board.jpg")
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "r2")
+    page.check('#opt-colours input[value="orange"]')
+    page.check('#opt-colours input[value="purple"]')
+    page.click("#read-again")
+    expect(page.locator('#diagram .sq[data-cell="B6"]')).to_have_attribute("data-value", "o2")
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "p2")
 
 
 def test_a_photo_of_a_piece_placed_out_of_turn_says_which(page):

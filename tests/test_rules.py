@@ -470,7 +470,7 @@ def test_the_colours_seen_settle_a_close_stash_call():
     assert settled.threehouse and settled.close  # still marked close: the player may know better
     assert settled.doubt().startswith("unsure of the stash: 7 parks and 3 colours on a 6x6 board "
                                       "(standard for 2 players has 6 parks, ThreeHouse for 3 players 9), read as ThreeHouse")
-    assert infer_stash(6, 3).why() == "3 parks on a 6x6 board (standard for 2 players has 6 parks, ThreeHouse for 4 players 0)"
+    assert infer_stash(6, 3).why() == "3 parks on a 6x6 board (standard for 2 players has 6 parks, ThreeHouse for 4 players none)"
     assert infer_stash(6, 6).why() is None  # not a close call
     # 8 parks fit ThreeHouse's 9 better: two colours there are likelier two players' pieces
     # seen as one colour (cyan and clear) than two pieces or bare squares read as parks

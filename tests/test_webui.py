@@ -568,9 +568,12 @@ def test_a_compressed_body_is_a_415_saying_to_send_it_uncompressed(client, route
     body = gzip.compress(b'{"board": ". . .\\n. . .\\n. . ."}')
     response = client.post(route, data=body, content_type="application/json", headers={"Content-Encoding": "gzip"})
     assert "Content-Encoding: gzip: send it uncompressed" in assert_json_error(response, 415)
-    response = client.post("/api/score", data=b'{"board": ". . .\\n. . .\\n. . ."}', content_type="application/json",
-                           headers={"Content-Encoding": "identity"})
-    assert response.status_code == 200
+    for identity in ("identity", "identity, identity"):
+        response = client.post("/api/score", data=b'{"board": ". . .\\n. . .\\n. . ."}', content_type="application/json",
+                               headers={"Content-Encoding": identity})
+        assert response.status_code == 200
+    response = client.options(route, headers={"Content-Encoding": "gzip"})  # no body: answered as ever
+    assert response.status_code == 200 and "POST" in response.get_json()["allow"]
 
 
 def test_an_option_nested_as_deep_as_the_parser_takes_is_a_400_not_a_500(client):

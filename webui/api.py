@@ -253,8 +253,10 @@ def board_fields(board: Board) -> dict[str, Any]:
 def uncompressed_body():
     """A 415 for a body sent compressed (``Content-Encoding: gzip``), which would otherwise be
     read as it came and refused as damaged or not JSON."""
+    if request.method not in ("POST", "PUT", "PATCH"):  # (no body: OPTIONS answered as ever)
+        return
     encoding = request.headers.get("Content-Encoding", "").strip().lower()
-    if encoding not in ("", "identity"):
+    if any(coding.strip() not in ("", "identity") for coding in encoding.split(",")):
         raise ApiError(415, f"the body is sent with Content-Encoding: {encoding[:40]}: send it uncompressed")
 
 

@@ -1047,6 +1047,10 @@
     // what was entered here (a board played or typed, corrections, moves since the last photo or
     // seen on photos of the game), kept aside where this photo's board does not hold it
     const aside = samePhoto ? null : boardPutAside({ entered: true });
+    // the same photo read again: the squares of the colour groups the player named (answered or
+    // renamed), which stay so named where the reading was told no other colours
+    const named = samePhoto && state.reading ? playerNamedSquares() : new Set();
+    const toldBefore = JSON.stringify((state.reading && state.reading.coloursTold) || null);
     const last = lastBoardSeen();
     state.checkedFor = null; // (the last board's scoring answers for this reading's board no more: its outcome not said with these doubts)
     const doubtedBefore = last ? last.doubted : new Set(); // the last board's own doubts: no sure piece of it
@@ -1092,9 +1096,9 @@
     if (samePhoto && last) {
       keepAsDrawn(last);
       // the colours the player named stand (a walkthrough: a colour answered, then the grid marked, was asked again)
-      if (sameShape(last.cells, state.cells)) {
+      if (sameShape(last.cells, state.cells) && named.size && JSON.stringify(state.reading.coloursTold) === toldBefore) {
         nameGroupsAsBefore((name) => { const { col, row } = parseCell(name); return last.cells[row][col]; },
-          (name) => !last.colourDoubted.has(name));
+          (name) => named.has(name));
       }
     }
     // a photo of the game carried on since the last board: read onto it
@@ -1246,6 +1250,12 @@
     const turned = !back ? null : back === last.turnedHere ? "here" : "side";
     return { fresh: order || byPlayer(fresh, from.turns.length === 1 ? from.turns[0] : null), moved, from, takenBack: takenBack ? move : null, turned,
       disputed: Object.fromEntries(disputed.map((name) => [name, wasAt(name)])) };
+  }
+
+  // The squares of the reading's colour groups whose name the player gave: a check answered or a group renamed.
+  function playerNamedSquares() {
+    const renamed = renamedGroups();
+    return new Set(state.reading.colourGroups.filter((g) => g.answered || renamed.includes(g)).flatMap((g) => g.cells));
   }
 
   // The reader's colour groups named as the last board's pieces on their squares (``wasAt``:
@@ -2977,10 +2987,15 @@
   // over its count after a move said only that the reader was unsure of another square): which.
   function placedNote(cells) {
     const placed = [...new Set(cells)].filter(placedSincePhoto);
-    return placed.length ? `${listed(placed, "and")} ${placed.length > 1 ? "were" : "was"} placed since the photo.` : "";
+    return placed.length ? `${listed(fewNamed(placed), "and")} ${placed.length > 1 ? "were" : "was"} placed since the photo.` : "";
   }
 
   const DOUBTED_NAMED = 6; // squares a violation's note names before "and N more" (a colour too many: every piece)
+
+  // ``names`` to list in a violation's note: the first DOUBTED_NAMED of many, then "N more".
+  function fewNamed(names) {
+    return names.length > DOUBTED_NAMED + 1 ? [...names.slice(0, DOUBTED_NAMED), `${names.length - DOUBTED_NAMED} more`] : names;
+  }
 
   // A rule broken on squares the reader was unsure of, not checked since, is likelier a misreading:
   // which of ``cells`` to look at first (those read so only to fill the stash counts named so).
@@ -2991,9 +3006,7 @@
       return settled ? `${cell} (read so by the ${settled})` : cell;
     });
     if (!doubted.length) return "";
-    const named = doubted.length > DOUBTED_NAMED + 1
-      ? [...doubted.slice(0, DOUBTED_NAMED), `${doubted.length - DOUBTED_NAMED} more`] : doubted;
-    return `The reader was unsure of ${listed(named, "and")}: check ${doubted.length > 1 ? "them" : "it"} first.`;
+    return `The reader was unsure of ${listed(fewNamed(doubted), "and")}: check ${doubted.length > 1 ? "them" : "it"} first.`;
   }
 
   // Parks on the empty squares of ``cells`` (names); the squares already holding something stay.
@@ -3650,7 +3663,8 @@
       // there and its player may move: one tap to make it the move it may be (a walkthrough: a move
       // on a doubted square taken for a correction, the turn lost)
       const moved = watched && watched.squares.includes(name);
-      if (placed && !correction && !moved && state.readTokens && (!named.turns.length || named.turns.includes(NAME_OF[value[0]]))) {
+      const bareDoubted = !!state.readTokens && readTokenAt(name) === "." && !readSurelyEmpty(name); // (read bare, and doubted)
+      if (placed && !correction && !moved && bareDoubted && named.turns.includes(NAME_OF[value[0]])) {
         showBoardNote(`The ${describe(value)} on ${name} is taken as a piece the reader missed, as it was unsure of ${name}.`,
           { kind: "as_move", name, value }, { info: true });
       }
@@ -4007,8 +4021,11 @@
     }
     if (!confirmDroppingCorrections("A new empty board", "Start one?")) return;
     // (a second tap on an empty board offers the board the first put aside again)
-    const aside = boardPutAside() || (state.cells && !state.reading && !pieceCount(state.cells) ? state.putAside : null);
-    state.putAside = aside;
+    // (a board with nothing entered on it, a photo's as read, leaves the one put aside before: a second
+    // tap on an empty board offers it again, and otherwise it stays one tap away by the board's title)
+    const fresh = boardPutAside();
+    const aside = fresh || (state.cells && !state.reading && !pieceCount(state.cells) ? state.putAside : null);
+    state.putAside = fresh || state.putAside;
     let said = "";
     if (choice === "custom") {
       clearMessage();
