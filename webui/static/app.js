@@ -4020,7 +4020,6 @@
       }
     }
     if (!confirmDroppingCorrections("A new empty board", "Start one?")) return;
-    // (a second tap on an empty board offers the board the first put aside again)
     // (a board with nothing entered on it, a photo's as read, leaves the one put aside before: a second
     // tap on an empty board offers it again, and otherwise it stays one tap away by the board's title)
     const fresh = boardPutAside();
