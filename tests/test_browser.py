@@ -759,7 +759,8 @@ def test_a_tap_on_a_phone_leaves_no_hover_colour_on_the_square_or_the_line_let_g
     expect(page.locator("#picker")).to_be_visible()
     page.locator("#picker .picker-row .choice", has_text="Park").tap()
     expect(page.locator("#picker")).to_be_hidden()
-    light = square.locator(".cell").evaluate("c => getComputedStyle(c).fill")
+    # (found and measured in one go: the board drawn again after the scoring replaces the square)
+    light = page.evaluate("""() => getComputedStyle(document.querySelector('#diagram .sq[data-cell="D3"] .cell')).fill""")
     assert light in ("rgb(247, 244, 238)", "rgb(217, 211, 199)"), light  # the square's own colour
     line = page.locator("#players .hoverable").first
     line.tap()
@@ -2836,6 +2837,7 @@ def test_a_reload_after_another_board_typed_while_a_photo_was_read_keeps_its_opt
     send_photo(page, "board.jpg")
     wait_for_count(page, held, 1)
     enter_board(page, ". . . . .\n. r2 . . .\n. . . . .\n. . . b2 .\n. . . . .\n")  # another board: the photo let go
+    expect(page.locator('#diagram .sq[data-cell="B4"]')).to_have_attribute("data-value", "r2")  # (taken before the reload)
     page.reload()
     expect(page.locator('#diagram .sq[data-cell="B4"]')).to_have_attribute("data-value", "r2")
     assert page.input_value("#opt-players") == "auto" and page.is_checked("#opt-stash-auto")  # not the 6x6's
