@@ -489,9 +489,14 @@ class StashGuess:
             return None
         seen = f"{self.parks_seen} parks" + (f" and {self.colours_seen} colours" if self.colours_seen else "")
         setups = [s for s in setups_for_size(self.size, self.size) if s.players in self.contenders]
-        has = [f"{stash_name(s.trios == THREEHOUSE_TRIOS)} for {s.players} players {'has ' * (i == 0)}{s.parks or 'none'}"
-               + " parks" * (i == 0 and s.parks > 0) for i, s in enumerate(setups)]
-        return f"{seen} on a {self.size}x{self.size} board" + (f" ({', '.join(has)})" if has else "")
+        said = f"{seen} on a {self.size}x{self.size} board"
+        if not setups:
+            return said
+        first, *rest = setups
+        has = [f"{stash_name(first.trios == THREEHOUSE_TRIOS)} for {first.players} players has "
+               + (f"{first.parks} parks" if first.parks else "none")]
+        has += [f"{stash_name(s.trios == THREEHOUSE_TRIOS)} for {s.players} players {s.parks or 'none'}" for s in rest]
+        return f"{said} ({', '.join(has)})"
 
     def doubt(self) -> str | None:
         """A one-line warning when the other stash fits nearly as well or the colours

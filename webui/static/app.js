@@ -251,8 +251,13 @@
   }
 
   function tokenAt(name) {
+    return tokenIn(state.cells, name);
+  }
+
+  // The token on square ``name`` of ``cells`` (rows of tokens, row 0 the bottom), undefined off them.
+  function tokenIn(cells, name) {
     const { col, row } = parseCell(name);
-    return state.cells && state.cells[row] ? state.cells[row][col] : undefined;
+    return cells && cells[row] ? cells[row][col] : undefined;
   }
 
   // --- options and persistence ------------------------------------------------------------
@@ -1097,8 +1102,7 @@
       keepAsDrawn(last);
       // the colours the player named stand (a walkthrough: a colour answered, then the grid marked, was asked again)
       if (sameShape(last.cells, state.cells) && named.size && JSON.stringify(state.reading.coloursTold) === toldBefore) {
-        nameGroupsAsBefore((name) => { const { col, row } = parseCell(name); return last.cells[row][col]; },
-          (name) => named.has(name));
+        nameGroupsAsBefore((name) => tokenIn(last.cells, name), (name) => named.has(name));
       }
     }
     // a photo of the game carried on since the last board: read onto it
@@ -1219,7 +1223,7 @@
     const back = (4 - turns) % 4;
     turnQuarters(back);
     const reading = state.reading;
-    const wasAt = (name) => { const { col, row } = parseCell(name); return last.cells[row][col]; };
+    const wasAt = (name) => tokenIn(last.cells, name);
     const vetted = (name) => !last.doubted.has(name);
     nameGroupsAsBefore(wasAt, (name) => !last.colourDoubted.has(name));
     const unsure = new Set(reading.unsure), answered = [], doubtedAgain = [], fresh = [];
@@ -3674,26 +3678,22 @@
   }
 
   // The piece ``value`` on square ``name``, taken as one the reader missed, made a move since the
-  // photo instead ("It is a move"): taken off the board and placed again, as a move.
+  // photo instead ("It is a move"): taken off the board (the watch told, nothing drawn) and placed
+  // again, as a move.
   function retakeAsMove(name, value) {
     if (tokenAt(name) !== value) return;
     const { col, row } = parseCell(name), before = boardText();
     state.cells[row][col] = ".";
     watchChange(name, value, ".", before, false);
-    const bare = boardText();
-    state.cells[row][col] = value;
-    watchChange(name, ".", value, bare, false, [], { seen: true });
-    syncBoardText();
-    save();
     const note = $("#board-note");
     keepFocusWithin(note, () => { note.hidden = true; });
-    renderDiagram();
-    rescore().then((ok) => { if (ok) announce(`The ${describe(value)} on ${name} is taken as a move.`); });
+    setSquare(name, value, { asMove: true }).then((ok) => { if (ok) announce(`The ${describe(value)} on ${name} is taken as a move.`); });
   }
 
-  // ``value`` put on square ``name`` by the player (the picker, "Take it back"): the game watched
-  // here told, the board drawn, kept and scored again (rescore's promise).
-  function setSquare(name, value) {
+  // ``value`` put on square ``name`` by the player (the picker, "Take it back"; ``asMove``: taken
+  // as a move whatever the reading): the game watched here told, the board drawn, kept and scored
+  // again (rescore's promise).
+  function setSquare(name, value, { asMove = false } = {}) {
     const { col, row } = parseCell(name);
     const before = boardText(), was = state.cells[row][col], fromEmpty = pieceCount(state.cells) === 0;
     // who might place next as the page said before this change: the player to move, else those
@@ -3702,7 +3702,7 @@
     const newcomers = check.unseen_player_may_move ? COLOURS.map((c) => c.name).filter((c) => !piecesOf(c)) : [];
     const next = turn.sure ? [turn.sure] : turn.candidates.concat(newcomers);
     state.cells[row][col] = value;
-    watchChange(name, was, value, before, fromEmpty, next);
+    watchChange(name, was, value, before, fromEmpty, next, { seen: asMove });
     if (state.textDirty) textStatus("The text above has edits not applied yet.");
     syncBoardText();
     save(); // kept even if the server cannot be reached to score it
@@ -4101,7 +4101,6 @@
       save();
       showAsideNote(shown, "back");
     }
-    renderPutBack();
   }
 
   // The link by the board's title to the board put aside, while one is and its note is not shown.
