@@ -1793,7 +1793,7 @@ def test_three_players_any_of_whom_may_move_are_listed_in_words(page):
     expect(page.locator("#to-move")).to_have_text(re.compile(r"^To move: \w+, \w+ or \w+ \(the piece counts allow any of them\)\.$"))
     # the players tap the order they sit in: then whose turn it is can be told
     chooser = page.locator("#seats .seats-chooser")
-    expect(chooser).to_contain_text("Tap the 3 players in the order they play")
+    expect(chooser).to_contain_text("Click the 3 players in the order they play")
     chooser.scroll_into_view_if_needed()
     shot(page, "seats", full_page=False)
     for colour in ("green", "red"):  # the third seat is forced
@@ -2904,7 +2904,7 @@ def test_the_play_area_check_after_a_reload_promises_no_tap(page):
                        "reading": {"board": board, "cells": [], "colour_groups": [], "warnings": [],
                                    "play_area": {"row": 1, "col": 1, "rows": 6, "cols": 6, "ambiguous": True}},
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
-    expect(page.locator("#message")).to_contain_text("Check which squares are in play (one tap below).")
+    expect(page.locator("#message")).to_contain_text("Check which squares are in play (one click below).")
     page.reload()  # the photo is not kept: no button to mark its corners
     expect(page.locator("#reader-checks .area-check").get_by_role("button")).to_have_count(0)
     expect(page.locator("#message")).to_contain_text("Check which squares are in play (below).")
@@ -3140,6 +3140,15 @@ def answer_plain_read(page, board: str, unsure: tuple[str, ...] = ()) -> None:
                        "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {}})
 
 
+def test_the_page_says_tap_on_a_touch_screen_and_click_where_the_pointer_is_a_mouse(page, touch_phone):
+    # a walkthrough on a laptop was told to tap
+    for shown, verb in ((touch_phone, "Tap"), (page, "Click")):
+        answer_plain_read(shown, "r3 r2 b1 b2\nr1 . b3 .\n. r2 . b2\n# . . #\n", unsure=("B3",))
+        expect(shown.locator("#message")).to_contain_text(f"1 square is uncertain (dashed orange): {verb.lower()} to check it.")
+        expect(shown.locator("#board-pane .hint")).to_have_text(f"{verb} a square to change it.")
+        expect(shown.locator("#photo-pane .hint").first).to_have_text(f"{verb} a square on the photo or on the board to change it.")
+
+
 def test_among_many_unsure_squares_the_top_message_names_those_likelier_wrong_than_right_first(page):
     board = "r3 r2 b1 b2\nr1 . b3 .\n. r2 . b2\n# . . #\n"
     odds = {"A4": 0.8, "B4": 0.45, "C4": 0.9, "D4": 0.3, "A3": 0.7, "C3": 0.13, "B2": 0.6}
@@ -3147,7 +3156,7 @@ def test_among_many_unsure_squares_the_top_message_names_those_likelier_wrong_th
     answer_read(page, {"board": board, "uncertain": list(odds), "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {},
                        "reading": {"board": board, "cells": cells, "warnings": [], "colour_groups": []}})
     message = page.locator("#message")
-    expect(message).to_contain_text("7 squares are uncertain (dashed orange): tap to check them. "
+    expect(message).to_contain_text("7 squares are uncertain (dashed orange): click to check them. "
                                     "The reader is least sure of C3, D4 and B4 (under even odds): check those first.")
     pick(page, "C3", "red 1-pip")  # put right: the rest still named, least sure first
     expect(message).to_contain_text("The reader is least sure of D4 and B4 (under even odds)")
@@ -3172,8 +3181,8 @@ def test_the_squares_read_at_under_even_odds_are_left_out_of_the_one_tap_that_co
         expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).not_to_have_attribute("aria-label", re.compile("unsure"))
     for name in ("C3", "B4"):  # still to check, one by one
         expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("aria-label", re.compile("unsure"))
-    expect(message).to_contain_text("2 squares are uncertain (dashed orange): tap to check them. "
-                                    "Each is read at under even odds: likelier wrong than right. 3 squares confirmed at one tap.")
+    expect(message).to_contain_text("2 squares are uncertain (dashed orange): click to check them. "
+                                    "Each is read at under even odds: likelier wrong than right. 3 squares confirmed at one click.")
     message.get_by_role("button", name="Undo").click()  # one tap too quick: undone as quickly
     for name in ("A4", "C4", "A3"):
         expect(page.locator(f'#diagram .sq[data-cell="{name}"]')).to_have_attribute("aria-label", re.compile("unsure"))
@@ -3182,7 +3191,7 @@ def test_the_squares_read_at_under_even_odds_are_left_out_of_the_one_tap_that_co
     expect(message.get_by_role("button", name="Undo")).to_be_visible()
     page.locator('#diagram .sq[data-cell="B4"]').click()
     page.locator("#picker .choice.current").click()  # B4 is right as read
-    expect(message).to_contain_text("1 square is uncertain (dashed orange): tap to check it. "
+    expect(message).to_contain_text("1 square is uncertain (dashed orange): click to check it. "
                                     "It is read at under even odds: likelier wrong than right.")
     expect(message.get_by_role("button")).to_have_count(0)  # no "It is right", nor Undo: a square checked since
 
@@ -3197,7 +3206,7 @@ def test_with_most_of_the_board_unsure_no_one_tap_confirms_them_and_the_photo_is
                        "reading": {"board": board, "cells": cells, "warnings": [advice], "warning_kinds": ["photo"],
                                    "colour_groups": []}})
     message = page.locator("#message")
-    expect(message).to_contain_text(f"9 squares are uncertain (dashed orange): tap to check them. That is most of the board: {advice}.")
+    expect(message).to_contain_text(f"9 squares are uncertain (dashed orange): click to check them. That is most of the board: {advice}.")
     expect(message.get_by_role("button")).to_have_count(0)
     for name in ("A4", "B4"):  # checked one by one down to half the board: the rest one tap
         page.locator(f'#diagram .sq[data-cell="{name}"]').click()
@@ -3220,7 +3229,7 @@ def test_a_board_nearly_all_unsure_says_so_then_once_a_square_is_checked_that_mo
     expect(message).not_to_contain_text("most of the board")
     page.locator('#diagram .sq[data-cell="A1"]').click()
     page.locator("#picker .choice.current").click()  # one checked: no longer said, but most of it is still unsure
-    expect(message).to_contain_text("14 squares are uncertain (dashed orange): tap to check them. That is most of the board: "
+    expect(message).to_contain_text("14 squares are uncertain (dashed orange): click to check them. That is most of the board: "
                                     "a photo taken again, from higher above and in even light, may read surer.")
     expect(message.get_by_role("button")).to_have_count(0)
 
@@ -3235,7 +3244,7 @@ def test_squares_a_photo_reads_otherwise_than_the_last_board_are_left_out_of_the
     send_photo(page, "second.jpg")
     expect(page.locator("#board-note")).to_contain_text("On the last board E3 held a blue 2-pip")
     message = page.locator("#message")
-    expect(message).to_contain_text("3 squares are uncertain (dashed orange): tap to check them. "
+    expect(message).to_contain_text("3 squares are uncertain (dashed orange): click to check them. "
                                     "E3 is read otherwise than on the last board: check it too.")
     message.get_by_role("button", name="The other 2 are right").click()
     expect(page.locator('#diagram .sq[data-cell="E3"]')).to_have_attribute("aria-label", re.compile("unsure"))
@@ -3390,7 +3399,7 @@ def test_a_close_stash_call_is_one_tap_to_read_again_as_the_other(page):
 
     page.route("**/api/read", answer)
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
-    expect(page.locator("#message")).to_contain_text("Check the stash (one tap below)")
+    expect(page.locator("#message")).to_contain_text("Check the stash (one click below)")
     check = page.locator("#reader-checks .stash-check")
     # why it is in doubt (a walkthrough: the check said only that it was)
     expect(check).to_contain_text("Read as a standard game, but the photo leaves the stash in doubt: "
@@ -3723,9 +3732,9 @@ def test_confirming_one_of_two_groups_each_the_others_other_name_settles_both(pa
 
 def test_the_colour_question_is_put_first_only_where_its_answer_settles_squares(page):
     answer_read_white_and_clear(page)  # C2's other guess is cyan, not a player: named white, it is settled
-    expect(page.locator("#message")).to_contain_text("4 squares are uncertain (dashed orange): tap to check them. "
+    expect(page.locator("#message")).to_contain_text("4 squares are uncertain (dashed orange): click to check them. "
                                                      "The reader is least sure of A3 (under even odds): check that first. "
-                                                     "Check the colour of the white and clear pieces (one tap below). "
+                                                     "Check the colour of the white and clear pieces (one click below). "
                                                      "Answer the colour questions first: they may settle 1 of these squares.")
     # each piece's other guess the other player's: no name settles it (a board the scorer takes: one it
     # refused, 2x2, raced its error against these words)
@@ -4575,7 +4584,7 @@ def test_when_row_one_was_a_guess_the_other_edge_is_one_tap_and_the_reading_turn
         },
         "overlay": tiny_jpeg(), "overlay_size": [16, 16], "squares": {"C2": quad, "D1": quad},
     })
-    expect(page.locator("#message")).to_contain_text("and which edge is row 1 (one tap below)")
+    expect(page.locator("#message")).to_contain_text("and which edge is row 1 (one click below)")
     check = page.locator("#reader-checks .row-one-check")
     expect(check).to_contain_text("which edge is row 1 was a guess")
     page.wait_for_timeout(800)  # the smooth scroll to the message
@@ -5678,7 +5687,7 @@ def test_a_doubted_grid_is_asked_before_a_colour(page):
                                                 "check a colour: the 3 white pieces may be clear (odds of white: 80%)"],
                                    "warning_kinds": ["grid", "colour_check"]}})
     expect(page.locator("#message")).to_contain_text(
-        "Check the grid on the photo and the colour of the white pieces (one tap below). "
+        "Check the grid on the photo and the colour of the white pieces (one click below). "
         "Check the grid first: marking its corners reads the photo again, and the other questions are asked again.")
     expect(page.locator("#message")).not_to_contain_text("Answer the colour question first")
     expect(page.locator("#reader-checks > *").first).to_have_class(re.compile(r"\bgrid-check\b"))
@@ -5687,7 +5696,7 @@ def test_a_doubted_grid_is_asked_before_a_colour(page):
     page.locator("#reader-checks .grid-check").get_by_role("button", name="It covers it").click()
     expect(page.locator("#reader-checks .grid-check")).to_have_count(0)
     expect(page.locator("#reading-warnings")).not_to_contain_text("outline")
-    expect(page.locator("#message")).to_contain_text("Check the colour of the white pieces (one tap below).")
+    expect(page.locator("#message")).to_contain_text("Check the colour of the white pieces (one click below).")
     expect(page.locator("#message")).not_to_contain_text("grid")
     page.reload()  # kept so
     expect(page.locator("#reading-warnings")).not_to_contain_text("outline")
@@ -5751,7 +5760,7 @@ def test_colours_ticked_that_the_photo_doubts_are_one_tap_to_untick_and_read_aga
     page.set_input_files("#file-input", files=[{"name": "board.jpg", "mimeType": "image/jpeg", "buffer": b"\xff\xd8\xff"}])
     # first of the checks: the red group's doubt comes of a reading with the colours ticked
     expect(page.locator("#message")).to_contain_text(
-        "Check the colours ticked under Game and the colour of the red pieces (one tap below). "
+        "Check the colours ticked under Game and the colour of the red pieces (one click below). "
         "Check the colours ticked first")
     check = page.locator("#reader-checks .colours-told-check")
     expect(page.locator("#reader-checks > :first-child")).to_have_class("colours-told-check")

@@ -25,6 +25,8 @@
   const MAX_PHOTO_BYTES = 25000000;
   const STORAGE_KEY = "subdivision-scorer.v1";
   const UNSEEN = "(unseen)"; // the move chooser's entry for a player with no piece on the board
+  // "tap" said "click" where the pointer is a mouse (a walkthrough on a laptop was told to tap)
+  const TOUCH = window.matchMedia("(pointer: coarse)").matches;
 
   const state = {
     rows: 0, cols: 0, cells: null,   // cells[row][col] = token; row 0 is the bottom row
@@ -74,6 +76,8 @@
   const cellName = (col, row) => FILES[col] + (row + 1);
   const parseCell = (name) => ({ col: FILES.indexOf(name[0]), row: parseInt(name.slice(1), 10) - 1 });
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  // ``word`` ("tap", "Tap", "one tap") as said on this device: "click" where the pointer is a mouse.
+  const tapWord = (word) => (TOUCH ? word : word.replace(/\b([Tt])ap\b/, (_, t) => (t === "T" ? "Click" : "click")));
   // The server's one-line error as a sentence: "photo: not an image (...)" -> "The photo: not an image (...)."
   const serverSays = (error) => {
     const text = cap(String(error).replace(/^photo: /, "the photo: "));
@@ -1436,7 +1440,7 @@
       : stashFirst ? ` Check the stash first: if it is ${nameOfStash(!state.reading.threehouse)}, the photo is read again and the rest asked anew.`
         : byColour.size ? ` Answer the colour question${colours.length > 1 ? "s" : ""} first: ${colours.length > 1 ? "they" : "it"} may settle `
           + `${n === 1 ? "that square" : byColour.size < n ? `${byColour.size} of these squares` : n === 2 ? "both of these squares" : "all of these squares"}.` : "";
-    const below = pending.every((c) => c.oneTap !== false) ? "one tap below" : "below";
+    const below = pending.every((c) => c.oneTap !== false) ? tapWord("one tap below") : "below";
     const checkNote = checks.length ? ` Check ${listed(checks, "and")} (${below}).${colourFirst}` : "";
     const retake = (unsureBoardStands() ? `${cap(state.reading.unsureBoard)}. ` : "")
       + (state.reading.blurred ? "The photo is blurred: take it again, holding the phone still, for a surer reading. " : "");
@@ -1457,7 +1461,7 @@
       onclick: () => confirmUnsureSquares(least.concat(apart)),
     };
     const undo = allRight ? undefined : bulkConfirmUndo();
-    const confirmedNote = undo ? ` ${counted(state.bulkConfirm.cells.length, "square")} confirmed at one tap.` : "";
+    const confirmedNote = undo ? ` ${counted(state.bulkConfirm.cells.length, "square")} confirmed at ${tapWord("one tap")}.` : "";
     const action = allRight || undo;
     const apartNote = apart.length ? ` ${listed(apart, "and")} ${apart.length > 1 ? "are" : "is"} read otherwise than on the last board: `
       + `check ${apart.length > 1 ? "them" : "it"} too.` : "";
@@ -1471,7 +1475,7 @@
       : least.length ? ` The reader is least sure of ${listed(least.slice(0, LEAST_SURE_NAMED).concat(least.length > LEAST_SURE_NAMED
       ? [`${least.length - LEAST_SURE_NAMED} more`] : []), "and")} (under even odds): check ${least.length > 1 ? "those" : "that"} first.` : "";
     const said = { alert: !focused };
-    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): tap to check ${n > 1 ? "them" : "it"}.`
+    if (n) showMessage(`${retake}${n} square${n > 1 ? "s are" : " is"} uncertain (dashed orange): ${tapWord("tap")} to check ${n > 1 ? "them" : "it"}.`
       + `${crowdedNote}${leastNote}${apartNote}${checkNote}${photoGone}${confirmedNote}`, "info", action, said);
     else if (retake || checkNote || photoGone) showMessage((retake + checkNote + photoGone + confirmedNote).trim(), "info", action, said);
     return Boolean(n || checkNote || retake || photoGone);
@@ -1508,7 +1512,7 @@
     const file = state.lastPhoto;
     if (!file) return;
     const instruction = playArea === true ? "Drag the four corners to the outer corners of the squares in play and set their number, then read."
-      : anotherBoard ? "Tap the four outer corners of the other board's squares, then read." : null;
+      : anotherBoard ? `${tapWord("Tap")} the four outer corners of the other board's squares, then read.` : null;
     if (instruction) showMessage(instruction, "info");
     state.markingInstruction = instruction ? messagesShown : null;
     state.markingAnother = anotherBoard;
@@ -3095,7 +3099,7 @@
     box.replaceChildren(el("div", { class: "seats-chooser" },
       el("span", { text: state.seats.length
         ? `Order of play so far: ${state.seats.map(cap).join(" \u2192 ")}; who plays next?`
-        : `Who plays first? Tap the ${needed} players in the order they play, to see whose turn it is.` }),
+        : `Who plays first? ${tapWord("Tap")} the ${needed} players in the order they play, to see whose turn it is.` }),
       ...offered.filter((c) => !state.seats.includes(c)).map((c) => el("button", {
         type: "button", class: "button seat", "data-colour": c, onclick: () => tap(c) }, swatch(c), cap(c))),
       state.seats.length ? el("button", { type: "button", class: "button link", onclick: () => setSeats([]) }, "start again") : ""));
@@ -4358,6 +4362,7 @@
     }
   }, true);
 
+  for (const verb of $$(".tap-verb")) verb.textContent = tapWord(verb.textContent);
   syncOptionsShown();
   wire();
   if ("scrollRestoration" in history) history.scrollRestoration = "manual"; // returnToPlace instead
