@@ -951,7 +951,13 @@ def test_a_piece_that_may_not_go_on_a_square_is_marked_in_the_picker_and_said_wh
     expect(page.locator("#picker")).to_be_visible()
     expect(page.locator("#picker-barred-key")).to_be_visible()
     expect(page.get_by_label("red 1-pip", exact=True)).to_have_class(re.compile(r"\bbarred\b"))
-    expect(page.get_by_label("red 1-pip", exact=True)).to_have_accessible_description("would break a rule here")
+    # which rule each would break (a walkthrough: the "!" said only that some rule was)
+    expect(page.get_by_label("red 1-pip", exact=True)).to_have_accessible_description(
+        "would break a rule here: no 1-pip or 3-pip of another colour Near")
+    expect(page.locator("#picker-barred-key")).to_have_text("! would break a rule here: red and blue 1-pips (no 1-pip or 3-pip of another colour Near)")
+    page.click("#picker-more")  # the colours not in play said too
+    expect(page.locator("#picker-barred-key")).to_have_text(
+        "! would break a rule here: red and blue 1-pips (no 1-pip or 3-pip of another colour Near), other colours (a colour more than the game's 2 players)")
     expect(page.get_by_label("red 2-pip", exact=True)).not_to_have_class(re.compile(r"\bbarred\b"))
     page.get_by_label("red 1-pip", exact=True).click()  # placed all the same
     message = page.locator("#board-note")  # under the board, where the eyes are
@@ -2036,7 +2042,7 @@ def test_a_piece_put_on_a_park_in_a_game_going_on_is_said_and_one_tap_from_undon
     pick(page, "B2", "red 2-pip")
     pick(page, "E5", "blue 2-pip")
     page.locator('#diagram .sq[data-cell="C3"]').click()  # the square beside the one meant: marked before
-    expect(page.locator("#picker-barred-key")).to_be_visible()
+    expect(page.locator("#picker-barred-key")).to_have_text("! would break a rule here: pieces go on empty squares only, not on a park")
     expect(page.get_by_label("red 2-pip", exact=True)).to_have_class(re.compile(r"\bbarred\b"))
     page.get_by_label("red 2-pip", exact=True).click()  # placed all the same
     note = page.locator("#board-note")

@@ -3511,8 +3511,8 @@
     $("#picker-colours").classList.toggle("all", showAll);
     $("#picker-more").hidden = showAll;
     for (const row of $$(".picker-colour")) row.classList.toggle("hidden-colour", !offered.has(row.dataset.colour));
-    const barred = barredPieces(name, current);
-    $("#picker-barred-key").hidden = !barred.size;
+    const barred = pickerBarred = barredPieces(name, current);
+    renderBarredKey();
     // a square dotted for the piece chosen in the mid-game card: that piece marked, and focused
     // (not where it is the reader's next best on a square it asked to check: a correction)
     const dotted = dottedPiece(name), move = dotted && !correctsDoubt(name, dotted) ? dotted : null;
@@ -3523,8 +3523,9 @@
       b.classList.toggle("suggested", suggestions.has(b.dataset.value) && b.dataset.value !== current);
       b.classList.toggle("barred", barred.has(b.dataset.value));
       b.classList.toggle("move", b.dataset.value === move);
-      if (barred.has(b.dataset.value)) b.setAttribute("aria-describedby", "picker-barred");
-      else b.removeAttribute("aria-describedby");
+      // (its own rule, said on hover and to screen readers)
+      if (barred.has(b.dataset.value)) b.title = `would break a rule here: ${barred.get(b.dataset.value)}`;
+      else b.removeAttribute("title");
     }
     const dialog = $("#picker");
     if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
@@ -3544,19 +3545,52 @@
 
   // On an empty square of a game going on, the pieces that may not be placed there (not legal
   // there, none left in the stash, a colour more than the game has players), and on a park of a
-  // game going on here every pyramid, as picker values ("r1"). Still offered: the picker also
-  // puts right what a photo shows, whatever the rules say.
+  // game going on here every pyramid: picker value ("r1") -> the rule it would break, in a few
+  // words. Still offered: the picker also puts right what a photo shows, whatever the rules say.
+  const ON_PARK = "pieces go on empty squares only, not on a park";
+  let pickerBarred = new Map(); // the picker's square's barredPieces
   function barredPieces(name, current) {
-    const check = state.check;
-    if (parkInPlay(name)) return new Set(COLOURS.flatMap(({ letter }) => ["1", "2", "3"].map((pips) => letter + pips)));
-    if (current !== "." || !check || check.game_over || !check.legal_moves) return new Set();
-    const barred = new Set();
+    const check = state.check, barred = new Map();
+    const everyPiece = COLOURS.flatMap(({ letter }) => ["1", "2", "3"].map((pips) => letter + pips));
+    if (parkInPlay(name)) {
+      for (const value of everyPiece) barred.set(value, ON_PARK);
+      return barred;
+    }
+    if (current !== "." || !check || check.game_over || !check.legal_moves) return barred;
     for (const { name: colour, letter } of COLOURS) {
       // a colour not in play: a new player's squares, or none where every player is on the board
-      const moves = check.legal_moves[colour] || check.unseen_legal_moves || {};
-      for (const pips of ["1", "2", "3"]) if (!(moves[pips] || []).includes(name)) barred.add(letter + pips);
+      const moves = check.legal_moves[colour] || check.unseen_legal_moves;
+      const left = (check.stash || {})[colour] || {};
+      for (const pips of ["1", "2", "3"]) {
+        if (moves && (moves[pips] || []).includes(name)) continue;
+        // (the rules' order: the stash first, then the piece's own rule; a 2-pip may go on any empty square)
+        barred.set(letter + pips, !moves ? `a colour more than the game's ${check.players} players`
+          : left[pips] === 0 ? `none left in the ${colour} stash`
+            : pips === "3" ? `Near a ${colour} 3-pip`
+              : pips === "1" ? "no 1-pip or 3-pip of another colour Near" : "it breaks a rule");
+      }
     }
     return barred;
+  }
+
+  // The picker's key to its "!" marks: the rule each barred piece of the colours shown would
+  // break ("red and blue 1-pips: no 1-pip or 3-pip of another colour Near; ...").
+  function renderBarredKey() {
+    const barred = pickerBarred, check = state.check || {}, shownAll = $("#picker-colours").classList.contains("all");
+    const shown = (value) => shownAll || !$(`#picker .picker-colour[data-colour="${NAME_OF[value[0]]}"]`).classList.contains("hidden-colour");
+    const byRule = new Map();
+    for (const [value, rule] of barred) if (shown(value)) byRule.set(rule, (byRule.get(rule) || []).concat([value]));
+    const said = [...byRule].map(([rule, values]) => {
+      if (rule === ON_PARK) return rule; // (every piece)
+      if (!check.legal_moves[NAME_OF[values[0][0]]] && !check.unseen_legal_moves) return `other colours (${rule})`;
+      const sizes = [...new Set(values.map((v) => v[1]))].map((pips) => {
+        const colours = values.filter((v) => v[1] === pips).map((v) => NAME_OF[v[0]]);
+        return `${listed(colours, "and")} ${pips}-pip${colours.length > 1 ? "s" : ""}`;
+      });
+      return `${listed(sizes, "and")} (${rule})`;
+    });
+    $("#picker-barred-key").hidden = !barred.size;
+    $("#picker-barred").textContent = `would break a rule here${said.length ? `: ${said.join(", ")}` : ""}`;
   }
 
   function closePicker() {
@@ -4323,6 +4357,7 @@
     $("#picker-more").addEventListener("click", () => {
       $("#picker-colours").classList.add("all");
       $("#picker-more").hidden = true; // the keyboard goes on to the first colour it brought
+      renderBarredKey(); // the rules its pieces would break too
       const shown = $("#picker-colours .picker-colour.hidden-colour .choice");
       if (shown) shown.focus();
     });
