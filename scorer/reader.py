@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -79,6 +80,10 @@ SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from wh
 # Squares the stash counts settled (moved off their own likeliest value) from which a stash
 # inferred for a size both stashes fit is in doubt: the counts are fighting what the photo shows.
 STASH_DOUBT_SETTLED = 8
+# Pieces beyond ThreeHouse's count of their colour and size, this many in all, rule ThreeHouse
+# out: on dev, test and 40 other renders (2026-12-07), the doubted standard stashes they settled
+# (3 of 10 doubts) held 11 and 12, all standard; the real ThreeHouse games doubted, none.
+STASH_RULED_OUT = 4
 STASH_FIGHTS_COUNTS = "{settled} squares were read against their look to fit the {stash} stash's piece counts"
 # Seen from under LOW_VIEW_DEG above the board (at the play area's middle), tall pieces hide
 # the smaller ones behind them and sizes read worst: over the renders of 2026-11-27 (the 150
@@ -363,6 +368,11 @@ class Reading:
         at = 0 if first else len(self.warnings)
         self.warnings.insert(at, text)
         self.warning_kinds.insert(at, kind)
+
+    def unwarn(self, kind: str) -> None:
+        """Take back the warnings of ``kind`` (what they doubted settled since)."""
+        kept = [(warning, said) for warning, said in zip(self.warnings, self.warning_kinds) if said != kind]
+        self.warnings, self.warning_kinds = [w for w, _ in kept], [k for _, k in kept]
 
     def reword(self, kind: str, text: str) -> None:
         """Say the warnings of ``kind`` as ``text`` (its likelier cause known since they were given)."""
@@ -945,6 +955,7 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         reading.cells = decoded.cells
         for warning, kind in zip(decoded.warnings, decoded.warning_kinds):
             reading.warn(kind, warning)
+        _settle_a_stash_the_pieces_show(reading, decoded.board)
         _doubt_a_stash_the_counts_fight(reading, decoded.cells, play)
         name_odds = groups.name_odds
         if pyramids and colourless:
@@ -982,6 +993,18 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
         reading.failed_stage = stage
         reading.warn("failed", f"reading failed at the {stage} stage: {type(err).__name__}: {err}")
     return reading
+
+
+def _settle_a_stash_the_pieces_show(reading: Reading, board: Board) -> None:
+    """Take back the doubt of a standard stash inferred on a close call of the parks where the
+    board read holds STASH_RULED_OUT or more pieces beyond the ThreeHouse stash's count of a
+    colour and size: pieces ThreeHouse has not got settle it, whatever a park misread said."""
+    if not reading.stash_inferred or not reading.stash_unsure or reading.threehouse:
+        return
+    counts = Counter((piece.colour, piece.pips) for _, piece in board.pieces())
+    if sum(max(0, n - THREEHOUSE_TRIOS) for n in counts.values()) >= STASH_RULED_OUT:
+        reading.stash_unsure, reading.stash_doubt = False, None
+        reading.unwarn("stash")
 
 
 def _doubt_a_stash_the_counts_fight(reading: Reading, cells: list[CellReading], play: PlayArea) -> None:

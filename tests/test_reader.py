@@ -1925,6 +1925,29 @@ def test_an_inferred_stash_whose_counts_fight_the_look_is_doubted(size, settled,
     assert not told.stash_unsure and not told.warnings  # a stash the player gave is not doubted
 
 
+@pytest.mark.parametrize("board, threehouse_read, unsure", [
+    # a finished standard 6x6 read with a 7th park that the counts made a piece: 5 of each size
+    # a colour, ThreeHouse (3 of each) ruled out
+    ("# r1 r3 r2 r3 #\nb2 b1 r1 r2 b2 b1\nb3 r1 b3 # b3 r3\nr2 r2 # r3 b2 r1\n. b1 b2 b2 b1 r2\n# b3 r3 b1 r1 #\n", False, False),
+    # three pieces over ThreeHouse's counts: a misread or two, the doubt stays
+    ("# r1 r1 r1 r1 #\nr1 r1 . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n", False, True),
+    # read as ThreeHouse: its counts cap the pieces, nothing to settle
+    ("# r1 r3 r2 r3 #\nb2 b1 r1 r2 b2 b1\nb3 r1 b3 # b3 r3\nr2 r2 # r3 b2 r1\n. b1 b2 b2 b1 r2\n# b3 r3 b1 r1 #\n", True, True)])
+def test_a_doubted_standard_stash_is_settled_by_pieces_threehouse_has_not_got(board, threehouse_read, unsure):
+    # a walkthrough: "7 parks on a 6x6 board" doubted the stash of a board shown with 6 parks and
+    # 15 pieces a player, a tap before the colour question
+    from scorer.reader import Reading, _settle_a_stash_the_pieces_show
+
+    reading = Reading(None, None, None, None, threehouse=threehouse_read, stash_inferred=True, stash_unsure=True,
+                      stash_doubt="7 parks and 2 colours on a 6x6 board")
+    reading.warn("stash", "unsure of the stash: 7 parks and 2 colours on a 6x6 board")
+    reading.warn("photo", "the photo is taken from low down")
+    _settle_a_stash_the_pieces_show(reading, Board.from_text(board))
+    assert reading.stash_unsure is unsure and (reading.stash_doubt is not None) is unsure
+    assert reading.warning_kinds == (["stash", "photo"] if unsure else ["photo"])
+    assert reading.warnings[-1] == "the photo is taken from low down"
+
+
 # --- the players' colours told -------------------------------------------------------------
 
 WHITE_AND_RED = "# w3 r2 w1 . #\n. r1 w2 r3 . .\nw2 . r3 . r2 .\n. . w1 . . .\n. # . r1 w3 .\n# . . # . #\n"
