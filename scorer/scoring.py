@@ -205,7 +205,7 @@ def park_results(board: Board, *, loose: bool = False, groups: dict[str, list] |
             continue
         if any(not isinstance(c, Piece) for c in contents):
             empty = [sq.name for sq in cells if board[sq] is None]
-            results.append(ParkResult(park, cells, None, f"empty Near it: {', '.join(empty)}"))
+            results.append(ParkResult(park, cells, None, f"square{'s' * (len(empty) != 1)} still empty Near it: {', '.join(empty)}"))
             continue
         colours = {c.colour for c in contents}
         if len(colours) > 1:

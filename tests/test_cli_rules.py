@@ -45,6 +45,17 @@ def test_score_is_readable_by_default(capsys):
     assert "3-pip F3 0: 1 1-pip Near it (E2), the first free" in out
     assert "3-pip B6 0: no 1-pip Near it" in out and out.count("       3-pip ") == 10  # every 3-pip, each once
     assert "pips by size: 5 from 1-pips, 10 from 2-pips, 15 from 3-pips" in out  # pips, not pieces
+    # the points lost are for 1-pips Near 3-pips (an audit read "- 2 (3-pips)" as two 3-pips)
+    assert "  1. red   24 = 30 pips - 4 (4 groups) - 2 (1-pips Near 3-pips)\n" in out
+
+
+def test_score_says_one_pip_and_the_squares_left_empty_near_a_park(capsys, tmp_path):
+    board = tmp_path / "board.txt"
+    board.write_text("# r3 r2 . . #\n. r1 b1 . . .\n. . b3 # . .\n. . # . g1 .\n. . . . . .\n# . . . . #\n")
+    status, out, err = run(["score", str(board), "--private-parks"], capsys)
+    assert "green   0 = 1 pip - 1 (1 group) - 0 (1-pips Near 3-pips) + 0 (parks)" in out
+    assert "park A6: nobody (square still empty Near it: A5)" in out
+    assert "park A1: nobody (squares still empty Near it: A2, B1, B2)" in out
 
 
 def test_score_json_lines(capsys, bad_board):

@@ -323,8 +323,8 @@ def format_score(name: str, report: ScoreReport, position: CheckReport | None = 
         s = report.players[colour]
         group_points = sum(g.points for g in s.groups)
         three_points = sum(d.points for d in s.deductions)
-        summary = f"{s.pips} pips - {-group_points} ({len(s.groups)} group{'s' * (len(s.groups) != 1)})"
-        summary += f" - {-three_points} (3-pips)"
+        summary = f"{s.pips} pip{'s' * (s.pips != 1)} - {-group_points} ({len(s.groups)} group{'s' * (len(s.groups) != 1)})"
+        summary += f" - {-three_points} (1-pips Near 3-pips)"
         if report.private_parks:
             summary += f" + {s.park_bonus} (parks)"
         lines.append(f"  {rank}. {colour:<{width}} {total:>3} = {summary}")
