@@ -707,6 +707,12 @@ def test_score_names_a_winner_only_once_the_game_is_over_on_a_legal_board(capsys
     illegal.write_text("# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # r2 .\n. b2 . . r2 .\n# . . . . #\n")
     status, out, _ = run(["score", str(illegal)], capsys)  # piece counts no turn order gives: no square to name
     assert out.rstrip().endswith("leading: red (4); the board breaks the rules, so nobody has won (check says how)")
+    # the JSON says so too: its winners only lead (an audit took a leader for a winner)
+    finals = []
+    for board in (GAME_2P, str(mid), str(illegal)):
+        status, out, _ = run(["score", "--json", board], capsys)
+        finals.append(json.loads(out)["final"])
+    assert finals == [True, False, False]
     tied = tmp_path / "tied.txt"
     tied.write_text("r3 . .\n. . .\n. . b3\n")
     status, out, _ = run(["score", str(tied)], capsys)

@@ -261,13 +261,15 @@ def _json_line(name: str, loaded: Loaded, report: dict) -> str:
 @dataclass(frozen=True)
 class ScoredPosition:
     """A board's score and its position (whether the game is over, what rules it breaks),
-    which says whether the top score wins or only leads. Its JSON is the score's."""
+    which says whether the top score wins or only leads."""
 
     score: ScoreReport
     position: CheckReport
 
     def to_dict(self) -> dict:
-        return self.score.to_dict()
+        """The score's JSON, and ``final``: whether its ``winners`` have won (the game over, no
+        rule broken) rather than only lead."""
+        return {**self.score.to_dict(), "final": self.position.game_over and not self.position.violations}
 
 
 def run_score(args) -> int:
