@@ -1992,9 +1992,9 @@ def test_a_park_of_a_typed_board_put_right_before_any_move_keeps_the_game_watche
     expect(page.locator("#undo-move")).to_have_text("take back the blue 2-pip on B6 \u21b6")
 
 
-def test_a_park_of_a_photo_put_right_before_any_move_is_a_correction(page):
-    answer_plain_read(page, "# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # . .\n. . . . b2 .\n# . . . . #\n")
-    page.locator('#diagram .sq[data-cell="C4"]').click()  # the reader took a small pyramid for a park
+def test_a_park_of_a_photo_the_reader_doubted_put_right_is_a_correction(page):
+    answer_plain_read(page, "# . . . . #\n. r2 . . . .\n. . # . . .\n. . . # . .\n. . . . b2 .\n# . . . . #\n", unsure=("C4",))
+    page.locator('#diagram .sq[data-cell="C4"]').click()  # the reader took a small pyramid for a park, and said so
     expect(page.locator("#picker .choice.barred")).to_have_count(0)  # nothing barred: a correction
     page.get_by_label("blue 1-pip", exact=True).click()
     expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "b1")
@@ -2166,6 +2166,23 @@ def offered_again_after_a_reload(page, offer: str):
     page.reload()
     expect(note).to_contain_text(offer)
     return note
+
+
+def test_a_piece_put_on_a_park_the_reader_was_sure_of_is_said_and_one_tap_from_undone(page):
+    # a walkthrough's piece put on a park read on the photo was taken for a park misread, unsaid
+    board = "# r3 r2 . . #\n. r1 b1 . . .\n. . b3 # . .\n. . # . . .\n. . . . . .\n# . . . . #\n"
+    answer_plain_read(page, board, unsure=("C3",))
+    page.locator('#diagram .sq[data-cell="D4"]').click()  # a park the reader was sure of
+    expect(page.locator("#picker-barred-key")).to_have_text("! would break a rule here: pieces go on empty squares only, not on a park")
+    page.get_by_label("red 2-pip", exact=True).click()  # placed all the same
+    note = offered_again_after_a_reload(
+        page, "The photo shows a park on D4, and pieces go on empty squares only (a piece the reader took for a park: leave it).")
+    note.get_by_role("button", name="Put the park back").click()
+    expect(page.locator('#diagram .sq[data-cell="D4"]')).to_have_attribute("data-value", "#")
+    expect(note).to_be_hidden()
+    pick(page, "C3", "red 2-pip")  # a park the reader was unsure of: a piece it took for one, put right
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "r2")
+    expect(note).to_be_hidden()
 
 
 def test_a_board_put_aside_by_a_photo_is_still_offered_back_after_a_reload(page):

@@ -189,12 +189,12 @@
       && (watched ? watched.squares.includes(name) : readSurelyEmpty(name));
   }
 
-  // Whether the reader read square ``name`` empty and was sure of it, or was told since that it
-  // was (a piece it missed, put there and confirmed, stays one it missed).
-  function readSurelyEmpty(name) {
+  // Whether the reader read square ``name`` empty (``token``: as that token) and was sure of it,
+  // or was told since that it was (a piece it missed, put there and confirmed, stays one it missed).
+  function readSurelyEmpty(name, token = ".") {
     const reading = state.reading || {};
     const doubted = Array.isArray(reading.doubted) ? reading.doubted : reading.unsure || []; // (a reading saved before)
-    return readTokenAt(name) === "." && !doubted.includes(name);
+    return readTokenAt(name) === token && !doubted.includes(name);
   }
 
   // The reader's doubts about squares ``names`` answered as it read them: they are sure now.
@@ -494,7 +494,7 @@
       || (action && ["take_back", "park_back"].includes(action.kind) && CELL_NAME.test(action.name)
         && isPyramid(action.value)
         && (action.kind === "take_back" ? action.next === undefined || (Array.isArray(action.next) && action.next.every((c) => LETTER_OF[c])
-          && ["rule", "turn"].includes(action.reason)) : restoredWatch(action.watched)))
+          && ["rule", "turn"].includes(action.reason)) : action.watched === null || restoredWatch(action.watched)))
       || (action && action.kind === "put_back" && state.putAside)
       || (action && action.kind === "as_move" && CELL_NAME.test(action.name) && isPyramid(action.value));
     if (!(note && typeof note.text === "string" && typeof note.board === "string" && typeof note.info === "boolean" && valid)) return null;
@@ -3534,13 +3534,17 @@
     if (currentChoice && currentChoice.offsetParent !== null) currentChoice.focus();
   }
 
-  // The game watched here where square ``name`` is one of its parks and a move was made (before
-  // any, a park may be a piece put right; nor a park the reader was unsure of), else null.
+  // Where square ``name`` holds a park no pyramid should go on: one of the game's parks watched
+  // here once a move was made (before any, a park may be a piece put right), or one the reader
+  // was sure of on the photo (a walkthrough's piece put on one was taken for a park misread,
+  // unsaid); never a park the reader was unsure of. {watched: the game watched here, or null;
+  // read: the reader's park}, else null.
   function parkInPlay(name) {
     const { col, row } = parseCell(name);
     if (state.cells[row][col] !== "#" || (state.reading && state.reading.unsure.includes(name))) return null;
     const watching = watchOf(boardText());
-    return watching && watching.order.length > 0 ? watching : null;
+    if (watching && watching.order.length > 0) return { watched: watching, read: false };
+    return readSurelyEmpty(name, "#") ? { watched: watching, read: true } : null;
   }
 
   // On an empty square of a game going on, the pieces that may not be placed there (not legal
@@ -3678,7 +3682,7 @@
     }
     const placed = state.cells[row][col] === "." && value.length === 2;
     const correction = placed && correctsDoubt(name, value);
-    const parkGame = value.length === 2 ? parkInPlay(name) : null; // a slip, likeliest
+    const onPark = value.length === 2 ? parkInPlay(name) : null; // a slip, likeliest
     const brokenBefore = new Set(((state.check && state.check.violations) || []).map((v) => v.rule));
     // whose turn it was, where the check on hand answers for the board and options as they stand
     // (not for a move back, still being scored)
@@ -3693,7 +3697,7 @@
     setSquare(name, value).then((ok) => {
       if (!ok) return;
       if (backAsRead) sayConfirmed(`${name} is confirmed.`);
-      if (parkGame) sayOnPark(name, value, parkGame);
+      if (onPark) sayOnPark(name, value, onPark);
       // a placement said to be wrong sets no order of play
       // (a piece the reader missed, put right, that breaks a rule: the board as read does, and the
       // Legality card says so; it is no placement to take back unless taken as a move)
@@ -3889,13 +3893,14 @@
     return true;
   }
 
-  // A pyramid ``value`` put on the park on square ``name`` in the game ``watched``: said (pieces
-  // go on empty squares), with the park and the game as they were one tap away; the piece stays
-  // where the park was the mistake.
-  function sayOnPark(name, value, watched) {
+  // A pyramid ``value`` put on the park on square ``name`` (parkInPlay's: the game ``watched``,
+  // the park ``read`` on the photo): said (pieces go on empty squares), with the park and the game
+  // as they were one tap away; the piece stays where the park was the mistake.
+  function sayOnPark(name, value, { watched, read }) {
     if (tokenAt(name) !== value) return;
-    showBoardNote(`${name} held a park, and pieces go on empty squares only (a park put there by mistake: leave the piece).`,
-      { kind: "park_back", name, value, watched });
+    showBoardNote(read ? `The photo shows a park on ${name}, and pieces go on empty squares only (a piece the reader took for a park: leave it).`
+      : `${name} held a park, and pieces go on empty squares only (a park put there by mistake: leave the piece).`,
+    { kind: "park_back", name, value, watched });
   }
 
   // The message button that puts the park back on square ``name`` where the piece ``value`` was
