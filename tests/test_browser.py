@@ -4495,6 +4495,54 @@ def answer_read_groups(page, board: str, groups: list) -> None:
 
 
 
+def test_two_colours_mixed_piece_by_piece_are_sorted_at_one_tap_a_piece(page):
+    # a walkthrough: white and clear read 6 of each in the other's group; "Yes, clear" left 12
+    # squares wrong among 30 dashed, and swapping the groups 18
+    board = "x3 x2 w1 .\n. w2 x1 .\n. . r2 .\n# . . #\n"
+    cells = [("A4", "x3", 0.7, [("w3", 0.29)]), ("B4", "x2", 0.6, [("w2", 0.2), ("x1", 0.2)]),  # B4: its size in doubt too
+             ("C3", "x1", 0.7, [("w1", 0.3)]), ("C4", "w1", 0.7, [("x1", 0.3)]), ("B3", "w2", 0.7, [("x2", 0.3)])]
+    answer_read(page, {"board": board, "uncertain": [c[0] for c in cells], "overlay": tiny_jpeg(), "overlay_size": [16, 16],
+                       "squares": {}, "reading": {"board": board, "warnings": [], "cells": [
+                           {"cell": c, "value": v, "confidence": p, "alternatives": [{"value": a, "confidence": q} for a, q in alts]}
+                           for c, v, p, alts in cells], "colour_groups": [
+                           {"colour": "clear", "cells": ["A4", "B4", "C3"], "confidence": 0.78, "unsure": True,
+                            "alternatives": [{"colour": "white", "confidence": 0.22}]},
+                           {"colour": "white", "cells": ["C4", "B3"], "confidence": 0.78, "unsure": True,
+                            "alternatives": [{"colour": "clear", "confidence": 0.22}]}]}})
+    check = page.locator('#reader-checks .colour-check[data-colour="clear"]')
+    check.get_by_role("button", name="Some are white: sort them").click()
+    bar = page.locator("#sort-bar")
+    expect(bar).to_contain_text("Sorting clear and white: click each clear piece that is white and each white one that is clear, "
+                                "to change it (none changed yet).")
+    page.locator('#diagram .sq[data-cell="C2"]').click()  # not one of the two: the picker, as ever
+    expect(page.locator("#picker")).to_be_visible()
+    page.keyboard.press("Escape")
+    for cell in ("C3", "C4", "C4"):  # C4 changed, and back
+        page.locator(f'#diagram .sq[data-cell="{cell}"]').click()
+    expect(bar).to_contain_text("(1 piece changed)")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "w1")
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "w1")
+    expect(page.locator("#picker")).to_be_hidden()
+    bar.get_by_role("button", name="Done: the rest are right").click()
+    expect(bar).to_be_hidden()
+    expect(page.locator("#reader-checks")).to_be_hidden()  # both groups' names stand
+    answer = page.locator("#colour-answered")
+    expect(answer).to_contain_text("You sorted the clear and white pieces: 1 piece changed; the size of B4 is still to check.")
+    expect(answer).to_be_focused()
+    expect(page.locator('#diagram .sq[data-cell="B4"] .mark.uncertain')).to_have_count(1)  # its size still in doubt
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(1)
+    answer.get_by_role("button", name="Undo").click()  # the doubts back; the piece changed stays changed
+    expect(page.locator("#reader-checks .colour-check")).to_have_count(2)
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(4)
+    page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Some are clear: sort them").click()
+    expect(bar).to_contain_text("Sorting white and clear")
+    bar.get_by_role("button", name="Stop").click()  # nothing confirmed
+    expect(bar).to_be_hidden()
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(4)
+    page.locator('#diagram .sq[data-cell="C3"]').click()  # no longer sorting: the picker
+    expect(page.locator("#picker")).to_be_visible()
+
+
 def test_the_keyboard_goes_on_to_the_next_check_and_the_picker_says_the_current_value(page):
     board = "x3 x2 . .\n. w2 w1 .\n. . c2 c1\n# . . #\n"
     answer_read_groups(page, board, [("clear", ["A4", "B4"], 0.5, {"white": 0.4}, True),

@@ -70,6 +70,7 @@
     released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
     bulkConfirm: null,               // the last one-tap confirmation of unsure squares, one tap from undone while the board and its doubts are as it left them (confirmUnsureSquares)
     colourAnswer: null,              // the last colour check answered, one tap from undone while the board and its doubts are as it left them (answeredColour)
+    sorting: null,                   // two colours sorted piece by piece on the board shown: {colours, gen, swapped} (startSorting); not kept
   };
 
   // --- small helpers --------------------------------------------------------------------
@@ -1899,7 +1900,9 @@
           onclick: () => renameGroup(g, a.colour),
         }, swatch(a.colour), `They are ${a.colour}`
           // another unsure group of that name takes this one's: the button says the two swap
-          + (groups.some((o) => o !== g && o.colour === a.colour) ? `: swap with the ${a.colour} ones` : "")))),
+          + (groups.some((o) => o !== g && o.colour === a.colour) ? `: swap with the ${a.colour} ones` : ""))),
+        sortingPartner(g) && el("button", { type: "button", class: "button sort-colours",
+          onclick: () => startSorting([g.colour, sortingPartner(g)]) }, `Some are ${sortingPartner(g)}: sort them`)),
     }));
     if (state.reading.stashUnsure && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
@@ -2179,6 +2182,114 @@
       undo.replaceChildren(...(stands ? [`${answer.text} `,
         el("button", { type: "button", class: "button", onclick: undoColourAnswer }, "Undo")] : []));
     });
+  }
+
+  // The colour on the board that colour group ``group``'s pieces may be mixed with piece by piece:
+  // the likeliest other name the reader weighed for it that another player's pieces have (white
+  // and clear in a dim photo: a walkthrough's board had 6 of each in the other's group, which no
+  // answer about a whole group puts right), else null.
+  function sortingPartner(group) {
+    const onBoard = onBoardColours();
+    const other = (group.alternatives || []).find((a) => a.colour !== group.colour && onBoard.has(a.colour));
+    return other ? other.colour : null;
+  }
+
+  // Sort ``colours`` (two) piece by piece: each tap on a piece of either on the board makes it the
+  // other, until "Done" (the rest are right) or "Stop".
+  function startSorting(colours) {
+    state.sorting = { colours, gen: state.boardGen, swapped: new Set() };
+    renderSortBar();
+    renderDiagram();
+    const bar = $("#sort-bar");
+    bringIntoView($("#board-pane"), "start");
+    focusOn(bar.firstElementChild); // its words said, its buttons and the board next by Tab
+  }
+
+  // Whether square ``name`` holds a piece of the colours being sorted.
+  function sortable(name) {
+    const token = tokenAt(name);
+    return !!state.sorting && isPyramid(token) && state.sorting.colours.includes(NAME_OF[token[0]]);
+  }
+
+  // The piece ``token`` of one colour being sorted as the other.
+  function sortedAs(token) {
+    const [a, b] = state.sorting.colours;
+    return LETTER_OF[NAME_OF[token[0]] === a ? b : a] + token[1];
+  }
+
+  // A tap on square ``name`` while sorting: its piece made the other colour, in its turn.
+  function sortTap(name) {
+    inTurn(name, sortedAs(tokenAt(name)), () => {
+      if (!sortable(name)) return undefined;
+      const value = sortedAs(tokenAt(name)), sorting = state.sorting;
+      return setSquare(name, value).then((ok) => {
+        if (!ok || state.sorting !== sorting) return;
+        if (sorting.swapped.has(name)) sorting.swapped.delete(name); else sorting.swapped.add(name);
+        renderSortBar();
+        announce(`${name}: ${describe(value)}.`);
+      });
+    });
+  }
+
+  // The bar over the board while sorting (hidden otherwise); sorting ends where its board or
+  // reading is gone, or either colour is off the board.
+  function renderSortBar() {
+    const bar = $("#sort-bar"), sorting = state.sorting;
+    if (sorting && (sorting.gen !== state.boardGen || !state.reading || !sorting.colours.every((c) => piecesOf(c)))) state.sorting = null;
+    $("#diagram").classList.toggle("sorting", !!state.sorting);
+    if (!state.sorting) {
+      keepFocusWithin(bar, () => { bar.hidden = true; bar.replaceChildren(); });
+      return;
+    }
+    const [a, b] = state.sorting.colours, n = state.sorting.swapped.size;
+    const words = `Sorting ${a} and ${b}: ${tapWord("tap")} each ${a} piece that is ${b} and each ${b} one that is ${a}, to change it`
+      + ` (${n ? `${counted(n, "piece")} changed` : "none changed yet"}).`;
+    const text = bar.firstElementChild;
+    if (text && text.textContent === words) return;
+    keepFocusWithin(bar, () => {
+      bar.hidden = false;
+      bar.replaceChildren(el("p", {}, words), el("div", { class: "row" },
+        el("button", { type: "button", class: "button primary", onclick: () => finishSorting(true) }, "Done: the rest are right"),
+        el("button", { type: "button", class: "button", onclick: () => finishSorting(false) }, "Stop")));
+    });
+  }
+
+  // Sorting ended: ``done``, the player has looked at every piece of the two colours, so both
+  // groups' names stand and their squares' dashed marks go, but where the reader also doubted a
+  // piece's size (its value's odds with those of the same size in either colour still short of
+  // sure): those stay to check. The answer is one tap from undone, as a colour check's.
+  function finishSorting(done) {
+    const sorting = state.sorting;
+    state.sorting = null;
+    if (done && sorting && state.reading) {
+      const before = colourDoubts(), pair = sorting.colours.map((c) => LETTER_OF[c]);
+      for (const g of state.reading.colourGroups) if (sorting.colours.includes(g.colour)) { g.unsure = false; g.answered = true; }
+      const sizeDoubted = [];
+      const confirmed = state.reading.unsure.filter((name) => {
+        const token = tokenAt(name), info = state.reading.byCell[name];
+        if (!isPyramid(token) || !pair.includes(token[0]) || !stillAsRead(name) || !info || typeof info.confidence !== "number") return false;
+        const now = readingNamedNow(name, info);
+        const odds = info.confidence + now.alternatives.filter((alt) => isPyramid(alt.value) && alt.value[1] === token[1]
+          && pair.includes(alt.value[0])).reduce((sum, alt) => sum + alt.confidence, 0);
+        if (odds >= (state.reading.unsureBelow || UNSURE_BELOW)) return true;
+        sizeDoubted.push(name);
+        return false;
+      });
+      state.reading.unsure = state.reading.unsure.filter((name) => !confirmed.includes(name));
+      const [a, b] = sorting.colours, n = sorting.swapped.size;
+      answeredColour(`You sorted the ${a} and ${b} pieces: ${n ? `${counted(n, "piece")} changed` : "none changed"}`
+        + `${sizeDoubted.length ? `; the size of ${listed(sizeDoubted, "and")} is still to check` : ""}.`, before);
+      save();
+      renderWarnings();
+    }
+    renderSortBar();
+    renderDiagram();
+    showReadingMessage();
+    const answer = $("#colour-answered");
+    if (done && !answer.hidden) {
+      focusOn(answer); // what was done, its Undo next
+      if (answer.matches(":focus-visible")) answer.scrollIntoView({ block: "nearest" }); // by keyboard: shown
+    }
   }
 
   function undoColourAnswer() {
@@ -2502,6 +2613,7 @@
     if (!note.hidden && state.boardNote.board !== boardText()) keepFocusWithin(note, () => { note.hidden = true; });
     renderColourAnswer(); // (a board changed, its scoring failed or not: the answer no longer stands)
     renderPutBack();
+    renderSortBar(); // (sorting ends with its board)
     const wrap = $("#diagram");
     const width = LEFT + state.cols * S + RIGHT;
     const height = TOP + state.rows * S + BOTTOM;
@@ -2523,9 +2635,10 @@
         const marks = [doubted && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
           violations.has(name) && "breaks a rule", legal.has(name) && !waiting && "the chosen piece may go here",
           name === lastPlaced && "the last move", waiting && "waiting to be placed",
+          !waiting && sortable(name) && `Enter makes it ${describe(sortedAs(token))}`,
           state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
-          class: "sq" + (waiting ? " waiting" : ""), "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
+          class: "sq" + (waiting ? " waiting" : "") + (sortable(name) ? " sortable" : ""), "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
           "aria-label": [`${name}: ${describe(token)}`, ...marks].join(", "), transform: `translate(${x},${y})`,
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
@@ -3464,6 +3577,12 @@
   // --- the square picker ------------------------------------------------------------------
   let pickerCell = null;
 
+  // A tap on square ``name`` (the diagram's or the photo's): while sorting two colours, a piece of
+  // either made the other; else the picker.
+  function tapSquare(name) {
+    if (sortable(name)) sortTap(name); else openPicker(name);
+  }
+
   function openPicker(name) {
     pickerCell = name;
     const waiting = waitingOn(name); // (a tap before it, still waiting its turn: the square as it will be)
@@ -4331,16 +4450,16 @@
 
     $("#diagram").addEventListener("click", (e) => {
       const g = e.target.closest(".sq");
-      if (g) openPicker(g.dataset.cell);
+      if (g) tapSquare(g.dataset.cell);
     });
     $("#photo-marks").addEventListener("click", (e) => {
       const square = e.target.closest(".ps");
-      if (square) openPicker(square.dataset.cell);
+      if (square) tapSquare(square.dataset.cell);
     });
     $("#diagram").addEventListener("keydown", (e) => {
       const g = e.target.closest(".sq");
       if (!g) return;
-      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); openPicker(g.dataset.cell); }
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tapSquare(g.dataset.cell); }
       const step = ARROW_STEPS[e.key];
       if (step) {
         e.preventDefault();
