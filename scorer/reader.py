@@ -998,11 +998,16 @@ def _read_on_grid(image: np.ndarray, grid: GridFit, *, players: int | None, thre
 def _settle_a_stash_the_pieces_show(reading: Reading, board: Board) -> None:
     """Take back the doubt of a standard stash inferred on a close call of the parks where the
     board read holds STASH_RULED_OUT or more pieces beyond the ThreeHouse stash's count of a
-    colour and size: pieces ThreeHouse has not got settle it, whatever a park misread said."""
+    colour and size, in two colours or more: pieces ThreeHouse has not got settle it, whatever a
+    park misread said."""
     if not reading.stash_inferred or not reading.stash_unsure or reading.threehouse:
         return
     counts = Counter((piece.colour, piece.pips) for _, piece in board.pieces())
-    if sum(max(0, n - THREEHOUSE_TRIOS) for n in counts.values()) >= STASH_RULED_OUT:
+    beyond = Counter()
+    for (colour, _), n in counts.items():
+        beyond[colour] += max(0, n - THREEHOUSE_TRIOS)
+    # (in two colours at least: one colour's alone may be two ThreeHouse players' pieces seen as one colour)
+    if sum(beyond.values()) >= STASH_RULED_OUT and sum(n > 0 for n in beyond.values()) >= 2:
         reading.stash_unsure, reading.stash_doubt = False, None
         reading.unwarn("stash")
 

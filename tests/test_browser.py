@@ -2035,6 +2035,15 @@ def test_another_board_pasted_over_a_text_being_edited_is_not_merged_with_the_ta
     expect(page.locator('#diagram .sq[data-cell="E5"]')).to_have_attribute("data-value", ".")  # the board pasted, as it is
 
 
+def test_the_pickers_key_is_hidden_where_none_of_the_colours_shown_is_marked(page):
+    enter_board(page, "# . . . . #\n. r1 . b1 . .\n. . # . . .\n. . . # . .\n. . . . . .\n# . . . . #\n")
+    page.locator('#diagram .sq[data-cell="C5"]').click()  # red and blue may each place anything there
+    expect(page.locator("#picker .choice.barred:visible")).to_have_count(0)
+    expect(page.locator("#picker-barred-key")).to_be_hidden()
+    page.click("#picker-more")  # the colours not in play: marked, and said
+    expect(page.locator("#picker-barred-key")).to_have_text("! would break a rule here: other colours (a colour more than the game's 2 players)")
+
+
 def test_a_piece_put_on_a_park_in_a_game_going_on_is_said_and_one_tap_from_undone(page):
     new_empty_board(page, "6\u00d76 \u00b7 2 players")
     page.click("#place-parks")  # the corners, C3 and D4
@@ -4536,11 +4545,36 @@ def test_two_colours_mixed_piece_by_piece_are_sorted_at_one_tap_a_piece(page):
     expect(page.locator("#diagram .mark.uncertain")).to_have_count(4)
     page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Some are clear: sort them").click()
     expect(bar).to_contain_text("Sorting white and clear")
+    for cell in ("C3", "B3"):  # every white piece made clear: sorting goes on, either way back one tap
+        page.locator(f'#diagram .sq[data-cell="{cell}"]').click()
+    expect(bar).to_contain_text("(1 piece changed)")  # C3 is white as read again; B3 changed
+    expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", "x2")
+    page.click("#turn-board")  # the board turned: the same pieces, sorting goes on
+    expect(bar).to_contain_text("(1 piece changed)")
+    page.click("#turn-board")
+    page.click("#turn-board")
+    page.click("#turn-board")
     bar.get_by_role("button", name="Stop").click()  # nothing confirmed
     expect(bar).to_be_hidden()
-    expect(page.locator("#diagram .mark.uncertain")).to_have_count(4)
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(4)  # C3 as read again: dashed again; B3 changed
     page.locator('#diagram .sq[data-cell="C3"]').click()  # no longer sorting: the picker
     expect(page.locator("#picker")).to_be_visible()
+
+
+def test_a_sorting_tap_still_waiting_its_turn_is_told_before_done(page):
+    board = "x3 x2 w1 .\n. w2 x1 .\n. . r2 .\n# . . #\n"
+    answer_read_groups(page, board, [("clear", ["A4", "B4", "C3"], 0.78, {"white": 0.22}, True),
+                                     ("white", ["C4", "B3"], 0.78, {"clear": 0.22}, True)])
+    page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="Some are white: sort them").click()
+    hold_checks(page)  # a slow connection: C4's scoring takes a while
+    page.locator('#diagram .sq[data-cell="C4"]').click()
+    page.locator('#diagram .sq[data-cell="C3"]').click()  # waits on C4's scoring
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_class(re.compile(r"\bwaiting\b"))
+    page.locator("#sort-bar").get_by_role("button", name="Done: the rest are right").click()
+    page.evaluate("window.letChecksGo()")
+    expect(page.locator("#colour-answered")).to_contain_text("You sorted the clear and white pieces: 2 pieces changed.")
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "w1")
+    expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "x1")
 
 
 def test_the_keyboard_goes_on_to_the_next_check_and_the_picker_says_the_current_value(page):

@@ -1929,6 +1929,8 @@ def test_an_inferred_stash_whose_counts_fight_the_look_is_doubted(size, settled,
     # a finished standard 6x6 read with a 7th park that the counts made a piece: 5 of each size
     # a colour, ThreeHouse (3 of each) ruled out
     ("# r1 r3 r2 r3 #\nb2 b1 r1 r2 b2 b1\nb3 r1 b3 # b3 r3\nr2 r2 # r3 b2 r1\n. b1 b2 b2 b1 r2\n# b3 r3 b1 r1 #\n", False, False),
+    # one colour's pieces over ThreeHouse's counts: two ThreeHouse players' seen as one colour, perhaps
+    ("# r1 r3 r2 r3 #\nr2 r1 r1 r2 b2 b1\nr3 r1 b3 # r3 r3\nr2 r2 # r3 b2 r1\n. b1 . . b1 r2\n# b3 r3 r1 r1 #\n", False, True),
     # three pieces over ThreeHouse's counts: a misread or two, the doubt stays
     ("# r1 r1 r1 r1 #\nr1 r1 . . . .\n. . . # . .\n. . # . . .\n. . . . . .\n# . . . . #\n", False, True),
     # read as ThreeHouse: its counts cap the pieces, nothing to settle

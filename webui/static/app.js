@@ -2195,53 +2195,73 @@
   }
 
   // Sort ``colours`` (two) piece by piece: each tap on a piece of either on the board makes it the
-  // other, until "Done" (the rest are right) or "Stop".
+  // other, until "Done" (the rest are right) or "Stop". It goes on while the reading is shown
+  // (the board turned too), and ends, said, once neither colour is on the board.
   function startSorting(colours) {
-    state.sorting = { colours, gen: state.boardGen, swapped: new Set() };
+    state.sorting = { colours, reading: state.reading };
     renderSortBar();
     renderDiagram();
-    const bar = $("#sort-bar");
     bringIntoView($("#board-pane"), "start");
-    focusOn(bar.firstElementChild); // its words said, its buttons and the board next by Tab
+    focusOn($("#sort-bar").firstElementChild); // its words said, its buttons and the board next by Tab
   }
 
-  // Whether square ``name`` holds a piece of the colours being sorted.
+  // Whether ``token`` is a piece of the colours ``sorting`` sorts (state.sorting's, if not given).
+  function ofSorted(token, sorting = state.sorting) {
+    return !!sorting && isPyramid(token) && sorting.colours.includes(NAME_OF[token[0]]);
+  }
+
+  // Whether a tap on square ``name`` sorts its piece (not once "Done" or "Stop" is pressed).
   function sortable(name) {
-    const token = tokenAt(name);
-    return !!state.sorting && isPyramid(token) && state.sorting.colours.includes(NAME_OF[token[0]]);
+    return ofSorted(tokenAt(name)) && !state.sorting.ending;
   }
 
-  // The piece ``token`` of one colour being sorted as the other.
-  function sortedAs(token) {
-    const [a, b] = state.sorting.colours;
+  // The piece ``token`` of one colour ``sorting`` sorts as the other.
+  function sortedAs(token, sorting = state.sorting) {
+    const [a, b] = sorting.colours;
     return LETTER_OF[NAME_OF[token[0]] === a ? b : a] + token[1];
   }
 
-  // A tap on square ``name`` while sorting: its piece made the other colour, in its turn.
+  // How many squares read as a piece of one of the colours ``sorting`` sorts hold that piece in the other.
+  function sortedCount(sorting) {
+    let n = 0;
+    for (let row = 0; row < state.rows; row++) {
+      for (let col = 0; col < state.cols; col++) {
+        const name = cellName(col, row), read = readNowAt(name);
+        if (ofSorted(read, sorting) && tokenAt(name) === sortedAs(read, sorting)) n += 1;
+      }
+    }
+    return n;
+  }
+
+  // A tap on square ``name`` while sorting: its piece made the other colour, in its turn (one
+  // still waiting when "Done" is pressed is told first).
   function sortTap(name) {
-    inTurn(name, sortedAs(tokenAt(name)), () => {
-      if (!sortable(name)) return undefined;
-      const value = sortedAs(tokenAt(name)), sorting = state.sorting;
-      return setSquare(name, value).then((ok) => {
-        if (!ok || state.sorting !== sorting) return;
-        if (sorting.swapped.has(name)) sorting.swapped.delete(name); else sorting.swapped.add(name);
-        renderSortBar();
-        announce(`${name}: ${describe(value)}.`);
-      });
+    const sorting = state.sorting;
+    inTurn(name, sortedAs(tokenAt(name), sorting), () => {
+      const token = tokenAt(name); // (a tap made before "Done" is told all the same)
+      if (state.sorting !== sorting || !ofSorted(token, sorting)) return undefined;
+      const value = sortedAs(token, sorting);
+      const done = setSquare(name, value);
+      renderSortBar();
+      announce(`${name}: ${describe(value)}.`);
+      return done;
     });
   }
 
-  // The bar over the board while sorting (hidden otherwise); sorting ends where its board or
-  // reading is gone, or either colour is off the board.
+  // The bar over the board while sorting (hidden otherwise); sorting ends where its reading is
+  // gone or neither colour is left on the board (said).
   function renderSortBar() {
     const bar = $("#sort-bar"), sorting = state.sorting;
-    if (sorting && (sorting.gen !== state.boardGen || !state.reading || !sorting.colours.every((c) => piecesOf(c)))) state.sorting = null;
+    if (sorting && !sorting.ending && (sorting.reading !== state.reading || !sorting.colours.some((c) => piecesOf(c)))) {
+      state.sorting = null;
+      announce(`Sorting ${sorting.colours.join(" and ")} ended: ${sorting.reading !== state.reading ? "another board is shown" : "neither is on the board"}.`);
+    }
     $("#diagram").classList.toggle("sorting", !!state.sorting);
     if (!state.sorting) {
       keepFocusWithin(bar, () => { bar.hidden = true; bar.replaceChildren(); });
       return;
     }
-    const [a, b] = state.sorting.colours, n = state.sorting.swapped.size;
+    const [a, b] = state.sorting.colours, n = sortedCount(state.sorting);
     const words = `Sorting ${a} and ${b}: ${tapWord("tap")} each ${a} piece that is ${b} and each ${b} one that is ${a}, to change it`
       + ` (${n ? `${counted(n, "piece")} changed` : "none changed yet"}).`;
     const text = bar.firstElementChild;
@@ -2254,14 +2274,22 @@
     });
   }
 
-  // Sorting ended: ``done``, the player has looked at every piece of the two colours, so both
-  // groups' names stand and their squares' dashed marks go, but where the reader also doubted a
-  // piece's size (its value's odds with those of the same size in either colour still short of
-  // sure): those stay to check. The answer is one tap from undone, as a colour check's.
+  // Sorting ended, once the taps still waiting are told: ``done``, the player has looked at every
+  // piece of the two colours, so both groups' names stand and their squares' dashed marks go, but
+  // where the reader also doubted a piece's size (its value's odds with those of the same size in
+  // either colour still short of sure): those stay to check. The answer is one tap from undone,
+  // as a colour check's.
   function finishSorting(done) {
     const sorting = state.sorting;
+    if (!sorting || sorting.ending) return;
+    sorting.ending = true; // (a tap from now on opens the picker)
+    tapsBefore.then(() => endSorting(sorting, done));
+  }
+
+  function endSorting(sorting, done) {
+    if (state.sorting !== sorting) return;
     state.sorting = null;
-    if (done && sorting && state.reading) {
+    if (done && state.reading === sorting.reading) {
       const before = colourDoubts(), pair = sorting.colours.map((c) => LETTER_OF[c]);
       for (const g of state.reading.colourGroups) if (sorting.colours.includes(g.colour)) { g.unsure = false; g.answered = true; }
       const sizeDoubted = [];
@@ -2276,11 +2304,13 @@
         return false;
       });
       state.reading.unsure = state.reading.unsure.filter((name) => !confirmed.includes(name));
-      const [a, b] = sorting.colours, n = sorting.swapped.size;
+      const [a, b] = sorting.colours, n = sortedCount(sorting);
       answeredColour(`You sorted the ${a} and ${b} pieces: ${n ? `${counted(n, "piece")} changed` : "none changed"}`
         + `${sizeDoubted.length ? `; the size of ${listed(sizeDoubted, "and")} is still to check` : ""}.`, before);
       save();
       renderWarnings();
+    } else {
+      announce(`Sorting ${sorting.colours.join(" and ")} stopped.`);
     }
     renderSortBar();
     renderDiagram();
@@ -2496,7 +2526,9 @@
     if (!state.cells || !state.rows) return;
     const quarters = ((turns % 4) + 4) % 4;
     if (quarters) boardReplaced(); // the squares' names change
+    const sorting = state.sorting && state.sorting.reading === state.reading ? state.sorting : null;
     turnQuarters(quarters);
+    if (sorting) sorting.reading = state.reading; // (the same reading, its squares renamed: sorting goes on)
     if (state.reading) state.reading.turnedHere = (turnedHere() + quarters) % 4;
     letGoOfLines();
     syncBoardText();
@@ -2635,7 +2667,7 @@
         const marks = [doubted && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
           violations.has(name) && "breaks a rule", legal.has(name) && !waiting && "the chosen piece may go here",
           name === lastPlaced && "the last move", waiting && "waiting to be placed",
-          !waiting && sortable(name) && `Enter makes it ${describe(sortedAs(token))}`,
+          !waiting && sortable(name) && `changed to ${describe(sortedAs(token))} when chosen`,
           state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
           class: "sq" + (waiting ? " waiting" : "") + (sortable(name) ? " sortable" : ""), "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
@@ -3712,7 +3744,7 @@
       });
       return `${listed(sizes, "and")} (${rule})`;
     });
-    $("#picker-barred-key").hidden = !barred.size;
+    $("#picker-barred-key").hidden = !said.length; // (none of the colours shown: said once they are)
     $("#picker-barred").textContent = `would break a rule here${said.length ? `: ${said.join(", ")}` : ""}`;
   }
 
