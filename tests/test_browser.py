@@ -4522,7 +4522,11 @@ def test_two_colours_mixed_piece_by_piece_are_sorted_at_one_tap_a_piece(page):
     check.get_by_role("button", name="Some are white: sort them").click()
     bar = page.locator("#sort-bar")
     expect(bar).to_contain_text("Sorting clear and white: click each clear piece that is white and each white one that is clear, "
-                                "to change it (none changed yet).")
+                                "to change it (none changed yet). Anything else: stop first.")
+    expect(page.locator("#sort-bar p")).to_be_focused()
+    # one message while sorting (not one a tap), and the two colours' checks wait
+    expect(page.locator("#message")).to_have_text("Sorting the clear and white pieces on the board: the other checks wait until it is done.")
+    expect(page.locator("#reader-checks .colour-check")).to_have_count(0)
     page.locator('#diagram .sq[data-cell="C2"]').click()  # not one of the two: the picker, as ever
     expect(page.locator("#picker")).to_be_visible()
     page.keyboard.press("Escape")
@@ -4531,32 +4535,39 @@ def test_two_colours_mixed_piece_by_piece_are_sorted_at_one_tap_a_piece(page):
     expect(bar).to_contain_text("(1 piece changed)")
     expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "w1")
     expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "w1")
-    expect(page.locator("#picker")).to_be_hidden()
+    expect(page.locator('#diagram .sq[data-cell="A4"]')).to_have_attribute("aria-label", re.compile(r"choose to make it white 3-pip"))
+    page.reload()  # sorting goes on
+    expect(bar).to_contain_text("Sorting clear and white")
+    expect(bar).to_contain_text("(1 piece changed)")
     bar.get_by_role("button", name="Done: the rest are right").click()
-    expect(bar).to_be_hidden()
+    # said where the eyes are, by the board, with its Undo
+    expect(page.locator("#sort-bar p")).to_have_text("You sorted the clear and white pieces: 1 piece changed; the reader still doubts the size of B4.")
+    expect(page.locator("#sort-bar p")).to_be_focused()
+    expect(page.locator("#colour-answered")).to_be_hidden()
     expect(page.locator("#reader-checks")).to_be_hidden()  # both groups' names stand
-    answer = page.locator("#colour-answered")
-    expect(answer).to_contain_text("You sorted the clear and white pieces: 1 piece changed; the size of B4 is still to check.")
-    expect(answer).to_be_focused()
     expect(page.locator('#diagram .sq[data-cell="B4"] .mark.uncertain')).to_have_count(1)  # its size still in doubt
     expect(page.locator("#diagram .mark.uncertain")).to_have_count(1)
-    answer.get_by_role("button", name="Undo").click()  # the doubts back; the piece changed stays changed
+    expect(page.locator("#message")).to_contain_text("1 square is uncertain")
+    bar.get_by_role("button", name="Undo").click()  # the pieces as read, the doubts back
+    expect(bar).to_be_hidden()
+    expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "x1")
     expect(page.locator("#reader-checks .colour-check")).to_have_count(2)
-    expect(page.locator("#diagram .mark.uncertain")).to_have_count(4)
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(5)
     page.locator('#reader-checks .colour-check[data-colour="white"]').get_by_role("button", name="Some are clear: sort them").click()
     expect(bar).to_contain_text("Sorting white and clear")
-    for cell in ("C3", "B3"):  # every white piece made clear: sorting goes on, either way back one tap
+    for cell in ("C4", "B3"):  # every white piece made clear: sorting goes on, either way back one tap
         page.locator(f'#diagram .sq[data-cell="{cell}"]').click()
-    expect(bar).to_contain_text("(1 piece changed)")  # C3 is white as read again; B3 changed
+    expect(bar).to_contain_text("(2 pieces changed)")
     expect(page.locator('#diagram .sq[data-cell="B3"]')).to_have_attribute("data-value", "x2")
     page.click("#turn-board")  # the board turned: the same pieces, sorting goes on
-    expect(bar).to_contain_text("(1 piece changed)")
+    expect(bar).to_contain_text("(2 pieces changed)")
     page.click("#turn-board")
     page.click("#turn-board")
     page.click("#turn-board")
-    bar.get_by_role("button", name="Stop").click()  # nothing confirmed
+    bar.get_by_role("button", name="Stop").click()  # nothing confirmed; the pieces changed stay so
     expect(bar).to_be_hidden()
-    expect(page.locator("#diagram .mark.uncertain")).to_have_count(4)  # C3 as read again: dashed again; B3 changed
+    expect(page.locator("#diagram .mark.uncertain")).to_have_count(3)
+    expect(page.locator("#reader-checks .colour-check")).to_have_count(1)  # (clear's: no white piece left)
     page.locator('#diagram .sq[data-cell="C3"]').click()  # no longer sorting: the picker
     expect(page.locator("#picker")).to_be_visible()
 
@@ -4572,7 +4583,7 @@ def test_a_sorting_tap_still_waiting_its_turn_is_told_before_done(page):
     expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_class(re.compile(r"\bwaiting\b"))
     page.locator("#sort-bar").get_by_role("button", name="Done: the rest are right").click()
     page.evaluate("window.letChecksGo()")
-    expect(page.locator("#colour-answered")).to_contain_text("You sorted the clear and white pieces: 2 pieces changed.")
+    expect(page.locator("#sort-bar")).to_contain_text("You sorted the clear and white pieces: 2 pieces changed.")
     expect(page.locator('#diagram .sq[data-cell="C3"]')).to_have_attribute("data-value", "w1")
     expect(page.locator('#diagram .sq[data-cell="C4"]')).to_have_attribute("data-value", "x1")
 

@@ -70,7 +70,7 @@
     released: null,                  // {before, after, gen}: the options a new photo was sent without (releaseForPhoto)
     bulkConfirm: null,               // the last one-tap confirmation of unsure squares, one tap from undone while the board and its doubts are as it left them (confirmUnsureSquares)
     colourAnswer: null,              // the last colour check answered, one tap from undone while the board and its doubts are as it left them (answeredColour)
-    sorting: null,                   // two colours sorted piece by piece on the board shown: {colours, gen, swapped} (startSorting); not kept
+    sorting: null,                   // two colours sorted piece by piece on the reading shown: {colours, reading, ending?} (startSorting)
   };
 
   // --- small helpers --------------------------------------------------------------------
@@ -427,6 +427,7 @@
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
         putAside: state.putAside && { ...state.putAside, photo: null }, // the photo itself is not kept
+        sorting: state.sorting && !state.sorting.ending ? state.sorting.colours : null,
         boardNote: !$("#board-note").hidden && state.cells && state.boardNote.board === boardText() ? state.boardNote
           : !state.cells ? state.pendingNote : null, // a kept board's note, kept with it
       }));
@@ -481,6 +482,11 @@
     }
     state.putAside = restoredAside(saved.putAside);
     state.pendingNote = restoredNote(saved.boardNote);
+    const sorting = saved.sorting; // (two colours being sorted: it goes on)
+    if (state.reading && Array.isArray(sorting) && sorting.length === 2 && sorting[0] !== sorting[1]
+      && sorting.every((c) => typeof c === "string" && Object.hasOwn(LETTER_OF, c))) {
+      state.sorting = { colours: sorting, reading: state.reading };
+    }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
       restoreBoard(saved.board).then(returnToPlace);
@@ -1419,6 +1425,10 @@
   // ``restored``: the reading came back with the board after a reload, without its photo.
   // ``focused``: the keyboard's focus goes to the message next (not alerted as well).
   function showReadingMessage({ restored = false, focused = false } = {}) {
+    if (state.sorting && !state.sorting.ending) { // one message while sorting, not one a tap (each read out)
+      showMessage(`Sorting the ${listed(state.sorting.colours, "and")} pieces on the board: the other checks wait until it is done.`, "info");
+      return true;
+    }
     const n = uncheckedUnsure().length;
     const pending = readerChecks();
     const topics = pending.map((c) => c.topic).filter(Boolean);
@@ -1888,7 +1898,8 @@
     const onBoard = onBoardColours();
     // (while any of the group's pieces is still of its colour: those corrected since are the player's)
     const left = (g) => piecesStillOfGroup(g).length;
-    const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour) && left(g));
+    const sorted = state.sorting && !state.sorting.ending ? state.sorting.colours : []; // (answered by the sorting)
+    const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour) && left(g) && !sorted.includes(g.colour));
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
@@ -2161,8 +2172,8 @@
   // A colour check answered (``text``: the answer, as said back), one tap from undone while the
   // board stays as the answer left it (a wrong tap swapped a whole player): the doubts as they
   // were (``before``: colourDoubts) and, for a rename, recolour's arguments turning it back.
-  function answeredColour(text, before, rename = null) {
-    state.colourAnswer = { text, board: boardText(), reading: state.reading, unsure: state.reading.unsure.join(), before, rename };
+  function answeredColour(text, before, rename = null, unsort = null) {
+    state.colourAnswer = { text, board: boardText(), reading: state.reading, unsure: state.reading.unsure.join(), before, rename, unsort };
   }
 
   // Whether the colour ``answer`` (answeredColour's) stands to be undone: its reading still
@@ -2175,7 +2186,7 @@
   // Under the checks, the last colour answer while it stands, with its Undo.
   function renderColourAnswer() {
     const answer = state.colourAnswer, undo = $("#colour-answered");
-    const stands = standingAnswer(answer);
+    const stands = standingAnswer(answer) && !answer.unsort; // (a sorting's: in its bar, by the board)
     if (!stands && undo.hidden) return;
     keepFocusWithin(undo, () => {
       undo.hidden = !stands;
@@ -2199,8 +2210,11 @@
   // (the board turned too), and ends, said, once neither colour is on the board.
   function startSorting(colours) {
     state.sorting = { colours, reading: state.reading };
+    save();
     renderSortBar();
     renderDiagram();
+    renderReaderChecks();
+    showReadingMessage();
     bringIntoView($("#board-pane"), "start");
     focusOn($("#sort-bar").firstElementChild); // its words said, its buttons and the board next by Tab
   }
@@ -2223,14 +2237,7 @@
 
   // How many squares read as a piece of one of the colours ``sorting`` sorts hold that piece in the other.
   function sortedCount(sorting) {
-    let n = 0;
-    for (let row = 0; row < state.rows; row++) {
-      for (let col = 0; col < state.cols; col++) {
-        const name = cellName(col, row), read = readNowAt(name);
-        if (ofSorted(read, sorting) && tokenAt(name) === sortedAs(read, sorting)) n += 1;
-      }
-    }
-    return n;
+    return sortedSquares(sorting).length;
   }
 
   // A tap on square ``name`` while sorting: its piece made the other colour, in its turn (one
@@ -2248,37 +2255,45 @@
     });
   }
 
-  // The bar over the board while sorting (hidden otherwise); sorting ends where its reading is
-  // gone or neither colour is left on the board (said).
+  // The bar over the board while sorting, then with the sorting's answer while it stands (its
+  // Undo), else hidden; sorting ends where its reading is gone or neither colour is left on the
+  // board (said).
   function renderSortBar() {
     const bar = $("#sort-bar"), sorting = state.sorting;
     if (sorting && !sorting.ending && (sorting.reading !== state.reading || !sorting.colours.some((c) => piecesOf(c)))) {
       state.sorting = null;
+      save();
       announce(`Sorting ${sorting.colours.join(" and ")} ended: ${sorting.reading !== state.reading ? "another board is shown" : "neither is on the board"}.`);
     }
     $("#diagram").classList.toggle("sorting", !!state.sorting);
-    if (!state.sorting) {
+    const answer = !state.sorting && state.colourAnswer && state.colourAnswer.unsort && standingAnswer(state.colourAnswer)
+      ? state.colourAnswer : null;
+    if (!state.sorting && !answer) {
       keepFocusWithin(bar, () => { bar.hidden = true; bar.replaceChildren(); });
       return;
     }
-    const [a, b] = state.sorting.colours, n = sortedCount(state.sorting);
-    const words = `Sorting ${a} and ${b}: ${tapWord("tap")} each ${a} piece that is ${b} and each ${b} one that is ${a}, to change it`
-      + ` (${n ? `${counted(n, "piece")} changed` : "none changed yet"}).`;
+    let words = answer && answer.text;
+    if (!answer) {
+      const [a, b] = state.sorting.colours, n = sortedCount(state.sorting);
+      words = `Sorting ${a} and ${b}: ${tapWord("tap")} each ${a} piece that is ${b} and each ${b} one that is ${a}, to change it`
+        + ` (${n ? `${counted(n, "piece")} changed` : "none changed yet"}). Anything else: stop first.`;
+    }
     const text = bar.firstElementChild;
     if (text && text.textContent === words) return;
     keepFocusWithin(bar, () => {
       bar.hidden = false;
-      bar.replaceChildren(el("p", {}, words), el("div", { class: "row" },
-        el("button", { type: "button", class: "button primary", onclick: () => finishSorting(true) }, "Done: the rest are right"),
-        el("button", { type: "button", class: "button", onclick: () => finishSorting(false) }, "Stop")));
+      bar.replaceChildren(el("p", {}, words), el("div", { class: "row" }, answer
+        ? el("button", { type: "button", class: "button", onclick: undoColourAnswer }, "Undo")
+        : [el("button", { type: "button", class: "button primary", onclick: () => finishSorting(true) }, "Done: the rest are right"),
+          el("button", { type: "button", class: "button", onclick: () => finishSorting(false) }, "Stop")]));
     });
   }
 
   // Sorting ended, once the taps still waiting are told: ``done``, the player has looked at every
   // piece of the two colours, so both groups' names stand and their squares' dashed marks go, but
   // where the reader also doubted a piece's size (its value's odds with those of the same size in
-  // either colour still short of sure): those stay to check. The answer is one tap from undone,
-  // as a colour check's.
+  // either colour still short of sure): those stay to check. The answer is said in the bar, one
+  // tap from undone (the pieces as read, the doubts back), as a colour check's.
   function finishSorting(done) {
     const sorting = state.sorting;
     if (!sorting || sorting.ending) return;
@@ -2289,6 +2304,7 @@
   function endSorting(sorting, done) {
     if (state.sorting !== sorting) return;
     state.sorting = null;
+    const [a, b] = sorting.colours;
     if (done && state.reading === sorting.reading) {
       const before = colourDoubts(), pair = sorting.colours.map((c) => LETTER_OF[c]);
       for (const g of state.reading.colourGroups) if (sorting.colours.includes(g.colour)) { g.unsure = false; g.answered = true; }
@@ -2304,29 +2320,41 @@
         return false;
       });
       state.reading.unsure = state.reading.unsure.filter((name) => !confirmed.includes(name));
-      const [a, b] = sorting.colours, n = sortedCount(sorting);
+      const unsort = sortedSquares(sorting), n = unsort.length;
       answeredColour(`You sorted the ${a} and ${b} pieces: ${n ? `${counted(n, "piece")} changed` : "none changed"}`
-        + `${sizeDoubted.length ? `; the size of ${listed(sizeDoubted, "and")} is still to check` : ""}.`, before);
-      save();
-      renderWarnings();
+        + `${sizeDoubted.length ? `; the reader still doubts the size of ${listed(sizeDoubted, "and")}` : ""}.`, before, null, unsort);
     } else {
-      announce(`Sorting ${sorting.colours.join(" and ")} stopped.`);
+      announce(`Sorting ${a} and ${b} stopped; the pieces changed stay so.`);
     }
-    renderSortBar();
+    save();
+    renderWarnings();
     renderDiagram();
-    showReadingMessage();
-    const answer = $("#colour-answered");
-    if (done && !answer.hidden) {
-      focusOn(answer); // what was done, its Undo next
-      if (answer.matches(":focus-visible")) answer.scrollIntoView({ block: "nearest" }); // by keyboard: shown
+    renderReaderChecks();
+    if (!showReadingMessage()) sayConfirmed(`The ${a} and ${b} pieces are sorted.`);
+    const bar = $("#sort-bar");
+    if (done && !bar.hidden) focusOn(bar.firstElementChild); // what was done, its Undo next
+  }
+
+  // The squares read as a piece of one colour ``sorting`` sorts that hold it in the other, each
+  // with its piece as read: [[name, value], ...].
+  function sortedSquares(sorting) {
+    const squares = [];
+    for (let row = 0; row < state.rows; row++) {
+      for (let col = 0; col < state.cols; col++) {
+        const name = cellName(col, row), read = readNowAt(name);
+        if (ofSorted(read, sorting) && tokenAt(name) === sortedAs(read, sorting)) squares.push([name, read]);
+      }
     }
+    return squares;
   }
 
   function undoColourAnswer() {
-    const answer = state.colourAnswer, byUndo = $("#colour-answered").contains(document.activeElement);
+    const answer = state.colourAnswer;
+    const byUndo = $("#colour-answered").contains(document.activeElement) || $("#sort-bar").contains(document.activeElement);
     state.colourAnswer = null;
     if (standingAnswer(answer)) {
       if (answer.rename) recolour(...answer.rename);
+      if (answer.unsort) unsortSquares(answer.unsort);
       for (const [g, unsure] of answer.before.groups) g.unsure = unsure;
       state.reading.unsure = answer.before.unsure;
       save();
@@ -2338,6 +2366,18 @@
     // the keyboard on the check come back (its text), or the board
     const target = $("#reader-checks").firstElementChild || $('#diagram .sq[tabindex="0"]');
     if (target && byUndo) focusOn(target);
+  }
+
+  // The pieces a sorting changed (``squares``: [[name, value as read], ...]) put back as read, the
+  // game watched here told of each, the board scored again once.
+  function unsortSquares(squares) {
+    for (const [name, value] of squares) {
+      const { col, row } = parseCell(name), before = boardText(), was = state.cells[row][col];
+      state.cells[row][col] = value;
+      watchChange(name, was, value, before, false);
+    }
+    syncBoardText();
+    rescore();
   }
 
   // A reading saved before a renamed group's squares kept their marks (each square then counted
@@ -2667,7 +2707,7 @@
         const marks = [doubted && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
           violations.has(name) && "breaks a rule", legal.has(name) && !waiting && "the chosen piece may go here",
           name === lastPlaced && "the last move", waiting && "waiting to be placed",
-          !waiting && sortable(name) && `changed to ${describe(sortedAs(token))} when chosen`,
+          !waiting && sortable(name) && `choose to make it ${describe(sortedAs(token))}`,
           state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
           class: "sq" + (waiting ? " waiting" : "") + (sortable(name) ? " sortable" : ""), "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
