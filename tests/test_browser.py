@@ -4319,6 +4319,21 @@ def test_a_scoring_that_fails_after_a_correction_leaves_the_player_where_they_ar
     assert abs(page.evaluate(top) - at) < 2  # the board stays where it was on the screen
 
 
+def test_the_toast_at_the_foot_of_the_screen_says_what_is_left_to_check_as_it_is_now(touch_phone):
+    # a walkthrough: a toast said "18 unsure squares ... still to check" for 5 seconds once they were answered
+    page = touch_phone
+    finished = "".join(line + "\n" for line in (ROOT / "sample_boards" / "rules_game_2p.txt").read_text().splitlines()
+                       if not line.startswith(";"))
+    answer_plain_read(page, finished, unsure=("A1",))
+    page.wait_for_timeout(800)  # the reading's own scroll done
+    page.locator("#board-pane").evaluate("e => e.scrollIntoView({block: 'end'})")
+    toast = page.locator("#score-toast")
+    pick(page, "C6", "blue 2-pip")
+    expect(toast).to_have_text(re.compile(r"^Now: Blue leads with 25 points \(as read, with 1 unsure square still to check\)"))
+    pick(page, "A1", "Park")  # confirmed as read
+    expect(toast).to_have_text(re.compile(r"^Now: Blue leads with 25 points\. "))
+
+
 def test_a_correction_that_changes_the_outcome_out_of_sight_says_it_at_the_foot_of_the_screen(touch_phone):
     page = touch_phone
     finished = "".join(line + "\n" for line in (ROOT / "sample_boards" / "rules_game_2p.txt").read_text().splitlines()

@@ -2955,6 +2955,8 @@
     const totals = ranking.map((r) => `${r.colour} ${minusSigned(players[r.colour].total)}`).join(", ");
     const summary = ranking.length ? `${sentence} Totals: ${totals}.` : "";
     $("#summary-text").textContent = summary;
+    const toast = $("#score-toast"); // (a toast still shown says the summary as it is now: what is left to check changes it)
+    if (!toast.hidden && summary) toast.textContent = `Now: ${summary}`;
     $("#summary").hidden = !ranking.length;
     $("#summary-rules").hidden = !(ranking.length && broken);
     return { ranking, winners, summary };
