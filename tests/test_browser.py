@@ -4542,6 +4542,7 @@ def test_two_colours_mixed_piece_by_piece_are_sorted_at_one_tap_a_piece(page):
     # one message while sorting (not one a tap), and the two colours' checks wait
     expect(page.locator("#message")).to_have_text("Sorting the clear and white pieces on the board: the other checks wait until it is done.")
     expect(page.locator("#reader-checks .colour-check")).to_have_count(0)
+    expect(page.locator("#summary")).to_contain_text("2 questions still to check")  # (open until it is done)
     page.locator('#diagram .sq[data-cell="C2"]').click()  # not one of the two: the picker, as ever
     expect(page.locator("#picker")).to_be_visible()
     page.keyboard.press("Escape")
@@ -4556,7 +4557,7 @@ def test_two_colours_mixed_piece_by_piece_are_sorted_at_one_tap_a_piece(page):
     expect(bar).to_contain_text("(1 piece changed)")
     bar.get_by_role("button", name="Done: the rest are right").click()
     # said where the eyes are, by the board, with its Undo
-    expect(page.locator("#sort-bar p")).to_have_text("You sorted the clear and white pieces: 1 piece changed; the reader still doubts the size of B4.")
+    expect(page.locator("#sort-bar p")).to_have_text("You sorted the clear and white pieces: 1 piece changed; still to check for more than their colour: B4.")
     expect(page.locator("#sort-bar p")).to_be_focused()
     expect(page.locator("#colour-answered")).to_be_hidden()
     expect(page.locator("#reader-checks")).to_be_hidden()  # both groups' names stand
@@ -4585,6 +4586,37 @@ def test_two_colours_mixed_piece_by_piece_are_sorted_at_one_tap_a_piece(page):
     expect(page.locator("#reader-checks .colour-check")).to_have_count(1)  # (clear's: no white piece left)
     page.locator('#diagram .sq[data-cell="C3"]').click()  # no longer sorting: the picker
     expect(page.locator("#picker")).to_be_visible()
+
+
+def test_sorting_changes_only_the_pieces_read_and_counts_only_its_own(page):
+    # a review: a move since the photo could be sorted (and not undone), and a correction made
+    # before sorting was counted as the sorting's and undone by its Undo
+    board = "x3 x2 w1 . . .\n. w2 x1 . . .\n. . r2 . . .\n# . . . . .\n. . . . . .\n. . . . . #\n"
+    answer_read_groups(page, board, [("clear", ["A6", "B6", "C5"], 0.78, {"white": 0.22}, True),
+                                     ("white", ["C6", "B5"], 0.78, {"clear": 0.22}, True)])
+    pick(page, "C6", "clear 1-pip")  # the player's own correction, before sorting
+    page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="Some are white: sort them").click()
+    bar = page.locator("#sort-bar")
+    expect(bar).to_contain_text("(none changed yet)")
+    pick(page, "E2", "white 2-pip")  # read empty: the picker, as ever
+    page.locator('#diagram .sq[data-cell="E2"]').click()  # a piece the reader did not read: not sorted
+    expect(page.locator("#picker")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("data-value", "w2")
+    page.locator('#diagram .sq[data-cell="A6"]').click()
+    expect(bar).to_contain_text("(1 piece changed)")
+    bar.get_by_role("button", name="Done: the rest are right").click()
+    expect(page.locator("#sort-bar p")).to_contain_text("You sorted the clear and white pieces: 1 piece changed")
+    bar.get_by_role("button", name="Undo").click()
+    expect(page.locator('#diagram .sq[data-cell="A6"]')).to_have_attribute("data-value", "x3")  # the sorting's change undone
+    expect(page.locator('#diagram .sq[data-cell="C6"]')).to_have_attribute("data-value", "x1")  # the player's own kept
+    expect(page.locator('#diagram .sq[data-cell="E2"]')).to_have_attribute("data-value", "w2")
+    page.locator('#reader-checks .colour-check[data-colour="clear"]').get_by_role("button", name="Some are white: sort them").click()
+    for cell in ("A6", "B6", "C5", "B5"):  # every piece the other colour: nothing left as read
+        page.locator(f'#diagram .sq[data-cell="{cell}"]').click()
+    expect(bar).to_contain_text("(4 pieces changed)")
+    bar.get_by_role("button", name="Stop").click()
+    expect(page.locator("#message")).not_to_contain_text("sorted")  # stopped, not sorted
 
 
 def test_a_sorting_tap_still_waiting_its_turn_is_told_before_done(page):

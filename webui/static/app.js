@@ -427,7 +427,7 @@
         newSizeFollowed: state.newSizeFollowed,
         newSize: newSizeChosen(), // "New empty board"'s size menu
         putAside: state.putAside && { ...state.putAside, photo: null }, // the photo itself is not kept
-        sorting: state.sorting && !state.sorting.ending ? state.sorting.colours : null,
+        sorting: state.sorting && !state.sorting.ending ? { colours: state.sorting.colours, changedBefore: state.sorting.changedBefore } : null,
         boardNote: !$("#board-note").hidden && state.cells && state.boardNote.board === boardText() ? state.boardNote
           : !state.cells ? state.pendingNote : null, // a kept board's note, kept with it
       }));
@@ -483,9 +483,11 @@
     state.putAside = restoredAside(saved.putAside);
     state.pendingNote = restoredNote(saved.boardNote);
     const sorting = saved.sorting; // (two colours being sorted: it goes on)
-    if (state.reading && Array.isArray(sorting) && sorting.length === 2 && sorting[0] !== sorting[1]
-      && sorting.every((c) => typeof c === "string" && Object.hasOwn(LETTER_OF, c))) {
-      state.sorting = { colours: sorting, reading: state.reading };
+    const colours = sorting && sorting.colours, before = sorting && sorting.changedBefore;
+    if (state.reading && Array.isArray(colours) && colours.length === 2 && colours[0] !== colours[1]
+      && colours.every((c) => typeof c === "string" && Object.hasOwn(LETTER_OF, c))) {
+      const changedBefore = Array.isArray(before) ? before.filter((name) => typeof name === "string" && CELL_NAME.test(name)) : [];
+      state.sorting = { colours, reading: state.reading, changedBefore };
     }
     if (typeof saved.board === "string" && saved.board.trim()) {
       // The photo is not kept across a reload; its marks and checks are, and say so at the top.
@@ -1876,7 +1878,8 @@
   // unsure of, its corners marked by hand.
   function renderReaderChecks() {
     const box = $("#reader-checks");
-    const checks = readerChecks().map((c) => c.node());
+    // (while sorting they wait, still counted as open: none started or answered under it)
+    const checks = state.sorting && !state.sorting.ending ? [] : readerChecks().map((c) => c.node());
     const answered = box.contains(document.activeElement); // by keyboard, or a tap on one of its buttons
     box.replaceChildren(...checks);
     box.hidden = !checks.length;
@@ -1898,8 +1901,7 @@
     const onBoard = onBoardColours();
     // (while any of the group's pieces is still of its colour: those corrected since are the player's)
     const left = (g) => piecesStillOfGroup(g).length;
-    const sorted = state.sorting && !state.sorting.ending ? state.sorting.colours : []; // (answered by the sorting)
-    const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour) && left(g) && !sorted.includes(g.colour));
+    const groups = (state.reading.colourGroups || []).filter((g) => g.unsure && onBoard.has(g.colour) && left(g));
     const checks = groups.map((g) => ({
       kind: "colour_check", topic: { colour: g.colour },
       node: () => el("p", { class: "colour-check", "data-colour": g.colour },
@@ -2210,10 +2212,11 @@
   // (the board turned too), and ends, said, once neither colour is on the board.
   function startSorting(colours) {
     state.sorting = { colours, reading: state.reading };
+    state.sorting.changedBefore = sortedSquares(state.sorting).map(([name]) => name); // (the player's own: not the sorting's)
     save();
     renderSortBar();
     renderDiagram();
-    renderReaderChecks();
+    renderWarnings();
     showReadingMessage();
     bringIntoView($("#board-pane"), "start");
     focusOn($("#sort-bar").firstElementChild); // its words said, its buttons and the board next by Tab
@@ -2224,9 +2227,11 @@
     return !!sorting && isPyramid(token) && sorting.colours.includes(NAME_OF[token[0]]);
   }
 
-  // Whether a tap on square ``name`` sorts its piece (not once "Done" or "Stop" is pressed).
+  // Whether a tap on square ``name`` sorts its piece: one of the two colours read as one of them
+  // (not a move since the photo, nor a piece the player gave one of them), not once "Done" or
+  // "Stop" is pressed.
   function sortable(name) {
-    return ofSorted(tokenAt(name)) && !state.sorting.ending;
+    return ofSorted(tokenAt(name)) && ofSorted(readNowAt(name)) && !placedSincePhoto(name) && !state.sorting.ending;
   }
 
   // The piece ``token`` of one colour ``sorting`` sorts as the other.
@@ -2322,15 +2327,16 @@
       state.reading.unsure = state.reading.unsure.filter((name) => !confirmed.includes(name));
       const unsort = sortedSquares(sorting), n = unsort.length;
       answeredColour(`You sorted the ${a} and ${b} pieces: ${n ? `${counted(n, "piece")} changed` : "none changed"}`
-        + `${sizeDoubted.length ? `; the reader still doubts the size of ${listed(sizeDoubted, "and")}` : ""}.`, before, null, unsort);
+        + `${sizeDoubted.length ? `; still to check for more than their colour: ${listed(sizeDoubted, "and")}` : ""}.`, before, null, unsort);
     } else {
       announce(`Sorting ${a} and ${b} stopped; the pieces changed stay so.`);
     }
     save();
     renderWarnings();
     renderDiagram();
-    renderReaderChecks();
-    if (!showReadingMessage()) sayConfirmed(`The ${a} and ${b} pieces are sorted.`);
+    if (!showReadingMessage()) {
+      if (done) sayConfirmed(`The ${a} and ${b} pieces are sorted.`); else clearMessage();
+    }
     const bar = $("#sort-bar");
     if (done && !bar.hidden) focusOn(bar.firstElementChild); // what was done, its Undo next
   }
@@ -2342,7 +2348,7 @@
     for (let row = 0; row < state.rows; row++) {
       for (let col = 0; col < state.cols; col++) {
         const name = cellName(col, row), read = readNowAt(name);
-        if (ofSorted(read, sorting) && tokenAt(name) === sortedAs(read, sorting)) squares.push([name, read]);
+        if (ofSorted(read, sorting) && tokenAt(name) === sortedAs(read, sorting) && !(sorting.changedBefore || []).includes(name)) squares.push([name, read]);
       }
     }
     return squares;
@@ -2609,6 +2615,7 @@
   function turnQuarter() {
     const cols = state.cols;
     const turnedName = (name) => { const { col, row } = parseCell(name); return cellName(row, cols - 1 - col); };
+    if (state.sorting && state.sorting.changedBefore) state.sorting.changedBefore = state.sorting.changedBefore.map(turnedName);
     state.readTokens = state.readTokens && sameShape(state.readTokens, state.cells) ? quarterTurned(state.readTokens) : null;
     const watching = watchOf(boardText());
     state.cells = quarterTurned(state.cells);
