@@ -80,8 +80,8 @@ SHADOW_WARN_SQUARES = 6  # squares in shadow (lighting.shadowed_squares) from wh
 # Squares the stash counts settled (moved off their own likeliest value) from which a stash
 # inferred for a size both stashes fit is in doubt: the counts are fighting what the photo shows.
 STASH_DOUBT_SETTLED = 8
-# Pieces beyond ThreeHouse's count of their colour and size, this many in all, rule ThreeHouse
-# out: on dev, test and 40 other renders (2026-12-07), the doubted standard stashes they settled
+# Pieces beyond ThreeHouse's count of their colour and size, this many in all and in two colours
+# or more, rule ThreeHouse out: on dev, test and 40 other renders (2026-12-07), the doubted standard stashes they settled
 # (3 of 10 doubts) held 11 and 12, all standard; the real ThreeHouse games doubted, none.
 STASH_RULED_OUT = 4
 STASH_FIGHTS_COUNTS = "{settled} squares were read against their look to fit the {stash} stash's piece counts"

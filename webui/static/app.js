@@ -187,12 +187,12 @@
   function placedSincePhoto(name) {
     const token = tokenAt(name), watched = watchOf(boardText());
     return readTokenAt(name) === "." && !!token && token.length === 2
-      && (watched ? watched.squares.includes(name) : readSurelyEmpty(name));
+      && (watched ? watched.squares.includes(name) : readSurely(name, "."));
   }
 
-  // Whether the reader read square ``name`` empty (``token``: as that token) and was sure of it,
+  // Whether the reader read square ``name`` as ``token`` ("." empty) and was sure of it,
   // or was told since that it was (a piece it missed, put there and confirmed, stays one it missed).
-  function readSurelyEmpty(name, token = ".") {
+  function readSurely(name, token) {
     const reading = state.reading || {};
     const doubted = Array.isArray(reading.doubted) ? reading.doubted : reading.unsure || []; // (a reading saved before)
     return readTokenAt(name) === token && !doubted.includes(name);
@@ -1914,8 +1914,7 @@
         }, swatch(a.colour), `They are ${a.colour}`
           // another unsure group of that name takes this one's: the button says the two swap
           + (groups.some((o) => o !== g && o.colour === a.colour) ? `: swap with the ${a.colour} ones` : ""))),
-        sortingPartner(g) && el("button", { type: "button", class: "button sort-colours",
-          onclick: () => startSorting([g.colour, sortingPartner(g)]) }, `Some are ${sortingPartner(g)}: sort them`)),
+        sortingButton(g)),
     }));
     if (state.reading.stashUnsure && $("#opt-stash-auto").checked) {
       const [read, other] = [nameOfStash(state.reading.threehouse), nameOfStash(!state.reading.threehouse)];
@@ -2207,6 +2206,13 @@
     return other ? other.colour : null;
   }
 
+  // A colour check's button that sorts group ``group``'s colour and its sortingPartner, if any.
+  function sortingButton(group) {
+    const partner = sortingPartner(group);
+    return partner && el("button", { type: "button", class: "button sort-colours", onclick: () => startSorting([group.colour, partner]) },
+      `Some are ${partner}: sort them`);
+  }
+
   // Sort ``colours`` (two) piece by piece: each tap on a piece of either on the board makes it the
   // other, until "Done" (the rest are right) or "Stop". It goes on while the reading is shown
   // (the board turned too), and ends, said, once neither colour is on the board.
@@ -2238,11 +2244,6 @@
   function sortedAs(token, sorting = state.sorting) {
     const [a, b] = sorting.colours;
     return LETTER_OF[NAME_OF[token[0]] === a ? b : a] + token[1];
-  }
-
-  // How many squares read as a piece of one of the colours ``sorting`` sorts hold that piece in the other.
-  function sortedCount(sorting) {
-    return sortedSquares(sorting).length;
   }
 
   // A tap on square ``name`` while sorting: its piece made the other colour, in its turn (one
@@ -2279,7 +2280,7 @@
     }
     let words = answer && answer.text;
     if (!answer) {
-      const [a, b] = state.sorting.colours, n = sortedCount(state.sorting);
+      const [a, b] = state.sorting.colours, n = sortedSquares(state.sorting).length;
       words = `Sorting ${a} and ${b}: ${tapWord("tap")} each ${a} piece that is ${b} and each ${b} one that is ${a}, to change it`
         + ` (${n ? `${counted(n, "piece")} changed` : "none changed yet"}). Anything else: stop first.`;
     }
@@ -2296,8 +2297,8 @@
 
   // Sorting ended, once the taps still waiting are told: ``done``, the player has looked at every
   // piece of the two colours, so both groups' names stand and their squares' dashed marks go, but
-  // where the reader also doubted a piece's size (its value's odds with those of the same size in
-  // either colour still short of sure): those stay to check. The answer is said in the bar, one
+  // where the reader doubted more than a piece's colour (its value's odds with those of the same
+  // size in either colour still short of sure): those stay to check. The answer is said in the bar, one
   // tap from undone (the pieces as read, the doubts back), as a colour check's.
   function finishSorting(done) {
     const sorting = state.sorting;
@@ -3744,7 +3745,7 @@
     if (state.cells[row][col] !== "#" || (state.reading && state.reading.unsure.includes(name))) return null;
     const watching = watchOf(boardText());
     if (watching && watching.order.length > 0) return { watched: watching, read: false };
-    return readSurelyEmpty(name, "#") ? { watched: watching, read: true } : null;
+    return readSurely(name, "#") ? { watched: watching, read: true } : null;
   }
 
   // On an empty square of a game going on, the pieces that may not be placed there (not legal
@@ -3778,7 +3779,7 @@
   }
 
   // The picker's key to its "!" marks: the rule each barred piece of the colours shown would
-  // break ("red and blue 1-pips: no 1-pip or 3-pip of another colour Near; ...").
+  // break ("red and blue 1-pips (no 1-pip or 3-pip of another colour Near), ...").
   function renderBarredKey() {
     const barred = pickerBarred, check = state.check || {}, shownAll = $("#picker-colours").classList.contains("all");
     const shown = (value) => shownAll || !$(`#picker .picker-colour[data-colour="${NAME_OF[value[0]]}"]`).classList.contains("hidden-colour");
@@ -3909,7 +3910,7 @@
       // there and its player may move: one tap to make it the move it may be (a walkthrough: a move
       // on a doubted square taken for a correction, the turn lost)
       const moved = watched && watched.squares.includes(name);
-      const bareDoubted = !!state.readTokens && readTokenAt(name) === "." && !readSurelyEmpty(name); // (read bare, and doubted)
+      const bareDoubted = !!state.readTokens && readTokenAt(name) === "." && !readSurely(name, "."); // (read bare, and doubted)
       if (placed && !correction && !moved && bareDoubted && named.turns.includes(NAME_OF[value[0]])) {
         showBoardNote(`The ${describe(value)} on ${name} is taken as a piece the reader missed, as it was unsure of ${name}.`,
           { kind: "as_move", name, value }, { info: true });
@@ -3977,7 +3978,7 @@
     const asDotted = value === dottedPiece(name);
     const at = watched ? watched.squares.indexOf(name) : -1; // the move changed, if any
     const last = watched && at >= 0 && at === watched.squares.length - 1;
-    const aMove = seen || !fromPhoto || readSurelyEmpty(name)
+    const aMove = seen || !fromPhoto || readSurely(name, ".")
       || (!correctsDoubt(name, value, was) && (asDotted || (watched && watched.order.length > 0 && next.includes(colour))));
     const open = watched && colour ? watched.squares.findIndex((s, i) => s === null && watched.order[i] === colour) : -1;
     const placed = watched && was === "." && colour && aMove;
