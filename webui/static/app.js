@@ -2318,10 +2318,13 @@
       const confirmed = state.reading.unsure.filter((name) => {
         const token = tokenAt(name), info = state.reading.byCell[name];
         if (!isPyramid(token) || !pair.includes(token[0]) || !stillAsRead(name) || !info || typeof info.confidence !== "number") return false;
-        const now = readingNamedNow(name, info);
-        const odds = info.confidence + now.alternatives.filter((alt) => isPyramid(alt.value) && alt.value[1] === token[1]
-          && pair.includes(alt.value[0])).reduce((sum, alt) => sum + alt.confidence, 0);
-        if (odds >= (state.reading.unsureBelow || UNSURE_BELOW)) return true;
+        // (its odds once its colour is known: the read letters as named now, the two colours' as one)
+        const letters = readingNamedNow(name, info).letters || {};
+        const asOne = Object.fromEntries(COLOURS.map(({ letter }) => {
+          const named = letters[letter] || letter;
+          return [letter, pair.includes(named) ? pair[0] : named];
+        }));
+        if (oddsOnceNamed(info, asOne) >= (state.reading.unsureBelow || UNSURE_BELOW)) return true;
         sizeDoubted.push(name);
         return false;
       });
@@ -2709,16 +2712,16 @@
         const waiting = waitingOn(name); // a tap waiting its turn shows its piece
         const token = waiting ? waiting.value : state.cells[row][col];
         const x = LEFT + col * S, y = TOP + (state.rows - 1 - row) * S;
-        const corrected = isCorrected(name);
+        const corrected = isCorrected(name), sorts = sortable(name);
         const doubted = unsure.has(name) && stillAsRead(name); // the reader unsure, the square not changed since
         // what the marks show, said too
         const marks = [doubted && "unsure", corrected && "corrected", placedSincePhoto(name) && "placed since the photo",
           violations.has(name) && "breaks a rule", legal.has(name) && !waiting && "the chosen piece may go here",
           name === lastPlaced && "the last move", waiting && "waiting to be placed",
-          !waiting && sortable(name) && `choose to make it ${describe(sortedAs(token))}`,
+          !waiting && sorts && `choose to make it ${describe(sortedAs(token))}`,
           state.highlight.has(name) && "lit"].filter(Boolean); // "lit" last, as setHighlight keeps it
         const g = svg("g", {
-          class: "sq" + (waiting ? " waiting" : "") + (sortable(name) ? " sortable" : ""), "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
+          class: "sq" + (waiting ? " waiting" : "") + (sorts ? " sortable" : ""), "data-cell": name, "data-value": token, tabindex: "-1", role: "button",
           "aria-label": [`${name}: ${describe(token)}`, ...marks].join(", "), transform: `translate(${x},${y})`,
         });
         g.append(svg("rect", { class: "cell " + ((col + row) % 2 === 0 ? "dark" : "light"), width: S, height: S }));
@@ -3753,6 +3756,7 @@
   // game going on here every pyramid: picker value ("r1") -> the rule it would break, in a few
   // words. Still offered: the picker also puts right what a photo shows, whatever the rules say.
   const ON_PARK = "pieces go on empty squares only, not on a park";
+  const outOfPlay = (check) => `a colour more than the game's ${check.players} players`;
   let pickerBarred = new Map(); // the picker's square's barredPieces
   function barredPieces(name, current) {
     const check = state.check, barred = new Map();
@@ -3769,7 +3773,7 @@
       for (const pips of ["1", "2", "3"]) {
         if (moves && (moves[pips] || []).includes(name)) continue;
         // (the rules' order: the stash first, then the piece's own rule; a 2-pip may go on any empty square)
-        barred.set(letter + pips, !moves ? `a colour more than the game's ${check.players} players`
+        barred.set(letter + pips, !moves ? outOfPlay(check)
           : left[pips] === 0 ? `none left in the ${colour} stash`
             : pips === "3" ? `Near a ${colour} 3-pip`
               : pips === "1" ? "no 1-pip or 3-pip of another colour Near" : "it breaks a rule");
@@ -3787,7 +3791,7 @@
     for (const [value, rule] of barred) if (shown(value)) byRule.set(rule, (byRule.get(rule) || []).concat([value]));
     const said = [...byRule].map(([rule, values]) => {
       if (rule === ON_PARK) return rule; // (every piece)
-      if (!check.legal_moves[NAME_OF[values[0][0]]] && !check.unseen_legal_moves) return `other colours (${rule})`;
+      if (rule === outOfPlay(check)) return `other colours (${rule})`; // (all their pieces)
       const sizes = [...new Set(values.map((v) => v[1]))].map((pips) => {
         const colours = values.filter((v) => v[1] === pips).map((v) => NAME_OF[v[0]]);
         return `${listed(colours, "and")} ${pips}-pip${colours.length > 1 ? "s" : ""}`;
