@@ -2220,8 +2220,7 @@
     state.sorting = { colours, reading: state.reading };
     state.sorting.changedBefore = sortedSquares(state.sorting).map(([name]) => name); // (the player's own: not the sorting's)
     save();
-    renderSortBar();
-    renderDiagram();
+    renderDiagram(); // (the bar with it)
     renderWarnings();
     showReadingMessage();
     bringIntoView($("#board-pane"), "start");
@@ -2254,8 +2253,7 @@
       const token = tokenAt(name); // (a tap made before "Done" is told all the same)
       if (state.sorting !== sorting || !ofSorted(token, sorting)) return undefined;
       const value = sortedAs(token, sorting);
-      const done = setSquare(name, value);
-      renderSortBar();
+      const done = setSquare(name, value); // (its drawing draws the bar's count again)
       announce(`${name}: ${describe(value)}.`);
       return done;
     });
